@@ -1,0 +1,518 @@
+package analyzer
+
+// This file extracts the calls in a function's body and resolves the
+// callee's root identifier through the lexical scopes between the call and
+// module scope.
+
+func isFunctionLike(kind string) bool {
+	switch kind {
+	case "function_declaration", "generator_function_declaration", "function_expression",
+		"generator_function", "arrow_function", "method_definition", "function":
+		return true
+	}
+	return false
+}
+
+// context holds, for every node, facts computed top-down in one linear pass
+// (nodes are in pre-order: a parent's index is below its children's).
+type context struct {
+	scope []int32 // nearest enclosing scope node (strict ancestor), or -1
+	stmt  []int32 // innermost ancestor-or-self that is a statement of a statement list, or -1
+	fn    []int32 // nearest strict ancestor that is a function or a class body, or -1
+}
+
+func (x *extraction) context() *context {
+	if x.ctx != nil {
+		return x.ctx
+	}
+	n := len(x.nodes)
+	c := &context{scope: make([]int32, n), stmt: make([]int32, n), fn: make([]int32, n)}
+	for i := range x.nodes {
+		p := x.nodes[i].parent
+		if p < 0 {
+			c.scope[i], c.stmt[i], c.fn[i] = -1, -1, -1
+			continue
+		}
+		pk := x.nodes[p].kind
+		c.scope[i] = c.scope[p]
+		if isScope(pk) {
+			c.scope[i] = p
+		}
+		c.stmt[i] = c.stmt[p]
+		if pk == "statement_block" || (pk == "switch_case" || pk == "switch_default") && x.nodes[i].field == "body" {
+			c.stmt[i] = int32(i)
+		}
+		c.fn[i] = c.fn[p]
+		if isFunctionLike(pk) || pk == "class_body" {
+			c.fn[i] = p
+		}
+	}
+	x.ctx = c
+	return c
+}
+
+// calls collects every call expression in the body of fi, in source order.
+func (x *extraction) calls(fi fnInfo) {
+	body := x.child(fi.node, "body")
+	if body < 0 {
+		return
+	}
+	x.preorder(body, func(i int32) bool {
+		if x.nodes[i].kind == "call_expression" {
+			if c, ok := x.call(fi, i); ok {
+				fi.fn.Calls = append(fi.fn.Calls, c)
+			}
+		}
+		return true
+	})
+}
+
+// preorder visits root and its descendants in source order; visit returns
+// whether to descend into a node.
+func (x *extraction) preorder(root int32, visit func(int32) bool) {
+	stack := append(x.stack[:0], root)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !visit(i) {
+			continue
+		}
+		// Push the children in reverse so that the first is visited first.
+		n := len(stack)
+		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
+			stack = append(stack, c)
+		}
+		for a, b := n, len(stack)-1; a < b; a, b = a+1, b-1 {
+			stack[a], stack[b] = stack[b], stack[a]
+		}
+	}
+	x.stack = stack
+}
+
+// call builds the Call for call expression i, or reports false for the call
+// shapes that are not calls here: import("m"), super(), tagged templates.
+func (x *extraction) call(fi fnInfo, i int32) (Call, bool) {
+	fnc := x.child(i, "function")
+	if fnc < 0 {
+		return Call{}, false
+	}
+	switch x.nodes[fnc].kind {
+	case "import", "super":
+		return Call{}, false
+	}
+	if a := x.child(i, "arguments"); a >= 0 && x.nodes[a].kind == "template_string" {
+		return Call{}, false
+	}
+	line, col := x.pos(x.nodes[i].start)
+	c := Call{
+		Text:            x.calleeText(fnc),
+		Line:            line,
+		Column:          col,
+		StartByte:       uint(x.nodes[i].start),
+		EndByte:         uint(x.nodes[i].end),
+		CalleeStartByte: uint(x.nodes[fnc].start),
+		CalleeEndByte:   uint(x.nodes[fnc].end),
+	}
+	ctx := x.context()
+	// The innermost statement of a statement list, within the function.
+	if st := ctx.stmt[i]; st >= 0 && uint(x.nodes[st].start) >= fi.fn.BodyStartByte {
+		c.StatementStartByte, c.StatementEndByte = uint(x.nodes[st].start), uint(x.nodes[st].end)
+	}
+	// Nested: a function or class lies between the call and fi's function.
+	c.Nested = ctx.fn[i] != fi.node
+	c.Callee = x.callee(fi, fnc)
+	return c, true
+}
+
+// callee classifies the callee expression fnc.
+func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
+	var path []string
+	e := fnc
+	for {
+		for e >= 0 && x.nodes[e].kind == "non_null_expression" {
+			e = x.firstNamed(e)
+		}
+		if e < 0 || x.nodes[e].kind != "member_expression" {
+			break
+		}
+		prop := x.child(e, "property")
+		if prop < 0 || x.nodes[prop].kind != "property_identifier" {
+			return Callee{Kind: CalleeOther}
+		}
+		path = append(path, x.text(prop))
+		e = x.child(e, "object")
+	}
+	if e < 0 {
+		return Callee{Kind: CalleeOther}
+	}
+	// path was collected from the outside in.
+	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+		path[a], path[b] = path[b], path[a]
+	}
+	switch x.nodes[e].kind {
+	case "identifier":
+		root := x.text(e)
+		cl := Callee{Kind: CalleeIdent, Root: root, Binding: x.resolve(root, e, fi.node)}
+		if len(path) > 0 {
+			cl.Kind, cl.Path = CalleeMember, path
+		}
+		return cl
+	case "parenthesized_expression":
+		if len(path) > 0 {
+			if aw := x.firstNamed(e); aw >= 0 && x.nodes[aw].kind == "await_expression" {
+				if spec, ok := x.importCall(x.firstNamed(aw)); ok {
+					return Callee{Kind: CalleeDynamicMember, Path: path, Specifier: spec}
+				}
+			}
+		}
+	}
+	return Callee{Kind: CalleeOther}
+}
+
+// importCall reports whether i is `import("m")` with a literal specifier.
+func (x *extraction) importCall(i int32) (string, bool) {
+	i = x.unwrap(i)
+	if i < 0 || x.nodes[i].kind != "call_expression" {
+		return "", false
+	}
+	f := x.child(i, "function")
+	if f < 0 || x.nodes[f].kind != "import" {
+		return "", false
+	}
+	args := x.child(i, "arguments")
+	if args < 0 {
+		return "", false
+	}
+	return x.stringValue(x.firstNamed(args))
+}
+
+// awaitImport reports whether i is `await import("m")` (parentheses allowed).
+func (x *extraction) awaitImport(i int32) (string, bool) {
+	i = x.unwrap(i)
+	if i < 0 || x.nodes[i].kind != "await_expression" {
+		return "", false
+	}
+	return x.importCall(x.firstNamed(i))
+}
+
+type scope map[string]Binding
+
+// resolve finds what name refers to at node from, looking through the scopes
+// from the innermost out to the top-level function node fn (included).
+// Answers are memoized per scope and name, so deep nesting stays linear.
+func (x *extraction) resolve(name string, from, fn int32) Binding {
+	if x.scopes == nil {
+		x.scopes = map[int32]scope{}
+		x.resolved = map[scopeName]Binding{}
+	}
+	ctx := x.context()
+	var visited []int32
+	result := Binding{Kind: BindModule}
+	for a := ctx.scope[from]; a >= 0; a = ctx.scope[a] {
+		if b, ok := x.resolved[scopeName{a, name}]; ok {
+			result = b
+			break
+		}
+		visited = append(visited, a)
+		s, ok := x.scopes[a]
+		if !ok {
+			s = x.scopeOf(a)
+			x.scopes[a] = s
+		}
+		if b, ok := s[name]; ok {
+			result = b
+			break
+		}
+		if a == fn {
+			break
+		}
+	}
+	for _, a := range visited {
+		x.resolved[scopeName{a, name}] = result
+	}
+	return result
+}
+
+type scopeName struct {
+	scope int32
+	name  string
+}
+
+// isScope reports whether nodes of this kind introduce names.
+func isScope(kind string) bool {
+	switch kind {
+	case "statement_block", "switch_body", "for_statement", "for_in_statement", "class", "catch_clause", "class_static_block":
+		return true
+	}
+	return isFunctionLike(kind)
+}
+
+// scopeOf computes the names scope node a declares.
+func (x *extraction) scopeOf(a int32) scope {
+	s := scope{}
+	switch k := x.nodes[a].kind; k {
+	case "statement_block":
+		for c := x.nodes[a].first; c >= 0; c = x.nodes[c].next {
+			x.blockStatement(s, c)
+		}
+	case "switch_body":
+		for cs := x.nodes[a].first; cs >= 0; cs = x.nodes[cs].next {
+			for c := x.nodes[cs].first; c >= 0; c = x.nodes[c].next {
+				if x.nodes[c].field == "body" {
+					x.blockStatement(s, c)
+				}
+			}
+		}
+	case "for_statement":
+		if init := x.child(a, "initializer"); init >= 0 {
+			switch x.nodes[init].kind {
+			case "lexical_declaration":
+				x.declarators(s, init, x.declKind(init))
+			case "assignment_expression", "sequence_expression":
+				// for (using x = ...; ;)
+				for _, n := range x.usingNamesExpr(init) {
+					x.bind(s, n, "using")
+				}
+			}
+		}
+	case "for_in_statement":
+		left := x.child(a, "left")
+		kind := ""
+		if kn := x.child(a, "kind"); kn >= 0 {
+			kind = x.text(kn)
+		} else if x.repairs != nil {
+			for off := range x.repairs.using {
+				if off >= x.nodes[a].start && off < x.nodes[a].end && (left < 0 || off < x.nodes[left].start) {
+					kind = "using"
+				}
+			}
+		}
+		if kind != "" && kind != "var" {
+			for _, n := range x.patternNames(left) {
+				x.bind(s, n, kind)
+			}
+		}
+	case "catch_clause":
+		for _, n := range x.patternNames(x.child(a, "parameter")) {
+			x.bind(s, n, "catch parameter")
+		}
+	case "class":
+		if n := x.child(a, "name"); n >= 0 {
+			x.bind(s, n, "class")
+		}
+	case "class_static_block":
+		x.hoistVars(s, x.child(a, "body"))
+	default: // function-like
+		if p := x.child(a, "parameter"); p >= 0 {
+			x.bind(s, p, "parameter")
+		}
+		if ps := x.child(a, "parameters"); ps >= 0 {
+			for c := x.nodes[ps].first; c >= 0; c = x.nodes[c].next {
+				if pat := x.child(c, "pattern"); pat >= 0 {
+					for _, n := range x.patternNames(pat) {
+						x.bind(s, n, "parameter")
+					}
+				}
+			}
+		}
+		x.hoistVars(s, x.child(a, "body"))
+		if k == "function_expression" || k == "generator_function" || k == "function" {
+			if n := x.child(a, "name"); n >= 0 {
+				x.bind(s, n, "function")
+			}
+		}
+	}
+	return s
+}
+
+// bind declares the identifier node n in s unless the name is already bound
+// there (the first declaration wins).
+func (x *extraction) bind(s scope, n int32, detail string) {
+	name := x.text(n)
+	if _, ok := s[name]; ok || name == "" {
+		return
+	}
+	s[name] = Binding{Kind: BindLocal, Detail: detail + " " + name, Line: x.line(x.nodes[n].start)}
+}
+
+func (x *extraction) declKind(decl int32) string {
+	if kn := x.child(decl, "kind"); kn >= 0 {
+		return x.text(kn)
+	}
+	if x.nodes[decl].kind == "variable_declaration" {
+		return "var"
+	}
+	return "let"
+}
+
+// blockStatement declares what statement c binds in its block: let, const,
+// using, and (hoisted within the block) functions and classes.
+func (x *extraction) blockStatement(s scope, c int32) {
+	switch x.nodes[c].kind {
+	case "lexical_declaration":
+		x.declarators(s, c, x.declKind(c))
+	case "function_declaration", "generator_function_declaration":
+		if n := x.child(c, "name"); n >= 0 {
+			x.bind(s, n, "function")
+		}
+	case "class_declaration", "abstract_class_declaration":
+		if n := x.child(c, "name"); n >= 0 {
+			x.bind(s, n, "class")
+		}
+	case "enum_declaration":
+		if n := x.child(c, "name"); n >= 0 {
+			x.bind(s, n, "enum")
+		}
+	case "expression_statement":
+		for _, n := range x.usingNames(c) {
+			x.bind(s, n, "using")
+		}
+	}
+}
+
+// usingNamesExpr returns the names bound by the expression e when it is the
+// grammar's reading of `using x = ...` (an assignment with a `using` token).
+func (x *extraction) usingNamesExpr(e int32) []int32 {
+	var assigns []int32
+	switch x.nodes[e].kind {
+	case "assignment_expression":
+		assigns = []int32{e}
+	case "sequence_expression":
+		for c := x.nodes[e].first; c >= 0; c = x.nodes[c].next {
+			if x.nodes[c].kind == "assignment_expression" {
+				assigns = append(assigns, c)
+			}
+		}
+	}
+	if len(assigns) == 0 || !x.hasToken(assigns[0], "using") {
+		return nil
+	}
+	var out []int32
+	for _, a := range assigns {
+		if l := x.child(a, "left"); l >= 0 && x.nodes[l].kind == "identifier" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// declarators declares the names of a lexical or variable declaration,
+// recognising `const m = await import("m")` and `const { a } = await import("m")`.
+func (x *extraction) declarators(s scope, decl int32, kind string) {
+	for c := x.nodes[decl].first; c >= 0; c = x.nodes[c].next {
+		if x.nodes[c].kind != "variable_declarator" {
+			continue
+		}
+		name := x.child(c, "name")
+		if name < 0 {
+			continue
+		}
+		spec, dyn := x.awaitImport(x.child(c, "value"))
+		if !dyn {
+			for _, n := range x.patternNames(name) {
+				x.bind(s, n, kind)
+			}
+			continue
+		}
+		x.dynamicPattern(s, name, spec, kind)
+	}
+}
+
+// dynamicPattern declares the names of the pattern p bound to
+// `await import(spec)`.
+func (x *extraction) dynamicPattern(s scope, p int32, spec, kind string) {
+	dyn := func(n int32, imported string) {
+		name := x.text(n)
+		if _, ok := s[name]; ok || name == "" {
+			return
+		}
+		b := Binding{Kind: BindDynamicNamed, Specifier: spec, Imported: imported,
+			Detail: kind + " " + name, Line: x.line(x.nodes[n].start)}
+		if imported == "" {
+			b.Kind = BindDynamicNamespace
+		}
+		s[name] = b
+	}
+	switch x.nodes[p].kind {
+	case "identifier":
+		dyn(p, "")
+		return
+	case "object_pattern":
+	default:
+		for _, n := range x.patternNames(p) {
+			x.bind(s, n, kind)
+		}
+		return
+	}
+	for c := x.nodes[p].first; c >= 0; c = x.nodes[c].next {
+		switch x.nodes[c].kind {
+		case "shorthand_property_identifier_pattern":
+			dyn(c, x.text(c))
+		case "object_assignment_pattern":
+			if l := x.child(c, "left"); l >= 0 {
+				dyn(l, x.text(l))
+			}
+		case "pair_pattern":
+			key, val := x.child(c, "key"), x.child(c, "value")
+			imported := ""
+			if key >= 0 {
+				switch x.nodes[key].kind {
+				case "property_identifier":
+					imported = x.text(key)
+				case "string":
+					imported, _ = x.stringValue(key)
+				}
+			}
+			if val >= 0 && x.nodes[val].kind == "assignment_pattern" {
+				val = x.child(val, "left")
+			}
+			if imported != "" && val >= 0 && x.nodes[val].kind == "identifier" {
+				dyn(val, imported)
+			} else {
+				for _, n := range x.patternNames(val) {
+					x.bind(s, n, kind)
+				}
+			}
+		case "rest_pattern":
+			// const { a, ...rest } = await import("m"): rest holds the other exports.
+			if n := x.firstNamed(c); n >= 0 && x.nodes[n].kind == "identifier" {
+				dyn(n, "")
+			}
+		}
+	}
+}
+
+// hoistVars declares the `var` declarations of a function body (in any
+// nested block or loop, not in nested functions).
+func (x *extraction) hoistVars(s scope, body int32) {
+	if body < 0 {
+		return
+	}
+	// A separate stack: hoistVars runs while calls() is walking.
+	stack := []int32{body}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch k := x.nodes[i].kind; {
+		case k == "variable_declaration":
+			x.declarators(s, i, "var")
+		case k == "for_in_statement":
+			if kn := x.child(i, "kind"); kn >= 0 && x.text(kn) == "var" {
+				for _, n := range x.patternNames(x.child(i, "left")) {
+					x.bind(s, n, "var")
+				}
+			}
+		case i != body && (isFunctionLike(k) || k == "class_static_block" || k == "class_body"):
+			continue
+		}
+		n := len(stack)
+		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
+			if x.nodes[c].named {
+				stack = append(stack, c)
+			}
+		}
+		for a, b := n, len(stack)-1; a < b; a, b = a+1, b-1 {
+			stack[a], stack[b] = stack[b], stack[a]
+		}
+	}
+}

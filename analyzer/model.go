@@ -1,0 +1,193 @@
+// Package analyzer parses TypeScript and TSX source files with tree-sitter and
+// extracts what the rest of oracle needs as plain data: the functions a module
+// defines, their parameters, every call site in their bodies (with what the
+// callee's root identifier is lexically bound to), and the module's imports,
+// exports and top-level declarations.
+//
+// The analyzer knows nothing of other files: resolving a specifier to a module
+// and an import to its defining declaration is the callgraph package's job.
+//
+// Positions are 1-based. Columns count UTF-16 code units, as TypeScript and
+// editors do, so that `line:col` agrees with the compiler.
+package analyzer
+
+// Lang is the grammar a file is parsed with, chosen by its extension.
+type Lang string
+
+const (
+	LangTS  Lang = "ts"  // .ts, .mts, .cts
+	LangTSX Lang = "tsx" // .tsx
+)
+
+// File is everything extracted from one source file.
+type File struct {
+	Path      string      // the path the caller gave, slash-separated
+	Lang      Lang        //
+	Functions []*Function // in source order
+	Imports   []Import    // static imports and `import x = require()`, in source order
+	Exports   []Export    // every export form, in source order
+	Decls     []Decl      // top-level declarations, in source order
+	Errors    []ParseError
+}
+
+// Decl is a top-level declaration that binds a name in module scope.
+type Decl struct {
+	Name     string
+	Kind     DeclKind
+	Line     int
+	Function *Function // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
+}
+
+// DeclKind says what a top-level declaration binds.
+type DeclKind string
+
+const (
+	DeclFunction DeclKind = "function" // function declaration or const = arrow/function expression
+	DeclVariable DeclKind = "variable" // any other const/let/var binding
+	DeclClass    DeclKind = "class"
+	DeclEnum     DeclKind = "enum"
+	DeclModule   DeclKind = "namespace" // `namespace X {}` with runtime content
+	DeclType     DeclKind = "type"      // interface or type alias: erased at run time
+)
+
+// Function is a function the module defines at top level.
+type Function struct {
+	Name     string // declared name; "default" for an anonymous default export
+	Exported bool   // exported by any form (declaration, `export { f }`, `export default f`)
+	Default  bool   // the module's default export
+	Async    bool
+	Line     int // of the declaration's start
+	Column   int
+	Params   []Param
+	Calls    []Call // every call in the body, nested closures included, in source order
+
+	StartByte, EndByte         uint // the whole declaration (statement)
+	BodyStartByte, BodyEndByte uint // the body: statement block, or expression body of an arrow
+}
+
+// Param is one formal parameter.
+type Param struct {
+	Name     string   // the identifier, or "" for a destructuring pattern
+	Bound    []string // every name the parameter binds (one for an identifier; all of a pattern's names)
+	Optional bool     // `x?: T` or has a default value
+	Rest     bool
+	Line     int
+}
+
+// Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`).
+// `new X()` and tagged templates are not calls here.
+type Call struct {
+	Text   string // the callee as written, with whitespace and comments removed: "enrichItem", "audit.write" (one space kept between two words: `(await import("m")).f`)
+	Line   int    // of the call expression's start
+	Column int
+	Nested bool // inside a function nested in the function (closure, callback)
+	Callee Callee
+
+	StartByte, EndByte             uint // the call expression
+	CalleeStartByte, CalleeEndByte uint // the callee expression
+	StatementStartByte             uint // the statement that contains the call, within the function body
+	StatementEndByte               uint
+}
+
+// CalleeKind is the syntactic shape of a callee.
+type CalleeKind string
+
+const (
+	CalleeIdent         CalleeKind = "ident"          // f()
+	CalleeMember        CalleeKind = "member"         // a.b.c() with an identifier root, non-computed properties
+	CalleeDynamicMember CalleeKind = "dynamic-member" // (await import("m")).f()
+	CalleeOther         CalleeKind = "other"          // anything else: computed member, call result, `this.x()`, `super()`...
+)
+
+// Callee describes what is called.
+type Callee struct {
+	Kind      CalleeKind
+	Root      string   // CalleeIdent, CalleeMember: the root identifier
+	Path      []string // CalleeMember, CalleeDynamicMember: property names after the root
+	Specifier string   // CalleeDynamicMember: the import() specifier
+	Binding   Binding  // CalleeIdent, CalleeMember: what Root is bound to at the call site
+}
+
+// BindingKind says where the root identifier of a callee is declared, as seen
+// lexically from the call site.
+type BindingKind string
+
+const (
+	// BindModule: not declared anywhere between the call site and module scope;
+	// look it up among the module's imports and top-level declarations.
+	BindModule BindingKind = "module"
+	// BindLocal: declared by a parameter or a local declaration of the function
+	// (or of a closure around the call site). It shadows any import of that name.
+	BindLocal BindingKind = "local"
+	// BindDynamicNamed: `const { a } = await import("m")` or `const { a: b } = ...`
+	// (Imported is "a").
+	BindDynamicNamed BindingKind = "dynamic-named"
+	// BindDynamicNamespace: `const m = await import("m")`.
+	BindDynamicNamespace BindingKind = "dynamic-namespace"
+)
+
+// Binding is the declaration a callee's root identifier refers to.
+type Binding struct {
+	Kind      BindingKind
+	Specifier string // dynamic bindings: the import() specifier
+	Imported  string // BindDynamicNamed: the export name taken from the module
+	Detail    string // BindLocal: what declares it, e.g. "parameter enrichItem" or "const enrichItem"
+	Line      int    // of the declaring binding, when inside the function
+}
+
+// ImportKind is the form of a static import.
+type ImportKind string
+
+const (
+	ImportNamed      ImportKind = "named"       // import { a } / { a as b }
+	ImportDefault    ImportKind = "default"     // import x from
+	ImportNamespace  ImportKind = "namespace"   // import * as ns from
+	ImportEquals     ImportKind = "require"     // import x = require("m")
+	ImportSideEffect ImportKind = "side-effect" // import "m"
+)
+
+// Import is one binding introduced by a static import (a statement with
+// several specifiers yields several Imports).
+type Import struct {
+	Kind      ImportKind
+	Local     string // the local name; "" for a side-effect import
+	Imported  string // ImportNamed: the exported name; ImportDefault: "default"
+	Specifier string
+	TypeOnly  bool // `import type ...` or `import { type a }`: erased at run time
+	Line      int
+}
+
+// ExportKind is the form of an export.
+type ExportKind string
+
+const (
+	// ExportLocal exports a binding of this module: `export function f`,
+	// `export const`, `export { a as b }`, `export default f`, `export default function`.
+	ExportLocal ExportKind = "local"
+	// ExportFrom re-exports one name: `export { a as b } from "m"`, `export { default } from "m"`.
+	ExportFrom ExportKind = "from"
+	// ExportAll is `export * from "m"`.
+	ExportAll ExportKind = "all"
+	// ExportAllAs is `export * as ns from "m"`.
+	ExportAllAs ExportKind = "all-as"
+	// ExportExpression is `export default <expression>` where the expression is not
+	// an identifier or a named function/class (nothing to resolve further).
+	ExportExpression ExportKind = "expression"
+)
+
+// Export is one exported name.
+type Export struct {
+	Kind      ExportKind
+	Name      string // the exported name; "default" for the default export; "" for ExportAll
+	Local     string // ExportLocal: the local binding; ExportFrom: the name imported from Specifier
+	Specifier string // ExportFrom, ExportAll, ExportAllAs
+	TypeOnly  bool   // `export type { }`, `export { type a }`, `export type * from`, or an interface/type alias
+	Line      int
+}
+
+// ParseError is a place tree-sitter could not parse.
+type ParseError struct {
+	Line    int
+	Column  int
+	Message string // e.g. "syntax error near `)`", "missing `;`"
+}

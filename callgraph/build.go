@@ -1,0 +1,280 @@
+package callgraph
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph/modules"
+)
+
+// Options select what Build reads.
+type Options struct {
+	// Files, when not empty, limits the graph to the functions of these
+	// repo-relative files; the modules they import are still parsed (lazily)
+	// to resolve calls. Empty: every source file of the repository.
+	Files []string
+	// Workers parsing in parallel; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Build parses the repository at root and resolves every call of every
+// function (of opts.Files, or of the whole repository).
+func Build(root string, opts Options) (*Graph, error) {
+	p, err := NewProgram(root)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	files := opts.Files
+	var notes []Note
+	if len(files) == 0 {
+		files, notes, err = walkSources(p.root)
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.parseAll(files, opts.Workers)
+	g := &Graph{Root: p.root, Notes: notes}
+	g.Functions = p.resolveAll(files, opts.Workers)
+	g.Notes = append(g.Notes, p.notes()...)
+	g.Errors = p.parseErrors()
+	sort.Slice(g.Notes, func(i, j int) bool {
+		if g.Notes[i].File != g.Notes[j].File {
+			return g.Notes[i].File < g.Notes[j].File
+		}
+		return g.Notes[i].Reason < g.Notes[j].Reason
+	})
+	return g, nil
+}
+
+// Program is a repository being analyzed: its module resolver and the parsed
+// modules, loaded on demand and shared. Safe for concurrent use.
+type Program struct {
+	root     string
+	resolver *modules.Resolver
+
+	mu      sync.Mutex
+	modules map[string]*moduleEntry
+	parsers chan *analyzer.Parser
+}
+
+type moduleEntry struct {
+	once sync.Once
+	file *analyzer.File
+	note string // why it was not parsed
+}
+
+// NewProgram prepares the analysis of the repository at root.
+func NewProgram(root string) (*Program, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	r, err := modules.New(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{root: abs, resolver: r, modules: map[string]*moduleEntry{},
+		parsers: make(chan *analyzer.Parser, runtime.GOMAXPROCS(0))}, nil
+}
+
+// Root is the repository's absolute path.
+func (p *Program) Root() string { return p.root }
+
+// Resolver is the module resolver the program uses.
+func (p *Program) Resolver() *modules.Resolver { return p.resolver }
+
+// getParser hands out a tree-sitter parser (one is not safe for concurrent use,
+// and creating one per file would waste C allocations). The bindings set no
+// finalizers, so parsers are closed explicitly: by putParser when the pool is
+// full, and by Close.
+func (p *Program) getParser() *analyzer.Parser {
+	select {
+	case ps := <-p.parsers:
+		return ps
+	default:
+		return analyzer.NewParser()
+	}
+}
+
+func (p *Program) putParser(ps *analyzer.Parser) {
+	select {
+	case p.parsers <- ps:
+	default:
+		ps.Close()
+	}
+}
+
+// Close frees the program's parsers. The parsed modules stay readable.
+func (p *Program) Close() {
+	for {
+		select {
+		case ps := <-p.parsers:
+			ps.Close()
+		default:
+			return
+		}
+	}
+}
+
+// Module returns the parsed file at a repo-relative path, parsing it on first
+// use, or nil with the reason it could not be.
+func (p *Program) Module(rel string) (*analyzer.File, string) {
+	p.mu.Lock()
+	e := p.modules[rel]
+	if e == nil {
+		e = &moduleEntry{}
+		p.modules[rel] = e
+	}
+	p.mu.Unlock()
+	e.once.Do(func() {
+		if _, ok := analyzer.LangFor(rel); !ok {
+			e.note = "not a TypeScript file"
+			return
+		}
+		src, why := readSource(filepath.Join(p.root, filepath.FromSlash(rel)))
+		if why != "" {
+			e.note = why
+			return
+		}
+		parser := p.getParser()
+		e.file = parser.Parse(rel, src)
+		p.putParser(parser)
+	})
+	return e.file, e.note
+}
+
+func (p *Program) parseAll(files []string, workers int) {
+	parallel(len(files), workers, func(i int) { p.Module(files[i]) })
+}
+
+func (p *Program) resolveAll(files []string, workers int) []*FunctionNode {
+	perFile := make([][]*FunctionNode, len(files))
+	parallel(len(files), workers, func(i int) {
+		f, _ := p.Module(files[i])
+		if f == nil {
+			return
+		}
+		for _, fn := range f.Functions {
+			perFile[i] = append(perFile[i], p.FunctionNode(f, fn))
+		}
+	})
+	var out []*FunctionNode
+	for _, fns := range perFile {
+		out = append(out, fns...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// FunctionNode resolves every call of one function of a parsed module.
+func (p *Program) FunctionNode(f *analyzer.File, fn *analyzer.Function) *FunctionNode {
+	name := FunctionName(fn)
+	n := &FunctionNode{ID: f.Path + "#" + name, File: f.Path, Name: name, Exported: fn.Exported, Line: fn.Line, Func: fn}
+	n.Calls = make([]CallEdge, 0, len(fn.Calls))
+	for i := range fn.Calls {
+		c := &fn.Calls[i]
+		e := p.ResolveCall(f, c)
+		e.Text, e.Line, e.Column, e.Nested, e.Call = c.Text, c.Line, c.Column, c.Nested, c
+		n.Calls = append(n.Calls, e)
+	}
+	return n
+}
+
+// FunctionName is the name a function has in targets and ids: its declared
+// name, or "default" when the declaration is the module's default export.
+func FunctionName(fn *analyzer.Function) string {
+	if fn.Default {
+		return "default"
+	}
+	return fn.Name
+}
+
+func (p *Program) notes() []Note {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []Note
+	for rel, e := range p.modules {
+		if e.note != "" && e.note != "not a TypeScript file" {
+			out = append(out, Note{File: rel, Reason: e.note})
+		}
+	}
+	return out
+}
+
+func (p *Program) parseErrors() []FileError {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []FileError
+	for _, e := range p.modules {
+		if e.file == nil {
+			continue
+		}
+		for _, pe := range e.file.Errors {
+			out = append(out, FileError{File: e.file.Path, Line: pe.Line, Column: pe.Column, Message: pe.Message})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return out
+}
+
+// parallel runs do(0..n-1) on a bounded number of goroutines.
+func parallel(n, workers int, do func(int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > n {
+		workers = n
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				do(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// FindFunction returns the function of a parsed module with the given id name
+// (see FunctionName), or an error listing the module's functions.
+func FindFunction(f *analyzer.File, name string) (*analyzer.Function, error) {
+	var names []string
+	for _, fn := range f.Functions {
+		if FunctionName(fn) == name || fn.Name == name {
+			return fn, nil
+		}
+		names = append(names, FunctionName(fn))
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no function %q (the file defines no functions)", f.Path, name)
+	}
+	return nil, fmt.Errorf("%s: no function %q (functions: %s)", f.Path, name, strings.Join(names, ", "))
+}

@@ -1,0 +1,270 @@
+package callgraph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (repo-relative path → contents) under a new temp dir.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, body := range files {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// edgeLine renders one call edge the way the cases expect it.
+func edgeLine(c CallEdge) string {
+	switch {
+	case c.Target != nil:
+		return fmt.Sprintf("%s -> %s (%s)", c.Text, *c.Target, c.Via)
+	case c.Via == ViaExternal:
+		return fmt.Sprintf("%s -> external %s", c.Text, c.Package)
+	default:
+		return fmt.Sprintf("%s -> unresolved: %s", c.Text, c.Reason)
+	}
+}
+
+// TestResolution: each case is a small repository and, for one function, the
+// expected resolution of each of its calls in source order. An expectation
+// ending in "…" matches a prefix (for unresolved reasons).
+func TestResolution(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		fn    string
+		want  []string
+	}{
+		{
+			name: "named, aliased and default imports; local; external; global",
+			files: map[string]string{
+				"src/a.ts": `import { enrich, persist as save } from "./lib";
+import def from "./def";
+import { z } from "zod";
+function helper() {}
+export async function run(id: number) {
+  enrich(id);
+  save(id);
+  def();
+  helper();
+  z.string();
+  console.log(id);
+}`,
+				"src/lib.ts": `export function enrich(n: number) {}
+export const persist = (n: number) => {};`,
+				"src/def.ts": `export default function () {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"enrich -> src/lib.ts#enrich (import)",
+				"save -> src/lib.ts#persist (import)",
+				"def -> src/def.ts#default (import)",
+				"helper -> src/a.ts#helper (local)",
+				"z.string -> external zod",
+				"console.log -> unresolved: console is not declared or imported in this module (a global?)",
+			},
+		},
+		{
+			name: "namespace import and import = require",
+			files: map[string]string{
+				"src/a.ts": `import * as audit from "./audit";
+import legacy = require("./legacy");
+export function run() {
+  audit.write("x");
+  legacy.old();
+}`,
+				"src/audit.ts":  `export function write(s: string) {}`,
+				"src/legacy.ts": `export function old() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"audit.write -> src/audit.ts#write (namespace)",
+				"legacy.old -> src/legacy.ts#old (namespace)",
+			},
+		},
+		{
+			name: "re-exports: star, star-as, renamed, default, default-as; barrels three deep",
+			files: map[string]string{
+				"src/a.ts": `import { deep, renamed, Def, AsDefault, ns } from "./barrel";
+export function run() {
+  deep();
+  renamed();
+  Def();
+  AsDefault();
+  ns.inner();
+}`,
+				"src/barrel/index.ts":     `export * from "./level2";
+export { orig as renamed } from "./orig";
+export { default as Def } from "./def";
+export * as ns from "./inner";
+export { default as AsDefault } from "./level2/dflt";`,
+				"src/barrel/level2/index.ts": `export * from "./level3";`,
+				"src/barrel/level2/level3.ts": `export * from "./leaf";`,
+				"src/barrel/level2/leaf.ts":   `export function deep() {}`,
+				"src/barrel/level2/dflt.ts":   `export { default } from "../def";`,
+				"src/barrel/orig.ts":          `export function orig() {}`,
+				"src/barrel/def.ts":           `export default function named() {}`,
+				"src/barrel/inner.ts":         `export const inner = () => 1;`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"deep -> src/barrel/level2/leaf.ts#deep (import)",
+				"renamed -> src/barrel/orig.ts#orig (import)",
+				"Def -> src/barrel/def.ts#default (import)",
+				"AsDefault -> src/barrel/def.ts#default (import)",
+				"ns.inner -> src/barrel/inner.ts#inner (namespace)",
+			},
+		},
+		{
+			name: "an import re-exported by name, and export default of an identifier",
+			files: map[string]string{
+				"src/a.ts": `import { again } from "./mid";
+import dflt from "./mid2";
+export function run() { again(); dflt(); }`,
+				"src/mid.ts":  `import { orig } from "./orig";
+export { orig as again };`,
+				"src/mid2.ts": `function impl() {}
+export default impl;`,
+				"src/orig.ts": `export function orig() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"again -> src/orig.ts#orig (import)",
+				"dflt -> src/mid2.ts#impl (import)",
+			},
+		},
+		{
+			name: "cycles terminate",
+			files: map[string]string{
+				"src/a.ts": `import { loop, real } from "./x";
+export function run() { loop(); real(); }`,
+				"src/x.ts": `export * from "./y";
+export { real } from "./z";`,
+				"src/y.ts": `export * from "./x";`,
+				"src/z.ts": `export * from "./x";
+export function real() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"loop -> unresolved: module src/x.ts has no export loop",
+				"real -> src/z.ts#real (import)",
+			},
+		},
+		{
+			name: "dynamic imports: destructured, member of awaited import, namespace binding",
+			files: map[string]string{
+				"src/a.ts": `export async function run() {
+  const { a, b: renamed } = await import("./dyn");
+  a();
+  renamed();
+  (await import("./dyn")).c();
+  const m = await import("./dyn");
+  m.a();
+}`,
+				"src/dyn.ts": `export function a() {}
+export function b() {}
+export function c() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"a -> src/dyn.ts#a (dynamic-import)",
+				"renamed -> src/dyn.ts#b (dynamic-import)",
+				"(awaitimport(\"./dyn\")).c -> src/dyn.ts#c (dynamic-import)",
+				"m.a -> src/dyn.ts#a (dynamic-import)",
+			},
+		},
+		{
+			name: "shadowing: a parameter or a local declaration is not the import",
+			files: map[string]string{
+				"src/a.ts": `import { enrich, save } from "./lib";
+export function run(enrich: () => void) {
+  enrich();
+  const save = () => {};
+  save();
+  [1].forEach((x) => { enrich(); });
+}
+export function other() { enrich(); }`,
+				"src/lib.ts": `export function enrich() {}
+export function save() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"enrich -> unresolved: enrich is bound inside the function by parameter enrich…",
+				"save -> unresolved: save is bound inside the function by const save…",
+				"[1].forEach -> unresolved: the callee is not a name…",
+				"enrich -> unresolved: enrich is bound inside the function by parameter enrich…",
+			},
+		},
+		{
+			name: "the same name in two modules: the imported one wins",
+			files: map[string]string{
+				"src/a.ts": `import { updateRecord } from "./repo";
+export function run() { updateRecord(); }`,
+				"src/repo.ts":          `export function updateRecord() {}`,
+				"src/legacy/records.ts": `export function updateRecord() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{"updateRecord -> src/repo.ts#updateRecord (import)"},
+		},
+		{
+			name: "type-only imports erase; unresolvable specifiers say why",
+			files: map[string]string{
+				"src/a.ts": `import type { T } from "./t";
+import { type U, gone } from "./missing";
+export function run() { T(); gone(); }`,
+				"src/t.ts": `export function T() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"T -> unresolved: T is a type-only import of \"./t\" (erased at run time)",
+				"gone -> unresolved: cannot resolve \"./missing\": …",
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, tc.files)
+			g, err := Build(root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fn *FunctionNode
+			for _, n := range g.Functions {
+				if n.ID == tc.fn {
+					fn = n
+				}
+			}
+			if fn == nil {
+				t.Fatalf("no function %s in graph", tc.fn)
+			}
+			var got []string
+			for _, c := range fn.Calls {
+				got = append(got, edgeLine(c))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("calls:\n got  %q\n want %q", got, tc.want)
+			}
+			for i := range got {
+				w := tc.want[i]
+				if p, ok := strings.CutSuffix(w, "…"); ok {
+					if !strings.HasPrefix(got[i], p) {
+						t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
+					}
+				} else if got[i] != w {
+					t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,248 @@
+package callgraph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph/modules"
+)
+
+// symbol is what a name resolves to: a declaration of a module, a module
+// namespace object, a package outside the repository, or nothing (with why).
+type symbol struct {
+	file      string // defining module (declaration or namespace)
+	name      string // declaration's id name; "" for a namespace
+	namespace bool   // the module object of file (import * as ns, export * as ns)
+	external  string // package name, when the name comes from outside the repository
+	reason    string // unresolved: why
+}
+
+func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Sprintf(format, a...)} }
+
+// ResolveCall pins one call of a function of module f to its defining
+// declaration. Text, position and Call are left for the caller to fill.
+func (p *Program) ResolveCall(f *analyzer.File, c *analyzer.Call) CallEdge {
+	sym, via := p.resolveCallee(f, c.Callee)
+	return edge(sym, via)
+}
+
+func edge(sym symbol, via Via) CallEdge {
+	switch {
+	case sym.reason != "":
+		return CallEdge{Via: ViaUnresolved, Reason: sym.reason}
+	case sym.external != "":
+		return CallEdge{Via: ViaExternal, Package: sym.external}
+	case sym.namespace:
+		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
+	}
+	t := sym.file + "#" + sym.name
+	return CallEdge{Target: &t, Via: via}
+}
+
+func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
+	switch cl.Kind {
+	case analyzer.CalleeDynamicMember:
+		mod := p.resolveModule(f.Path, cl.Specifier)
+		return p.member(mod, cl.Path), ViaDynamicImport
+	case analyzer.CalleeIdent, analyzer.CalleeMember:
+	default:
+		return unresolved("the callee is not a name (a computed member, a call's result, this or super)"), ViaUnresolved
+	}
+	b := cl.Binding
+	switch b.Kind {
+	case analyzer.BindLocal:
+		where := b.Detail
+		if b.Line > 0 {
+			where = fmt.Sprintf("%s (line %d)", b.Detail, b.Line)
+		}
+		return unresolved("%s is bound inside the function by %s", cl.Root, where), ViaUnresolved
+	case analyzer.BindDynamicNamed:
+		mod := p.resolveModule(f.Path, b.Specifier)
+		return p.member(mod, append([]string{b.Imported}, cl.Path...)), ViaDynamicImport
+	case analyzer.BindDynamicNamespace:
+		mod := p.resolveModule(f.Path, b.Specifier)
+		return p.member(mod, cl.Path), ViaDynamicImport
+	}
+	return p.resolveModuleScope(f, cl.Root, cl.Path)
+}
+
+// resolveModuleScope resolves root.path... where root is a name of f's module
+// scope: an import or a top-level declaration.
+func (p *Program) resolveModuleScope(f *analyzer.File, root string, path []string) (symbol, Via) {
+	for _, im := range f.Imports {
+		if im.Local != root || im.Kind == analyzer.ImportSideEffect {
+			continue
+		}
+		if im.TypeOnly {
+			return unresolved("%s is a type-only import of %q (erased at run time)", root, im.Specifier), ViaUnresolved
+		}
+		mod := p.resolveModule(f.Path, im.Specifier)
+		switch im.Kind {
+		case analyzer.ImportNamespace:
+			return p.member(mod, path), ViaNamespace
+		case analyzer.ImportEquals:
+			if len(path) > 0 {
+				return p.member(mod, path), ViaNamespace
+			}
+			return p.member(mod, []string{"default"}), ViaImport
+		default: // named, default
+			sym := p.member(mod, append([]string{im.Imported}, path...))
+			if len(path) > 0 && sym.reason == "" && sym.external == "" {
+				return sym, ViaNamespace
+			}
+			return sym, ViaImport
+		}
+	}
+	for _, d := range f.Decls {
+		if d.Name != root {
+			continue
+		}
+		if d.Kind == analyzer.DeclType {
+			return unresolved("%s is a type, not a value", root), ViaUnresolved
+		}
+		if len(path) > 0 {
+			return unresolved("%s is a member of the local value %s, not a module export", strings.Join(path, "."), root), ViaUnresolved
+		}
+		return symbol{file: f.Path, name: declName(d)}, ViaLocal
+	}
+	return unresolved("%s is not declared or imported in this module (a global?)", root), ViaUnresolved
+}
+
+func declName(d analyzer.Decl) string {
+	if d.Function != nil {
+		return FunctionName(d.Function)
+	}
+	return d.Name
+}
+
+// resolveModule turns a specifier written in importer into a module symbol.
+func (p *Program) resolveModule(importer, spec string) symbol {
+	r := p.resolver.Resolve(importer, spec)
+	switch r.Kind {
+	case modules.KindFile:
+		return symbol{file: r.Path, namespace: true}
+	case modules.KindExternal:
+		return symbol{external: r.Package}
+	}
+	return unresolved("cannot resolve %q: %s", spec, r.Reason)
+}
+
+// member walks a property path from a module namespace: each step looks the
+// name up among the module's exports.
+func (p *Program) member(sym symbol, path []string) symbol {
+	for _, name := range path {
+		if sym.reason != "" || sym.external != "" {
+			return sym
+		}
+		if !sym.namespace {
+			return unresolved("%s is a member of %s#%s, a value, not a module export", name, sym.file, sym.name)
+		}
+		sym = p.export(sym.file, name, map[string]bool{})
+	}
+	return sym
+}
+
+// export finds the declaration behind export `name` of module file, following
+// re-exports, `export *` and imports re-exported by name. visited ends cycles.
+func (p *Program) export(file, name string, visited map[string]bool) symbol {
+	key := file + "#" + name
+	if visited[key] {
+		return unresolved("export %s of %s is part of a re-export cycle", name, file)
+	}
+	visited[key] = true
+	f, why := p.Module(file)
+	if f == nil {
+		return unresolved("module %s is not analyzed: %s", file, why)
+	}
+	for _, ex := range f.Exports {
+		if ex.Name != name || ex.Kind == analyzer.ExportAll {
+			continue
+		}
+		if ex.TypeOnly {
+			return unresolved("export %s of %s is type-only (erased at run time)", name, file)
+		}
+		switch ex.Kind {
+		case analyzer.ExportExpression:
+			return symbol{file: file, name: "default"}
+		case analyzer.ExportFrom:
+			return p.reexport(p.resolveModule(file, ex.Specifier), ex.Local, visited)
+		case analyzer.ExportAllAs:
+			return p.resolveModule(file, ex.Specifier)
+		case analyzer.ExportLocal:
+			return p.localBinding(f, ex.Local, visited)
+		}
+	}
+	if name == "default" {
+		return unresolved("module %s has no default export", file)
+	}
+	// `export *` never re-exports default; the first module that has the name
+	// wins. A name found in no module of the repository may come from a star
+	// export of one outside package.
+	var external symbol
+	externals := 0
+	for _, ex := range f.Exports {
+		if ex.Kind != analyzer.ExportAll || ex.TypeOnly {
+			continue
+		}
+		mod := p.resolveModule(file, ex.Specifier)
+		if mod.external != "" {
+			external, externals = mod, externals+1
+			continue
+		}
+		if mod.reason != "" {
+			continue
+		}
+		sym := p.export(mod.file, name, visited)
+		if sym.reason == "" && sym.external == "" {
+			return sym
+		}
+		if sym.external != "" {
+			external, externals = sym, externals+1
+		}
+	}
+	if externals == 1 {
+		return external
+	}
+	return unresolved("module %s has no export %s", file, name)
+}
+
+func (p *Program) reexport(mod symbol, name string, visited map[string]bool) symbol {
+	if mod.reason != "" || mod.external != "" {
+		return mod
+	}
+	if name == "*" {
+		return mod
+	}
+	return p.export(mod.file, name, visited)
+}
+
+// localBinding resolves a name of f's module scope that f exports.
+func (p *Program) localBinding(f *analyzer.File, local string, visited map[string]bool) symbol {
+	for _, d := range f.Decls {
+		if d.Name == local && d.Kind != analyzer.DeclType {
+			return symbol{file: f.Path, name: declName(d)}
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Local != local || im.Kind == analyzer.ImportSideEffect {
+			continue
+		}
+		if im.TypeOnly {
+			return unresolved("%s is a type-only import (erased at run time)", local)
+		}
+		mod := p.resolveModule(f.Path, im.Specifier)
+		switch im.Kind {
+		case analyzer.ImportNamespace, analyzer.ImportEquals:
+			return mod
+		default:
+			return p.reexport(mod, im.Imported, visited)
+		}
+	}
+	for _, fn := range f.Functions {
+		if fn.Name == local {
+			return symbol{file: f.Path, name: FunctionName(fn)}
+		}
+	}
+	return unresolved("module %s exports %s, which it does not declare", f.Path, local)
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oracle-ts/oracle/callgraph"
+)
+
+// graphDoc is the `oracle graph --json` document (SPEC "oracle graph").
+type graphDoc struct {
+	Schema    string                    `json:"schema"`
+	Functions []*callgraph.FunctionNode `json:"functions"`
+	Notes     []callgraph.Note          `json:"notes,omitempty"`
+	Errors    []callgraph.FileError     `json:"errors,omitempty"`
+}
+
+func runGraph(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the oracle.graph/v1 JSON document")
+	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oracle graph [--json] [--root DIR] [FILE[#FUNCTION] ...]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	root, err := findRoot(*rootFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+		return exitUsage
+	}
+
+	// FILE[#FUNCTION] selections: files to read, and per file the functions kept.
+	var files []string
+	keep := map[string][]string{} // file -> function names ("" = all)
+	for _, a := range fs.Args() {
+		file, fn, _ := strings.Cut(a, "#")
+		rel, err := repoRel(root, file)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+			return exitUsage
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+			fmt.Fprintf(stderr, "oracle graph: %s: no such file\n", a)
+			return exitUsage
+		}
+		if _, seen := keep[rel]; !seen {
+			files = append(files, rel)
+		}
+		keep[rel] = append(keep[rel], fn)
+	}
+	sort.Strings(files)
+
+	g, err := callgraph.Build(root, callgraph.Options{Files: files})
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+		return exitError
+	}
+	if len(keep) > 0 {
+		fns, err := selectFunctions(g.Functions, keep)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+			return exitUsage
+		}
+		g.Functions = fns
+	}
+
+	if *asJSON {
+		doc := graphDoc{Schema: "oracle.graph/v1", Functions: g.Functions, Notes: g.Notes, Errors: g.Errors}
+		if doc.Functions == nil {
+			doc.Functions = []*callgraph.FunctionNode{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(doc); err != nil {
+			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+			return exitError
+		}
+		return exitOK
+	}
+	writeGraphText(stdout, g)
+	for _, e := range g.Errors {
+		fmt.Fprintf(stderr, "%s:%d:%d: %s\n", e.File, e.Line, e.Column, e.Message)
+	}
+	for _, n := range g.Notes {
+		fmt.Fprintf(stderr, "%s: %s\n", n.File, n.Reason)
+	}
+	return exitOK
+}
+
+// selectFunctions keeps the functions named on the command line; a named
+// function that does not exist is a usage error that lists what does.
+func selectFunctions(all []*callgraph.FunctionNode, keep map[string][]string) ([]*callgraph.FunctionNode, error) {
+	var out []*callgraph.FunctionNode
+	for _, n := range all {
+		for _, name := range keep[n.File] {
+			if name == "" || name == n.Name {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	for file, names := range keep {
+		for _, name := range names {
+			if name == "" {
+				continue
+			}
+			found := false
+			var have []string
+			for _, n := range all {
+				if n.File == file {
+					have = append(have, n.Name)
+					found = found || n.Name == name
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("%s: no function %q (functions: %s)", file, name, strings.Join(have, ", "))
+			}
+		}
+	}
+	return out, nil
+}
+
+// writeGraphText prints one block per function, one line per call:
+// `line:col text -> target (via)`.
+func writeGraphText(w io.Writer, g *callgraph.Graph) {
+	for i, n := range g.Functions {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		exp := ""
+		if n.Exported {
+			exp = ", exported"
+		}
+		fmt.Fprintf(w, "%s (line %d%s)\n", n.ID, n.Line, exp)
+		for _, c := range n.Calls {
+			var to string
+			switch {
+			case c.Target != nil:
+				to = fmt.Sprintf("%s (%s)", *c.Target, c.Via)
+			case c.Via == callgraph.ViaExternal:
+				to = fmt.Sprintf("%s (external)", c.Package)
+			default:
+				to = fmt.Sprintf("? (unresolved: %s)", c.Reason)
+			}
+			nested := ""
+			if c.Nested {
+				nested = " [nested]"
+			}
+			fmt.Fprintf(w, "  %d:%d %s -> %s%s\n", c.Line, c.Column, c.Text, to, nested)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+// Command oracle writes and proves behavioral oracles for TypeScript functions
+// changed by automated pipelines. See README.md and the SPEC for the contract.
+//
+// This package is the command line only: flags, output and exit codes. The work
+// is done by the packages it calls.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes, for every verb (SPEC "Output and exit codes").
+const (
+	exitOK    = 0 // PASS, SKIP, or the verb did what was asked
+	exitFail  = 1 // FAIL
+	exitUsage = 2 // usage, manifest or configuration error
+	exitError = 3 // the tool or the environment failed
+)
+
+const usage = `usage: oracle [-C DIR] <verb> [flags] [args]
+
+  -C DIR  run as if oracle was started in DIR
+
+verbs:
+  graph [--json] [--root DIR] [FILE[#FUNCTION] ...]
+        print the symbol-pinned call graph of the repository (or of the
+        functions named)
+
+Run 'oracle <verb> -h' for a verb's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command, with its streams, so tests can call it.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		// Last resort: a bug must not print a Go stack trace at a user.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "oracle: internal error: %v\n(this is a bug in oracle; please report it with the command you ran)\n", r)
+			code = exitError
+		}
+	}()
+	if len(args) >= 2 && args[0] == "-C" {
+		if err := os.Chdir(args[1]); err != nil {
+			fmt.Fprintf(stderr, "oracle: -C %s: %v\n", args[1], err)
+			return exitUsage
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "graph":
+		return runGraph(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "oracle: unknown verb %q\n\n%s", args[0], usage)
+	return exitUsage
+}

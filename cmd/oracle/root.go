@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// findRoot returns the repository root: the --root flag when given, else the
+// nearest directory from the working directory up that holds oracle.yaml, else
+// the nearest holding .git, else the working directory.
+func findRoot(flagRoot string) (string, error) {
+	if flagRoot != "" {
+		abs, err := filepath.Abs(flagRoot)
+		if err != nil {
+			return "", err
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("--root %s: %v", flagRoot, err)
+		}
+		if !info.IsDir() {
+			return "", fmt.Errorf("--root %s: not a directory", flagRoot)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for _, marker := range []string{"oracle.yaml", ".git"} {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return wd, nil
+}
+
+// repoRel turns a path given on the command line (relative to the working
+// directory, or absolute) into a repo-relative slash path, refusing one that
+// leaves the repository.
+func repoRel(root, arg string) (string, error) {
+	abs := arg
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		abs = filepath.Join(wd, arg)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the repository %s", arg, root)
+	}
+	return filepath.ToSlash(rel), nil
+}

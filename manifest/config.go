@@ -1,0 +1,292 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the name of the repository-level config file.
+const ConfigFile = "oracle.yaml"
+
+// DefaultOut is the out template used when oracle.yaml gives none.
+const DefaultOut = "{dir}/__oracles__/{function}.{id}.oracle.test.ts"
+
+// Placeholders of the out template:
+//
+//	{dir}       the directory of the function's file ("src/server"); must be a whole path segment
+//	{file}      the base name of the function's file without extension ("index")
+//	{function}  the function's name ("processItem")
+//	{id}        the operation's id ("skip-enrichment"); required
+//	{ticket}    the ticket key ("PROJ-142")
+var Placeholders = []string{"dir", "file", "function", "id", "ticket"}
+
+// Config is oracle.yaml, parsed and structurally valid.
+type Config struct {
+	// File is "oracle.yaml", or "" when the repository has none.
+	File string
+	// Fixtures are in file order; names are unique.
+	Fixtures []Fixture
+	// Out is the template of oracle paths (DefaultOut when not given); OutPos
+	// is its position, the zero Pos when not given.
+	Out    string
+	OutPos Pos
+}
+
+// Fixture is one fixture declared in oracle.yaml.
+type Fixture struct {
+	// Index is the entry's 0-based index in the fixtures list.
+	Index int
+	Name  string
+	// File is the repository-relative path of the fixture module, cleaned.
+	File string
+	// Pos is the position of the entry; FilePos of its file value.
+	Pos     Pos
+	FilePos Pos
+}
+
+// Fixture returns the fixture named name, or nil.
+func (c *Config) Fixture(name string) *Fixture {
+	for i := range c.Fixtures {
+		if c.Fixtures[i].Name == name {
+			return &c.Fixtures[i]
+		}
+	}
+	return nil
+}
+
+var (
+	configFields  = []string{"fixtures", "out"}
+	fixtureFields = []string{"name", "file"}
+)
+
+// LoadConfig reads <repoRoot>/oracle.yaml. A repository without one gets
+// an empty config with the default out template. It also checks that every
+// fixture file exists in the repository (see LoadTicket). The error is
+// Errors when the file is invalid, another error when it cannot be read.
+func LoadConfig(repoRoot string) (*Config, error) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, ConfigFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(repoRoot, "oracle.yml")); err == nil {
+			return nil, Errors{{Pos: Pos{File: "oracle.yml", Line: 1, Column: 1},
+				Message: "oracle reads its config from oracle.yaml: rename this file"}}
+		}
+		return &Config{Out: DefaultOut}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, p := parseConfig(ConfigFile, data)
+	for _, f := range c.Fixtures {
+		if msg := checkRepoFile(repoRoot, f.File); msg != "" {
+			p.errAt(f.FilePos, fmt.Sprintf("fixtures[%d].file", f.Index), "%s", msg)
+		}
+	}
+	if err := p.errs.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ParseConfig parses and validates the contents of oracle.yaml; name is
+// used in positions only. An empty file (or one with only comments) is an
+// empty config. The error is Errors.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	c, p := parseConfig(name, data)
+	if err := p.errs.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func parseConfig(name string, data []byte) (*Config, *parser) {
+	p := newParser(name)
+	c := &Config{File: name, Out: DefaultOut}
+	if root, _ := p.document(data); root != nil {
+		p.config(root, c)
+	}
+	return c, p
+}
+
+func (p *parser) config(root *yaml.Node, c *Config) {
+	fs, ok := p.fields(root, "", configFields, `a mapping with "fixtures" and "out"`)
+	if !ok {
+		return
+	}
+	if f, ok := fs["fixtures"]; ok && !p.bad[f.value] {
+		if f.value.Kind != yaml.SequenceNode {
+			p.errorf(f.value, "fixtures", "expected a list of {name, file} entries, got %s", describe(f.value))
+		} else {
+			p.fixtures(f.value, c)
+		}
+	}
+	if f, ok := fs["out"]; ok {
+		const outExpected = "expected a path template like " + DefaultOut
+		if s, ok := p.str(f.value, "out", outExpected); ok {
+			if msg := checkTemplate(s); msg != "" {
+				p.errorf(f.value, "out", "%s", msg)
+			} else {
+				c.Out, c.OutPos = s, p.pos(f.value)
+			}
+		}
+	}
+}
+
+func (p *parser) fixtures(n *yaml.Node, c *Config) {
+	byName := map[string]*yaml.Node{}
+	for i, item := range n.Content {
+		ip := index("fixtures", i)
+		fs, ok := p.fields(item, ip, fixtureFields, "a mapping with name and file")
+		if !ok {
+			continue
+		}
+		fx := Fixture{Index: i, Pos: p.pos(item)}
+		good := true
+		if f, ok := fs["name"]; !ok {
+			p.errorf(item, join(ip, "name"), "required field is missing: %s", fixtureExpected)
+			good = false
+		} else if s, ok := p.str(f.value, join(ip, "name"), fixtureExpected); !ok {
+			good = false
+		} else if !fixturePattern.MatchString(s) {
+			p.errorf(f.value, join(ip, "name"), "%s, got %s", fixtureExpected, quote(s))
+			good = false
+		} else if prev, dup := byName[s]; dup {
+			p.errorf(f.value, join(ip, "name"), "duplicate fixture name %s (first declared at line %d)", quote(s), prev.Line)
+			good = false
+		} else {
+			byName[s] = f.value
+			fx.Name = s
+		}
+		const fileExpected = "expected a repository-relative path to a TypeScript file, e.g. test/fixtures/pipeline.fixture.ts"
+		if f, ok := fs["file"]; !ok {
+			p.errorf(item, join(ip, "file"), "required field is missing: %s", fileExpected)
+			good = false
+		} else if s, ok := p.str(f.value, join(ip, "file"), fileExpected); !ok {
+			good = false
+		} else if clean, msg := checkRepoPath(s); msg != "" {
+			p.errorf(f.value, join(ip, "file"), "%s", msg)
+			good = false
+		} else {
+			fx.File, fx.FilePos = clean, p.pos(f.value)
+		}
+		if good {
+			c.Fixtures = append(c.Fixtures, fx)
+		}
+	}
+}
+
+// checkTemplate validates an out template: a relative path with forward
+// slashes, only known placeholders, {dir} as a whole segment, {id}
+// present, no ".." segment, a TypeScript extension. Together with the
+// rules on ids, tickets and function names this keeps every expansion
+// inside the repository.
+func checkTemplate(s string) string {
+	switch {
+	case s == "":
+		return "expected a path template like " + DefaultOut + ", got an empty string"
+	case strings.Contains(s, `\`):
+		return fmt.Sprintf("expected '/' as the path separator, got %s", quote(s))
+	case strings.HasPrefix(s, "/") || hasDrive(s):
+		return fmt.Sprintf("expected a path relative to the repository root, got the absolute path %s", quote(s))
+	}
+	hasID := false
+	for _, seg := range strings.Split(s, "/") {
+		if seg == ".." {
+			return fmt.Sprintf("template %s must not contain \"..\": oracles are written inside the repository", quote(s))
+		}
+		rest := seg
+		for {
+			open := strings.IndexAny(rest, "{}")
+			if open < 0 {
+				break
+			}
+			if rest[open] == '}' {
+				return fmt.Sprintf("unbalanced '}' in template %s", quote(s))
+			}
+			end := strings.IndexAny(rest[open+1:], "{}")
+			if end < 0 || rest[open+1+end] == '{' {
+				return fmt.Sprintf("unclosed '{' in template %s", quote(s))
+			}
+			closeAt := open + 1 + end
+			name := rest[open+1 : closeAt]
+			if !contains(Placeholders, name) {
+				msg := fmt.Sprintf("unknown placeholder {%s}", name)
+				if sg := suggest(name, Placeholders); sg != "" {
+					msg += fmt.Sprintf("; did you mean {%s}?", sg)
+				}
+				return msg + " (known: {" + strings.Join(Placeholders, "}, {") + "})"
+			}
+			if name == "dir" && seg != "{dir}" {
+				return fmt.Sprintf("{dir} must be a whole path segment (like {dir}/__oracles__/...), got %s", quote(seg))
+			}
+			if name == "id" {
+				hasID = true
+			}
+			rest = rest[closeAt+1:]
+		}
+	}
+	if !hasID {
+		return fmt.Sprintf("template %s must contain {id}: operations of a ticket need distinct files", quote(s))
+	}
+	if strings.HasSuffix(s, "/") {
+		return fmt.Sprintf("template %s names a directory: expected a file name ending in .ts", quote(s))
+	}
+	base := s[strings.LastIndexByte(s, '/')+1:]
+	ext := path.Ext(base)
+	if !contains(tsExtensions, ext) || strings.HasSuffix(base, ".d"+ext) {
+		return fmt.Sprintf("template %s must end with a TypeScript test file extension (%s)", quote(s), strings.Join(tsExtensions, ", "))
+	}
+	return ""
+}
+
+// OutPath expands the out template for an operation of ticket t and
+// returns the repository-relative, cleaned path of its oracle. With a
+// Config, Ticket and Operation from this package, the path is always
+// inside the repository.
+func (c *Config) OutPath(t *Ticket, op *Operation) string {
+	tmpl := c.Out
+	if tmpl == "" {
+		tmpl = DefaultOut
+	}
+	base := path.Base(op.Function.File)
+	r := strings.NewReplacer(
+		"{dir}", path.Dir(op.Function.File),
+		"{file}", strings.TrimSuffix(base, path.Ext(base)),
+		"{function}", op.Function.Name,
+		"{id}", op.ID,
+		"{ticket}", t.Ticket,
+	)
+	return path.Clean(r.Replace(tmpl))
+}
+
+// CheckFixtures checks the fixtures operations of t force by name against
+// the ones c declares. The error is Errors, positioned in the manifest.
+func CheckFixtures(t *Ticket, c *Config) error {
+	var errs Errors
+	var names []string
+	for _, f := range c.Fixtures {
+		names = append(names, f.Name)
+	}
+	for _, op := range t.Operations {
+		if op.Fixture == "" || c.Fixture(op.Fixture) != nil {
+			continue
+		}
+		msg := fmt.Sprintf("no fixture named %s in oracle.yaml", quote(op.Fixture))
+		if s := suggest(op.Fixture, names); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		if len(names) > 0 {
+			msg += " (declared: " + strings.Join(names, ", ") + ")"
+		} else {
+			msg += " (it declares no fixtures)"
+		}
+		errs = append(errs, &Error{Pos: op.FixturePos, Field: fmt.Sprintf("operations[%d].fixture", op.Index), Message: msg})
+	}
+	return errs.err()
+}

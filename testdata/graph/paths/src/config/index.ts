@@ -1,0 +1,4 @@
+// Reached as "@config" (exact paths mapping).
+export function loadConfig(): { currency: string } {
+  return { currency: "EUR" };
+}

@@ -1,0 +1,5 @@
+export interface Item {
+  id: number;
+  name: string;
+  tags: string[];
+}

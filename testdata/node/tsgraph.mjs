@@ -1,0 +1,398 @@
+#!/usr/bin/env node
+// tsgraph.mjs: the TypeScript type checker's call graph of a repository, printed in the
+// `oracle graph --json` shape (schema oracle.graph/v1). It is the ground truth that oracle's
+// own resolver is tested against (see testdata/graph/README.md).
+//
+//   node testdata/node/tsgraph.mjs <repoRoot> [tsconfig ...] [--allow-errors]
+//
+// Programs: the given tsconfig files (default: <repoRoot>/tsconfig.json), every project they
+// reference (recursively), and then, for any .ts/.tsx/.mts/.cts file under the root (outside
+// node_modules) that no program contains yet, the nearest tsconfig.json above it. Each program
+// is created from its parsed config (its own module resolution, paths, customConditions, ...).
+// Sources of referenced projects are used instead of their (unbuilt) declaration outputs, as an
+// editor does (useSourceOfProjectReferenceRedirect). Each file is analysed in the program of the
+// first config whose file list contains it.
+//
+// The script never writes to the repository. It exits 1 when a program has errors (type errors
+// would make the checker's answers meaningless) unless --allow-errors is given, and 1 when some
+// source file is in no program.
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+
+const require = createRequire(import.meta.url);
+const ts = require("typescript");
+
+function usage(msg) {
+  if (msg) process.stderr.write(`tsgraph: ${msg}\n`);
+  process.stderr.write("usage: node tsgraph.mjs <repoRoot> [tsconfig ...] [--allow-errors]\n");
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+const allowErrors = argv.includes("--allow-errors");
+const positional = argv.filter((a) => !a.startsWith("--"));
+if (positional.length < 1) usage();
+const root = fs.realpathSync(path.resolve(positional[0]));
+const SOURCE_RE = /\.(ts|tsx|mts|cts)$/;
+
+const realCache = new Map();
+function real(p) {
+  let r = realCache.get(p);
+  if (r === undefined) {
+    try {
+      r = fs.realpathSync(p);
+    } catch {
+      r = path.resolve(p);
+    }
+    realCache.set(p, r);
+  }
+  return r;
+}
+function rel(p) {
+  return path.relative(root, real(p)).split(path.sep).join("/");
+}
+function insideRepo(p) {
+  const r = rel(p);
+  return r !== "" && !r.startsWith("../") && r !== ".." && !path.isAbsolute(r) && !r.split("/").includes("node_modules");
+}
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- programs
+
+// Explicit tsconfigs must exist; the default root tsconfig.json is optional (files are then
+// covered by their nearest tsconfig.json).
+const explicitConfigs = positional.length > 1;
+const configQueue = (explicitConfigs ? positional.slice(1) : ["tsconfig.json"])
+  .map((c) => real(path.resolve(root, c)))
+  .filter((c) => explicitConfigs || fs.existsSync(c));
+const projects = []; // {configPath, parsed, program, checker, own: Set<realpath>}
+const seenConfigs = new Set();
+let failed = false;
+
+function formatDiags(diags) {
+  return ts.formatDiagnostics(diags, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => root,
+    getNewLine: () => "\n",
+  });
+}
+
+function loadConfig(configPath) {
+  if (seenConfigs.has(configPath)) return;
+  seenConfigs.add(configPath);
+  if (!fs.existsSync(configPath)) {
+    process.stderr.write(`tsgraph: no such tsconfig: ${configPath}\n`);
+    failed = true;
+    return;
+  }
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => process.stderr.write(formatDiags([d])),
+  });
+  if (!parsed) {
+    failed = true;
+    return;
+  }
+  let program = null;
+  if (parsed.fileNames.length > 0) {
+    const host = ts.createCompilerHost(parsed.options, true);
+    host.useSourceOfProjectReferenceRedirect = () => true; // editor semantics: sources, not dist/*.d.ts
+    program = ts.createProgram({
+      rootNames: parsed.fileNames,
+      options: parsed.options,
+      projectReferences: parsed.projectReferences,
+      host,
+      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+    });
+    const diags = ts.getPreEmitDiagnostics(program);
+    if (diags.length > 0) {
+      process.stderr.write(`tsgraph: ${rel(configPath)}: ${diags.length} diagnostic(s)\n${formatDiags(diags)}`);
+      if (!allowErrors) failed = true;
+    }
+  } else if (parsed.errors.length > 0) {
+    // A solution-style config ("files": []) reports "no inputs"; anything else is real.
+    const errs = parsed.errors.filter((d) => d.code !== 18003);
+    if (errs.length > 0) {
+      process.stderr.write(formatDiags(errs));
+      if (!allowErrors) failed = true;
+    }
+  }
+  projects.push({
+    configPath,
+    parsed,
+    program,
+    checker: program ? program.getTypeChecker() : null,
+    own: new Set(parsed.fileNames.map(real)),
+  });
+  for (const ref of parsed.projectReferences ?? []) {
+    loadConfig(real(ts.resolveProjectReferencePath(ref)));
+  }
+}
+
+function walkSources(dir, out) {
+  for (const ent of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => cmp(a.name, b.name))) {
+    if (ent.name === "node_modules" || ent.name === ".git") continue;
+    const p = path.join(dir, ent.name);
+    if (ent.isDirectory()) walkSources(p, out);
+    else if (ent.isFile() && SOURCE_RE.test(ent.name)) out.push(real(p));
+  }
+  return out;
+}
+
+function inSomeProgram(file) {
+  return projects.some((p) => p.program && p.program.getSourceFile(file));
+}
+
+for (const c of configQueue) loadConfig(c);
+const allSources = walkSources(root, []);
+for (const file of allSources) {
+  if (inSomeProgram(file)) continue;
+  // nearest tsconfig.json above the file, up to the root
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "tsconfig.json");
+    if (fs.existsSync(candidate) && !seenConfigs.has(real(candidate))) {
+      loadConfig(real(candidate));
+      if (inSomeProgram(file)) break;
+    }
+    if (dir === root || path.dirname(dir) === dir) break;
+  }
+}
+const uncovered = allSources.filter((f) => !inSomeProgram(f));
+for (const f of uncovered) process.stderr.write(`tsgraph: ${rel(f)} is in no program\n`);
+if (uncovered.length > 0) failed = true;
+
+// file -> project that analyses it: the first whose config lists it, else the first containing it
+function ownerOf(file) {
+  return (
+    projects.find((p) => p.program && p.own.has(file) && p.program.getSourceFile(file)) ??
+    projects.find((p) => p.program && p.program.getSourceFile(file))
+  );
+}
+
+// ---------------------------------------------------------------- classification
+
+function isExternalFile(program, sf) {
+  return program.isSourceFileDefaultLibrary(sf) || !insideRepo(sf.fileName);
+}
+
+function hasModifier(node, kind) {
+  return !!ts.getModifiers?.(node)?.some((m) => m.kind === kind);
+}
+
+function skipOuter(e) {
+  while (e && (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e))) e = e.expression;
+  return e;
+}
+
+function isImportCall(e) {
+  e = skipOuter(e);
+  if (e && ts.isAwaitExpression(e)) e = skipOuter(e.expression);
+  return !!e && ts.isCallExpression(e) && e.expression.kind === ts.SyntaxKind.ImportKeyword;
+}
+
+// The variable statement at the top of a source file that holds this declaration, if any.
+function topLevelVariableDeclaration(decl) {
+  let n = decl;
+  while (n && (ts.isBindingElement(n) || ts.isObjectBindingPattern(n) || ts.isArrayBindingPattern(n))) n = n.parent;
+  if (!n || !ts.isVariableDeclaration(n)) return null;
+  const stmt = n.parent?.parent;
+  return stmt && ts.isVariableStatement(stmt) && ts.isSourceFile(stmt.parent) ? n : null;
+}
+
+// Name of a top-level declaration as it appears in a target `<file>#<name>`, or null.
+function topLevelName(decl) {
+  if (ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl)) {
+    if (!ts.isSourceFile(decl.parent)) return null;
+    if (hasModifier(decl, ts.SyntaxKind.DefaultKeyword)) return "default";
+    return decl.name ? decl.name.text : null;
+  }
+  if (ts.isExportAssignment(decl)) {
+    return ts.isSourceFile(decl.parent) ? (decl.isExportEquals ? "export=" : "default") : null;
+  }
+  if (ts.isVariableDeclaration(decl) || ts.isBindingElement(decl)) {
+    if (!topLevelVariableDeclaration(decl)) return null;
+    return ts.isIdentifier(decl.name) ? decl.name.text : null;
+  }
+  if (ts.isEnumDeclaration(decl) || ts.isModuleDeclaration(decl)) {
+    return ts.isSourceFile(decl.parent) && ts.isIdentifier(decl.name) ? decl.name.text : null;
+  }
+  return null;
+}
+
+function isMemberDeclaration(decl) {
+  return (
+    ts.isPropertySignature(decl) ||
+    ts.isPropertyDeclaration(decl) ||
+    ts.isMethodDeclaration(decl) ||
+    ts.isMethodSignature(decl) ||
+    ts.isPropertyAssignment(decl) ||
+    ts.isShorthandPropertyAssignment(decl) ||
+    ts.isGetAccessorDeclaration(decl) ||
+    ts.isSetAccessorDeclaration(decl) ||
+    ts.isEnumMember(decl) ||
+    ts.isModuleBlock(decl.parent) // a member of a namespace
+  );
+}
+
+function resolveAlias(checker, sym) {
+  let aliased = false;
+  while (sym && sym.flags & ts.SymbolFlags.Alias) {
+    const next = checker.getAliasedSymbol(sym);
+    if (!next || next === sym) break;
+    sym = next;
+    aliased = true;
+  }
+  return { sym, aliased };
+}
+
+function declarationOf(sym) {
+  return sym ? (sym.valueDeclaration ?? sym.declarations?.[0]) : undefined;
+}
+
+// `const { a } = await import("x")` / `const { a: b } = await import("x")`: the checker's symbol
+// for `a` is the local binding; follow it to the property of the imported module it destructures.
+function throughDynamicImportBinding(checker, decl) {
+  if (!decl || !ts.isBindingElement(decl) || !ts.isObjectBindingPattern(decl.parent)) return null;
+  const varDecl = decl.parent.parent;
+  if (!ts.isVariableDeclaration(varDecl) || !varDecl.initializer || !isImportCall(varDecl.initializer)) return null;
+  const key = decl.propertyName ?? decl.name;
+  if (!ts.isIdentifier(key) && !ts.isStringLiteral(key)) return null;
+  const prop = checker.getPropertyOfType(checker.getTypeAtLocation(varDecl.initializer), key.text);
+  return prop ? resolveAlias(checker, prop).sym : null;
+}
+
+function leftmost(e) {
+  e = skipOuter(e);
+  while (e && (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e))) e = skipOuter(e.expression);
+  return e;
+}
+
+function analyseCall(project, sf, call) {
+  const { checker, program } = project;
+  const calleeExpr = call.expression;
+  const start = call.getStart(sf);
+  const lc = sf.getLineAndCharacterOfPosition(start);
+  const out = {
+    text: calleeExpr.getText(sf).replace(/\s+/g, ""),
+    line: lc.line + 1,
+    column: lc.character + 1,
+    target: null,
+    kind: "none",
+  };
+  const callee = skipOuter(calleeExpr);
+  let at = null;
+  if (ts.isIdentifier(callee)) at = callee;
+  else if (ts.isPropertyAccessExpression(callee)) at = callee.name;
+  else if (ts.isElementAccessExpression(callee)) at = callee.argumentExpression;
+  if (!at) return out;
+  const first = checker.getSymbolAtLocation(at);
+  if (!first) return out;
+  let { sym, aliased } = resolveAlias(checker, first);
+  let decl = declarationOf(sym);
+  let viaDynamic = false;
+  const fromImport = throughDynamicImportBinding(checker, decl);
+  if (fromImport) {
+    sym = fromImport;
+    decl = declarationOf(sym);
+    viaDynamic = true;
+  }
+  if (!decl) return out;
+  const declFile = decl.getSourceFile();
+  if (isExternalFile(program, declFile)) {
+    out.kind = "external";
+    return out;
+  }
+  const name = topLevelName(decl);
+  if (name === null) {
+    out.kind = isMemberDeclaration(decl) ? "member" : "nested";
+    return out;
+  }
+  out.target = `${rel(declFile.fileName)}#${name}`;
+  // how the call reaches it (the SPEC's `via`)
+  if (viaDynamic) out.kind = "dynamic-import";
+  else if (ts.isIdentifier(callee)) out.kind = aliased ? "import" : declFile === sf ? "local" : "global";
+  else {
+    const base = leftmost(callee);
+    let baseDecl = null;
+    if (base && ts.isIdentifier(base)) {
+      const bs = checker.getSymbolAtLocation(base);
+      baseDecl = declarationOf(bs);
+      if (baseDecl && ts.isVariableDeclaration(baseDecl) && baseDecl.initializer && isImportCall(baseDecl.initializer)) {
+        out.kind = "dynamic-import";
+      } else if (bs && (bs.flags & ts.SymbolFlags.Alias || bs.flags & ts.SymbolFlags.ValueModule)) {
+        out.kind = "namespace";
+      } else out.kind = "member";
+    } else if (base && isImportCall(base)) out.kind = "dynamic-import";
+    else out.kind = "member";
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- functions
+
+function functionsOf(sf) {
+  const found = []; // {name, node (statement), fn (function-like with body), symbolNode}
+  for (const stmt of sf.statements) {
+    if (ts.isFunctionDeclaration(stmt) && stmt.body) {
+      const isDefault = hasModifier(stmt, ts.SyntaxKind.DefaultKeyword);
+      if (!isDefault && !stmt.name) continue;
+      found.push({ name: isDefault ? "default" : stmt.name.text, stmt, fn: stmt, nameNode: stmt.name ?? null });
+    } else if (ts.isVariableStatement(stmt) && ts.getCombinedNodeFlags(stmt.declarationList) & ts.NodeFlags.Const) {
+      for (const d of stmt.declarationList.declarations) {
+        const init = d.initializer && skipOuter(d.initializer);
+        if (ts.isIdentifier(d.name) && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
+          found.push({ name: d.name.text, stmt, fn: init, nameNode: d.name });
+        }
+      }
+    } else if (ts.isExportAssignment(stmt) && !stmt.isExportEquals) {
+      const init = skipOuter(stmt.expression);
+      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) {
+        found.push({ name: "default", stmt, fn: init, nameNode: null });
+      }
+    }
+  }
+  return found;
+}
+
+function isExported(checker, sf, f) {
+  if (f.name === "default" || hasModifier(f.stmt, ts.SyntaxKind.ExportKeyword)) return true;
+  const moduleSym = checker.getSymbolAtLocation(sf);
+  if (!moduleSym || !f.nameNode) return false;
+  const own = checker.getSymbolAtLocation(f.nameNode);
+  return checker.getExportsOfModule(moduleSym).some((e) => resolveAlias(checker, e).sym === own);
+}
+
+const functions = [];
+for (const file of allSources) {
+  const project = ownerOf(file);
+  if (!project) continue;
+  const sf = project.program.getSourceFile(file);
+  if (!sf || sf.isDeclarationFile) continue;
+  const relFile = rel(file);
+  for (const f of functionsOf(sf)) {
+    const calls = [];
+    const visit = (node) => {
+      if (ts.isCallExpression(node) && node.expression.kind !== ts.SyntaxKind.ImportKeyword &&
+          node.expression.kind !== ts.SyntaxKind.SuperKeyword) {
+        calls.push(analyseCall(project, sf, node));
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (f.fn.body) visit(f.fn.body);
+    functions.push({
+      id: `${relFile}#${f.name}`,
+      file: relFile,
+      name: f.name,
+      exported: isExported(project.checker, sf, f),
+      line: sf.getLineAndCharacterOfPosition(f.stmt.getStart(sf)).line + 1,
+      calls,
+    });
+  }
+}
+functions.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || cmp(a.name, b.name));
+
+process.stdout.write(JSON.stringify({ schema: "oracle.graph/v1", functions }, null, 2) + "\n");
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,1 @@
+export { work } from "./callee";

@@ -1,0 +1,3 @@
+export function work(): string {
+  return "real";
+}

@@ -1,0 +1,5 @@
+import { work } from "./barrel";
+
+export function viaBarrel(): string {
+  return work();
+}
