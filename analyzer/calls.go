@@ -132,7 +132,20 @@ func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
 		for e >= 0 && x.nodes[e].kind == "non_null_expression" {
 			e = x.firstNamed(e)
 		}
-		if e < 0 || x.nodes[e].kind != "member_expression" {
+		if e < 0 {
+			break
+		}
+		if x.nodes[e].kind == "subscript_expression" {
+			// o["k"] names the property k, like o.k; o[k] is not a name.
+			key, ok := x.stringValue(x.child(e, "index"))
+			if !ok {
+				return Callee{Kind: CalleeOther}
+			}
+			path = append(path, key)
+			e = x.child(e, "object")
+			continue
+		}
+		if x.nodes[e].kind != "member_expression" {
 			break
 		}
 		prop := x.child(e, "property")

@@ -35,8 +35,12 @@ func TestCallShapes(t *testing.T) {
 			"1:16 g().h other",
 			"1:16 g ident root=g bind=module"}},
 		{"this", "function f() { this.x(); }", []string{"1:16 this.x other"}},
-		{"computed", `function f() { o["k"](); o[k](); }`, []string{`1:16 o["k"] other`, "1:26 o[k] other"}},
-		{"computed with space kept compact", `function f() { o["a b"](); }`, []string{`1:16 o["ab"] other`}},
+		{"string-literal element access is a member", "function f() { o[\"k\"](); o.a['b'](); o[`c`](); }", []string{
+			`1:16 o["k"] member root=o path=[k] bind=module`,
+			`1:26 o.a['b'] member root=o path=[a b] bind=module`,
+			"1:38 o[`c`] member root=o path=[c] bind=module"}},
+		{"computed", "function f() { o[k](); o[1](); o[`${k}`](); }", []string{"1:16 o[k] other", "1:24 o[1] other", "1:32 o[`${k}`] other"}},
+		{"whitespace in a key", `function f() { o["a b"](); }`, []string{`1:16 o["ab"] member root=o path=[a b] bind=module`}},
 		{"private", "function f() { a.#p(); }", []string{"1:16 a.#p other"}},
 		{"iife", "function f() { (() => g())(); (function () {})(); }", []string{
 			"1:16 (()=>g()) other",
@@ -51,14 +55,14 @@ func TestCallShapes(t *testing.T) {
 			[]string{"1:61 s ident root=s bind=module nested"}},
 		{"import().then is other", `function f() { import("m").then(g); }`, []string{`1:16 import("m").then other`}},
 		{"dynamic member", `async function f() { (await import("./x")).a(); }`, []string{
-			`1:22 (await import("./x")).a dynamic-member path=[a] spec="./x"`}},
+			`1:22 (awaitimport("./x")).a dynamic-member path=[a] spec="./x"`}},
 		{"dynamic member deep", `async function f() { (await import('./x')).a.b(); }`, []string{
-			`1:22 (await import('./x')).a.b dynamic-member path=[a b] spec="./x"`}},
+			`1:22 (awaitimport('./x')).a.b dynamic-member path=[a b] spec="./x"`}},
 		{"dynamic member over lines", "async function f() {\n  (await\n    import(\"./x\")).a();\n}", []string{
-			`2:3 (await import("./x")).a dynamic-member path=[a] spec="./x"`}},
-		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 new X(1).run other"}},
+			`2:3 (awaitimport("./x")).a dynamic-member path=[a] spec="./x"`}},
+		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 newX(1).run other"}},
 		{"dynamic member non-literal", "async function f() { (await import(p)).a(); }", []string{
-			`1:22 (await import(p)).a other`}},
+			`1:22 (awaitimport(p)).a other`}},
 		{"calls in nested callbacks", "function f(xs) {\n  xs.map((x) => g(x));\n  xs.forEach(function (y) { h(y); });\n}", []string{
 			"2:3 xs.map member root=xs path=[map] bind=local(parameter xs@1)",
 			"2:17 g ident root=g bind=module nested",

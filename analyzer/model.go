@@ -27,7 +27,10 @@ type File struct {
 	Imports   []Import    // static imports and `import x = require()`, in source order
 	Exports   []Export    // every export form, in source order
 	Decls     []Decl      // top-level declarations, in source order
-	Errors    []ParseError
+	// DynamicImports lists every import("m") with a literal specifier anywhere
+	// in the file, in source order.
+	DynamicImports []DynamicImport
+	Errors         []ParseError
 }
 
 // Decl is a top-level declaration that binds a name in module scope.
@@ -36,6 +39,14 @@ type Decl struct {
 	Kind     DeclKind
 	Line     int
 	Function *Function // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
+	Keys     []string  // a variable bound to an object literal: its property names, in source order
+}
+
+// DynamicImport is one `import("m")` expression.
+type DynamicImport struct {
+	Specifier string
+	Names     []string // `const { a, b: c } = await import("m")`: the exports taken (a, b); nil when the module is taken whole
+	Line      int
 }
 
 // DeclKind says what a top-level declaration binds.
@@ -54,7 +65,7 @@ const (
 type Function struct {
 	Name     string // declared name; "default" for an anonymous default export
 	Exported bool   // exported by any form (declaration, `export { f }`, `export default f`)
-	Default  bool   // the module's default export
+	Default  bool   // the module's default export (declared by `export default function`; `export default f` sets only Exported)
 	Async    bool
 	Line     int // of the declaration's start
 	Column   int
@@ -77,7 +88,7 @@ type Param struct {
 // Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`).
 // `new X()` and tagged templates are not calls here.
 type Call struct {
-	Text   string // the callee as written, with whitespace and comments removed: "enrichItem", "audit.write" (one space kept between two words: `(await import("m")).f`)
+	Text   string // the callee as written, with whitespace removed: "enrichItem", "audit.write"
 	Line   int    // of the call expression's start
 	Column int
 	Nested bool // inside a function nested in the function (closure, callback)
@@ -94,7 +105,7 @@ type CalleeKind string
 
 const (
 	CalleeIdent         CalleeKind = "ident"          // f()
-	CalleeMember        CalleeKind = "member"         // a.b.c() with an identifier root, non-computed properties
+	CalleeMember        CalleeKind = "member"         // a.b.c() with an identifier root; properties are names or string literals (a["b"]())
 	CalleeDynamicMember CalleeKind = "dynamic-member" // (await import("m")).f()
 	CalleeOther         CalleeKind = "other"          // anything else: computed member, call result, `this.x()`, `super()`...
 )

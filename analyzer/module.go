@@ -29,6 +29,10 @@ import "strings"
 //   - Ambient declarations (`declare const x`, `declare function f()`) are
 //     Decls: they bind a name in module scope.
 //   - Identical exports (overloads of an exported function) are listed once.
+//   - Function.Default is set where the declaration itself is the default
+//     export (`export default function f`, anonymous default functions);
+//     `export default f` and `export { f as default }` set only Exported, so
+//     that f keeps its own name, as the TypeScript checker names it.
 
 // fnInfo ties an extracted Function to its node, for the call pass.
 type fnInfo struct {
@@ -64,14 +68,12 @@ func (t *tree) extract() {
 		}
 		for _, fn := range byName[ex.Local] {
 			fn.Exported = true
-			if ex.Name == "default" {
-				fn.Default = true
-			}
 		}
 	}
 	for _, fi := range x.funcs {
 		x.calls(fi)
 	}
+	x.dynamicImports()
 	f.Errors = t.errors()
 }
 
@@ -206,7 +208,7 @@ func (x *extraction) exportStatement(i int32) {
 		case "identifier":
 			x.addExport(Export{Kind: ExportLocal, Name: "default", Local: x.text(u), Line: line})
 		case "arrow_function", "function_expression", "generator_function", "function":
-			x.newFunction("default", u, i)
+			x.newFunction("default", u, i).Default = true
 			x.addExport(Export{Kind: ExportLocal, Name: "default", Local: "default", Line: line})
 		default:
 			x.addExport(Export{Kind: ExportExpression, Name: "default", Line: line})
@@ -253,7 +255,11 @@ func (x *extraction) exportStatement(i int32) {
 // exportDefaultDeclaration: `export default function f() {}`, `export default
 // class C {}`, `export default interface I {}`.
 func (x *extraction) exportDefaultDeclaration(stmt, d int32, line int) {
+	before := len(x.funcs)
 	names := x.declare(d, stmt, false)
+	for _, fi := range x.funcs[before:] {
+		fi.fn.Default = true
+	}
 	if len(names) == 0 {
 		x.addExport(Export{Kind: ExportExpression, Name: "default", Line: line})
 		return
@@ -354,6 +360,9 @@ func (x *extraction) declare(d, stmt int32, ambient bool) []declared {
 			}
 			for _, n := range x.patternNames(name) {
 				add(n, DeclVariable, nil)
+			}
+			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[v].kind == "object" && x.nodes[name].kind == "identifier" {
+				x.file.Decls[len(x.file.Decls)-1].Keys = x.objectKeys(v)
 			}
 		}
 	case "class_declaration", "abstract_class_declaration":
@@ -549,12 +558,11 @@ func (x *extraction) params(n int32) []Param {
 	return out
 }
 
-// calleeText is the callee's source with comments and whitespace removed,
-// except that one space is kept between two words so that the text stays
-// readable: `(await import("./m")).f`, `a.b`, `o["k"]`.
+// calleeText is the callee's source with comments and whitespace removed:
+// `audit . write` is "audit.write", `(await import("./m")).f` is
+// "(awaitimport("./m")).f" (as the TypeScript-based reference prints it).
 func (x *extraction) calleeText(i int32) string {
 	var b strings.Builder
-	var last rune // last rune written
 	var walk func(i int32)
 	walk = func(i int32) {
 		nd := &x.nodes[i]
@@ -562,17 +570,10 @@ func (x *extraction) calleeText(i int32) string {
 			return
 		}
 		if nd.first < 0 {
-			first := true
 			for _, r := range x.text(i) {
-				if isSpace(r) {
-					continue
+				if !isSpace(r) {
+					b.WriteRune(r)
 				}
-				if first && isWordRune(r) && isWordRune(last) {
-					b.WriteByte(' ')
-				}
-				first = false
-				b.WriteRune(r)
-				last = r
 			}
 			return
 		}
@@ -584,14 +585,92 @@ func (x *extraction) calleeText(i int32) string {
 	return b.String()
 }
 
-func isWordRune(r rune) bool {
-	return r == '_' || r == '$' || r >= 0x80 || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
-}
-
 func isSpace(r rune) bool {
 	switch r {
 	case ' ', '\t', '\n', '\r', '\v', '\f', 0xA0, 0xFEFF, 0x2028, 0x2029:
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A || r == 0x1680 || r == 0x202F || r == 0x205F || r == 0x3000
+}
+
+// objectKeys lists the property names of an object literal (identifier and
+// string keys, shorthand properties, methods), in source order.
+func (x *extraction) objectKeys(obj int32) []string {
+	var keys []string
+	for c := x.nodes[obj].first; c >= 0; c = x.nodes[c].next {
+		var k int32 = -1
+		switch x.nodes[c].kind {
+		case "pair", "method_definition":
+			k = x.child(c, "key")
+			if k < 0 {
+				k = x.child(c, "name")
+			}
+		case "shorthand_property_identifier":
+			k = c
+		}
+		if k < 0 {
+			continue
+		}
+		switch x.nodes[k].kind {
+		case "property_identifier", "shorthand_property_identifier", "identifier":
+			keys = append(keys, x.text(k))
+		case "string":
+			if v, ok := x.stringValue(k); ok {
+				keys = append(keys, v)
+			}
+		}
+	}
+	return keys
+}
+
+// dynamicImports records every import("m") with a literal specifier, and the
+// names taken when it is destructured: `const { a, b: c } = await import("m")`.
+func (x *extraction) dynamicImports() {
+	for i := range x.nodes {
+		n := int32(i)
+		if x.nodes[n].kind != "call_expression" {
+			continue
+		}
+		spec, ok := x.importCall(n)
+		if !ok {
+			continue
+		}
+		d := DynamicImport{Specifier: spec, Line: x.line(x.nodes[n].start)}
+		up := x.nodes[n].parent
+		for up >= 0 && (x.nodes[up].kind == "parenthesized_expression" || x.nodes[up].kind == "await_expression") {
+			up = x.nodes[up].parent
+		}
+		if up >= 0 && x.nodes[up].kind == "variable_declarator" {
+			if pat := x.child(up, "name"); pat >= 0 && x.nodes[pat].kind == "object_pattern" {
+				d.Names = x.patternKeys(pat)
+			}
+		}
+		x.file.DynamicImports = append(x.file.DynamicImports, d)
+	}
+}
+
+// patternKeys lists the property names an object pattern takes.
+func (x *extraction) patternKeys(pat int32) []string {
+	var keys []string
+	for c := x.nodes[pat].first; c >= 0; c = x.nodes[c].next {
+		switch x.nodes[c].kind {
+		case "shorthand_property_identifier_pattern":
+			keys = append(keys, x.text(c))
+		case "object_assignment_pattern":
+			if l := x.child(c, "left"); l >= 0 {
+				keys = append(keys, x.text(l))
+			}
+		case "pair_pattern":
+			if k := x.child(c, "key"); k >= 0 {
+				if x.nodes[k].kind == "string" {
+					if v, ok := x.stringValue(k); ok {
+						keys = append(keys, v)
+					}
+				} else {
+					keys = append(keys, x.text(k))
+				}
+			}
+		}
+	}
+	return keys
 }

@@ -174,8 +174,9 @@ func TestFunctions(t *testing.T) {
 			[]string{"f 1:1 (x)", "g 2:1 async ()"}},
 		{"exported later", "function f() {}\nconst g = () => 1;\nfunction h() {}\nexport { f, g as gg };",
 			[]string{"f 1:1 exported ()", "g 2:1 exported ()", "h 3:1 ()"}},
-		{"exported as default later", "function f() {}\nexport default f;", []string{"f 1:1 exported default ()"}},
-		{"exported as default by list", "function f() {}\nexport { f as default };", []string{"f 1:1 exported default ()"}},
+		// Not Default: the function keeps its name (the checker's id is file#f).
+		{"exported as default later", "function f() {}\nexport default f;", []string{"f 1:1 exported ()"}},
+		{"exported as default by list", "function f() {}\nexport { f as default };", []string{"f 1:1 exported ()"}},
 		{"type export does not export", "function f() {}\nexport type { f };", []string{"f 1:1 ()"}},
 		{"overloads", "function f(a: string): void;\nfunction f(a: any): any { return a; }", []string{"f 2:1 (a)"}},
 		{"declare", "declare function f(): void;", nil},

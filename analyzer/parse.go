@@ -185,7 +185,7 @@ func (p *Parser) build(g *grammar, src []byte) (*tree, int) {
 }
 
 // readChunk is how many bytes tree-sitter reads at a time.
-var readChunk = 4096
+const readChunk = 4096
 
 // node is a tree-sitter node copied to Go. Children are linked by index.
 type node struct {

@@ -72,14 +72,16 @@ func TestGrammarGaps(t *testing.T) {
 			check(t, "calls", projCalls(f), []string{"6:24 h ident root=h bind=module"})
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if n := rawErrors(t, "x.ts", tc.src); n == 0 {
-				t.Errorf("the grammar now parses this: the repair may be unnecessary")
-			}
-			f := parseTS(t, tc.src)
-			noErrors(t, f)
-			tc.check(t, f)
-		})
+		for _, path := range []string{"x.ts", "x.tsx"} {
+			t.Run(tc.name+"/"+path, func(t *testing.T) {
+				if n := rawErrors(t, path, tc.src); n == 0 {
+					t.Errorf("the grammar now parses this: the repair may be unnecessary")
+				}
+				f := Parse(path, []byte(tc.src))
+				noErrors(t, f)
+				tc.check(t, f)
+			})
+		}
 	}
 }
 

@@ -48,6 +48,7 @@ type CallEdge struct {
 	Package string  `json:"package,omitempty"` // ViaExternal
 	Reason  string  `json:"reason,omitempty"`  // ViaUnresolved
 	Nested  bool    `json:"nested,omitempty"`  // inside a closure in the function
+	Export  string  `json:"-"`                 // the name the target's module exports it under ("" for a local call)
 
 	Call *analyzer.Call `json:"-"`
 }

@@ -13,6 +13,7 @@ import (
 type symbol struct {
 	file      string // defining module (declaration or namespace)
 	name      string // declaration's id name; "" for a namespace
+	export    string // the name the defining module exports it under ("" when reached locally)
 	namespace bool   // the module object of file (import * as ns, export * as ns)
 	external  string // package name, when the name comes from outside the repository
 	reason    string // unresolved: why
@@ -37,7 +38,7 @@ func edge(sym symbol, via Via) CallEdge {
 		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
 	}
 	t := sym.file + "#" + sym.name
-	return CallEdge{Target: &t, Via: via}
+	return CallEdge{Target: &t, Via: via, Export: sym.export}
 }
 
 func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
@@ -164,13 +165,17 @@ func (p *Program) export(file, name string, visited map[string]bool) symbol {
 		}
 		switch ex.Kind {
 		case analyzer.ExportExpression:
-			return symbol{file: file, name: "default"}
+			return symbol{file: file, name: "default", export: "default"}
 		case analyzer.ExportFrom:
 			return p.reexport(p.resolveModule(file, ex.Specifier), ex.Local, visited)
 		case analyzer.ExportAllAs:
 			return p.resolveModule(file, ex.Specifier)
 		case analyzer.ExportLocal:
-			return p.localBinding(f, ex.Local, visited)
+			sym := p.localBinding(f, ex.Local, visited)
+			if sym.file == file && !sym.namespace && sym.export == "" {
+				sym.export = name
+			}
+			return sym
 		}
 	}
 	if name == "default" {

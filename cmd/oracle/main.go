@@ -24,6 +24,8 @@ const usage = `usage: oracle [-C DIR] <verb> [flags] [args]
   -C DIR  run as if oracle was started in DIR
 
 verbs:
+  gen [--json] [--dry-run] [--root DIR] MANIFEST
+        write the behavioral oracle of each operation of a ticket manifest
   graph [--json] [--root DIR] [FILE[#FUNCTION] ...]
         print the symbol-pinned call graph of the repository (or of the
         functions named)
@@ -58,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	switch args[0] {
 	case "graph":
 		return runGraph(args[1:], stdout, stderr)
+	case "gen":
+		return runGen(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

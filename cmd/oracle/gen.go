@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/manifest"
+)
+
+// genDoc is the `oracle gen --json` document (SPEC "JSON documents").
+type genDoc struct {
+	Schema     string  `json:"schema"`
+	Ticket     string  `json:"ticket"`
+	Operations []genOp `json:"operations"`
+}
+
+type genOp struct {
+	ID       string        `json:"id"`
+	Function string        `json:"function"`
+	Status   string        `json:"status"`
+	File     string        `json:"file,omitempty"`
+	Fixture  string        `json:"fixture,omitempty"`
+	Reason   string        `json:"reason,omitempty"`
+	Observed []genObserved `json:"observed,omitempty"`
+}
+
+type genObserved struct {
+	Call     string `json:"call"`
+	Role     string `json:"role"`
+	Target   string `json:"target"`
+	Strategy string `json:"strategy"`
+	Why      string `json:"why"`
+}
+
+// errorDoc is the --json document for a run that stopped on invalid input.
+type errorDoc struct {
+	Schema string            `json:"schema"`
+	Errors []*manifest.Error `json:"errors"`
+}
+
+func runGen(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the oracle.gen/v1 JSON document")
+	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
+	dryRun := fs.Bool("dry-run", false, "plan and check, write nothing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oracle gen [--json] [--dry-run] [--root DIR] MANIFEST")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	root, err := findRoot(*rootFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle gen: %v\n", err)
+		return exitUsage
+	}
+	in, err := generator.Load(root, fs.Arg(0))
+	if err != nil {
+		return reportInputError(err, "oracle.gen/v1", *asJSON, stdout, stderr)
+	}
+	defer in.Program.Close()
+	res, err := generator.Plan(in)
+	if err != nil {
+		return reportInputError(err, "oracle.gen/v1", *asJSON, stdout, stderr)
+	}
+	if !*dryRun {
+		if err := generator.Write(root, res); err != nil {
+			fmt.Fprintf(stderr, "oracle gen: %v\n", err)
+			return exitError
+		}
+	}
+	code := exitOK
+	doc := genDoc{Schema: "oracle.gen/v1", Ticket: res.Ticket, Operations: []genOp{}}
+	for _, o := range res.Operations {
+		g := genOp{ID: o.ID, Function: o.Function, Status: o.Status, Fixture: o.Fixture, Reason: o.Reason}
+		if o.Status == generator.StatusGenerated {
+			g.File = o.File
+		}
+		for _, ob := range o.Observed {
+			g.Observed = append(g.Observed, genObserved{Call: ob.Call, Role: ob.Role, Target: ob.Target, Strategy: ob.Strategy, Why: ob.Why})
+		}
+		if o.Status == generator.StatusError {
+			code = exitFail
+		}
+		doc.Operations = append(doc.Operations, g)
+	}
+	if *asJSON {
+		return writeJSON(stdout, stderr, doc, code)
+	}
+	for _, o := range res.Operations {
+		switch o.Status {
+		case generator.StatusGenerated:
+			verb := "generated"
+			if *dryRun {
+				verb = "would write"
+			}
+			fx := "no fixture"
+			if o.Fixture != "" {
+				fx = "fixture " + o.Fixture
+			}
+			fmt.Fprintf(stdout, "%-9s %s %s -> %s (%s)\n", verb, o.ID, o.Function, o.File, fx)
+			for _, ob := range o.Observed {
+				fmt.Fprintf(stdout, "          %s %s -> %s: %s (%s)\n", ob.Role, ob.Call, ob.Target, ob.Strategy, ob.Why)
+			}
+		case generator.StatusSkipped:
+			fmt.Fprintf(stdout, "skipped   %s %s: %s\n", o.ID, o.Function, o.Reason)
+		default:
+			fmt.Fprintf(stdout, "error     %s %s: %s\n", o.ID, o.Function, o.Reason)
+		}
+	}
+	return code
+}
+
+// reportInputError prints invalid input (manifest.Errors: exit 2, each with
+// file:line) or a failure of the tool or environment (exit 3).
+func reportInputError(err error, schema string, asJSON bool, stdout, stderr io.Writer) int {
+	var errs manifest.Errors
+	if !errors.As(err, &errs) {
+		fmt.Fprintf(stderr, "oracle: %v\n", err)
+		return exitError
+	}
+	if asJSON {
+		writeJSON(stdout, stderr, errorDoc{Schema: schema, Errors: errs}, exitUsage)
+	}
+	for _, e := range errs {
+		fmt.Fprintln(stderr, e.Error())
+	}
+	fmt.Fprintln(stderr, "nothing was written")
+	return exitUsage
+}
+
+func writeJSON(stdout, stderr io.Writer, doc any, code int) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(doc); err != nil {
+		fmt.Fprintf(stderr, "oracle: %v\n", err)
+		return exitError
+	}
+	return code
+}

@@ -1,0 +1,275 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/fixtures"
+	"github.com/oracle-ts/oracle/templates"
+)
+
+var oracleTemplate = template.Must(template.New("oracle.test.ts.tmpl").Funcs(template.FuncMap{
+	"join": strings.Join,
+	"pad": func(s string, w int) string {
+		if len(s) >= w {
+			return s
+		}
+		return s + strings.Repeat(" ", w-len(s))
+	},
+}).ParseFS(templates.FS, "oracle.test.ts.tmpl"))
+
+type mockModule struct {
+	Path    string
+	Exports []mockExport
+}
+
+type mockExport struct{ Key, Access, Label string }
+
+type observedView struct {
+	Observed
+	Path   string // import specifier from the oracle
+	Access string // `.name` or `["name"]`
+	Var    string // the oracle's variable holding the mock or spy
+}
+
+type view struct {
+	Command, Ticket, OpID, Function, FunctionName, Flag, Wrap, WrapCall string
+	Preserve                                                            []string
+	ParamPos, ParamCount                                                int
+	FixtureLine, FixturePath                                            string
+	FixtureImports, VitestImports                                       []string
+	CallWidth, TargetWidth                                              int
+	Observed                                                            []observedView
+	Mocks                                                               []mockModule
+	Subject, SubjectPath, SubjectAccess                                 string
+	HasSetup, HasTeardown                                               bool
+	ArrangeKey, LiteralArgs                                             string
+	ObservedVars                                                        string
+	Spies                                                               []string
+	WrapVar                                                             string
+	PreserveVars                                                        []string
+	SetTitle, FlagSet, FlagUnset                                        string
+}
+
+// render fills the oracle template for a planned operation and checks that the
+// result is valid TypeScript: a generator bug never writes a broken file.
+func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtures.Fixture) ([]byte, error) {
+	op := o.Op
+	v := view{
+		Command:      "oracle gen " + in.Manifest,
+		Ticket:       in.Ticket.Ticket,
+		OpID:         op.ID,
+		Function:     op.Function.String(),
+		FunctionName: op.Function.Name,
+		Flag:         op.Flag.Text,
+		Wrap:         op.Wrap.String(),
+		WrapCall:     op.Wrap.Call,
+		ParamPos:     param + 1,
+		ParamCount:   len(fn.Params),
+	}
+	for _, p := range op.Preserve {
+		v.Preserve = append(v.Preserve, p.String())
+	}
+	v.Subject = op.Function.Name
+	if fn.Default || !isIdent(v.Subject) {
+		v.Subject = "subject"
+	}
+	v.SubjectPath = importPath(o.File, op.Function.File)
+	v.SubjectAccess = access(exportName(fn))
+
+	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, "vi": true, "expect": true}
+	vitest := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, "vi": true, "type MockInstance": true}
+	mocks := map[string]int{}
+	var preserveTitles []string
+	for _, ob := range o.Observed {
+		ov := observedView{Observed: ob, Path: importPath(o.File, ob.Module), Access: access(ob.Export)}
+		ov.Var = uniqueVar(ob.Export, ob.Call, used)
+		if ob.Strategy == InPlaceSpy {
+			v.Spies = append(v.Spies, ov.Var)
+		} else {
+			i, ok := mocks[ov.Path]
+			if !ok {
+				i = len(v.Mocks)
+				mocks[ov.Path] = i
+				v.Mocks = append(v.Mocks, mockModule{Path: ov.Path})
+			}
+			v.Mocks[i].Exports = append(v.Mocks[i].Exports, mockExport{Key: propKey(ob.Export), Access: ov.Access, Label: ob.Call})
+		}
+		v.Observed = append(v.Observed, ov)
+		v.CallWidth = max(v.CallWidth, len(ob.Call))
+		v.TargetWidth = max(v.TargetWidth, len(ob.Target))
+		if ob.Role == "wrap" {
+			v.WrapVar = ov.Var
+		} else {
+			v.PreserveVars = append(v.PreserveVars, ov.Var)
+			preserveTitles = append(preserveTitles, ob.Call)
+		}
+	}
+	var vars []string
+	for _, ov := range v.Observed {
+		vars = append(vars, ov.Var)
+	}
+	v.ObservedVars = strings.Join(vars, ", ")
+
+	v.SetTitle = op.Wrap.Call + " is not called"
+	if len(preserveTitles) > 0 {
+		v.SetTitle += "; " + strings.Join(preserveTitles, ", ") + " still are"
+	}
+	v.FlagSet = flagAssign(param, op.Flag.Props, "true")
+	v.FlagUnset = flagAssign(param, op.Flag.Props, "false")
+
+	if fx != nil {
+		v.FixtureLine = fmt.Sprintf("%s (%s):", fx.Name, fx.File)
+		var parts, imports []string
+		if fx.HasSetup {
+			v.HasSetup = true
+			parts = append(parts, "setup")
+			imports = append(imports, "setup")
+		}
+		if fx.HasTeardown {
+			v.HasTeardown = true
+			parts = append(parts, "teardown")
+			imports = append(imports, "teardown")
+		}
+		if !op.HasArgs {
+			v.ArrangeKey = op.Function.Name
+			parts = append(parts, "arrange."+op.Function.Name)
+			imports = append([]string{"arrange"}, imports...)
+		}
+		if op.HasArgs {
+			parts = append(parts, "args from the operation")
+		}
+		v.FixtureLine += " " + strings.Join(parts, ", ")
+		v.FixtureImports = imports
+		v.FixturePath = importPath(o.File, fx.File)
+	} else {
+		v.FixtureLine = "none (the operation gives args)"
+	}
+	if op.HasArgs {
+		var parts []string
+		for _, a := range op.Args {
+			parts = append(parts, string(a))
+		}
+		v.LiteralArgs = "[" + strings.Join(parts, ", ") + "]"
+	}
+	if len(v.Spies) > 0 || v.HasTeardown {
+		vitest["afterEach"] = true
+	}
+	for _, name := range []string{"afterEach", "beforeEach", "describe", "expect", "it", "vi", "type MockInstance"} {
+		if vitest[name] {
+			v.VitestImports = append(v.VitestImports, name)
+		}
+	}
+
+	var buf bytes.Buffer
+	if err := oracleTemplate.Execute(&buf, v); err != nil {
+		return nil, fmt.Errorf("generator bug: template: %v", err)
+	}
+	out := buf.Bytes()
+	if err := checkSyntax(o.File, out); err != nil {
+		return nil, fmt.Errorf("generator bug: the oracle for %s does not parse: %v", op.ID, err)
+	}
+	return out, nil
+}
+
+// exportName is the name the function's module exports it under.
+func exportName(fn *analyzer.Function) string {
+	if fn.Default {
+		return "default"
+	}
+	return fn.Name
+}
+
+// flagAssign sets the flag in the arranged arguments: the whole argument for a
+// flag that is a parameter, else the property path, spreading what was there
+// so the two cases differ only in the flag.
+func flagAssign(param int, props []string, value string) string {
+	target := fmt.Sprintf("args[%d]", param)
+	if len(props) == 0 {
+		return fmt.Sprintf("%s = %s;", target, value)
+	}
+	return fmt.Sprintf("%s = %s;", target, spreadSet(target, props, value))
+}
+
+func spreadSet(base string, props []string, value string) string {
+	if len(props) == 0 {
+		return value
+	}
+	inner := spreadSet(base+"?."+props[0], props[1:], value)
+	return fmt.Sprintf("{ ...%s, %s: %s }", base, propKey(props[0]), inner)
+}
+
+func access(name string) string {
+	if isIdent(name) {
+		return "." + name
+	}
+	return "[" + strconv.Quote(name) + "]"
+}
+
+func propKey(name string) string {
+	if isIdent(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return !reserved[s]
+}
+
+var reserved = map[string]bool{"default": true, "delete": true, "new": true, "class": true, "function": true, "import": true, "export": true, "return": true, "this": true, "typeof": true, "void": true, "in": true, "of": true, "var": true, "let": true, "const": true, "if": true, "else": true, "for": true, "while": true, "do": true, "switch": true, "case": true, "break": true, "continue": true, "try": true, "catch": true, "finally": true, "throw": true, "with": true, "yield": true, "await": true, "enum": true, "super": true, "null": true, "true": true, "false": true, "instanceof": true, "debugger": true, "extends": true}
+
+// uniqueVar picks the oracle's variable name for an observed callee.
+func uniqueVar(export, call string, used map[string]bool) string {
+	base := export
+	if !isIdent(base) {
+		base = strings.Map(func(r rune) rune {
+			if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, call)
+		if base == "" || base[0] >= '0' && base[0] <= '9' {
+			base = "_" + base
+		}
+	}
+	name := base
+	for i := 2; used[name] || reserved[name]; i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	used[name] = true
+	return name
+}
+
+// checkSyntax parses the generated file with esbuild's TypeScript loader.
+func checkSyntax(file string, src []byte) error {
+	loader := api.LoaderTS
+	if path.Ext(file) == ".tsx" {
+		loader = api.LoaderTSX
+	}
+	r := api.Transform(string(src), api.TransformOptions{Loader: loader, Sourcefile: file, LogLevel: api.LogLevelSilent})
+	if len(r.Errors) > 0 {
+		e := r.Errors[0]
+		if e.Location != nil {
+			return fmt.Errorf("%s:%d:%d: %s", file, e.Location.Line, e.Location.Column+1, e.Text)
+		}
+		return fmt.Errorf("%s: %s", file, e.Text)
+	}
+	return nil
+}
