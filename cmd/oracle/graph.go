@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -82,10 +83,11 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		if doc.Functions == nil {
 			doc.Functions = []*callgraph.FunctionNode{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(doc); err != nil {
-			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+		// Compact: the document of a large repository is megabytes, and
+		// indenting it costs more than a third of the encoding (measured).
+		w := bufio.NewWriterSize(stdout, 1<<16)
+		if err := json.NewEncoder(w).Encode(doc); err != nil || w.Flush() != nil {
+			fmt.Fprintf(stderr, "oracle graph: cannot write the document: %v\n", err)
 			return exitError
 		}
 		return exitOK
