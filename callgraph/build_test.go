@@ -231,6 +231,44 @@ export function run() { T(); gone(); }`,
 				"gone -> unresolved: cannot resolve \"./missing\": …",
 			},
 		},
+		{
+			// Found by the differential test: `export default f` is an alias of
+			// f (the compiler names the declaration f, not default).
+			name: "differential: export default of an identifier keeps the declaration's name",
+			files: map[string]string{
+				"src/a.ts":     `import fmt from "./money";
+export function run() { fmt(); }`,
+				"src/money.ts": `export function formatMoney() {}
+export default formatMoney;`,
+			},
+			fn:   "src/a.ts#run",
+			want: []string{"fmt -> src/money.ts#formatMoney (import)"},
+		},
+		{
+			// Found by the differential test: ns["f"]() is the export f of ns.
+			name: "differential: string-keyed member of a namespace",
+			files: map[string]string{
+				"src/a.ts":     `import * as audit from "./audit";
+export function run(k: string) { audit["write"](); audit[k](); }`,
+				"src/audit.ts": `export function write() {}`,
+			},
+			fn: "src/a.ts#run",
+			want: []string{
+				"audit[\"write\"] -> src/audit.ts#write (namespace)",
+				"audit[k] -> unresolved: the callee is not a name…",
+			},
+		},
+		{
+			name: "export = and import x = require() of it",
+			files: map[string]string{
+				"src/a.cts": `import legacy = require("./legacy.cjs");
+export function run() { legacy(); }`,
+				"src/legacy.cts": `function legacy() {}
+export = legacy;`,
+			},
+			fn:   "src/a.cts#run",
+			want: []string{"legacy -> src/legacy.cts#legacy (import)"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

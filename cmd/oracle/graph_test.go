@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oracle runs the command in-process and returns its exit code and streams.
+func oracle(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func sample(t *testing.T, name string) string {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+func TestGraphCLI(t *testing.T) {
+	root := sample(t, "graph/imports")
+	index := filepath.Join(root, "src/server/index.ts")
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string // in stdout
+		stderr   string   // in stderr
+	}{
+		{"text form, one line per call", []string{"graph", "--root", root, index + "#processItem"}, 0,
+			[]string{"src/server/index.ts#processItem (line ", " selectTargets -> src/server/targets.ts#selectTargets (import)\n"}, ""},
+		{"json form", []string{"graph", "--json", "--root", root, index + "#processItem"}, 0,
+			[]string{`{"schema":"oracle.graph/v1","functions":[{"id":"src/server/index.ts#processItem"`, `"via":"import"`}, ""},
+		{"unknown function is a usage error naming the functions", []string{"graph", "--root", root, index + "#nope"}, 2,
+			nil, `src/server/index.ts: no function "nope" (functions: `},
+		{"missing file", []string{"graph", "--root", root, filepath.Join(root, "src/none.ts")}, 2, nil, "no such file"},
+		{"file outside the repository", []string{"graph", "--root", root, "/etc/hosts"}, 2, nil, "outside the repository"},
+		{"unknown verb", []string{"grpah"}, 2, nil, `unknown verb "grpah"`},
+		{"bad flag", []string{"graph", "--jsn"}, 2, nil, "flag provided but not defined"},
+		{"no verb", nil, 2, nil, "usage: oracle"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := oracle(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errs)
+			}
+			for _, want := range tc.contains {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			if !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, errs)
+			}
+			if strings.Contains(errs, "goroutine ") {
+				t.Errorf("a Go stack trace reached the user:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestGraphJSONDocument: the whole-repository document is valid JSON with the
+// spec's fields, has no absolute paths, and is byte-identical across runs.
+func TestGraphJSONDocument(t *testing.T) {
+	root := sample(t, "graph/imports")
+	code, first, errs := oracle(t, "graph", "--json", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, second, _ := oracle(t, "graph", "--json", "--root", root)
+	if first != second {
+		t.Error("two runs differ")
+	}
+	if strings.Contains(first, root) {
+		t.Error("the document holds an absolute path of this machine")
+	}
+	var doc struct {
+		Schema    string `json:"schema"`
+		Functions []struct {
+			ID, File, Name string
+			Exported       *bool
+			Line           int
+			Calls          []map[string]any
+		} `json:"functions"`
+	}
+	if err := json.Unmarshal([]byte(first), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != "oracle.graph/v1" || len(doc.Functions) < 10 {
+		t.Fatalf("schema %q, %d functions", doc.Schema, len(doc.Functions))
+	}
+	for _, fn := range doc.Functions {
+		if fn.ID != fn.File+"#"+fn.Name || fn.Exported == nil || fn.Line < 1 {
+			t.Errorf("function %+v lacks a spec field", fn)
+		}
+		for _, c := range fn.Calls {
+			for _, k := range []string{"text", "line", "column", "target", "via"} {
+				if _, ok := c[k]; !ok {
+					t.Errorf("%s: call %v lacks %q", fn.ID, c, k)
+				}
+			}
+			switch c["via"] {
+			case "external":
+				if c["package"] == nil {
+					t.Errorf("%s: external call without package: %v", fn.ID, c)
+				}
+			case "unresolved":
+				if c["reason"] == nil {
+					t.Errorf("%s: unresolved call without reason: %v", fn.ID, c)
+				}
+			}
+		}
+	}
+}
