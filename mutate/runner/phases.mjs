@@ -1,0 +1,54 @@
+// Auxiliary vitest reporter used by oracle's runner next to the built-in JSON reporter.
+// The JSON reporter says which tests failed but not WHERE: an error thrown by a beforeEach
+// hook and one thrown by the test body look the same. This reporter writes, for every test
+// in tree order, the phase its failure happened in, plus the run's unhandled errors, to the
+// file named by ORACLE_PHASES. Plain JS, no imports beyond node:fs, works with the
+// reporter API of vitest 1-3 (onFinished) and 3+ (onTestRunEnd).
+import { writeFileSync } from "node:fs";
+
+function firstLine(e) {
+  const m = e && (e.message ?? String(e));
+  return String(m ?? "").split("\n").find((l) => l.trim() !== "") ?? "";
+}
+
+function phaseOf(r) {
+  if (!r || r.state !== "fail") return "";
+  const hooks = r.hooks || {};
+  const errors = (r.errors || []).length;
+  // @vitest/runner marks a hook kind "run" before calling the hooks and "pass" after all of
+  // them returned: a kind still "run" at the end threw.
+  if (hooks.beforeEach === "run") return "setup";
+  if (hooks.afterEach === "run" && errors <= 1) return "teardown";
+  return "body";
+}
+
+function walk(task, names, out) {
+  if (task.type === "test" || task.type === "custom") {
+    const r = task.result || {};
+    out.push({ name: [...names, task.name].join(" "), state: r.state ?? "", phase: phaseOf(r) });
+    return;
+  }
+  const next = task.type === "suite" ? [...names, task.name] : names;
+  for (const c of task.tasks || []) walk(c, next, out);
+}
+
+export default class OraclePhases {
+  write(files, errors) {
+    const tests = [];
+    for (const f of files || []) {
+      if (!f) continue;
+      // The file task is the root (no title in the full name).
+      for (const c of f.tasks || []) walk(c, [], tests);
+    }
+    const unhandled = (errors || []).map(firstLine);
+    const out = process.env.ORACLE_PHASES;
+    if (out) writeFileSync(out, JSON.stringify({ tests, unhandled }));
+  }
+  onTestRunEnd(modules, unhandledErrors) {
+    this.done = true;
+    this.write((modules || []).map((m) => m.task), unhandledErrors);
+  }
+  onFinished(files, errors) {
+    if (!this.done) this.write(files, errors);
+  }
+}
