@@ -104,12 +104,12 @@ export function run() {
   AsDefault();
   ns.inner();
 }`,
-				"src/barrel/index.ts":     `export * from "./level2";
+				"src/barrel/index.ts": `export * from "./level2";
 export { orig as renamed } from "./orig";
 export { default as Def } from "./def";
 export * as ns from "./inner";
 export { default as AsDefault } from "./level2/dflt";`,
-				"src/barrel/level2/index.ts": `export * from "./level3";`,
+				"src/barrel/level2/index.ts":  `export * from "./level3";`,
 				"src/barrel/level2/level3.ts": `export * from "./leaf";`,
 				"src/barrel/level2/leaf.ts":   `export function deep() {}`,
 				"src/barrel/level2/dflt.ts":   `export { default } from "../def";`,
@@ -132,7 +132,7 @@ export { default as AsDefault } from "./level2/dflt";`,
 				"src/a.ts": `import { again } from "./mid";
 import dflt from "./mid2";
 export function run() { again(); dflt(); }`,
-				"src/mid.ts":  `import { orig } from "./orig";
+				"src/mid.ts": `import { orig } from "./orig";
 export { orig as again };`,
 				"src/mid2.ts": `function impl() {}
 export default impl;`,
@@ -211,10 +211,10 @@ export function save() {}`,
 			files: map[string]string{
 				"src/a.ts": `import { updateRecord } from "./repo";
 export function run() { updateRecord(); }`,
-				"src/repo.ts":          `export function updateRecord() {}`,
+				"src/repo.ts":           `export function updateRecord() {}`,
 				"src/legacy/records.ts": `export function updateRecord() {}`,
 			},
-			fn: "src/a.ts#run",
+			fn:   "src/a.ts#run",
 			want: []string{"updateRecord -> src/repo.ts#updateRecord (import)"},
 		},
 		{
@@ -236,7 +236,7 @@ export function run() { T(); gone(); }`,
 			// f (the compiler names the declaration f, not default).
 			name: "differential: export default of an identifier keeps the declaration's name",
 			files: map[string]string{
-				"src/a.ts":     `import fmt from "./money";
+				"src/a.ts": `import fmt from "./money";
 export function run() { fmt(); }`,
 				"src/money.ts": `export function formatMoney() {}
 export default formatMoney;`,
@@ -248,7 +248,7 @@ export default formatMoney;`,
 			// Found by the differential test: ns["f"]() is the export f of ns.
 			name: "differential: string-keyed member of a namespace",
 			files: map[string]string{
-				"src/a.ts":     `import * as audit from "./audit";
+				"src/a.ts": `import * as audit from "./audit";
 export function run(k: string) { audit["write"](); audit[k](); }`,
 				"src/audit.ts": `export function write() {}`,
 			},

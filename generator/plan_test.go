@@ -42,10 +42,10 @@ func plan(t *testing.T, files map[string]string) *Result {
 // database the fixture migrates.
 func base() map[string]string {
 	return map[string]string{
-		"oracle.yaml": "fixtures:\n  - name: app\n    file: test/app.fixture.ts\n",
-		"src/db.ts":   "export const db = { rows: [] as number[] };\nexport function migrate() {}\n",
-		"src/repo.ts": "import { db } from './db';\nexport function createRecord() { return 1; }\nexport function updateRecord(id: number) { db.rows.push(id); }\n",
-		"src/cache.ts": "import { db } from './db';\nexport function warm() { return db.rows.length; }\n",
+		"oracle.yaml":   "fixtures:\n  - name: app\n    file: test/app.fixture.ts\n",
+		"src/db.ts":     "export const db = { rows: [] as number[] };\nexport function migrate() {}\n",
+		"src/repo.ts":   "import { db } from './db';\nexport function createRecord() { return 1; }\nexport function updateRecord(id: number) { db.rows.push(id); }\n",
+		"src/cache.ts":  "import { db } from './db';\nexport function warm() { return db.rows.length; }\n",
 		"src/enrich.ts": "export function enrich(id: number) { return id; }\n",
 		"src/barrel.ts": "export * from './enrich';\n",
 		"src/app.ts": `import { enrich } from './barrel';

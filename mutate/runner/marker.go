@@ -1,0 +1,21 @@
+package runner
+
+import (
+	"encoding/json"
+)
+
+// ReachedEnv names the file a MarkerStatement appends its id to.
+const ReachedEnv = "ORACLE_REACHED"
+
+// MarkerStatement returns one line of code, valid as a statement in both JavaScript and
+// TypeScript (strict mode, with or without @types/node: Reflect.get returns any, so no cast
+// is needed and no `as any` breaks a .js file), that appends id and a newline to the file
+// named by $ORACLE_REACHED when executed. It needs no import (process.getBuiltinModule,
+// Node >= 20.16 / 22.3), works in ESM and CJS, sync or async code, in vitest's forks and
+// threads pools, does nothing when the variable is unset, and never throws into the code
+// under test.
+func MarkerStatement(id string) string {
+	b, _ := json.Marshal(id + "\n") // a JSON string is a valid JS string literal
+	lit := string(b)
+	return `try { const p = Reflect.get(globalThis, "process"); if (p?.env?.` + ReachedEnv + `) p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + `); } catch {}`
+}

@@ -1,0 +1,382 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// jsonReport is the part of vitest's JSON reporter output the runner reads (verified with
+// vitest 4.1.12; the same Jest-compatible shape since vitest 0.x).
+type jsonReport struct {
+	NumTotalTests int              `json:"numTotalTests"`
+	Success       bool             `json:"success"`
+	TestResults   []jsonFileResult `json:"testResults"`
+}
+
+type jsonFileResult struct {
+	Name             string          `json:"name"`    // absolute path of the test file
+	Status           string          `json:"status"`  // "passed" | "failed"
+	Message          string          `json:"message"` // load error / beforeAll error, else ""
+	AssertionResults []jsonAssertion `json:"assertionResults"`
+}
+
+type jsonAssertion struct {
+	FullName        string   `json:"fullName"`
+	Status          string   `json:"status"` // passed | failed | skipped | pending | todo | disabled
+	FailureMessages []string `json:"failureMessages"`
+}
+
+// phaseReport is what phases.mjs writes.
+type phaseReport struct {
+	Tests []struct {
+		Name  string `json:"name"`
+		State string `json:"state"`
+		Phase string `json:"phase"`
+	} `json:"tests"`
+	Unhandled []string `json:"unhandled"`
+}
+
+// evidence is everything one finished vitest process left behind.
+type evidence struct {
+	report   []byte // JSON reporter output (nil: not written)
+	phases   []byte // phases.mjs output (nil: not written)
+	exitCode int
+	output   string   // tail of stdout+stderr
+	testAbs  []string // the test file's absolute path(s) (as given and symlink-resolved)
+	rel      string   // the test file as the user names it (repo-relative)
+	clean    *cleaner
+}
+
+// classify turns the evidence of one finished (not timed-out) run into a Result.
+//
+// Rules, in order:
+//  1. No report, or an unparseable one: error ("vitest wrote no report", with the last
+//     line of its output).
+//  2. No result for the test file: error ("no test file matched": it is outside the
+//     config's include, or the filter matched nothing).
+//  3. The file failed without test results (syntax error, missing module, a vi.mock factory
+//     that throws during the static imports, a top-level throw): error with the load message.
+//  4. No test executed (all skipped/todo, describe.skip, a beforeAll that failed and
+//     skipped everything): error, with the file message when there is one.
+//  5. Some test failed in its body (an assertion, or anything the code under test threw):
+//     failed, Detail = the first such failure.
+//  6. Some test failed only in setup (a beforeEach threw, so the body never ran) or only in
+//     teardown (afterEach): error. Without the phase report (an old vitest), the fallback is:
+//     at least two tests, all failed, all with the same first message line and first stack
+//     frame, and not an assertion: error ("setup failure"); otherwise failed.
+//  7. Every executed test passed, but the file reported a message (an afterAll that threw):
+//     error. An unhandled error/rejection during the run: failed ("unhandled error: ...",
+//     vitest itself fails such a run). A non-zero exit otherwise: error.
+//  8. Otherwise passed.
+func classify(ev evidence) Result {
+	var res Result
+	res.ExitCode = ev.exitCode
+	if len(ev.report) == 0 {
+		res.Status = Error
+		res.Detail = "vitest wrote no report" + exitNote(ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
+		return res
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(ev.report, &rep); err != nil {
+		res.Status = Error
+		res.Detail = "vitest's JSON report is unreadable: " + ev.clean.line(err.Error(), false)
+		return res
+	}
+	var ph *phaseReport
+	if len(ev.phases) > 0 {
+		var p phaseReport
+		if json.Unmarshal(ev.phases, &p) == nil {
+			ph = &p
+		}
+	}
+
+	file := pickFile(rep.TestResults, ev.testAbs)
+	if file == nil {
+		res.Status = Error
+		res.Detail = fmt.Sprintf("no test file matched %s (is it inside the vitest config's include?)", ev.rel)
+		return res
+	}
+
+	phaseQueue := map[string][]Phase{}
+	if ph != nil {
+		for _, t := range ph.Tests {
+			phaseQueue[t.Name] = append(phaseQueue[t.Name], Phase(t.Phase))
+		}
+	}
+	var bodyFail, otherFail *Test
+	failed := 0
+	for _, a := range file.AssertionResults {
+		t := Test{Name: a.FullName, Status: normStatus(a.Status)}
+		if q := phaseQueue[a.FullName]; len(q) > 0 {
+			t.Phase, phaseQueue[a.FullName] = q[0], q[1:]
+		}
+		switch t.Status {
+		case "passed":
+			res.Executed++
+		case "failed":
+			res.Executed++
+			failed++
+			if len(a.FailureMessages) > 0 {
+				t.Failure = ev.clean.message(a.FailureMessages[0])
+			}
+			// Without the phase report the phase is decided below, by the fallback rule.
+			if ph != nil && t.Phase != PhaseSetup && t.Phase != PhaseTeardown {
+				t.Phase = PhaseBody
+			}
+		}
+		res.Tests = append(res.Tests, t)
+	}
+	for i := range res.Tests {
+		t := &res.Tests[i]
+		if t.Status != "failed" {
+			continue
+		}
+		if t.Phase == PhaseBody && bodyFail == nil {
+			bodyFail = t
+		}
+		if (t.Phase == PhaseSetup || t.Phase == PhaseTeardown) && otherFail == nil {
+			otherFail = t
+		}
+	}
+
+	fileMsg := ""
+	if file.Message != "" {
+		fileMsg = ev.clean.message(file.Message)
+	}
+	switch {
+	case len(file.AssertionResults) == 0 && (file.Status == "failed" || fileMsg != ""):
+		res.Status = Error
+		res.Detail = "the test file failed to load: " + orNo(fileMsg)
+		return res
+	case res.Executed == 0:
+		res.Status = Error
+		skipped := len(res.Tests)
+		if fileMsg != "" {
+			res.Detail = fmt.Sprintf("no test executed (%d skipped): %s", skipped, fileMsg)
+		} else {
+			res.Detail = fmt.Sprintf("no test executed (%d skipped)", skipped)
+		}
+		return res
+	}
+
+	if ph == nil && failed > 0 {
+		// Fallback without the phase report.
+		if failed == res.Executed && failed >= 2 && sameSetupError(file.AssertionResults) {
+			for i := range res.Tests {
+				if res.Tests[i].Status == "failed" {
+					res.Tests[i].Phase = PhaseSetup
+				}
+			}
+			otherFail = firstFailed(res.Tests)
+		} else {
+			for i := range res.Tests {
+				if res.Tests[i].Status == "failed" {
+					res.Tests[i].Phase = PhaseBody
+				}
+			}
+			bodyFail = firstFailed(res.Tests)
+		}
+	}
+
+	switch {
+	case bodyFail != nil:
+		res.Status = Failed
+		res.Detail = orNo(bodyFail.Failure)
+	case otherFail != nil:
+		res.Status = Error
+		what := "setup (beforeEach) failed"
+		if otherFail.Phase == PhaseTeardown {
+			what = "teardown (afterEach) failed"
+		}
+		res.Detail = fmt.Sprintf("%s in %d of %d executed tests: %s", what, failed, res.Executed, orNo(otherFail.Failure))
+	case fileMsg != "":
+		res.Status = Error
+		res.Detail = "every test passed but the file failed (afterAll?): " + fileMsg
+	case ph != nil && len(ph.Unhandled) > 0:
+		res.Status = Failed
+		res.Detail = "unhandled error during the run: " + orNo(ev.clean.line(ph.Unhandled[0], false))
+	case ev.exitCode != 0:
+		res.Status = Error
+		res.Detail = "every test passed but vitest" + exitNote(ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
+	default:
+		res.Status = Passed
+	}
+	return res
+}
+
+func firstFailed(ts []Test) *Test {
+	for i := range ts {
+		if ts[i].Status == "failed" {
+			return &ts[i]
+		}
+	}
+	return nil
+}
+
+func orNo(s string) string {
+	if s == "" {
+		return "(no message)"
+	}
+	return s
+}
+
+func exitNote(code int) string {
+	if code == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" exited with code %d", code)
+}
+
+func lastLineNote(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+func normStatus(s string) string {
+	switch s {
+	case "passed", "failed":
+		return s
+	}
+	return "skipped"
+}
+
+// pickFile finds the test file's entry: by absolute path, else the only entry.
+func pickFile(rs []jsonFileResult, abs []string) *jsonFileResult {
+	for i := range rs {
+		for _, a := range abs {
+			if filepath.Clean(rs[i].Name) == a {
+				return &rs[i]
+			}
+		}
+	}
+	if len(rs) == 1 {
+		return &rs[0]
+	}
+	return nil
+}
+
+var assertionLike = regexp.MustCompile(`^(AssertionError|Error: expect|expected |\[vitest\] expected)|\bexpected\b.*\bto\b`)
+
+// sameSetupError is the fallback for "every test failed in setup": identical first line and
+// first stack frame in every failure, and no assertion.
+func sameSetupError(as []jsonAssertion) bool {
+	key := ""
+	for i, a := range as {
+		if a.Status != "failed" || len(a.FailureMessages) == 0 {
+			continue
+		}
+		m := stripANSI(a.FailureMessages[0])
+		lines := strings.Split(m, "\n")
+		first := strings.TrimSpace(lines[0])
+		if assertionLike.MatchString(first) {
+			return false
+		}
+		frame := ""
+		for _, l := range lines[1:] {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "at ") {
+				frame = l
+				break
+			}
+		}
+		k := first + "\x00" + frame
+		if i > 0 && key != "" && k != key {
+			return false
+		}
+		key = k
+	}
+	return key != ""
+}
+
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
+
+// cleaner makes messages one-line and machine-independent.
+type cleaner struct {
+	roots []string // absolute prefixes to drop (sandbox, package dir, their real paths), longest first
+	temps []string // absolute prefixes replaced by "$TMP/"
+}
+
+var (
+	nodeModulesRE = regexp.MustCompile(`(?:file://)?/[^\s'"()\[\]<>:]*?/node_modules/`)
+	locationRE    = regexp.MustCompile(`[╭┌]─+\[\s*([^\]\s]+)\s*\]`)
+	maxDetail     = 300
+)
+
+func (c *cleaner) paths(s string) string {
+	if c == nil {
+		return s
+	}
+	for _, r := range c.roots {
+		s = strings.ReplaceAll(s, "file://"+r+"/", "")
+		s = strings.ReplaceAll(s, r+"/", "")
+		s = strings.ReplaceAll(s, r, ".")
+	}
+	s = nodeModulesRE.ReplaceAllString(s, "node_modules/")
+	for _, t := range c.temps {
+		s = strings.ReplaceAll(s, t+"/", "$TMP/")
+	}
+	return s
+}
+
+// message: the first meaningful line of an error message (plus the next line when the first
+// only introduces it, e.g. "Transform failed with 1 error:"), the source location of a
+// compiler diagnostic box when there is one, ANSI stripped, paths cleaned, capped.
+func (c *cleaner) message(m string) string {
+	m = stripANSI(strings.ReplaceAll(m, "\r\n", "\n"))
+	var parts []string
+	for _, l := range strings.Split(m, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "at ") && len(parts) > 0 {
+			break
+		}
+		parts = append(parts, l)
+		if !strings.HasSuffix(l, ":") || len(parts) >= 3 {
+			break
+		}
+	}
+	s := strings.Join(parts, " ")
+	if loc := locationRE.FindStringSubmatch(m); loc != nil && !strings.Contains(s, loc[1]) {
+		s += " (at " + loc[1] + ")"
+	}
+	return c.cap(c.paths(s))
+}
+
+// line: one line of free text (first or last non-empty one), cleaned.
+func (c *cleaner) line(s string, last bool) string {
+	s = stripANSI(s)
+	ls := strings.Split(s, "\n")
+	pick := ""
+	for i := range ls {
+		j := i
+		if last {
+			j = len(ls) - 1 - i
+		}
+		if t := strings.TrimSpace(ls[j]); t != "" && !strings.HasPrefix(t, "JSON report written") {
+			pick = t
+			break
+		}
+	}
+	return c.cap(c.paths(pick))
+}
+
+func (c *cleaner) cap(s string) string {
+	if len(s) <= maxDetail {
+		return s
+	}
+	cut := maxDetail
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,78 @@
+// Package runner runs one vitest test file in a repository (a prove sandbox) and classifies
+// the outcome with evidence: which tests ran, which failed and where, the first failure
+// message, and whether the mutated code was reached.
+//
+// The runner uses the repository's own vitest (FindVitest), never npx, with the JSON
+// reporter plus a small embedded reporter (phases.mjs) that records, per failed test, whether
+// the failure happened in a beforeEach hook ("setup"), in the test body ("body") or only in
+// an afterEach hook ("teardown"). See Classify for the rules.
+package runner
+
+import (
+	"context"
+	"time"
+)
+
+// Spec says what to run.
+type Spec struct {
+	Dir      string        // repository (sandbox) root, absolute
+	TestFile string        // repo-relative path of the oracle test file
+	Timeout  time.Duration // per run; 0 = none
+	// ReachedMarker is optional: the id a MarkerStatement in the mutated code appends to the
+	// file named by $ORACLE_REACHED. Result.Reached tells whether it appeared.
+	ReachedMarker string
+	// Config is optional: a vitest config file, relative to Dir, passed as -c. Empty: vitest
+	// finds the package's own config (the normal case for oracles, which live inside the
+	// default include). Needed for files outside the config's include (testdata/pipeline's
+	// reference/ oracles need vitest.reference.config.ts).
+	Config string
+}
+
+// Status is the classified outcome of one run.
+type Status string
+
+const (
+	Passed  Status = "passed"  // every executed test passed and at least one ran
+	Failed  Status = "failed"  // at least one test failed in its body (assertion or a throw)
+	Error   Status = "error"   // the oracle could not run (load/syntax/setup failure, nothing ran, no report)
+	Timeout Status = "timeout" // the run exceeded Spec.Timeout twice in a row
+)
+
+// Phase says where a failed test failed.
+type Phase string
+
+const (
+	PhaseSetup    Phase = "setup"    // a beforeEach hook threw: the body never ran
+	PhaseBody     Phase = "body"     // the test body failed (assertion, or the code under test threw)
+	PhaseTeardown Phase = "teardown" // the body passed; only an afterEach hook threw
+	PhaseUnknown  Phase = ""         // not failed, or the phase reporter gave no answer
+)
+
+// Test is the outcome of one test case, from the JSON reporter.
+type Test struct {
+	Name    string // full name: describe titles and the test title joined by spaces
+	Status  string // "passed", "failed" or "skipped" (skipped also covers todo/pending)
+	Phase   Phase  // for a failed test: where it failed
+	Failure string // first failure message, first line(s), ANSI stripped, sanitized, short
+}
+
+// Result is what one run established.
+type Result struct {
+	Status   Status
+	Tests    []Test
+	Executed int  // tests that actually ran (passed + failed)
+	Reached  bool // the mutated code ran (Spec.ReachedMarker appeared)
+	// Detail is set for failed/error/timeout: the first failure message or the load error,
+	// one line, with no absolute path of the machine.
+	Detail   string
+	Duration time.Duration // of the run reported (the re-run, after a first time-out)
+	Attempts int           // 1, or 2 when the first attempt timed out and was re-run
+	ExitCode int           // vitest's exit code (-1 when killed)
+}
+
+// Runner runs a Spec. The error is for "could not run at all" (vitest missing, node missing,
+// context cancelled): the caller maps it to the environment attribution. Everything vitest
+// reported, including a file that does not compile, is a Result.
+type Runner interface {
+	Run(ctx context.Context, s Spec) (Result, error)
+}

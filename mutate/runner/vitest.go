@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// FindVitest returns the absolute path of the vitest.mjs the package manager would run for
+// testFile (repo-relative) in the repository dir: the first node_modules/vitest/vitest.mjs
+// from the test file's directory up to dir (a workspace package's own node_modules first,
+// then the root's). It never looks above dir. A missing vitest is an error that says what to
+// install.
+func FindVitest(dir, testFile string) (string, error) {
+	abs, err := repoFile(dir, testFile)
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Clean(dir)
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "node_modules", "vitest", "vitest.mjs")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+		if d == root || !within(root, d) {
+			break
+		}
+	}
+	return "", missingVitest(root, filepath.Dir(abs))
+}
+
+// repoFile resolves a repo-relative path and refuses one that leaves the repository.
+func repoFile(dir, rel string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("runner: repository dir %q is not absolute", dir)
+	}
+	if rel == "" || filepath.IsAbs(rel) {
+		return "", fmt.Errorf("runner: test file %q must be relative to the repository root", rel)
+	}
+	abs := filepath.Join(dir, rel)
+	if !within(filepath.Clean(dir), abs) {
+		return "", fmt.Errorf("runner: test file %q is outside the repository", rel)
+	}
+	return abs, nil
+}
+
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// missingVitest builds the "what to install" message: it names the nearest package.json and
+// whether it already declares vitest (then only the install step is missing).
+func missingVitest(root, from string) error {
+	pkgDir := packageDir(root, from)
+	relPkg, _ := filepath.Rel(root, pkgDir)
+	where := "the repository root"
+	if relPkg != "." {
+		where = relPkg
+	}
+	if v := declaredVitest(filepath.Join(pkgDir, "package.json")); v != "" {
+		return fmt.Errorf("vitest is not installed: %s/package.json declares vitest %s but there is no node_modules/vitest/vitest.mjs between the test file and the repository root; run your package manager's install (npm ci) in %s", filepath.ToSlash(relPkg), v, where)
+	}
+	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs between the test file and the repository root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
+}
+
+// packageDir is the nearest directory from "from" up to root that holds a package.json
+// (root when none does): the vitest working directory, so the package's own config applies.
+func packageDir(root, from string) string {
+	for d := from; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "package.json")); err == nil && !fi.IsDir() {
+			return d
+		}
+		if d == root || !within(root, d) {
+			return root
+		}
+	}
+}
+
+func declaredVitest(pkgJSON string) string {
+	b, err := os.ReadFile(pkgJSON)
+	if err != nil {
+		return ""
+	}
+	var p struct {
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+	}
+	if json.Unmarshal(b, &p) != nil {
+		return ""
+	}
+	if v := p.DevDependencies["vitest"]; v != "" {
+		return v
+	}
+	return p.Dependencies["vitest"]
+}

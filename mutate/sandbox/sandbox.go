@@ -1,0 +1,385 @@
+// Package sandbox makes a throwaway copy of a user's repository in which
+// `oracle prove` writes mutants and runs vitest, and which never touches the
+// user's checkout.
+//
+// A sandbox is a fresh directory `<TempDir>/oracle-prove-*` holding an owner
+// marker (the pid of the process that made it, for [SweepStale]) and the copy
+// of the repository (Sandbox.Root, named like the repository's directory).
+//
+// What is copied: every regular file and directory of the repository with its
+// permission bits, except version-control directories (.git, .hg, .svn, ...),
+// tool caches (.turbo, .next, .cache, .vite, .vitest, ...), build outputs at a
+// package root (dist, build, coverage next to a package.json), special files
+// (sockets, devices, pipes) and whatever Options.Exclude names.
+//
+// Symbolic links are copied as links and never followed: a link whose target
+// lies inside the repository points at the same place inside the sandbox (a
+// relative link stays relative); a link out of the repository points at the
+// same absolute place; a link that would dangle in the sandbox (its target
+// was not copied) points at the original. Symlink loops are therefore copied
+// as they are, in constant time.
+//
+// Dependencies are linked, not copied: each node_modules directory of the
+// repository (not those inside node_modules) becomes a real directory of the
+// sandbox with one absolute link per entry to the original entry, @scope
+// directories being real directories with one link per package. An entry that
+// is itself a link into the repository outside any node_modules (a workspace
+// package, `node_modules/@acme/core -> ../../packages/core`) points into the
+// sandbox instead, so that a mutant of packages/core is what an import of
+// @acme/core sees. The caches vite and vitest write under node_modules
+// (.vite, .vitest, .vite-temp, .cache) are left out: they are created afresh
+// inside the sandbox's real node_modules, never through a link into the
+// checkout. A pnpm store (node_modules/.pnpm) is linked as a whole.
+//
+// The sandbox only ever writes under its own directory: [Sandbox.WriteFile]
+// and [Sandbox.Restore] refuse a path that leaves Root, lexically or through a
+// link (such as a node_modules entry, which links into the checkout), and
+// [Sandbox.Close] removes the directory without following links. Open sandboxes
+// are registered, so that [CloseAll] and the handler installed by
+// [CloseAllOnSignal] remove them on an interrupt; [SweepStale] removes what a
+// killed process left behind.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Prefix starts the name of every sandbox directory made by [New].
+const Prefix = "oracle-prove-"
+
+// ownerFile is the marker, in the sandbox directory next to Root, that names
+// the process owning the sandbox.
+const ownerFile = ".oracle-sandbox-owner"
+
+var (
+	// ErrOutside is returned for a path that is absolute, leaves the sandbox
+	// with "..", or resolves through a link to a place outside the sandbox.
+	ErrOutside = errors.New("path leaves the sandbox")
+	// ErrClosed is returned by the methods of a closed sandbox, and by New
+	// once the sandboxes are being removed on a signal.
+	ErrClosed = errors.New("sandbox is closed")
+)
+
+// Options tune [New].
+type Options struct {
+	// TempDir is where the sandbox directory is made; os.TempDir() when empty.
+	TempDir string
+	// Exclude leaves out more files and directories: an entry with a slash is a
+	// path relative to the repository root ("packages/web/public/videos"), any
+	// other entry a name matched at every depth ("fixtures-large").
+	Exclude []string
+}
+
+// Sandbox is a copy of a repository. Its methods are safe for concurrent use.
+type Sandbox struct {
+	// Root is the absolute, symlink-free path of the copy of the repository.
+	Root string
+	// Source is the absolute, symlink-free path of the repository copied.
+	Source string
+
+	dir   string // the oracle-prove-* directory: owner marker and Root
+	given string // the repository root as given, made absolute (may hold links)
+
+	mu        sync.Mutex
+	closed    bool
+	removed   bool
+	originals map[string]*original // by physical path inside Root
+}
+
+// original is what a file looked like before the first WriteFile to it.
+type original struct {
+	existed bool
+	data    []byte
+	mode    fs.FileMode
+	created []string // directories WriteFile made for a new file, deepest first
+}
+
+// New copies the repository at repoRoot into a new sandbox (see the package
+// documentation for what is copied and how). On error nothing is left behind.
+func New(repoRoot string, opts Options) (*Sandbox, error) {
+	given, err := filepath.Abs(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	source, err := filepath.EvalSymlinks(given)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: repository: %w", err)
+	}
+	if fi, err := os.Stat(source); err != nil {
+		return nil, fmt.Errorf("sandbox: repository: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("sandbox: repository %s is not a directory", repoRoot)
+	}
+	tempDir := opts.TempDir
+	if tempDir == "" {
+		tempDir = os.TempDir()
+	}
+
+	s := &Sandbox{Source: source, given: given, originals: map[string]*original{}}
+	if err := register(s, func() error {
+		dir, err := os.MkdirTemp(tempDir, Prefix+"*")
+		if err != nil {
+			return err
+		}
+		s.dir = dir
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err := s.setUp(opts); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sandbox: copying %s: %w", repoRoot, err)
+	}
+	return s, nil
+}
+
+func (s *Sandbox) setUp(opts Options) error {
+	dir, err := filepath.EvalSymlinks(s.dir)
+	if err != nil {
+		return err
+	}
+	s.dir = dir
+	if err := writeOwner(dir); err != nil {
+		return err
+	}
+	name := filepath.Base(s.Source)
+	if name == string(filepath.Separator) || name == "." || name == ownerFile {
+		name = "repo"
+	}
+	s.Root = filepath.Join(dir, name)
+	return s.copyRepo(opts.Exclude)
+}
+
+// Dir is the sandbox directory: Root and the owner marker are in it, and it is
+// what Close removes.
+func (s *Sandbox) Dir() string { return s.dir }
+
+// Path returns the absolute path inside the sandbox of rel, a path relative to
+// the repository root, after following the links inside the sandbox it goes
+// through. It returns ErrOutside for an absolute path, a path that leaves
+// Root with "..", and a path that resolves through a link to a place outside
+// the sandbox (any path into a node_modules entry that links to the checkout).
+// The file need not exist. Paths that Path accepts are the ones that
+// WriteFile may write; to read through node_modules links (such as
+// node_modules/.bin/vitest), join Root yourself.
+func (s *Sandbox) Path(rel string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", ErrClosed
+	}
+	return s.resolve(rel)
+}
+
+// resolve maps rel to a physical path under Root, or fails with ErrOutside.
+func (s *Sandbox) resolve(rel string) (string, error) {
+	if !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("sandbox: %q: %w", rel, ErrOutside)
+	}
+	p := filepath.Join(s.Root, rel)
+	// The deepest part of p that exists can hold links; the rest cannot.
+	existing := p
+	for {
+		_, err := os.Lstat(existing)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) || existing == s.Root {
+			return "", fmt.Errorf("sandbox: %q: %w", rel, err)
+		}
+		existing = filepath.Dir(existing)
+	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		// A dangling link or a loop: where a write would land is unknown.
+		return "", fmt.Errorf("sandbox: %q: %w (%v)", rel, ErrOutside, err)
+	}
+	if _, ok := within(s.Root, real); !ok {
+		return "", fmt.Errorf("sandbox: %q resolves to %s: %w", rel, real, ErrOutside)
+	}
+	rest, err := filepath.Rel(existing, p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(real, rest), nil
+}
+
+// WriteFile writes data to the file rel (relative to the repository root)
+// inside the sandbox, making missing parent directories. rel is checked as by
+// Path; nothing is ever written outside the sandbox. The first write to a
+// file remembers its content, mode, or absence, for Restore. The mode of an
+// existing file is kept (a read-only file is written all the same); a new
+// file gets mode 0644.
+func (s *Sandbox) WriteFile(rel string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	p, err := s.resolve(rel)
+	if err != nil {
+		return err
+	}
+	orig, seen := s.originals[p]
+	if !seen {
+		orig = &original{}
+		fi, err := os.Lstat(p)
+		switch {
+		case err == nil && !fi.Mode().IsRegular():
+			return fmt.Errorf("sandbox: %s is not a regular file", rel)
+		case err == nil:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("sandbox: %w", err)
+			}
+			orig.existed, orig.data, orig.mode = true, b, fi.Mode().Perm()
+		case errors.Is(err, fs.ErrNotExist):
+			for d := filepath.Dir(p); d != s.Root; d = filepath.Dir(d) {
+				if _, err := os.Lstat(d); err == nil {
+					break
+				}
+				orig.created = append(orig.created, d)
+			}
+		default:
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		if len(orig.created) > 0 {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("sandbox: %w", err)
+			}
+		}
+		s.originals[p] = orig
+	}
+	mode := fs.FileMode(0o644)
+	if orig.existed {
+		mode = orig.mode
+	}
+	if err := writeKeepingMode(p, data, mode); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	return nil
+}
+
+// Restore puts back the file rel as it was before the first WriteFile to it
+// (a file WriteFile created is removed, with the directories it made). It
+// fails for a file not written since the sandbox was made or last restored.
+func (s *Sandbox) Restore(rel string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	p, err := s.resolve(rel)
+	if err != nil {
+		return err
+	}
+	orig, ok := s.originals[p]
+	if !ok {
+		return fmt.Errorf("sandbox: restore %s: not written", rel)
+	}
+	if orig.existed {
+		if err := writeKeepingMode(p, orig.data, orig.mode); err != nil {
+			return fmt.Errorf("sandbox: restore %s: %w", rel, err)
+		}
+		if err := os.Chmod(p, orig.mode); err != nil {
+			return fmt.Errorf("sandbox: restore %s: %w", rel, err)
+		}
+	} else {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sandbox: restore %s: %w", rel, err)
+		}
+		for _, d := range orig.created {
+			os.Remove(d) // only if empty: something else may have put files there
+		}
+	}
+	delete(s.originals, p)
+	return nil
+}
+
+// Close removes the sandbox directory, read-only files and directories
+// included, without following links (node_modules entries are unlinked, the
+// originals untouched). Close is idempotent; after it the other methods
+// return ErrClosed.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.removed {
+		return nil
+	}
+	if s.dir != "" {
+		if !strings.HasPrefix(filepath.Base(s.dir), Prefix) { // never remove anything else
+			return fmt.Errorf("sandbox: refusing to remove %s", s.dir)
+		}
+		if err := removeTree(s.dir); err != nil {
+			return fmt.Errorf("sandbox: close: %w", err)
+		}
+	}
+	s.removed = true
+	unregister(s)
+	return nil
+}
+
+// writeKeepingMode writes data to the existing or new file p, granting itself
+// write permission for the time of the write if the file is read-only.
+func writeKeepingMode(p string, data []byte, mode fs.FileMode) error {
+	err := os.WriteFile(p, data, mode)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	if cerr := os.Chmod(p, mode|0o200); cerr != nil {
+		return err
+	}
+	err = os.WriteFile(p, data, mode)
+	if cerr := os.Chmod(p, mode); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// removeTree removes dir and everything under it. os.RemoveAll unlinks links
+// rather than following them; when it fails on directories without write or
+// search permission, they are made accessible (real directories only: WalkDir
+// does not follow links) and the removal retried.
+func removeTree(dir string) error {
+	var err error
+	for range 3 {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o700)
+			}
+			return nil
+		})
+	}
+	return err
+}
+
+// within returns p relative to root when p is root or below it (both clean
+// and absolute).
+func within(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// sortedKeys is a small helper for deterministic iteration.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

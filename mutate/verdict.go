@@ -1,0 +1,106 @@
+// Package mutate proves oracles are not vacuous (`oracle prove`) and writes
+// the guard they describe (`oracle apply`). Its parts are kept apart the way
+// cargo-mutants keeps them: the edits (mutate/edit: the guard and the mutants,
+// built from structure), the lab that runs them (mutate/sandbox, a copy of the
+// repository; mutate/runner, the repository's own vitest), and the
+// classification of outcomes into verdicts (this file).
+package mutate
+
+// Outcome of one run (SPEC "oracle prove").
+type Outcome string
+
+const (
+	Passed     Outcome = "passed" // baseline only
+	Failed     Outcome = "failed" // baseline only
+	Killed     Outcome = "killed"
+	Survived   Outcome = "survived"
+	Timeout    Outcome = "timeout" // counts as killed
+	NoCoverage Outcome = "no-coverage"
+	Error      Outcome = "error" // the oracle could not run; never a kill
+)
+
+// Verdict of an operation, or of the whole run.
+type Verdict string
+
+const (
+	PASS  Verdict = "PASS"
+	FAIL  Verdict = "FAIL"
+	SKIP  Verdict = "SKIP"
+	ERROR Verdict = "ERROR"
+)
+
+// Attribution says who owns a FAIL or an ERROR, so a pipeline can route it.
+type Attribution string
+
+const (
+	Implementation Attribution = "implementation" // the code under test is wrong: the baseline fails an assertion
+	Oracle         Attribution = "oracle"         // the test is too weak: red-first green, or a mutant survived
+	Generator      Attribution = "generator"      // the generated file does not compile or import: oracle's own bug
+	Environment    Attribution = "environment"    // vitest missing, the run timed out as a whole, disk
+)
+
+// Run is one run of the oracle: the baseline, red-first, or a mutant.
+type Run struct {
+	Name    string  `json:"name"`
+	Outcome Outcome `json:"outcome"`
+	Detail  string  `json:"detail,omitempty"`
+	File    string  `json:"file,omitempty"`
+	Line    int     `json:"line,omitempty"`
+	Diff    string  `json:"diff,omitempty"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Judge renders the verdict of one operation from its runs (baseline first).
+// env is set when a run could not happen for a reason of the environment
+// (vitest missing, the whole run timed out): that is ERROR whatever else ran.
+func Judge(runs []Run, env string) (Verdict, Attribution, string) {
+	if env != "" {
+		return ERROR, Environment, env
+	}
+	if len(runs) == 0 {
+		return ERROR, Generator, "nothing ran"
+	}
+	base := runs[0]
+	switch base.Outcome {
+	case Failed:
+		return FAIL, Implementation, "baseline: " + base.Detail
+	case Error:
+		return ERROR, Generator, "baseline: the oracle could not run: " + base.Detail
+	case Timeout:
+		return ERROR, Environment, "baseline: timed out: " + base.Detail
+	}
+	for _, r := range runs[1:] {
+		if r.Outcome == Error {
+			return ERROR, Generator, r.Name + ": the oracle could not run on the mutant: " + r.Detail
+		}
+	}
+	for _, r := range runs[1:] {
+		switch r.Outcome {
+		case Survived:
+			if r.Name == "red-first" {
+				return FAIL, Oracle, "red-first: the oracle passes when the flag is ignored (vacuous)"
+			}
+			return FAIL, Oracle, r.Name + ": survived"
+		case NoCoverage:
+			return FAIL, Oracle, r.Name + ": the mutated code never ran"
+		}
+	}
+	return PASS, "", ""
+}
+
+// Overall combines operation verdicts: any ERROR, else any FAIL, else PASS
+// when something passed, else SKIP.
+func Overall(vs []Verdict) Verdict {
+	out := SKIP
+	for _, v := range vs {
+		switch {
+		case v == ERROR:
+			return ERROR
+		case v == FAIL:
+			out = FAIL
+		case v == PASS && out == SKIP:
+			out = PASS
+		}
+	}
+	return out
+}
