@@ -48,6 +48,11 @@ type Run struct {
 	Line    int     `json:"line,omitempty"`
 	Diff    string  `json:"diff,omitempty"`
 	Seconds float64 `json:"seconds"`
+
+	// Where the mutant changed the source (1-based; end exclusive), for the
+	// mutation report. Zero for the baseline.
+	Column, EndLine, EndColumn int    `json:"-"`
+	Replacement                string `json:"-"`
 }
 
 // Judge renders the verdict of one operation from its runs (baseline first).

@@ -1,0 +1,112 @@
+package mutate
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// ReportOperation is what the mutation report needs of one proved operation:
+// the mutated file, its source, and the runs (baseline first).
+type ReportOperation struct {
+	ID     string
+	File   string // repo-relative
+	Source string // the file as proved (before any mutant)
+	Runs   []Run
+}
+
+// mutation-testing-report-schema (Stryker's report viewer), version 2 of
+// the format: see testdata/node for the schema the tests validate against.
+type mtReport struct {
+	SchemaVersion string             `json:"schemaVersion"`
+	Thresholds    mtThresholds       `json:"thresholds"`
+	Files         map[string]*mtFile `json:"files"`
+	Framework     *mtFramework       `json:"framework,omitempty"`
+	Config        map[string]any     `json:"config,omitempty"`
+}
+
+type mtThresholds struct {
+	High int `json:"high"`
+	Low  int `json:"low"`
+}
+
+type mtFramework struct {
+	Name string `json:"name"`
+}
+
+type mtFile struct {
+	Language string     `json:"language"`
+	Source   string     `json:"source"`
+	Mutants  []mtMutant `json:"mutants"`
+}
+
+type mtMutant struct {
+	ID          string     `json:"id"`
+	MutatorName string     `json:"mutatorName"`
+	Replacement string     `json:"replacement,omitempty"`
+	Description string     `json:"description,omitempty"`
+	Location    mtLocation `json:"location"`
+	Status      string     `json:"status"`
+	Reason      string     `json:"statusReason,omitempty"`
+	Duration    float64    `json:"duration"`
+}
+
+type mtLocation struct {
+	Start mtPos `json:"start"`
+	End   mtPos `json:"end"`
+}
+
+type mtPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+var mtStatus = map[Outcome]string{
+	Killed: "Killed", Survived: "Survived", Timeout: "Timeout",
+	NoCoverage: "NoCoverage", Error: "RuntimeError",
+}
+
+// MutationReport renders the runs of every operation (red-first and the
+// mutants; not the baseline) as a mutation-testing-report-schema document.
+func MutationReport(ops []ReportOperation) ([]byte, error) {
+	r := mtReport{SchemaVersion: "2", Thresholds: mtThresholds{High: 100, Low: 100},
+		Files: map[string]*mtFile{}, Framework: &mtFramework{Name: "oracle"}}
+	for _, op := range ops {
+		f := r.Files[op.File]
+		if f == nil {
+			lang := "typescript"
+			f = &mtFile{Language: lang, Source: op.Source, Mutants: []mtMutant{}}
+			r.Files[op.File] = f
+		}
+		for _, run := range op.Runs {
+			status, ok := mtStatus[run.Outcome]
+			if !ok {
+				continue // the baseline is not a mutant
+			}
+			m := mtMutant{
+				ID:          op.ID + ":" + run.Name,
+				MutatorName: mutatorName(run.Name),
+				Replacement: run.Replacement,
+				Description: run.Name,
+				Status:      status,
+				Reason:      run.Detail,
+				Duration:    run.Seconds * 1000,
+			}
+			m.Location.Start = mtPos{Line: max(run.Line, 1), Column: max(run.Column, 1)}
+			m.Location.End = mtPos{Line: max(run.EndLine, m.Location.Start.Line), Column: max(run.EndColumn, 1)}
+			if m.Location.End.Line == m.Location.Start.Line && m.Location.End.Column < m.Location.Start.Column {
+				m.Location.End.Column = m.Location.Start.Column
+			}
+			f.Mutants = append(f.Mutants, m)
+		}
+		sort.SliceStable(f.Mutants, func(i, j int) bool { return f.Mutants[i].ID < f.Mutants[j].ID })
+	}
+	return json.MarshalIndent(r, "", "  ")
+}
+
+// mutatorName is the mutant's kind: "preserve-removed:updateRecord" →
+// "preserve-removed".
+func mutatorName(run string) string {
+	kind, _, _ := strings.Cut(run, ":")
+	return kind
+}
