@@ -7,8 +7,9 @@
 import { writeFileSync } from "node:fs";
 
 function firstLine(e) {
-  const m = e && (e.message ?? String(e));
-  return String(m ?? "").split("\n").find((l) => l.trim() !== "") ?? "";
+  let m = e && typeof e === "object" ? String(e.message ?? "") : String(e ?? "");
+  if (e && typeof e === "object" && e.name && !m.startsWith(e.name)) m = `${e.name}: ${m}`;
+  return m.split("\n").find((l) => l.trim() !== "") ?? "";
 }
 
 function phaseOf(r) {

@@ -76,7 +76,7 @@ func classify(ev evidence) Result {
 	res.ExitCode = ev.exitCode
 	if len(ev.report) == 0 {
 		res.Status = Error
-		res.Detail = "vitest wrote no report" + exitNote(ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
+		res.Detail = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(ev.clean.line(ev.output, true))
 		return res
 	}
 	var rep jsonReport
@@ -200,7 +200,7 @@ func classify(ev evidence) Result {
 		res.Detail = "unhandled error during the run: " + orNo(ev.clean.line(ph.Unhandled[0], false))
 	case ev.exitCode != 0:
 		res.Status = Error
-		res.Detail = "every test passed but vitest" + exitNote(ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
+		res.Detail = fmt.Sprintf("every test passed but vitest exited with code %d", ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
 	default:
 		res.Status = Passed
 	}
@@ -227,7 +227,7 @@ func exitNote(code int) string {
 	if code == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" exited with code %d", code)
+	return fmt.Sprintf(" exited with code %d and", code)
 }
 
 func lastLineNote(s string) string {

@@ -9,8 +9,9 @@
 // What is copied: every regular file and directory of the repository with its
 // permission bits, except version-control directories (.git, .hg, .svn, ...),
 // tool caches (.turbo, .next, .cache, .vite, .vitest, ...), build outputs at a
-// package root (dist, build, coverage next to a package.json), special files
-// (sockets, devices, pipes) and whatever Options.Exclude names.
+// package root (dist, build, coverage next to a package.json, unless its
+// main, exports, bin... point into them), special files (sockets, devices,
+// pipes) and whatever Options.Exclude names.
 //
 // Symbolic links are copied as links and never followed: a link whose target
 // lies inside the repository points at the same place inside the sandbox (a
@@ -46,9 +47,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Prefix starts the name of every sandbox directory made by [New].
@@ -65,6 +66,8 @@ var (
 	// ErrClosed is returned by the methods of a closed sandbox, and by New
 	// once the sandboxes are being removed on a signal.
 	ErrClosed = errors.New("sandbox is closed")
+
+	errAborted = errors.New("closed while copying")
 )
 
 // Options tune [New].
@@ -87,6 +90,7 @@ type Sandbox struct {
 	dir   string // the oracle-prove-* directory: owner marker and Root
 	given string // the repository root as given, made absolute (may hold links)
 
+	abort     atomic.Bool // set by Close: a copy under way stops
 	mu        sync.Mutex
 	closed    bool
 	removed   bool
@@ -133,7 +137,11 @@ func New(repoRoot string, opts Options) (*Sandbox, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if err := s.setUp(opts); err != nil {
+	// Close (from a signal handler) waits for the copy, which it aborts.
+	s.mu.Lock()
+	err = s.setUp(opts)
+	s.mu.Unlock()
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sandbox: copying %s: %w", repoRoot, err)
 	}
@@ -214,7 +222,9 @@ func (s *Sandbox) resolve(rel string) (string, error) {
 // WriteFile writes data to the file rel (relative to the repository root)
 // inside the sandbox, making missing parent directories. rel is checked as by
 // Path; nothing is ever written outside the sandbox. The first write to a
-// file remembers its content, mode, or absence, for Restore. The mode of an
+// file remembers its content, mode, or absence, for Restore; two paths to
+// the same file through a link inside the sandbox (node_modules/@acme/core/x.ts
+// and packages/core/x.ts) are one file. The mode of an
 // existing file is kept (a read-only file is written all the same); a new
 // file gets mode 0644.
 func (s *Sandbox) WriteFile(rel string, data []byte) error {
@@ -308,6 +318,7 @@ func (s *Sandbox) Restore(rel string) error {
 // originals untouched). Close is idempotent; after it the other methods
 // return ErrClosed.
 func (s *Sandbox) Close() error {
+	s.abort.Store(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
@@ -372,14 +383,4 @@ func within(root, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
-}
-
-// sortedKeys is a small helper for deterministic iteration.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

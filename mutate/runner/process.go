@@ -1,0 +1,277 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed phases.mjs
+var phasesReporter []byte
+
+// ProcessRunner runs every Spec in a fresh vitest process (simple and always correct: the
+// mutated file is read from disk by a process that never saw another version of it).
+type ProcessRunner struct {
+	// Node is the node binary; "" = "node" from PATH.
+	Node string
+	// ExtraArgs are appended to the vitest command line (tests, debugging).
+	ExtraArgs []string
+}
+
+// New returns the one-process-per-run Runner.
+func New() *ProcessRunner { return &ProcessRunner{} }
+
+// outputCap bounds the stdout+stderr kept for diagnostics.
+const outputCap = 64 << 10
+
+// Run runs s.TestFile with the repository's vitest. A first time-out is re-run once (a
+// loaded machine makes false ones); a second one is reported as Timeout with both durations.
+func (r *ProcessRunner) Run(ctx context.Context, s Spec) (Result, error) {
+	inv, err := r.prepare(s)
+	if err != nil {
+		return Result{}, err
+	}
+	if s.ReachedMarker != "" {
+		if err := checkMarkerSupport(ctx, inv.node); err != nil {
+			return Result{}, err
+		}
+	}
+	res, timedOut, err := r.once(ctx, s, inv)
+	if err != nil || !timedOut {
+		res.Attempts = 1
+		return res, err
+	}
+	first := res.Duration
+	res, timedOut, err = r.once(ctx, s, inv)
+	res.Attempts = 2
+	if err != nil || !timedOut {
+		return res, err
+	}
+	res.Detail = fmt.Sprintf("timed out after %s, twice (run 1: %s, run 2: %s)", s.Timeout, round(first), round(res.Duration))
+	return res, nil
+}
+
+func round(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
+
+// invocation is what prepare worked out once for a Spec.
+type invocation struct {
+	node    string
+	vitest  string // .../node_modules/vitest/vitest.mjs
+	cwd     string // the package dir
+	testAbs string
+	config  string // absolute, or ""
+	clean   *cleaner
+}
+
+func (r *ProcessRunner) prepare(s Spec) (invocation, error) {
+	var inv invocation
+	abs, err := repoFile(s.Dir, s.TestFile)
+	if err != nil {
+		return inv, err
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		return inv, fmt.Errorf("runner: test file %s not found in the repository", s.TestFile)
+	}
+	inv.testAbs = abs
+	if inv.vitest, err = FindVitest(s.Dir, s.TestFile); err != nil {
+		return inv, err
+	}
+	inv.cwd = packageDir(filepath.Clean(s.Dir), filepath.Dir(abs))
+	if s.Config != "" {
+		if inv.config, err = repoFile(s.Dir, s.Config); err != nil {
+			return inv, err
+		}
+	}
+	inv.node = r.Node
+	if inv.node == "" {
+		inv.node = "node"
+	}
+	if inv.node, err = exec.LookPath(inv.node); err != nil {
+		return inv, fmt.Errorf("node is not installed (or not on PATH): %v", err)
+	}
+	inv.clean = newCleaner(s.Dir, inv.cwd)
+	return inv, nil
+}
+
+func newCleaner(dirs ...string) *cleaner {
+	c := &cleaner{}
+	seen := map[string]bool{}
+	add := func(list *[]string, p string) {
+		p = filepath.Clean(p)
+		if p == "/" || p == "." || seen[p] {
+			return
+		}
+		seen[p] = true
+		*list = append(*list, p)
+		if rp, err := filepath.EvalSymlinks(p); err == nil && !seen[rp] {
+			seen[rp] = true
+			*list = append(*list, rp)
+		}
+	}
+	for _, d := range dirs {
+		add(&c.roots, d)
+	}
+	add(&c.temps, os.TempDir())
+	// Longest first, so a package dir inside the sandbox is cut before the sandbox.
+	sort.Slice(c.roots, func(i, j int) bool { return len(c.roots[i]) > len(c.roots[j]) })
+	return c
+}
+
+// once runs vitest one time. timedOut reports that s.Timeout killed it.
+func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res Result, timedOut bool, err error) {
+	tmp, err := os.MkdirTemp("", "oracle-run-")
+	if err != nil {
+		return res, false, fmt.Errorf("runner: temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	reportPath := filepath.Join(tmp, "report.json")
+	phasesPath := filepath.Join(tmp, "phases.json")
+	reachedPath := filepath.Join(tmp, "reached")
+	reporterPath := filepath.Join(tmp, "oracle-phases.mjs")
+	if err := os.WriteFile(reporterPath, phasesReporter, 0o644); err != nil {
+		return res, false, fmt.Errorf("runner: %w", err)
+	}
+
+	args := []string{inv.vitest, "run", inv.testAbs,
+		"--reporter=json", "--reporter=" + reporterPath, "--outputFile=" + reportPath,
+		"--no-cache", // the results cache lives in node_modules/.vite, which the sandbox links to the real repository
+		"--watch=false",
+	}
+	if inv.config != "" {
+		args = append(args, "--config="+inv.config)
+	}
+	args = append(args, r.ExtraArgs...)
+
+	runCtx := ctx
+	var cancel context.CancelFunc = func() {}
+	if s.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, s.Timeout)
+	}
+	defer cancel()
+
+	cmd := exec.CommandContext(runCtx, inv.node, args...)
+	cmd.Dir = inv.cwd
+	cmd.Env = append(os.Environ(),
+		"CI=1", "NO_COLOR=1", "FORCE_COLOR=0",
+		ReachedEnv+"="+reachedPath,
+		"ORACLE_PHASES="+phasesPath,
+		"npm_config_offline=true",
+	)
+	var out tailBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.WaitDelay = 5 * time.Second
+
+	start := time.Now()
+	runErr := cmd.Run()
+	res.Duration = time.Since(start)
+	_ = killProcessGroup(cmd) // stragglers (a worker that outlived the main process)
+
+	if ctx.Err() != nil {
+		return res, false, ctx.Err()
+	}
+	if s.Timeout > 0 && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		res.Status = Timeout
+		res.ExitCode = -1
+		res.Detail = fmt.Sprintf("timed out after %s", s.Timeout)
+		res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+		return res, true, nil
+	}
+	code := 0
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return res, false, fmt.Errorf("runner: cannot run vitest: %w", runErr)
+		}
+		code = ee.ExitCode()
+	}
+	ev := evidence{exitCode: code, output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean}
+	ev.testAbs = []string{inv.testAbs}
+	if rp, err := filepath.EvalSymlinks(inv.testAbs); err == nil && rp != inv.testAbs {
+		ev.testAbs = append(ev.testAbs, rp)
+	}
+	ev.report, _ = os.ReadFile(reportPath)
+	ev.phases, _ = os.ReadFile(phasesPath)
+	d := res.Duration
+	res = classify(ev)
+	res.Duration = d
+	res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+	return res, false, nil
+}
+
+func markerSeen(path, id string) bool {
+	if id == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == id {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMarkerSupport: MarkerStatement needs process.getBuiltinModule (Node >= 20.16, 22.3).
+// Without it every mutant would look unreached, so refuse instead (cached per node binary).
+func checkMarkerSupport(ctx context.Context, node string) error {
+	markerMu.Lock()
+	defer markerMu.Unlock()
+	if err, ok := markerOK[node]; ok {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, node, "-e", `process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`)
+	v, _ := exec.CommandContext(ctx, node, "--version").Output()
+	var err error
+	if e := cmd.Run(); e != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		err = fmt.Errorf("node %s lacks process.getBuiltinModule, which the reached-marker needs: use Node >= 20.16 (or >= 22.3)", strings.TrimSpace(string(v)))
+	}
+	markerOK[node] = err
+	return err
+}
+
+var (
+	markerMu sync.Mutex
+	markerOK = map[string]error{}
+)
+
+// tailBuffer keeps the last outputCap bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if t.buf.Len() > 2*outputCap {
+		b := t.buf.Bytes()[t.buf.Len()-outputCap:]
+		nb := make([]byte, len(b), 2*outputCap)
+		copy(nb, b)
+		t.buf = *bytes.NewBuffer(nb)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package sandbox
+
+// processAlive cannot tell on this system: a sandbox is never taken for stale.
+func processAlive(pid int) bool { return true }
+
+// processStart is unknown on this system.
+func processStart(pid int) string { return "" }
