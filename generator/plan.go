@@ -130,6 +130,28 @@ func Plan(in Input) (*Result, error) {
 	return res, nil
 }
 
+// Located is an operation found in the code: its module, its function, the
+// index of the flag's parameter, and the wrapped and preserved call sites.
+type Located struct {
+	File      *analyzer.File
+	Func      *analyzer.Function
+	Param     int
+	Wrap      *analyzer.Call
+	Preserves []*analyzer.Call
+}
+
+// Locate checks one operation against the code (SPEC: a flag that names no
+// parameter, a call not in the body... are manifest errors, exit 2) and finds
+// what it names. `oracle apply` and `oracle prove` use it on the code as it
+// is now.
+func Locate(p *callgraph.Program, op *manifest.Operation) (*Located, manifest.Errors) {
+	f, fn, param, wrap, pres, errs := checkAgainstCode(p, op)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &Located{File: f, Func: fn, Param: param, Wrap: wrap, Preserves: pres}, nil
+}
+
 // checkAgainstCode finds the operation's function, the flag's parameter and
 // the call sites of wrap and preserve.
 func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer.File, fn *analyzer.Function, param int, wrap *analyzer.Call, pres []*analyzer.Call, errs manifest.Errors) {

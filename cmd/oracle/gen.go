@@ -52,13 +52,14 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: oracle gen [--json] [--dry-run] [--root DIR] MANIFEST")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
 		}
 		return exitUsage
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -67,7 +68,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "oracle gen: %v\n", err)
 		return exitUsage
 	}
-	in, err := generator.Load(root, fs.Arg(0))
+	in, err := generator.Load(root, pos[0])
 	if err != nil {
 		return reportInputError(err, "oracle.gen/v1", *asJSON, stdout, stderr)
 	}

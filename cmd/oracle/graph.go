@@ -31,7 +31,8 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: oracle graph [--json] [--root DIR] [FILE[#FUNCTION] ...]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
 		}
@@ -46,7 +47,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	// FILE[#FUNCTION] selections: files to read, and per file the functions kept.
 	var files []string
 	keep := map[string][]string{} // file -> function names ("" = all)
-	for _, a := range fs.Args() {
+	for _, a := range pos {
 		file, fn, _ := strings.Cut(a, "#")
 		rel, err := repoRel(root, file)
 		if err != nil {

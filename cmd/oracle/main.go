@@ -26,6 +26,11 @@ const usage = `usage: oracle [-C DIR] <verb> [flags] [args]
 verbs:
   gen [--json] [--dry-run] [--root DIR] MANIFEST
         write the behavioral oracle of each operation of a ticket manifest
+  prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST
+        prove each oracle in a sandbox: green on the code, red on red-first
+        and on every mutant; a verdict with an attribution
+  apply [--json] [--dry-run] [--root DIR] MANIFEST
+        write the guard each operation describes
   graph [--json] [--root DIR] [FILE[#FUNCTION] ...]
         print the symbol-pinned call graph of the repository (or of the
         functions named)
@@ -62,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return runGraph(args[1:], stdout, stderr)
 	case "gen":
 		return runGen(args[1:], stdout, stderr)
+	case "prove":
+		return runProve(args[1:], stdout, stderr)
+	case "apply":
+		return runApply(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

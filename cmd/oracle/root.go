@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,4 +60,25 @@ func repoRel(root, arg string) (string, error) {
 		return "", fmt.Errorf("%s is outside the repository %s", arg, root)
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// parseFlags parses flags given before, between or after the positional
+// arguments (`oracle prove MANIFEST --json` as well as `oracle prove --json
+// MANIFEST`), and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate"
+)
+
+type applyDoc struct {
+	Schema     string        `json:"schema"`
+	Ticket     string        `json:"ticket"`
+	Operations []mutate.Edit `json:"operations"`
+}
+
+func runApply(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the oracle.apply/v1 JSON document")
+	dryRun := fs.Bool("dry-run", false, "print the diff, write nothing")
+	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oracle apply [--json] [--dry-run] [--root DIR] MANIFEST")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	root, err := findRoot(*rootFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle apply: %v\n", err)
+		return exitUsage
+	}
+	t, err := manifest.LoadTicket(pos[0], root)
+	if err != nil {
+		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
+	}
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle apply: %v\n", err)
+		return exitError
+	}
+	defer p.Close()
+	edits, contents, err := mutate.Apply(p, t)
+	if err != nil {
+		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
+	}
+	code := exitOK
+	for _, e := range edits {
+		if e.Status == "refused" {
+			code = exitFail
+		}
+	}
+	if code == exitOK && !*dryRun {
+		if err := mutate.WriteEdits(root, edits, contents); err != nil {
+			fmt.Fprintf(stderr, "oracle apply: %v\n", err)
+			return exitError
+		}
+	}
+	if *asJSON {
+		doc := applyDoc{Schema: "oracle.apply/v1", Ticket: t.Ticket, Operations: edits}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(doc); err != nil {
+			return exitError
+		}
+		return code
+	}
+	for _, e := range edits {
+		switch e.Status {
+		case "refused":
+			fmt.Fprintf(stdout, "refused   %s %s: %s:%d: %s\n", e.ID, e.Function, e.File, e.Line, e.Reason)
+		case "unchanged":
+			fmt.Fprintf(stdout, "unchanged %s %s: already guarded\n", e.ID, e.Function)
+		default:
+			verb := "applied  "
+			if *dryRun {
+				verb = "would edit"
+			}
+			fmt.Fprintf(stdout, "%s %s %s\n", verb, e.ID, e.Function)
+			if *dryRun {
+				fmt.Fprint(stdout, e.Diff)
+			}
+		}
+	}
+	if code != exitOK {
+		fmt.Fprintln(stdout, "nothing was written: a ticket is applied whole or not at all")
+	}
+	return code
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
+type proveDoc struct {
+	Schema     string    `json:"schema"`
+	Ticket     string    `json:"ticket"`
+	Verdict    string    `json:"verdict"`
+	Operations []proveOp `json:"operations"`
+}
+
+type proveOp struct {
+	ID          string       `json:"id"`
+	Function    string       `json:"function"`
+	Oracle      string       `json:"oracle,omitempty"`
+	Verdict     string       `json:"verdict"`
+	Attribution string       `json:"attribution,omitempty"`
+	Reason      string       `json:"reason,omitempty"`
+	Stale       string       `json:"stale,omitempty"`
+	Runs        []mutate.Run `json:"runs"`
+}
+
+var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
+
+func runProve(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the oracle.prove/v1 JSON document")
+	report := fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
+	timeout := fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oracle prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	root, err := findRoot(*rootFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle prove: %v\n", err)
+		return exitUsage
+	}
+	in, err := generator.Load(root, pos[0])
+	if err != nil {
+		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
+	}
+	defer in.Program.Close()
+	plan, err := generator.Plan(in)
+	if err != nil {
+		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
+	}
+
+	// Interrupts end the runs, remove the sandbox and exit 130/143; a sandbox
+	// left by a killed run is removed by the next one.
+	stop := sandbox.CloseAllOnSignal()
+	defer stop()
+	defer sandbox.CloseAll()
+	sandbox.SweepStale("", time.Hour)
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+
+	opts := mutate.ProveOptions{Timeout: *timeout}
+	if !*asJSON && isTerminal(stderr) {
+		opts.Progress = func(i, n int, op, run string) {
+			fmt.Fprintf(stderr, "\r\033[Krun %d of %d: %s %s", i, n, op, run)
+		}
+	}
+	res, err := mutate.Prove(ctx, in, plan, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
+	}
+	if *report != "" {
+		data, err := mutate.MutationReport(res.ReportOperations())
+		if err == nil {
+			err = os.WriteFile(*report, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle prove: --report: %v\n", err)
+			return exitError
+		}
+	}
+	code := verdictExit[res.Verdict]
+	if *asJSON {
+		doc := proveDoc{Schema: "oracle.prove/v1", Ticket: plan.Ticket, Verdict: string(res.Verdict), Operations: []proveOp{}}
+		for _, op := range res.Operations {
+			runs := op.Runs
+			if runs == nil {
+				runs = []mutate.Run{}
+			}
+			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
+				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
+		}
+		return writeJSON(stdout, stderr, doc, code)
+	}
+	writeProveText(stdout, res)
+	return code
+}
+
+// writeProveText: a line per operation, a line per run, and the diff of every
+// mutant the oracle did not kill.
+func writeProveText(w io.Writer, res *mutate.Result) {
+	for _, op := range res.Operations {
+		line := fmt.Sprintf("%s %s %s", op.Verdict, op.ID, op.Function)
+		if op.Attribution != "" {
+			line += fmt.Sprintf(" [%s]", op.Attribution)
+		}
+		if op.Reason != "" {
+			line += ": " + op.Reason
+		}
+		fmt.Fprintln(w, line)
+		if op.Stale != "" {
+			fmt.Fprintf(w, "  note: %s\n", op.Stale)
+		}
+		for _, r := range op.Runs {
+			where := ""
+			if r.File != "" {
+				where = fmt.Sprintf(" %s:%d", r.File, r.Line)
+			}
+			detail := ""
+			if r.Detail != "" && r.Outcome != mutate.Killed {
+				detail = "  " + r.Detail
+			}
+			fmt.Fprintf(w, "  %-44s %-11s %5.1fs%s%s\n", r.Name, r.Outcome, r.Seconds, where, detail)
+			if r.Outcome == mutate.Survived || r.Outcome == mutate.NoCoverage {
+				for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
+					fmt.Fprintf(w, "      %s\n", l)
+				}
+			}
+		}
+	}
+	fmt.Fprintln(w, res.Verdict)
+}
+
+// isTerminal reports whether w is a character device (progress goes there
+// only).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,248 @@
+package main
+
+// End-to-end tests of `oracle prove` and `oracle apply` on the seed scenario,
+// with the sample's own vitest 4 (each prove runs vitest a dozen times).
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type proveResult struct {
+	Schema     string `json:"schema"`
+	Verdict    string `json:"verdict"`
+	Operations []struct {
+		ID, Verdict, Attribution, Reason, Stale string
+		Runs                                    []struct {
+			Name, Outcome, Detail, File, Diff string
+			Line                              int
+		}
+	} `json:"operations"`
+}
+
+func prove(t *testing.T, dir string, extra ...string) (int, proveResult, string) {
+	t.Helper()
+	args := append([]string{"prove", "--json", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
+	code, out, errs := oracle(t, args...)
+	var r proveResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+	}
+	return code, r, errs
+}
+
+// treeHash hashes every path, mode, link target and content under dir
+// (node_modules links included, not followed).
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	for _, p := range paths {
+		info, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s %v\n", strings.TrimPrefix(p, dir), info.Mode())
+		switch {
+		case info.Mode()&os.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintln(h, target)
+		case info.Mode().IsRegular():
+			data, _ := os.ReadFile(p)
+			h.Write(data)
+		}
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+func v4(t *testing.T) toolchain { return toolchains(t)[0] }
+
+// TestProveCorrectImplementation: PASS, every run as the SPEC names it, the
+// mutation report valid against the published schema, the checkout untouched.
+func TestProveCorrectImplementation(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	before := treeHash(t, dir)
+	report := filepath.Join(t.TempDir(), "report.json")
+	code, r, errs := prove(t, dir, "--report", report)
+	if code != 0 || r.Verdict != "PASS" {
+		t.Fatalf("exit %d verdict %s\n%+v\n%s", code, r.Verdict, r, errs)
+	}
+	var names []string
+	for _, run := range r.Operations[0].Runs {
+		names = append(names, run.Name+"="+run.Outcome)
+	}
+	want := "baseline=passed red-first=killed flag-inverted=killed flag-always-set=killed " +
+		"preserve-removed:selectTargets=killed preserve-moved-under-guard:selectTargets=killed " +
+		"preserve-removed:resolveSettings=killed preserve-moved-under-guard:resolveSettings=killed " +
+		"preserve-removed:extractMetadata=killed preserve-moved-under-guard:extractMetadata=killed " +
+		"preserve-removed:updateRecord=killed preserve-moved-under-guard:updateRecord=killed"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("runs:\n got  %s\n want %s", got, want)
+	}
+	if !strings.Contains(r.Operations[0].Stale, "no oracle is committed") {
+		t.Errorf("stale note: %q", r.Operations[0].Stale)
+	}
+	if after := treeHash(t, dir); after != before {
+		t.Error("prove changed the checkout")
+	}
+	validateReport(t, report)
+}
+
+func validateReport(t *testing.T, report string) {
+	t.Helper()
+	script := sample(t, "node/validate-report.mjs")
+	needTool(t, sample(t, "node/node_modules/ajv/package.json"))
+	out, err := exec.Command("node", script, report).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the mutation report does not validate against mutation-testing-report-schema: %v\n%s", err, out)
+	}
+}
+
+func needTool(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s missing: scripts/test installs it", path)
+		}
+		t.Skipf("%s missing: run scripts/test first", path)
+	}
+}
+
+// TestProveBrokenImplementation: a guard that also swallows the preserved
+// write proves FAIL, attributed to the implementation, naming the call.
+func TestProveBrokenImplementation(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	b := breakings[1] // preserved write moved under the guard
+	index := filepath.Join(dir, "src/server/index.ts")
+	src, _ := os.ReadFile(index)
+	os.WriteFile(index, bytes.Replace(src, []byte(b.old), []byte(b.new), 1), 0o644)
+	code, r, _ := prove(t, dir)
+	op := r.Operations[0]
+	if code != 1 || r.Verdict != "FAIL" || op.Attribution != "implementation" {
+		t.Fatalf("exit %d, verdict %s, attribution %s: %+v", code, r.Verdict, op.Attribution, op)
+	}
+	if !strings.Contains(op.Reason, "updateRecord") || op.Runs[0].Outcome != "failed" {
+		t.Errorf("the reason must name the call: %q (baseline %s)", op.Reason, op.Runs[0].Outcome)
+	}
+}
+
+// TestApplyThenProve: an unguarded function fails before apply and passes
+// after it; apply is idempotent, and --dry-run writes nothing.
+func TestApplyThenProve(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	guarded, _ := os.ReadFile(index)
+	b := breakings[0] // guard deleted
+	unguarded := bytes.Replace(guarded, []byte(b.old), []byte(b.new), 1)
+	os.WriteFile(index, unguarded, 0o644)
+
+	code, r, _ := prove(t, dir)
+	if code != 1 || r.Verdict != "FAIL" || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "enrichItem") {
+		t.Fatalf("before apply: exit %d %s %+v", code, r.Verdict, r.Operations[0])
+	}
+
+	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
+	code, out, errs := oracle(t, "apply", "--dry-run", "--root", dir, manifest)
+	if code != 0 || !strings.Contains(out, "+  if (!opts.skip) {") {
+		t.Fatalf("apply --dry-run: exit %d\n%s%s", code, out, errs)
+	}
+	if now, _ := os.ReadFile(index); !bytes.Equal(now, unguarded) {
+		t.Fatal("--dry-run wrote the file")
+	}
+	if code, out, errs := oracle(t, "apply", "--root", dir, manifest); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errs)
+	}
+	if now, _ := os.ReadFile(index); !bytes.Equal(now, guarded) {
+		t.Fatalf("apply did not write the guard the sample has:\n%s", now)
+	}
+	code, out, _ = oracle(t, "apply", "--root", dir, manifest)
+	if now, _ := os.ReadFile(index); code != 0 || !bytes.Equal(now, guarded) || !strings.Contains(out, "unchanged") {
+		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
+	}
+
+	code, r, _ = prove(t, dir)
+	if code != 0 || r.Verdict != "PASS" {
+		t.Fatalf("after apply: exit %d %s %+v", code, r.Verdict, r.Operations)
+	}
+}
+
+// TestApplyRefuses: a wrapped call whose result is bound and used later,
+// with no default, is refused with the reason, and nothing is written.
+func TestApplyRefuses(t *testing.T) {
+	dir := copySample(t, "pipeline", t.TempDir())
+	index := filepath.Join(dir, "src/server/index.ts")
+	src, _ := os.ReadFile(index)
+	bound := bytes.Replace(src, []byte("  if (!opts.skip) {\n    patch.score = (await enrichItem(record, settings)).score;\n  }\n"),
+		[]byte("  const enriched = await enrichItem(record, settings);\n  patch.score = enriched.score;\n"), 1)
+	os.WriteFile(index, bound, 0o644)
+	code, out, _ := oracle(t, "apply", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != 1 || !strings.Contains(out, "bound to `enriched`") || !strings.Contains(out, "default:") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if now, _ := os.ReadFile(index); !bytes.Equal(now, bound) {
+		t.Fatal("a refused apply wrote the file")
+	}
+}
+
+// TestProveInterrupted: SIGINT in the middle of prove exits 130, removes the
+// sandbox, and leaves the checkout hashing the same.
+func TestProveInterrupted(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	bin := filepath.Join(t.TempDir(), "oracle")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	tmp := t.TempDir()
+	before := treeHash(t, dir)
+	cmd := exec.Command(bin, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the sandbox exists and vitest has had time to start.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		entries, _ := os.ReadDir(tmp)
+		if len(entries) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	exit := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		exit = ee.ExitCode()
+	}
+	if exit != 130 {
+		t.Errorf("exit %d after SIGINT, want 130 (%v)", exit, err)
+	}
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "oracle-prove-") {
+			t.Errorf("sandbox left behind: %s", e.Name())
+		}
+	}
+	if after := treeHash(t, dir); after != before {
+		t.Error("an interrupted prove changed the checkout")
+	}
+}

@@ -1,0 +1,126 @@
+package mutate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+// Edit is the guard edit of one operation.
+type Edit struct {
+	ID       string
+	Function string
+	File     string // repo-relative
+	Status   string // "applied", "unchanged" (already guarded), "refused"
+	Reason   string // refused: why the edit is not safe
+	Line     int    // refused: the line the reason is about, when known
+	Diff     string // applied: the unified diff
+}
+
+// Apply computes the guard edit of every operation of the ticket, operation
+// after operation on the file as the previous ones left it. Nothing is
+// written: WriteEdits does that, and only when no operation was refused (a
+// ticket is applied whole or not at all). The returned map holds the new
+// contents of the files that change.
+func Apply(p *callgraph.Program, t *manifest.Ticket) ([]Edit, map[string][]byte, error) {
+	root := p.Root()
+	contents := map[string][]byte{}
+	var edits []Edit
+	for i := range t.Operations {
+		op := &t.Operations[i]
+		e := Edit{ID: op.ID, Function: op.Function.String(), File: op.Function.File}
+		src, ok := contents[e.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.File)))
+			if err != nil {
+				return nil, nil, err
+			}
+			src = b
+		}
+		// Locate on the current contents (an earlier operation may have edited
+		// the file): parse them afresh.
+		f := analyzer.Parse(e.File, src)
+		loc, errs := locateIn(p, f, op)
+		if len(errs) > 0 {
+			return nil, nil, errs
+		}
+		out, changed, err := edit.Guard(edit.Target{Path: e.File, Src: src, Fn: loc.Func, Flag: edit.FlagOf(op.Flag)}, loc.Wrap, op.Default)
+		var refusal *edit.Refusal
+		switch {
+		case errors.As(err, &refusal):
+			e.Status, e.Reason, e.Line = "refused", refusal.Reason, refusal.Line
+		case err != nil:
+			return nil, nil, fmt.Errorf("%s: %w", op.ID, err)
+		case !changed:
+			e.Status = "unchanged"
+		default:
+			e.Status, e.Diff = "applied", edit.Diff(e.File, src, out)
+			contents[e.File] = out
+		}
+		edits = append(edits, e)
+	}
+	return edits, contents, nil
+}
+
+// locateIn checks an operation against a parsed file (its current contents).
+func locateIn(p *callgraph.Program, f *analyzer.File, op *manifest.Operation) (*generator.Located, manifest.Errors) {
+	fn, err := callgraph.FindFunction(f, op.Function.Name)
+	if err != nil {
+		return nil, manifest.Errors{{Pos: op.Function.Pos, Field: fmt.Sprintf("operations[%d].function", op.Index), Message: err.Error()}}
+	}
+	wrap, err := edit.FindCall(fn, op.Wrap.Call, op.Wrap.Occurrence)
+	if err != nil {
+		return nil, manifest.Errors{{Pos: op.Wrap.Pos, Field: fmt.Sprintf("operations[%d].wrap", op.Index), Message: err.Error()}}
+	}
+	// The flag and the preserved calls are checked as gen checks them.
+	if _, errs := generator.Locate(p, op); len(errs) > 0 {
+		return nil, errs
+	}
+	return &generator.Located{File: f, Func: fn, Wrap: wrap}, nil
+}
+
+// WriteEdits writes the new contents atomically, unless an edit was refused.
+func WriteEdits(root string, edits []Edit, contents map[string][]byte) error {
+	for _, e := range edits {
+		if e.Status == "refused" {
+			return fmt.Errorf("not applied: %s was refused", e.ID)
+		}
+	}
+	for rel, data := range contents {
+		if err := writeAtomic(filepath.Join(root, filepath.FromSlash(rel)), data); err != nil {
+			return fmt.Errorf("writing %s: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+func writeAtomic(dst string, data []byte) error {
+	info, err := os.Stat(dst)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".oracle-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}

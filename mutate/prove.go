@@ -1,0 +1,269 @@
+package mutate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// ProveOptions tune a prove run.
+type ProveOptions struct {
+	// Timeout of one mutant run; 0 derives it from the baseline run
+	// (DerivedTimeout).
+	Timeout time.Duration
+	// BaselineTimeout bounds the baseline run (default 5 minutes).
+	BaselineTimeout time.Duration
+	// Progress, when set, hears of every run before it starts.
+	Progress func(i, n int, op, run string)
+	// Runner runs the oracle; nil means a new vitest process per run.
+	Runner runner.Runner
+	// TempDir holds the sandbox ("" = the system's).
+	TempDir string
+}
+
+// DerivedTimeout is the per-mutant time-out for a baseline that took d: a
+// mutant that makes the code slower is not a time-out unless it takes three
+// times as long, and never less than 10 s (vitest start-up varies with load).
+func DerivedTimeout(d time.Duration) time.Duration {
+	return max(3*d+5*time.Second, 10*time.Second)
+}
+
+// OpResult is the proof of one operation.
+type OpResult struct {
+	ID          string
+	Function    string
+	Oracle      string // the oracle's repo-relative path
+	Verdict     Verdict
+	Attribution Attribution
+	Reason      string
+	Stale       string // non-empty: the committed oracle differs from what gen writes now, and how
+	Runs        []Run
+
+	source string // the function's file, as proved
+	file   string
+}
+
+// Result is the proof of a ticket.
+type Result struct {
+	Verdict    Verdict
+	Operations []*OpResult
+}
+
+// ReportOperations is what MutationReport needs of the result.
+func (r *Result) ReportOperations() []ReportOperation {
+	var out []ReportOperation
+	for _, op := range r.Operations {
+		if op.file != "" {
+			out = append(out, ReportOperation{ID: op.ID, File: op.file, Source: op.source, Runs: op.Runs})
+		}
+	}
+	return out
+}
+
+// Prove runs, in a sandbox copy of the repository, each generated oracle of
+// plan against the code as it is (baseline), against red-first, and against
+// every mutant, and judges each operation. The repository is never written.
+func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts ProveOptions) (*Result, error) {
+	root := in.Program.Root()
+	if opts.Runner == nil {
+		opts.Runner = runner.New()
+	}
+	if opts.BaselineTimeout == 0 {
+		opts.BaselineTimeout = 5 * time.Minute
+	}
+	res := &Result{}
+	type job struct {
+		op      *OpResult
+		plan    *generator.Operation
+		mutants []edit.Mutant
+	}
+	var jobs []job
+	total := 0
+	for _, o := range plan.Operations {
+		op := &OpResult{ID: o.ID, Function: o.Function, Oracle: o.File}
+		res.Operations = append(res.Operations, op)
+		switch o.Status {
+		case generator.StatusSkipped:
+			op.Verdict, op.Reason = SKIP, o.Reason
+			continue
+		case generator.StatusError:
+			op.Verdict, op.Attribution, op.Reason = FAIL, Oracle, "no oracle can be generated: "+o.Reason
+			continue
+		}
+		op.Stale = staleness(root, o)
+		loc, errs := generator.Locate(in.Program, o.Op)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(loc.File.Path)))
+		if err != nil {
+			return nil, err
+		}
+		op.source, op.file = string(src), loc.File.Path
+		ms, err := edit.Mutants(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
+		if err != nil {
+			op.Verdict, op.Attribution, op.Reason = ERROR, Generator, "cannot build the mutants: "+err.Error()
+			continue
+		}
+		jobs = append(jobs, job{op: op, plan: o, mutants: ms})
+		total += 1 + len(ms)
+	}
+
+	if len(jobs) > 0 {
+		sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer sb.Close()
+		i := 0
+		progress := func(op, run string) {
+			i++
+			if opts.Progress != nil {
+				opts.Progress(i, total, op, run)
+			}
+		}
+		for _, j := range jobs {
+			if err := proveOne(ctx, sb, j.op, j.plan, j.mutants, opts, progress); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var vs []Verdict
+	for _, op := range res.Operations {
+		vs = append(vs, op.Verdict)
+	}
+	res.Verdict = Overall(vs)
+	return res, nil
+}
+
+// staleness compares the committed oracle with what gen writes now.
+func staleness(root string, o *generator.Operation) string {
+	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.File)))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no oracle is committed at " + o.File + "; proved what `oracle gen` would write"
+	case err != nil:
+		return "cannot read the committed oracle: " + err.Error()
+	case !bytes.Equal(old, o.Content):
+		return "the committed oracle " + o.File + " differs from what `oracle gen` writes now (stale): proved the new one; run `oracle gen`"
+	}
+	return ""
+}
+
+func proveOne(ctx context.Context, sb *sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+	if err := sb.WriteFile(o.File, o.Content); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	spec := runner.Spec{Dir: sb.Root, TestFile: o.File, Timeout: opts.BaselineTimeout}
+	progress(op.ID, "baseline")
+	r, err := opts.Runner.Run(ctx, spec)
+	if err != nil {
+		op.Verdict, op.Attribution, op.Reason = Judge(nil, err.Error())
+		return ctx.Err()
+	}
+	base := Run{Name: "baseline", Detail: r.Detail, Seconds: r.Duration.Seconds()}
+	switch r.Status {
+	case runner.Passed:
+		base.Outcome = Passed
+	case runner.Failed:
+		base.Outcome = Failed
+	case runner.Timeout:
+		base.Outcome = Timeout
+	default:
+		base.Outcome = Error
+	}
+	op.Runs = append(op.Runs, base)
+	if base.Outcome != Passed {
+		op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
+		return ctx.Err()
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DerivedTimeout(r.Duration)
+	}
+	for k, m := range ms {
+		progress(op.ID, m.Name)
+		run := mutantRun(m)
+		id := fmt.Sprintf("%s-%d", op.ID, k)
+		src, err := edit.MarkReached(m, runner.MarkerStatement(id))
+		marked := err == nil
+		if !marked {
+			src = m.Source
+		}
+		if err := sb.WriteFile(m.Path, src); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		spec := runner.Spec{Dir: sb.Root, TestFile: o.File, Timeout: timeout}
+		if marked {
+			spec.ReachedMarker = id
+		}
+		r, err := opts.Runner.Run(ctx, spec)
+		if rerr := sb.Restore(m.Path); rerr != nil {
+			return fmt.Errorf("sandbox: %w", rerr)
+		}
+		if err != nil {
+			op.Runs = append(op.Runs, run)
+			op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, err.Error())
+			return ctx.Err()
+		}
+		run.Seconds, run.Detail = r.Duration.Seconds(), r.Detail
+		switch r.Status {
+		case runner.Failed:
+			run.Outcome = Killed
+		case runner.Timeout:
+			run.Outcome = Timeout
+		case runner.Passed:
+			run.Outcome = Survived
+			if marked && !r.Reached {
+				run.Outcome = NoCoverage
+			}
+			run.Detail = ""
+		default:
+			run.Outcome = Error
+		}
+		op.Runs = append(op.Runs, run)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
+	return nil
+}
+
+// mutantRun describes a mutant before it runs: where it changed the code, and
+// how.
+func mutantRun(m edit.Mutant) Run {
+	r := Run{Name: m.Name, File: m.Path, Line: m.Line, Diff: m.Diff}
+	if m.Site[1] > m.Site[0] && int(m.Site[1]) <= len(m.Source) {
+		r.Line, r.Column = position(m.Source, m.Site[0])
+		r.EndLine, r.EndColumn = position(m.Source, m.Site[1])
+		r.Replacement = strings.TrimSpace(string(m.Source[m.Site[0]:m.Site[1]]))
+	}
+	if r.Line == 0 {
+		r.Line = 1
+	}
+	return r
+}
+
+// position is the 1-based line and column (in bytes) of offset off.
+func position(src []byte, off uint) (int, int) {
+	line, col := 1, 1
+	for _, b := range src[:off] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
