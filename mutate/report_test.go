@@ -1,0 +1,61 @@
+package mutate
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestMutationReportSchema: a report with every outcome validates against the
+// published JSON Schema of mutation-testing-report-schema, and maps outcomes
+// to its statuses.
+func TestMutationReportSchema(t *testing.T) {
+	runs := []Run{{Name: "baseline", Outcome: Passed}}
+	for i, o := range []Outcome{Killed, Survived, Timeout, NoCoverage, Error} {
+		runs = append(runs, Run{Name: "preserve-removed:f" + string(rune('a'+i)), Outcome: o, Line: 3, Column: 5, EndLine: 3, EndColumn: 9, Replacement: "(undefined)"})
+	}
+	data, err := MutationReport([]ReportOperation{{ID: "op", File: "src/a.ts", Source: "a\nb\nc\n", Runs: runs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Files map[string]struct {
+			Mutants []struct{ ID, Status string }
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range doc.Files["src/a.ts"].Mutants {
+		got = append(got, m.Status)
+	}
+	want := []string{"Killed", "Survived", "Timeout", "NoCoverage", "RuntimeError"}
+	if len(got) != len(want) {
+		t.Fatalf("statuses %v, want %v (the baseline is not a mutant)", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("status %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+	validator, _ := filepath.Abs("../testdata/node/validate-report.mjs")
+	if _, err := os.Stat("../testdata/node/node_modules/ajv/package.json"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("ajv missing: scripts/test installs it")
+		}
+		t.Skip("ajv missing: run scripts/test first")
+	}
+	file := filepath.Join(t.TempDir(), "r.json")
+	os.WriteFile(file, data, 0o644)
+	if out, err := exec.Command("node", validator, file).CombinedOutput(); err != nil {
+		t.Fatalf("invalid report: %v\n%s", err, out)
+	}
+	// The validator bites: a report without thresholds is refused.
+	os.WriteFile(file, []byte(`{"schemaVersion":"2","files":{}}`), 0o644)
+	if err := exec.Command("node", validator, file).Run(); err == nil {
+		t.Fatal("the validator accepts a report without thresholds")
+	}
+}

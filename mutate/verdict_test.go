@@ -1,0 +1,52 @@
+package mutate
+
+import "testing"
+
+// TestJudge: the verdict and attribution of an operation from its runs.
+func TestJudge(t *testing.T) {
+	run := func(name string, o Outcome) Run { return Run{Name: name, Outcome: o, Detail: "d"} }
+	ok := run("baseline", Passed)
+	cases := []struct {
+		name string
+		runs []Run
+		env  string
+		v    Verdict
+		a    Attribution
+	}{
+		{"all killed", []Run{ok, run("red-first", Killed), run("flag-inverted", Timeout)}, "", PASS, ""},
+		{"baseline fails an assertion", []Run{run("baseline", Failed)}, "", FAIL, Implementation},
+		{"baseline cannot import", []Run{run("baseline", Error)}, "", ERROR, Generator},
+		{"baseline times out", []Run{run("baseline", Timeout)}, "", ERROR, Environment},
+		{"red-first survives: vacuous", []Run{ok, run("red-first", Survived)}, "", FAIL, Oracle},
+		{"a mutant survives", []Run{ok, run("red-first", Killed), run("preserve-removed:x", Survived)}, "", FAIL, Oracle},
+		{"the mutated code never ran", []Run{ok, run("red-first", Killed), run("preserve-removed:x", NoCoverage)}, "", FAIL, Oracle},
+		{"an error is never a kill", []Run{ok, run("red-first", Killed), run("flag-inverted", Error)}, "", ERROR, Generator},
+		{"vitest missing", nil, "vitest is not installed", ERROR, Environment},
+	}
+	for _, tc := range cases {
+		v, a, why := Judge(tc.runs, tc.env)
+		if v != tc.v || a != tc.a {
+			t.Errorf("%s: got %s/%s (%s), want %s/%s", tc.name, v, a, why, tc.v, tc.a)
+		}
+		if v != PASS && why == "" {
+			t.Errorf("%s: %s without a reason", tc.name, v)
+		}
+	}
+}
+
+func TestOverall(t *testing.T) {
+	cases := []struct {
+		in   []Verdict
+		want Verdict
+	}{
+		{nil, SKIP},
+		{[]Verdict{SKIP, PASS}, PASS},
+		{[]Verdict{PASS, FAIL, SKIP}, FAIL},
+		{[]Verdict{FAIL, ERROR}, ERROR},
+	}
+	for _, tc := range cases {
+		if got := Overall(tc.in); got != tc.want {
+			t.Errorf("Overall(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
