@@ -61,6 +61,7 @@ type Program struct {
 	mu      sync.Mutex
 	modules map[string]*moduleEntry
 	parsers chan *analyzer.Parser
+	exports sync.Map // "file#name" -> symbol (see exportOf)
 }
 
 type moduleEntry struct {

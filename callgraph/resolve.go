@@ -139,8 +139,21 @@ func (p *Program) member(sym symbol, path []string) symbol {
 		if !sym.namespace {
 			return unresolved("%s is a member of %s#%s, a value, not a module export", name, sym.file, sym.name)
 		}
-		sym = p.export(sym.file, name, map[string]bool{})
+		sym = p.exportOf(sym.file, name)
 	}
+	return sym
+}
+
+// exportOf is export with a fresh cycle guard, memoized: the answer for
+// (module, name) depends on nothing else, and barrels make every call of a
+// large repository walk the same chains.
+func (p *Program) exportOf(file, name string) symbol {
+	key := file + "#" + name
+	if v, ok := p.exports.Load(key); ok {
+		return v.(symbol)
+	}
+	sym := p.export(file, name, map[string]bool{})
+	p.exports.Store(key, sym)
 	return sym
 }
 
