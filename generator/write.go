@@ -7,6 +7,7 @@ import (
 
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/fixtures"
+	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/manifest"
 )
 
@@ -62,32 +63,9 @@ func Write(root string, res *Result) error {
 		if old, err := os.ReadFile(dst); err == nil && string(old) == string(o.Content) {
 			continue
 		}
-		if err := writeAtomic(dst, o.Content); err != nil {
+		if err := atomicfile.Write(dst, o.Content, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", o.File, err)
 		}
 	}
 	return nil
-}
-
-func writeAtomic(dst string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".oracle-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
@@ -94,33 +95,14 @@ func WriteEdits(root string, edits []Edit, contents map[string][]byte) error {
 		}
 	}
 	for rel, data := range contents {
-		if err := writeAtomic(filepath.Join(root, filepath.FromSlash(rel)), data); err != nil {
+		dst := filepath.Join(root, filepath.FromSlash(rel))
+		info, err := os.Stat(dst)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(dst, data, info.Mode().Perm()); err != nil {
 			return fmt.Errorf("writing %s: %w", rel, err)
 		}
 	}
 	return nil
-}
-
-func writeAtomic(dst string, data []byte) error {
-	info, err := os.Stat(dst)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".oracle-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
 }

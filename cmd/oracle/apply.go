@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -18,30 +17,12 @@ type applyDoc struct {
 }
 
 func runApply(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the oracle.apply/v1 JSON document")
-	dryRun := fs.Bool("dry-run", false, "print the diff, write nothing")
-	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oracle apply [--json] [--dry-run] [--root DIR] MANIFEST")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	root, err := findRoot(*rootFlag)
-	if err != nil {
-		fmt.Fprintf(stderr, "oracle apply: %v\n", err)
-		return exitUsage
+	v := newVerb("apply", "apply [--json] [--dry-run] [--root DIR] MANIFEST", "oracle.apply/v1", stderr)
+	dryRun := v.fs.Bool("dry-run", false, "print the diff, write nothing")
+	asJSON := v.json
+	pos, root, code, ok := v.parse(args, 1)
+	if !ok {
+		return code
 	}
 	t, err := manifest.LoadTicket(pos[0], root)
 	if err != nil {
@@ -57,7 +38,7 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
 	}
-	code := exitOK
+	code = exitOK
 	for _, e := range edits {
 		if e.Status == "refused" {
 			code = exitFail

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -43,30 +42,12 @@ type errorDoc struct {
 }
 
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the oracle.gen/v1 JSON document")
-	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
-	dryRun := fs.Bool("dry-run", false, "plan and check, write nothing")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oracle gen [--json] [--dry-run] [--root DIR] MANIFEST")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	root, err := findRoot(*rootFlag)
-	if err != nil {
-		fmt.Fprintf(stderr, "oracle gen: %v\n", err)
-		return exitUsage
+	v := newVerb("gen", "gen [--json] [--dry-run] [--root DIR] MANIFEST", "oracle.gen/v1", stderr)
+	dryRun := v.fs.Bool("dry-run", false, "plan and check, write nothing")
+	asJSON := v.json
+	pos, root, code, ok := v.parse(args, 1)
+	if !ok {
+		return code
 	}
 	in, err := generator.Load(root, pos[0])
 	if err != nil {
@@ -83,7 +64,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	code := exitOK
+	code = exitOK
 	doc := genDoc{Schema: "oracle.gen/v1", Ticket: res.Ticket, Operations: []genOp{}}
 	for _, o := range res.Operations {
 		g := genOp{ID: o.ID, Function: o.Function, Status: o.Status, Fixture: o.Fixture, Reason: o.Reason}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,25 +22,11 @@ type graphDoc struct {
 }
 
 func runGraph(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the oracle.graph/v1 JSON document")
-	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oracle graph [--json] [--root DIR] [FILE[#FUNCTION] ...]")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	root, err := findRoot(*rootFlag)
-	if err != nil {
-		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
-		return exitUsage
+	v := newVerb("graph", "graph [--json] [--root DIR] [FILE[#FUNCTION] ...]", "oracle.graph/v1", stderr)
+	asJSON := v.json
+	pos, root, code, ok := v.parse(args, -1)
+	if !ok {
+		return code
 	}
 
 	// FILE[#FUNCTION] selections: files to read, and per file the functions kept.

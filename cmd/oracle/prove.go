@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,31 +37,13 @@ type proveOp struct {
 var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
 
 func runProve(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the oracle.prove/v1 JSON document")
-	report := fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
-	timeout := fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
-	rootFlag := fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oracle prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	root, err := findRoot(*rootFlag)
-	if err != nil {
-		fmt.Fprintf(stderr, "oracle prove: %v\n", err)
-		return exitUsage
+	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
+	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	asJSON := v.json
+	pos, root, code, ok := v.parse(args, 1)
+	if !ok {
+		return code
 	}
 	in, err := generator.Load(root, pos[0])
 	if err != nil {
@@ -106,7 +87,7 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	code := verdictExit[res.Verdict]
+	code = verdictExit[res.Verdict]
 	if *asJSON {
 		doc := proveDoc{Schema: "oracle.prove/v1", Ticket: plan.Ticket, Verdict: string(res.Verdict), Operations: []proveOp{}}
 		for _, op := range res.Operations {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,4 +82,51 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// verb holds the flags every verb has (--json, --root) and parses a command
+// line the same way for all of them.
+type verb struct {
+	name   string
+	fs     *flag.FlagSet
+	json   *bool
+	root   *string
+	stderr io.Writer
+}
+
+// newVerb starts a verb's flag set; the caller adds its own flags before parse.
+func newVerb(name, usage, schema string, stderr io.Writer) *verb {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	v := &verb{name: name, fs: fs, stderr: stderr,
+		json: fs.Bool("json", false, "print the "+schema+" JSON document"),
+		root: fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")}
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oracle "+usage)
+		fs.PrintDefaults()
+	}
+	return v
+}
+
+// parse parses args, checks the number of positional arguments (exactly n;
+// n < 0: any) and finds the repository root. When ok is false the command
+// ends with code.
+func (v *verb) parse(args []string, n int) (pos []string, root string, code int, ok bool) {
+	pos, err := parseFlags(v.fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return nil, "", exitOK, false
+		}
+		return nil, "", exitUsage, false
+	}
+	if n >= 0 && len(pos) != n {
+		v.fs.Usage()
+		return nil, "", exitUsage, false
+	}
+	root, err = findRoot(*v.root)
+	if err != nil {
+		fmt.Fprintf(v.stderr, "oracle %s: %v\n", v.name, err)
+		return nil, "", exitUsage, false
+	}
+	return pos, root, exitOK, true
 }
