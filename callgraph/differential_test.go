@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/bench/synth"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,4 +176,30 @@ func TestDiffGraphsBites(t *testing.T) {
 	if len(diffs) != 3 {
 		t.Fatalf("want 3 disagreements (wrong target, extra pin, missing call), got %d: %q", len(diffs), diffs)
 	}
+}
+
+// TestDifferentialSynthetic: the same agreement on a generated monorepo
+// (bench/synth: workspace packages with exports and customConditions, path
+// aliases, barrels, star and namespace re-exports, dynamic imports, shadowing
+// parameters, an external package), small enough for the checker to run fast.
+func TestDifferentialSynthetic(t *testing.T) {
+	root := t.TempDir()
+	cfg := synth.Default()
+	cfg.Packages, cfg.FilesPerPackage = 3, 12
+	if _, err := synth.Generate(root, cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := runTSGraph(t, root)
+	ours, err := Build(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, diffs := diffGraphs(ours, want)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if n < 1000 {
+		t.Errorf("only %d call sites compared", n)
+	}
+	t.Logf("synthetic: %d call sites, %d disagreements", n, len(diffs))
 }

@@ -16,6 +16,7 @@
 // The script never writes to the repository. It exits 1 when a program has errors (type errors
 // would make the checker's answers meaningless) unless --allow-errors is given, and 1 when some
 // source file is in no program.
+import { writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
@@ -394,5 +395,7 @@ for (const file of allSources) {
 }
 functions.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || cmp(a.name, b.name));
 
-process.stdout.write(JSON.stringify({ schema: "oracle.graph/v1", functions }, null, 2) + "\n");
-process.exit(failed ? 1 : 0);
+// Written synchronously and ended with exitCode, not process.exit(): on a pipe,
+// process.stdout.write is asynchronous and exit() would cut the output short.
+writeSync(1, JSON.stringify({ schema: "oracle.graph/v1", functions }, null, 2) + "\n");
+process.exitCode = failed ? 1 : 0;
