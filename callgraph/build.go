@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -150,8 +151,22 @@ func (p *Program) Module(rel string) (*analyzer.File, string) {
 	return e.file, e.note
 }
 
+// parseAll parses files in parallel, largest first, so that no worker is
+// left with a big file at the end while the others idle.
 func (p *Program) parseAll(files []string, workers int) {
-	parallel(len(files), workers, func(i int) { p.Module(files[i]) })
+	type sized struct {
+		rel  string
+		size int64
+	}
+	order := make([]sized, len(files))
+	for i, f := range files {
+		order[i].rel = f
+		if info, err := os.Stat(filepath.Join(p.root, filepath.FromSlash(f))); err == nil {
+			order[i].size = info.Size()
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].size > order[j].size })
+	parallel(len(order), workers, func(i int) { p.Module(order[i].rel) })
 }
 
 func (p *Program) resolveAll(files []string, workers int) []*FunctionNode {
