@@ -82,7 +82,7 @@ func walkSources(root string) ([]string, []Note, error) {
 				typ = info.Mode().Type()
 			}
 			if typ.IsDir() {
-				if skippedDirs[name] || strings.HasPrefix(name, ".") && name != "." {
+				if skippedDirs[name] || strings.HasPrefix(name, ".") {
 					continue
 				}
 				real, err := filepath.EvalSymlinks(abs)

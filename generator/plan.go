@@ -314,7 +314,7 @@ func chooseStrategy(p *callgraph.Program, m string, fx *fixtures.Fixture) (strin
 	if via := loads(p, m, direct); via != "" {
 		return InPlaceSpy, fmt.Sprintf("%s loads %s, which fixture %s imports: it initialises against state the fixture sets up at run time", m, via, fx.Name)
 	}
-	return HoistedMock, fmt.Sprintf("fixture %s imports nothing from %s or from what it loads", fx.Name, m)
+	return HoistedMock, fmt.Sprintf("fixture %s imports nothing from %s or from the modules it loads", fx.Name, m)
 }
 
 func describeNames(names []string) string {

@@ -94,12 +94,12 @@ func TestStrategyChoice(t *testing.T) {
 		err                  string
 	}{
 		{name: "stateless module through a barrel: hoisted mock at the defining module", wrap: "enrich", preserve: "",
-			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from what it loads"}},
+			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from the modules it loads"}},
 		{name: "module the fixture imports a live helper from: in-place spy", wrap: "enrich", preserve: "updateRecord",
-			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from what it loads",
+			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from the modules it loads",
 				"updateRecord src/repo.ts#updateRecord in-place-spy: fixture app imports createRecord from the same module"}},
 		{name: "module that loads state the fixture sets up: in-place spy", wrap: "enrich", preserve: "warm",
-			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from what it loads",
+			want: []string{"enrich src/enrich.ts#enrich hoisted-mock: fixture app imports nothing from src/enrich.ts or from the modules it loads",
 				"warm src/cache.ts#warm in-place-spy: src/cache.ts loads src/db.ts, which fixture app imports: it initialises against state the fixture sets up at run time"}},
 		{name: "same-module local callee", wrap: "enrich", preserve: "local",
 			err: "cannot observe local (11:3): it is defined in src/app.ts, the function's own module, and called through its local binding"},

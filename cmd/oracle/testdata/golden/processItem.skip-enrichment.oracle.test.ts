@@ -9,10 +9,10 @@
 // fixture:  pipeline (test/fixtures/pipeline.fixture.ts): setup, teardown, arrange.processItem
 //
 // Observed calls (call-through: each still runs its real implementation):
-//   enrichItem      -> src/server/enrich.ts#enrichItem        hoisted-mock: fixture pipeline imports nothing from src/server/enrich.ts or from what it loads
-//   selectTargets   -> src/server/targets.ts#selectTargets    hoisted-mock: fixture pipeline imports nothing from src/server/targets.ts or from what it loads
-//   resolveSettings -> src/server/settings.ts#resolveSettings hoisted-mock: fixture pipeline imports nothing from src/server/settings.ts or from what it loads
-//   extractMetadata -> src/server/metadata.ts#extractMetadata hoisted-mock: fixture pipeline imports nothing from src/server/metadata.ts or from what it loads
+//   enrichItem      -> src/server/enrich.ts#enrichItem        hoisted-mock: fixture pipeline imports nothing from src/server/enrich.ts or from the modules it loads
+//   selectTargets   -> src/server/targets.ts#selectTargets    hoisted-mock: fixture pipeline imports nothing from src/server/targets.ts or from the modules it loads
+//   resolveSettings -> src/server/settings.ts#resolveSettings hoisted-mock: fixture pipeline imports nothing from src/server/settings.ts or from the modules it loads
+//   extractMetadata -> src/server/metadata.ts#extractMetadata hoisted-mock: fixture pipeline imports nothing from src/server/metadata.ts or from the modules it loads
 //   updateRecord    -> src/server/repo.ts#updateRecord        in-place-spy: fixture pipeline imports createRecord, updateRecord from the same module
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { arrange, setup, teardown } from "../../../test/fixtures/pipeline.fixture";
