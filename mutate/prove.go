@@ -25,7 +25,9 @@ type ProveOptions struct {
 	BaselineTimeout time.Duration
 	// Progress, when set, hears of every run before it starts.
 	Progress func(i, n int, op, run string)
-	// Runner runs the oracle; nil means a new vitest process per run.
+	// Runner runs the oracle; nil means a new vitest process per run. A
+	// runner with a CloseDir(dir) method (runner.LongLivedRunner) is told
+	// when a sandbox goes away.
 	Runner runner.Runner
 	// TempDir holds the sandbox ("" = the system's).
 	TempDir string
@@ -125,6 +127,9 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		defer sb.Close()
+		if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+			defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
+		}
 		i := 0
 		progress := func(op, run string) {
 			i++

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
@@ -40,6 +41,7 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
 	pos, root, code, ok := v.parse(args, 1)
 	if !ok {
@@ -55,16 +57,31 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
 	}
 
-	// Interrupts end the runs, remove the sandbox and exit 130/143; a sandbox
+	opts := mutate.ProveOptions{Timeout: *timeout}
+	switch *runnerKind {
+	case "long-lived":
+		ll := runner.NewLongLived()
+		defer ll.Close()
+		opts.Runner = ll
+	case "process":
+		opts.Runner = runner.New()
+	default:
+		fmt.Fprintf(stderr, "oracle prove: --runner %q: want long-lived or process\n", *runnerKind)
+		return exitUsage
+	}
+	// Interrupts stop vitest, remove the sandbox and exit 130/143; a sandbox
 	// left by a killed run is removed by the next one.
-	stop := sandbox.CloseAllOnSignal()
+	stop := sandbox.CloseAllOnSignal(func() {
+		if c, ok := opts.Runner.(interface{ Close() error }); ok {
+			c.Close()
+		}
+	})
 	defer stop()
 	defer sandbox.CloseAll()
 	sandbox.SweepStale("", time.Hour)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 
-	opts := mutate.ProveOptions{Timeout: *timeout}
 	if !*asJSON && isTerminal(stderr) {
 		opts.Progress = func(i, n int, op, run string) {
 			fmt.Fprintf(stderr, "\r\033[Krun %d of %d: %s %s", i, n, op, run)

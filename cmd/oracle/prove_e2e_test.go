@@ -127,14 +127,16 @@ func needTool(t *testing.T, path string) {
 }
 
 // TestProveBrokenImplementation: a guard that also swallows the preserved
-// write proves FAIL, attributed to the implementation, naming the call.
+// write proves FAIL, attributed to the implementation, naming the call (with
+// a fresh vitest process per run: the other tests use the default,
+// long-lived runner).
 func TestProveBrokenImplementation(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
 	b := breakings[1] // preserved write moved under the guard
 	index := filepath.Join(dir, "src/server/index.ts")
 	src, _ := os.ReadFile(index)
 	os.WriteFile(index, bytes.Replace(src, []byte(b.old), []byte(b.new), 1), 0o644)
-	code, r, _ := prove(t, dir)
+	code, r, _ := prove(t, dir, "--runner", "process")
 	op := r.Operations[0]
 	if code != 1 || r.Verdict != "FAIL" || op.Attribution != "implementation" {
 		t.Fatalf("exit %d, verdict %s, attribution %s: %+v", code, r.Verdict, op.Attribution, op)

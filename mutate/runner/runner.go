@@ -6,6 +6,8 @@
 // reporter plus a small embedded reporter (phases.mjs) that records, per failed test, whether
 // the failure happened in a beforeEach hook ("setup"), in the test body ("body") or only in
 // an afterEach hook ("teardown"). See Classify for the rules.
+//
+// ProcessRunner starts vitest per run; LongLivedRunner (longlived.go) keeps one per repository.
 package runner
 
 import (

@@ -66,15 +66,18 @@ func CloseAll() error {
 // conventional status, 130 for SIGINT and 143 for SIGTERM. stop uninstalls
 // the handler (once the sandboxes are closed, before the process reports
 // and exits on its own). Processes started in a sandbox are not the
-// handler's business: the caller kills them (they get SIGINT from the
-// terminal with the rest of the process group anyway).
-func CloseAllOnSignal() (stop func()) {
+// handler's business: the caller passes functions that stop them (before),
+// which run first.
+func CloseAllOnSignal(before ...func()) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-ch:
+			for _, f := range before {
+				f() // stop what runs inside the sandboxes first (vitest)
+			}
 			registry.Lock()
 			registry.closing = true
 			registry.Unlock()

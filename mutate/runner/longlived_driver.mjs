@@ -1,0 +1,215 @@
+// Long-lived vitest driver used by oracle's LongLivedRunner (longlived.go). One process keeps
+// one Vitest instance (createVitest + standalone) for a package dir and config, and runs one
+// test file per request, so repeated runs (a baseline and its mutants) skip vitest's start-up.
+//
+//   node longlived_driver.mjs <vitest package dir> <config path or ""> <report path> <phases reporter>
+//
+// Requests: one JSON object per line on stdin: {"id": n, "file": "/abs/test.ts", "sentinel": "..."}.
+// Responses: one JSON object per line on fd 3 (stdout and stderr stay vitest's own output):
+//   {"type":"ready","version":..}            after start-up
+//   {"type":"fatal","unsupported":bool,"error":..}  start-up failed (then the process exits)
+//   {"id":n,"type":"done","exit":code,"invalidated":k,"ms":t}
+//   {"id":n,"type":"nomatch"}                no test file matched the filter (vitest run would exit 1)
+//   {"id":n,"type":"stale","error":..}       the config or a file it imports changed: restart me
+//   {"id":n,"type":"error","error":..}       the run threw: the caller falls back to a fresh process
+// Before every "done"/"nomatch" the sentinel is written to stdout, after everything the run
+// printed (pipes are synchronous on Linux), so the caller knows the run's output is complete.
+//
+// Freshness: before each run every file in the vite module graphs is hashed and the changed
+// ones are invalidated (vitest.invalidateFile), so a mutant written between runs is
+// re-transformed, and so is the restored original. Workers are fresh per run (vitest 4+ stops
+// a pool runner when its queue is empty), so the module registry, vi.mock hoisting and
+// globalThis start from scratch as in a fresh `vitest run`.
+import { createHash } from "node:crypto";
+import { readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const [vitestDir, config, reportPath, phasesReporter] = process.argv.slice(2);
+
+function reply(obj) {
+  writeSync(3, JSON.stringify(obj) + "\n");
+}
+
+function msg(e) {
+  return String((e && (e.stack || e.message)) || e);
+}
+
+function fatal(unsupported, error) {
+  reply({ type: "fatal", unsupported, error });
+  process.exit(0);
+}
+
+function pickExport(e) {
+  if (typeof e === "string") return e;
+  if (!e || typeof e !== "object") return "";
+  for (const k of ["import", "node", "default"]) if (e[k]) return pickExport(e[k]);
+  return "";
+}
+
+// What `vitest run` does before createVitest (prepareVitest).
+process.env.TEST = "true";
+process.env.VITEST = "true";
+process.env.NODE_ENV ??= "test";
+
+let api;
+try {
+  const pkg = JSON.parse(readFileSync(join(vitestDir, "package.json"), "utf8"));
+  const major = Number(String(pkg.version).split(".")[0]);
+  if (!(major >= 4)) fatal(true, `vitest ${pkg.version}: the long-lived runner needs vitest >= 4`);
+  const rel = pickExport(pkg.exports?.["./node"]) || "./dist/node.js";
+  api = await import(pathToFileURL(join(vitestDir, rel)).href);
+} catch (e) {
+  fatal(true, "cannot load vitest/node: " + msg(e));
+}
+if (typeof api.createVitest !== "function") fatal(true, "vitest/node has no createVitest");
+
+let vitest;
+try {
+  const options = {
+    run: true,
+    watch: false,
+    reporters: ["json", phasesReporter],
+    outputFile: reportPath,
+    cache: false, // as --no-cache: the results cache lives in node_modules/.vite
+  };
+  if (config) options.config = config;
+  vitest = await api.createVitest("test", options, {});
+} catch (e) {
+  fatal(false, "createVitest: " + msg(e));
+}
+
+for (const m of ["standalone", "getRelevantTestSpecifications", "runTestSpecifications", "invalidateFile"]) {
+  if (typeof vitest[m] !== "function") fatal(true, `this vitest has no Vitest.${m}()`);
+}
+if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.environments)) {
+  fatal(true, "this vitest exposes no vite environments per project");
+}
+// Whatever lives across runs in the main process would make a run differ from a fresh
+// `vitest run`: refuse it (the caller then uses one process per run).
+for (const p of vitest.projects) {
+  const c = p.config || {};
+  const name = p.name ? `project ${p.name}: ` : "";
+  const gs = c.globalSetup;
+  if (gs && (!Array.isArray(gs) || gs.length)) fatal(true, name + "globalSetup runs once per vitest process");
+  if (c.browser?.enabled) fatal(true, name + "browser mode");
+  if (c.typecheck?.enabled) fatal(true, name + "typecheck mode");
+  if (!["forks", "threads", "vmForks", "vmThreads"].includes(c.pool)) fatal(true, `${name}pool ${c.pool}`);
+}
+
+try {
+  await vitest.standalone();
+} catch (e) {
+  fatal(false, "standalone: " + msg(e));
+}
+
+function hash(file) {
+  try {
+    return createHash("sha1").update(readFileSync(file)).digest("hex");
+  } catch {
+    return "-"; // missing or unreadable: a change when it was there before
+  }
+}
+
+function environments() {
+  const out = new Set();
+  for (const server of [vitest.vite, ...vitest.projects.map((p) => p.vite)]) {
+    for (const env of Object.values(server?.environments || {})) if (env?.moduleGraph) out.add(env);
+  }
+  return out;
+}
+
+function graphFiles() {
+  const files = new Set();
+  for (const env of environments()) {
+    const g = env.moduleGraph;
+    if (g.fileToModulesMap) for (const f of g.fileToModulesMap.keys()) files.add(f);
+    else for (const m of g.idToModuleMap?.values() || []) if (m.file) files.add(m.file);
+  }
+  return files;
+}
+
+// The config file and everything it imports: a change needs a new process.
+const configDeps = new Map();
+for (const server of [vitest.vite, ...vitest.projects.map((p) => p.vite)]) {
+  const c = server?.config;
+  for (const f of [c?.configFile, ...(c?.configFileDependencies || [])]) {
+    if (f && !configDeps.has(f)) configDeps.set(f, hash(f));
+  }
+}
+
+const hashes = new Map(); // file -> content hash of the version the module graph holds
+
+function invalidateChanged() {
+  let n = 0;
+  for (const f of graphFiles()) {
+    const h = hash(f);
+    const old = hashes.get(f);
+    if (old === h) continue;
+    // A file the graph holds but this map does not (loaded outside a run): invalidate it too.
+    vitest.invalidateFile(f);
+    n++;
+    hashes.set(f, h);
+  }
+  return n;
+}
+
+// After a run: record the files the run added to the graph (read as they are now, which is
+// what the run transformed: nothing writes sources during a run).
+function recordNew() {
+  for (const f of graphFiles()) if (!hashes.has(f)) hashes.set(f, hash(f));
+}
+
+function flushStdout(sentinel) {
+  return new Promise((resolve) => process.stdout.write("\n" + sentinel + "\n", () => resolve()));
+}
+
+recordNew();
+reply({ type: "ready", version: vitest.version, pid: process.pid });
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+  if (!line.trim()) continue;
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch (e) {
+    reply({ type: "error", error: "bad request: " + msg(e) });
+    continue;
+  }
+  const { id, file, sentinel } = req;
+  try {
+    for (const [f, h] of configDeps) {
+      if (hash(f) !== h) {
+        reply({ id, type: "stale", error: "the vitest config changed: " + f });
+        process.exit(0);
+      }
+    }
+    const invalidated = invalidateChanged();
+    // vitest caches the glob of the include patterns: a test file written since must be found.
+    if (typeof vitest.clearSpecificationsCache === "function") vitest.clearSpecificationsCache();
+    for (const p of vitest.projects) p.testFilesList = null;
+    process.exitCode = undefined;
+    const t0 = performance.now();
+    const specs = await vitest.getRelevantTestSpecifications([file]);
+    if (!specs.length) {
+      await flushStdout(sentinel);
+      reply({ id, type: "nomatch" });
+      continue;
+    }
+    await vitest.runTestSpecifications(specs, true);
+    const ms = performance.now() - t0;
+    const exit = Number(process.exitCode ?? 0) || 0;
+    process.exitCode = undefined;
+    recordNew();
+    await flushStdout(sentinel);
+    reply({ id, type: "done", exit, invalidated, ms });
+  } catch (e) {
+    reply({ id, type: "error", error: msg(e) });
+  }
+}
+try {
+  await vitest.close();
+} catch {}
+process.exit(0);

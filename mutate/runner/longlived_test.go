@@ -1,0 +1,573 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real vitest of testdata/pipeline in ONE long-lived process per test
+// (sandbox copies, node_modules symlinked), and check that each run behaves like a fresh
+// `vitest run` (the ProcessRunner's), whatever was written between runs.
+
+const (
+	unguarded   = "  patch.score = (await enrichItem(record, settings)).score;\n"
+	updateCall  = "  const saved = await updateRecord(id, patch);\n"
+	pipelineRun = "  const queued = await listRecords(\"queued\");\n"
+)
+
+// mutants of src/server/index.ts (scripts/mutants.py), by name.
+var llMutants = map[string]func(string) string{
+	"guard-deleted": func(s string) string { return strings.Replace(s, guard, unguarded, 1) },
+	"flag-inverted": func(s string) string { return strings.Replace(s, "if (!opts.skip) {", "if (opts.skip) {", 1) },
+	"updateRecord-moved-under-guard": func(s string) string {
+		s = strings.Replace(s, updateCall, "", 1)
+		return strings.Replace(s, guard, strings.Replace(guard, "  }\n", "    void (await updateRecord(id, patch));\n  }\n", 1)+"  const saved = (await getRecord(id))!;\n", 1)
+	},
+	"updateRecord-removed": func(s string) string {
+		return strings.Replace(s, updateCall, "  const saved = { ...record, ...patch } as RecordRow;\n", 1)
+	},
+	"selectTargets-removed": func(s string) string {
+		return strings.Replace(s, "  const targets = selectTargets(record);\n", "  const targets: string[] = [];\n", 1)
+	},
+	"extractMetadata-moved-under-guard": func(s string) string {
+		return strings.Replace(s, "  const metadata = extractMetadata(record);\n",
+			"  let metadata = { slug: \"\", tags: [] as string[] };\n  if (!opts.skip) {\n    metadata = extractMetadata(record);\n  }\n", 1)
+	},
+}
+
+// setIndex writes src/server/index.ts as the original transformed by mutant ("" = original).
+func setIndex(t *testing.T, dir, orig, mutant string) {
+	t.Helper()
+	src := orig
+	if mutant != "" {
+		src = llMutants[mutant](orig)
+		if src == orig {
+			t.Fatalf("mutant %s changed nothing", mutant)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func llRun(t *testing.T, r Runner, s Spec) Result {
+	t.Helper()
+	vitestSlots <- struct{}{}
+	defer func() { <-vitestSlots }()
+	res, err := r.Run(context.Background(), s)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	t.Logf("%s: status=%s executed=%d reached=%v attempts=%d exit=%d duration=%s detail=%q",
+		s.TestFile, res.Status, res.Executed, res.Reached, res.Attempts, res.ExitCode, res.Duration, res.Detail)
+	return res
+}
+
+// newLL returns a runner that fails the test on any fallback (unless allowed) and is
+// closed, with no process left behind, at the end of the test.
+func newLL(t *testing.T, dir string, allowFallback bool) *LongLivedRunner {
+	t.Helper()
+	r := NewLongLived()
+	r.OnFallback = func(s Spec, reason string) {
+		if !allowFallback {
+			t.Errorf("unexpected fallback for %s: %s", s.TestFile, reason)
+		}
+	}
+	t.Cleanup(func() {
+		groups := r.groups()
+		r.Close()
+		assertNoProcesses(t, dir, groups)
+	})
+	return r
+}
+
+// groups lists the process groups (driver pids) of the live processes.
+func (r *LongLivedRunner) groups() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for _, d := range r.drivers {
+		d.pmu.Lock()
+		if d.proc != nil {
+			out = append(out, d.proc.cmd.Process.Pid)
+		}
+		d.pmu.Unlock()
+	}
+	return out
+}
+
+// assertNoProcesses: no process works in dir and no member of the groups is alive.
+func assertNoProcesses(t *testing.T, dir string, groups []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var left []string
+		left = append(left, processesIn(dir)...)
+		for _, g := range groups {
+			if err := syscall.Kill(-g, 0); !errors.Is(err, syscall.ESRCH) {
+				left = append(left, fmt.Sprintf("group %d (%v)", g, err))
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left: %v", left)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// One process sees every version written between runs: original, mutant, original, another
+// mutant, original. Without the invalidation the third run would still fail (or the second
+// pass).
+func TestLongLivedSeesEveryVersion(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	r := newLL(t, dir, false)
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	steps := []struct {
+		mutant string
+		want   Status
+		detail string
+	}{
+		{"", Passed, ""},
+		{"guard-deleted", Failed, "enrichItem"},
+		{"", Passed, ""},
+		{"updateRecord-moved-under-guard", Failed, "updateRecord"},
+		{"", Passed, ""},
+	}
+	for i, st := range steps {
+		setIndex(t, dir, orig, st.mutant)
+		res := llRun(t, r, spec)
+		if res.Status != st.want || res.Executed != 2 || res.Attempts != 1 || !strings.Contains(res.Detail, st.detail) {
+			t.Errorf("step %d (%q): want %s (detail with %q), got %+v", i, st.mutant, st.want, st.detail, res)
+		}
+		if st.want == Passed && (res.Detail != "" || res.ExitCode != 0) {
+			t.Errorf("step %d: passed with detail %q, exit %d", i, res.Detail, res.ExitCode)
+		}
+		if st.want == Failed {
+			if res.ExitCode != 1 || res.Tests[0].Phase != PhaseBody {
+				t.Errorf("step %d: exit %d, tests %+v", i, res.ExitCode, res.Tests)
+			}
+			noMachinePaths(t, dir, res.Detail)
+		}
+	}
+	st := r.Stats()
+	if st.Starts != 1 || st.Runs != len(steps) || st.Fallbacks != 0 || st.Invalidated < 4 {
+		t.Errorf("want one process serving %d runs with index.ts invalidated 4 times; stats %+v", len(steps), st)
+	}
+}
+
+// The reached marker is per run: a marker reached in one run is not reported by the next
+// one, where the same id sits in code the oracle never calls.
+func TestLongLivedMarkerPerRun(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	r := newLL(t, dir, false)
+	inProcess := strings.Replace(orig, bodyStart, "  "+MarkerStatement("m1")+"\n"+bodyStart, 1)
+	inPipeline := strings.Replace(orig, pipelineRun, "  "+MarkerStatement("m1")+"\n"+pipelineRun, 1)
+	for i, c := range []struct {
+		src  string
+		want bool
+	}{{inProcess, true}, {inPipeline, false}, {inProcess, true}, {orig, false}} {
+		if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute, ReachedMarker: "m1"})
+		if res.Status != Passed || res.Reached != c.want {
+			t.Errorf("run %d: want passed, reached=%v; got %+v", i, c.want, res)
+		}
+	}
+	if st := r.Stats(); st.Starts != 1 || st.Fallbacks != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// An infinite loop: the run is killed with its process group, a new process re-runs it,
+// times out again: Timeout after 2 attempts; the next run (original restored) starts a
+// third process and passes.
+func TestLongLivedTimeoutRestarts(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	r := newLL(t, dir, false)
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: 3 * time.Second}
+	// Warm up, so the time-out measures the run, not the start-up.
+	if res := llRun(t, r, spec); res.Status != Passed {
+		t.Fatalf("baseline: %+v", res)
+	}
+	loop := strings.Replace(orig, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart, 1)
+	if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(loop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := llRun(t, r, spec)
+	el := time.Since(start)
+	if res.Status != Timeout || res.Attempts != 2 || res.ExitCode != -1 || !strings.Contains(res.Detail, "run 1: ") || !strings.Contains(res.Detail, "run 2: ") {
+		t.Fatalf("want timeout after 2 attempts with both durations; got %+v", res)
+	}
+	if el < 6*time.Second || el > 25*time.Second {
+		t.Errorf("took %s: want two 3 s attempts and prompt kills", el)
+	}
+	// Killed: nothing runs in the sandbox until the next run.
+	assertNoProcesses(t, dir, nil)
+	setIndex(t, dir, orig, "")
+	if res := llRun(t, r, spec); res.Status != Passed || res.Attempts != 1 {
+		t.Errorf("after the time-out: want passed; got %+v", res)
+	}
+	if st := r.Stats(); st.Starts != 3 || st.Fallbacks != 0 {
+		t.Errorf("want 3 starts (initial, re-run, next run); stats %+v", st)
+	}
+}
+
+// Cancelling the context kills the run at once (and its workers).
+func TestLongLivedContextCancel(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	edit(t, dir, indexTS, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart)
+	r := newLL(t, dir, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(8*time.Second, cancel)
+	vitestSlots <- struct{}{}
+	start := time.Now()
+	_, err := r.Run(ctx, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
+	<-vitestSlots
+	if !errors.Is(err, context.Canceled) || time.Since(start) > 20*time.Second {
+		t.Fatalf("want context.Canceled soon after 8 s; got %v after %s", err, time.Since(start))
+	}
+	assertNoProcesses(t, dir, nil)
+}
+
+// Close stops the process and its workers; a later Run says so.
+func TestLongLivedCloseLeavesNoProcess(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	r := NewLongLived()
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	if res := llRun(t, r, spec); res.Status != Passed {
+		t.Fatalf("%+v", res)
+	}
+	groups := r.groups()
+	if len(groups) != 1 || len(processesIn(dir)) == 0 {
+		t.Fatalf("want one live process working in the sandbox; groups %v, in dir %v", groups, processesIn(dir))
+	}
+	r.Close()
+	assertNoProcesses(t, dir, groups)
+	if _, err := r.Run(context.Background(), spec); !errors.Is(err, ErrClosed) {
+		t.Errorf("Run after Close: want ErrClosed, got %v", err)
+	}
+
+	// Close during a run whose worker spins: the worker goes too, and the run ends with
+	// ErrClosed (not a fallback that would start another vitest).
+	edit(t, dir, indexTS, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart)
+	r = NewLongLived()
+	r.OnFallback = func(s Spec, reason string) { t.Errorf("fallback after Close: %s", reason) }
+	done := make(chan error, 1)
+	vitestSlots <- struct{}{}
+	defer func() { <-vitestSlots }()
+	go func() {
+		_, err := r.Run(context.Background(), Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
+		done <- err
+	}()
+	for deadline := time.Now().Add(30 * time.Second); len(processesIn(dir)) < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker started: %v", processesIn(dir))
+		}
+	}
+	time.Sleep(4 * time.Second) // the worker is in the loop by now (deaf to its parent's death)
+	groups = r.groups()
+	r.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("run in progress: want ErrClosed, got %v", err)
+	}
+	assertNoProcesses(t, dir, groups)
+}
+
+// Every case ProcessRunner's tests cover gives the same Result in one long-lived process,
+// with the test files written AFTER the process started (so they must be found by a new
+// glob), and a run after a failing one is not polluted by it (unhandled errors, state).
+func TestLongLivedMatchesProcessRunner(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	ll := newLL(t, dir, false)
+	pr := New()
+	compare := func(name string, s Spec) {
+		t.Helper()
+		a := llRun(t, ll, s)
+		b := llRun(t, pr, s)
+		a.Duration, b.Duration = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: long-lived and process runners differ:\n  long-lived %+v\n  process    %+v", name, a, b)
+		}
+	}
+	ref := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	compare("reference", ref)
+
+	setIndex(t, dir, strings.Replace(orig, bodyStart, "  throw new Error(\"mutant boom\");\n"+bodyStart, 1), "")
+	compare("code under test throws", ref)
+	setIndex(t, dir, strings.Replace(orig, bodyStart, "  void Promise.reject(new Error(\"floating\"));\n"+bodyStart, 1), "")
+	compare("unhandled rejection", ref)
+	setIndex(t, dir, orig, "")
+	compare("restored after the unhandled rejection", ref)
+
+	for _, v := range []struct{ name, old, new string }{
+		{"setup-throws.test.ts", "  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n"},
+		{"syntax.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();"},
+		{"badimport.test.ts", `"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`},
+		{"skipped.test.ts", "\ndescribe(", "\ndescribe.skip("},
+	} {
+		f := writeVariant(t, dir, v.name, v.old, v.new)
+		compare(v.name, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
+	}
+	compare("outside the include", Spec{Dir: dir, TestFile: refOracle, Timeout: time.Minute})
+	compare("reference again", ref)
+	if st := ll.Stats(); st.Fallbacks != 0 || st.Starts != 2 {
+		t.Errorf("want two processes (with and without -c) and no fallback; stats %+v", st)
+	}
+}
+
+// Module state, globalThis and the module registry are fresh in every run (new workers):
+// the same file passes twice.
+func TestLongLivedFreshModulesPerRun(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	os.WriteFile(filepath.Join(dir, "reference", "counter.ts"), []byte("export let n = 0;\nexport function inc(): number { return ++n; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "reference", "fresh.test.ts"), []byte(`import { expect, it, vi } from "vitest";
+import { inc } from "./counter";
+vi.mock("./counter", async (orig) => ({ ...(await orig<typeof import("./counter")>()) }));
+it("fresh", () => {
+  const g = globalThis as { __runs?: number };
+  g.__runs = (g.__runs ?? 0) + 1;
+  expect(g.__runs).toBe(1);
+  expect(inc()).toBe(1);
+});
+`), 0o644)
+	r := newLL(t, dir, false)
+	for i := 0; i < 3; i++ {
+		res := llRun(t, r, Spec{Dir: dir, TestFile: "reference/fresh.test.ts", Config: refConfig, Timeout: time.Minute})
+		if res.Status != Passed {
+			t.Errorf("run %d: %+v", i, res)
+		}
+	}
+}
+
+// A config the long-lived process cannot serve like a fresh one (globalSetup runs once per
+// process) falls back to a process per run; so does a driver killed during a run. Outcomes
+// are the ProcessRunner's.
+func TestLongLivedFallsBack(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	os.WriteFile(filepath.Join(dir, "reference", "gs.ts"), []byte("export default function () {}\n"), 0o644)
+	cfg := readFile(t, filepath.Join(dir, refConfig))
+	cfg = strings.Replace(cfg, "test: { ...base.test,", "test: { ...base.test, globalSetup: [\"./reference/gs.ts\"],", 1)
+	os.WriteFile(filepath.Join(dir, "vitest.gs.config.ts"), []byte(cfg), 0o644)
+	r := newLL(t, dir, true)
+	for i := 0; i < 2; i++ {
+		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.gs.config.ts", Timeout: time.Minute})
+		if res.Status != Passed {
+			t.Errorf("globalSetup run %d: %+v", i, res)
+		}
+	}
+	if st := r.Stats(); st.Fallbacks != 2 || st.Starts != 1 || !strings.Contains(st.LastFallback, "globalSetup") {
+		t.Errorf("want one start, refused for globalSetup, and 2 fallbacks; stats %+v", st)
+	}
+
+	// The test kills its parent (the driver, or vitest in a fresh process).
+	f := writeVariant(t, dir, "killer.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    process.kill(process.ppid, \"SIGKILL\");")
+	s := Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute}
+	a := llRun(t, r, s)
+	b := llRun(t, New(), s)
+	a.Duration, b.Duration = 0, 0
+	if !reflect.DeepEqual(a, b) || a.Status != Error {
+		t.Errorf("killed driver: want the ProcessRunner's error\n  long-lived %+v\n  process    %+v", a, b)
+	}
+	if st := r.Stats(); st.Fallbacks != 3 || !strings.Contains(st.LastFallback, "exited during a run") {
+		t.Errorf("want a fallback for the dead driver; stats %+v", st)
+	}
+	// The next run gets a new process.
+	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}); res.Status != Passed {
+		t.Errorf("after the crash: %+v", res)
+	}
+	if st := r.Stats(); st.Fallbacks != 3 || st.Starts != 3 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// vitest 5.1.1 on Node 22 (testdata/vitest5), when installed: the same switch.
+func TestLongLivedVitest5(t *testing.T) {
+	t.Parallel()
+	src := sample(t)
+	v5 := filepath.Join(src, "..", "vitest5", "node_modules")
+	node := filepath.Join(v5, "node", "bin", "node")
+	if _, err := os.Stat(filepath.Join(v5, "vitest", "vitest.mjs")); err != nil {
+		t.Skip("testdata/vitest5/node_modules is missing")
+	}
+	dir := sandbox(t)
+	os.Remove(filepath.Join(dir, "node_modules"))
+	if err := os.Symlink(v5, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	r := newLL(t, dir, false)
+	r.Node = node
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute, ReachedMarker: "m5"}
+	marked := strings.Replace(orig, bodyStart, "  "+MarkerStatement("m5")+"\n"+bodyStart, 1)
+	for i, st := range []struct {
+		src     string
+		want    Status
+		reached bool
+	}{{orig, Passed, false}, {llMutants["guard-deleted"](marked), Failed, true}, {orig, Passed, false}, {marked, Passed, true}} {
+		if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(st.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := llRun(t, r, spec)
+		if res.Status != st.want || res.Reached != st.reached {
+			t.Errorf("step %d: want %s reached=%v; got %+v", i, st.want, st.reached, res)
+		}
+	}
+	if st := r.Stats(); st.Starts != 1 || st.Fallbacks != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// ORACLE_LL_BENCH=1: N=12 runs alternating the original and mutants, with a process per run
+// and with one long-lived process; the outcomes must agree.
+func TestLongLivedBenchmark(t *testing.T) {
+	if os.Getenv("ORACLE_LL_BENCH") == "" {
+		t.Skip("set ORACLE_LL_BENCH=1")
+	}
+	dir := sandbox(t)
+	orig := readFile(t, filepath.Join(dir, indexTS))
+	names := []string{"guard-deleted", "flag-inverted", "updateRecord-moved-under-guard", "updateRecord-removed", "selectTargets-removed", "extractMetadata-moved-under-guard"}
+	var seq []string
+	for i := 0; len(seq) < 12; i++ {
+		seq = append(seq, "", names[i%len(names)])
+	}
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	measure := func(r Runner) ([]Status, time.Duration, []time.Duration) {
+		var sts []Status
+		var per []time.Duration
+		t0 := time.Now()
+		for _, m := range seq {
+			setIndex(t, dir, orig, m)
+			s := time.Now()
+			res, err := r.Run(context.Background(), spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			per = append(per, time.Since(s))
+			sts = append(sts, res.Status)
+		}
+		return sts, time.Since(t0), per
+	}
+	ps, pt, pper := measure(New())
+	ll := newLL(t, dir, false)
+	ls, lt, lper := measure(ll)
+	t.Logf("sequence:   %q", seq)
+	t.Logf("process:    %v total %s per run %v", ps, pt.Round(time.Millisecond), roundAll(pper))
+	t.Logf("long-lived: %v total %s per run %v", ls, lt.Round(time.Millisecond), roundAll(lper))
+	t.Logf("ratio process/long-lived: %.2f", float64(pt)/float64(lt))
+	if !reflect.DeepEqual(ps, ls) {
+		t.Errorf("outcomes differ")
+	}
+}
+
+func roundAll(ds []time.Duration) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Round(10*time.Millisecond).String())
+	}
+	return out
+}
+
+// A change to the config or a file it imports (vitest.config.ts, imported by the reference
+// config) cannot be invalidated: the process is replaced.
+func TestLongLivedConfigChangeRestarts(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	r := newLL(t, dir, false)
+	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	if res := llRun(t, r, spec); res.Status != Passed {
+		t.Fatalf("%+v", res)
+	}
+	// Exclude the oracle in the imported base config: a stale config would still run it.
+	edit(t, dir, "vitest.config.ts", "  test: {\n", "  test: {\n    exclude: [\"reference/**\"],\n")
+	if res := llRun(t, r, spec); res.Status != Error || !strings.Contains(res.Detail, "no test file matched") {
+		t.Errorf("with the oracle excluded: want no test file matched; got %+v", res)
+	}
+	if st := r.Stats(); st.Starts != 2 || st.Fallbacks != 0 {
+		t.Errorf("want a restart for the config change; stats %+v", st)
+	}
+}
+
+// A workspace package linked into node_modules (as the sandbox links them): vite holds its
+// real path, which is what gets hashed and invalidated.
+func TestLongLivedWorkspaceLink(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	// A node_modules of links to the sample's entries plus @ws/lib -> packages/lib.
+	shared, _ := os.Readlink(filepath.Join(dir, "node_modules"))
+	os.Remove(filepath.Join(dir, "node_modules"))
+	nm := filepath.Join(dir, "node_modules")
+	os.MkdirAll(filepath.Join(nm, "@ws"), 0o755)
+	ents, err := os.ReadDir(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if err := os.Symlink(filepath.Join(shared, e.Name()), filepath.Join(nm, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := filepath.Join(dir, "packages", "lib")
+	os.MkdirAll(lib, 0o755)
+	os.WriteFile(filepath.Join(lib, "package.json"), []byte(`{"name":"@ws/lib","type":"module","exports":{".":"./index.ts"}}`), 0o644)
+	write := func(v int) {
+		os.WriteFile(filepath.Join(lib, "index.ts"), []byte(fmt.Sprintf("export function value(): number { return %d; }\n", v)), 0o644)
+	}
+	write(1)
+	if err := os.Symlink("../../packages/lib", filepath.Join(nm, "@ws", "lib")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "reference", "ws.test.ts"), []byte(`import { expect, it } from "vitest";
+import { value } from "@ws/lib";
+it("value", () => { expect(value()).toBe(1); });
+`), 0o644)
+	r := newLL(t, dir, false)
+	spec := Spec{Dir: dir, TestFile: "reference/ws.test.ts", Config: refConfig, Timeout: time.Minute}
+	for i, v := range []int{1, 2, 1, 3, 1} {
+		write(v)
+		want := Passed
+		if v != 1 {
+			want = Failed
+		}
+		if res := llRun(t, r, spec); res.Status != want {
+			t.Errorf("step %d (value %d): want %s, got %+v", i, v, want, res)
+		}
+	}
+	if st := r.Stats(); st.Starts != 1 || st.Fallbacks != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
