@@ -6,6 +6,9 @@
 //
 //	go run ./bench/prove [-runs N]
 //
+// Both runners are measured: the default long-lived vitest process and a
+// fresh vitest process per run (--runner process).
+//
 // It needs testdata/pipeline/node_modules (scripts/test installs it).
 package main
 
@@ -60,8 +63,10 @@ func mainErr(runs int) error {
 	}
 	oracleFile := "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"
 
-	var plain, total []time.Duration
-	var perRun []float64
+	var plain []time.Duration
+	total := map[string][]time.Duration{}
+	perRun := map[string][]float64{}
+	runners := []string{"long-lived", "process"}
 	nRuns := 0
 	for i := 0; i < runs; i++ {
 		start := time.Now()
@@ -71,37 +76,42 @@ func mainErr(runs int) error {
 			return fmt.Errorf("plain vitest run: %v\n%s", err, out)
 		}
 		plain = append(plain, time.Since(start))
-
-		start = time.Now()
-		out, err := exec.Command(bin, "prove", "--json", "--root", repo, manifest).Output()
-		if err != nil {
-			return fmt.Errorf("prove: %v\n%s", err, out)
+		line := fmt.Sprintf("round %d: plain vitest %.2fs", i+1, plain[i].Seconds())
+		for _, rk := range runners {
+			start = time.Now()
+			out, err := exec.Command(bin, "prove", "--json", "--runner", rk, "--root", repo, manifest).Output()
+			if err != nil {
+				return fmt.Errorf("prove --runner %s: %v\n%s", rk, err, out)
+			}
+			total[rk] = append(total[rk], time.Since(start))
+			var doc struct {
+				Verdict    string `json:"verdict"`
+				Operations []struct {
+					Runs []struct {
+						Seconds float64 `json:"seconds"`
+					} `json:"runs"`
+				} `json:"operations"`
+			}
+			if err := json.Unmarshal(out, &doc); err != nil || doc.Verdict != "PASS" {
+				return fmt.Errorf("prove did not PASS (%v): %s", err, out)
+			}
+			for _, r := range doc.Operations[0].Runs {
+				perRun[rk] = append(perRun[rk], r.Seconds)
+			}
+			nRuns = len(doc.Operations[0].Runs)
+			line += fmt.Sprintf(", prove --runner %s %.2fs", rk, total[rk][i].Seconds())
 		}
-		total = append(total, time.Since(start))
-		var doc struct {
-			Verdict    string `json:"verdict"`
-			Operations []struct {
-				Runs []struct {
-					Seconds float64 `json:"seconds"`
-				} `json:"runs"`
-			} `json:"operations"`
-		}
-		if err := json.Unmarshal(out, &doc); err != nil || doc.Verdict != "PASS" {
-			return fmt.Errorf("prove did not PASS (%v): %s", err, out)
-		}
-		for _, r := range doc.Operations[0].Runs {
-			perRun = append(perRun, r.Seconds)
-		}
-		nRuns = len(doc.Operations[0].Runs)
-		fmt.Printf("run %d: plain vitest %.2fs, prove %.2fs (%d runs)\n", i+1, plain[i].Seconds(), total[i].Seconds(), nRuns)
+		fmt.Println(line)
 	}
-	mp, mt := median(plain), median(total)
-	sort.Float64s(perRun)
-	fmt.Printf("median: one plain vitest run of the oracle %.2fs; prove %.2fs for %d runs (baseline, red-first, %d mutants)\n",
-		mp.Seconds(), mt.Seconds(), nRuns, nRuns-2)
-	fmt.Printf("time per run: median %.2fs (vitest's own duration, as prove reports it); prove per run incl. overhead %.2fs\n",
-		perRun[len(perRun)/2], mt.Seconds()/float64(nRuns))
-	fmt.Printf("ratio prove / plain run: %.1f\n", mt.Seconds()/mp.Seconds())
+	mp := median(plain)
+	fmt.Printf("one plain vitest run of the oracle: median %.2fs\n", mp.Seconds())
+	for _, rk := range runners {
+		mt := median(total[rk])
+		sort.Float64s(perRun[rk])
+		fmt.Printf("prove --runner %-10s median %.2fs for %d runs (baseline, red-first, %d mutants); per run %.2fs (median of vitest's own duration %.2fs); ratio to one plain run %.1f\n",
+			rk, mt.Seconds(), nRuns, nRuns-2, mt.Seconds()/float64(nRuns), perRun[rk][len(perRun[rk])/2], mt.Seconds()/mp.Seconds())
+	}
+	fmt.Printf("long-lived speed-up: %.2fx\n", median(total["process"]).Seconds()/median(total["long-lived"]).Seconds())
 	return nil
 }
 

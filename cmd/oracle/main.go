@@ -26,7 +26,7 @@ const usage = `usage: oracle [-C DIR] <verb> [flags] [args]
 verbs:
   gen [--json] [--dry-run] [--root DIR] MANIFEST
         write the behavioral oracle of each operation of a ticket manifest
-  prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST
+  prove [--json] [--report FILE] [--timeout D] [--runner long-lived|process] [--root DIR] MANIFEST
         prove each oracle in a sandbox: green on the code, red on red-first
         and on every mutant; a verdict with an attribution
   apply [--json] [--dry-run] [--root DIR] MANIFEST
