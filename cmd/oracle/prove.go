@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/oracle-ts/oracle/generator"
@@ -71,7 +69,11 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 	}
 	// Interrupts stop vitest, remove the sandbox and exit 130/143; a sandbox
 	// left by a killed run is removed by the next one.
-	stop := sandbox.CloseAllOnSignal(func() {
+	// One handler owns SIGINT/SIGTERM: it cancels the runs, stops vitest,
+	// removes the sandbox and exits; the main path must not race it.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := sandbox.CloseAllOnSignal(cancel, func() {
 		if c, ok := opts.Runner.(interface{ Close() error }); ok {
 			c.Close()
 		}
@@ -79,8 +81,6 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	defer sandbox.CloseAll()
 	sandbox.SweepStale("", time.Hour)
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
 
 	if !*asJSON && isTerminal(stderr) {
 		opts.Progress = func(i, n int, op, run string) {
@@ -88,6 +88,9 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	res, err := mutate.Prove(ctx, in, plan, opts)
+	if ctx.Err() != nil {
+		select {} // interrupted: the signal handler is cleaning up and exits 130/143
+	}
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
