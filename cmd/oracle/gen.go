@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/manifest"
@@ -110,6 +111,12 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 // file:line) or a failure of the tool or environment (exit 3).
 func reportInputError(err error, schema string, asJSON bool, stdout, stderr io.Writer) int {
 	var errs manifest.Errors
+	if errors.Is(err, fs.ErrNotExist) {
+		// A manifest or file named on the command line that is not there is
+		// the caller's to fix, not a failure of the tool.
+		fmt.Fprintf(stderr, "oracle: %v\n", err)
+		return exitUsage
+	}
 	if !errors.As(err, &errs) {
 		fmt.Fprintf(stderr, "oracle: %v\n", err)
 		return exitError

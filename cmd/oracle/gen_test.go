@@ -64,6 +64,15 @@ func TestGenOutcomes(t *testing.T) {
 	noOracles(t, dir)
 }
 
+// TestGenMissingManifest: a manifest that is not there is a usage error.
+func TestGenMissingManifest(t *testing.T) {
+	dir := copySample(t, "pipeline", t.TempDir())
+	code, _, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/none.yaml"))
+	if code != 2 || !strings.Contains(errs, "no such file") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
 // TestGenInvalidInput: a manifest that is invalid, or does not fit the code,
 // exits 2 with file:line:column and the field, and writes nothing, not even
 // the other operations' oracles.

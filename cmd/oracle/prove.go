@@ -36,7 +36,7 @@ type proveOp struct {
 var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
 
 func runProve(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
