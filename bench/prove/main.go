@@ -16,7 +16,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
+	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,10 +47,7 @@ func mainErr(runs int) error {
 		return fmt.Errorf("run from the repository root after scripts/test: %w", err)
 	}
 	repo := filepath.Join(tmp, "repo")
-	if err := copyTree(src, repo); err != nil {
-		return err
-	}
-	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(repo, "node_modules")); err != nil {
+	if err := samplecopy.Copy(src, repo, filepath.Join(src, "node_modules")); err != nil {
 		return err
 	}
 	bin := filepath.Join(tmp, "oracle")
@@ -119,25 +116,4 @@ func median(xs []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), xs...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "__oracles__") {
-			return filepath.SkipDir
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }

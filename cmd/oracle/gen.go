@@ -50,15 +50,11 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	in, err := generator.Load(root, pos[0])
-	if err != nil {
-		return reportInputError(err, "oracle.gen/v1", *asJSON, stdout, stderr)
+	in, res, code, ok := loadPlan(root, pos[0], "oracle.gen/v1", *asJSON, stdout, stderr)
+	if !ok {
+		return code
 	}
 	defer in.Program.Close()
-	res, err := generator.Plan(in)
-	if err != nil {
-		return reportInputError(err, "oracle.gen/v1", *asJSON, stdout, stderr)
-	}
 	if !*dryRun {
 		if err := generator.Write(root, res); err != nil {
 			fmt.Fprintf(stderr, "oracle gen: %v\n", err)
@@ -105,6 +101,22 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// loadPlan loads a manifest and plans its oracles (what gen writes, what
+// prove proves). When ok is false the command ends with code; otherwise the
+// caller closes in.Program.
+func loadPlan(root, manifestPath, schema string, asJSON bool, stdout, stderr io.Writer) (in generator.Input, res *generator.Result, code int, ok bool) {
+	in, err := generator.Load(root, manifestPath)
+	if err != nil {
+		return in, nil, reportInputError(err, schema, asJSON, stdout, stderr), false
+	}
+	res, err = generator.Plan(in)
+	if err != nil {
+		in.Program.Close()
+		return in, nil, reportInputError(err, schema, asJSON, stdout, stderr), false
+	}
+	return in, res, exitOK, true
 }
 
 // reportInputError prints invalid input (manifest.Errors: exit 2, each with

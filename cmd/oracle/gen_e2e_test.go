@@ -10,7 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"io/fs"
+	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,30 +49,8 @@ func toolchains(t *testing.T) []toolchain {
 // and links node_modules to the given install.
 func copySample(t *testing.T, name, nodeModules string) string {
 	t.Helper()
-	src := sample(t, name)
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "__oracles__") {
-			return filepath.SkipDir
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(nodeModules, filepath.Join(dst, "node_modules")); err != nil {
+	if err := samplecopy.Copy(sample(t, name), dst, nodeModules); err != nil {
 		t.Fatal(err)
 	}
 	return dst

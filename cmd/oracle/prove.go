@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -45,15 +44,11 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	in, err := generator.Load(root, pos[0])
-	if err != nil {
-		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
+	in, plan, code, ok := loadPlan(root, pos[0], "oracle.prove/v1", *asJSON, stdout, stderr)
+	if !ok {
+		return code
 	}
 	defer in.Program.Close()
-	plan, err := generator.Plan(in)
-	if err != nil {
-		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
-	}
 
 	opts := mutate.ProveOptions{Timeout: *timeout}
 	switch *runnerKind {
