@@ -104,7 +104,14 @@ func Parse(path string, src []byte) *File {
 // The language comes from path's extension (TS when unknown). It never panics:
 // what did not parse is reported in File.Errors and the rest is still
 // extracted.
-func (p *Parser) Parse(path string, src []byte) (f *File) {
+func (p *Parser) Parse(path string, src []byte) *File {
+	f, _ := p.parse(path, src)
+	return f
+}
+
+// parse is Parse, also returning the extracted tree (nil when there is none;
+// File.Errors then says why).
+func (p *Parser) parse(path string, src []byte) (f *File, t *tree) {
 	lang, ok := LangFor(path)
 	if !ok {
 		lang = LangTS
@@ -114,11 +121,12 @@ func (p *Parser) Parse(path string, src []byte) (f *File) {
 		if r := recover(); r != nil {
 			*f = File{Path: path, Lang: lang, Errors: []ParseError{{Line: 1, Column: 1,
 				Message: fmt.Sprintf("internal error in the analyzer: %v", r)}}}
+			t = nil
 		}
 	}()
 	if p == nil || p.p == nil {
 		f.Errors = []ParseError{{Line: 1, Column: 1, Message: "parser is closed"}}
-		return f
+		return f, nil
 	}
 	g := grammarTS
 	if lang == LangTSX {
@@ -127,7 +135,7 @@ func (p *Parser) Parse(path string, src []byte) (f *File) {
 	if p.lang != lang {
 		if err := p.p.SetLanguage(g.lang); err != nil {
 			f.Errors = []ParseError{{Line: 1, Column: 1, Message: "cannot load grammar: " + err.Error()}}
-			return f
+			return f, nil
 		}
 		p.lang = lang
 	}
@@ -151,11 +159,11 @@ func (p *Parser) Parse(path string, src []byte) (f *File) {
 	}
 	if t == nil {
 		f.Errors = []ParseError{{Line: 1, Column: 1, Message: "tree-sitter returned no tree"}}
-		return f
+		return f, nil
 	}
 	t.file = f
 	t.extract()
-	return f
+	return f, t
 }
 
 // build parses src and copies the tree into p.nodes. It returns the number

@@ -1,7 +1,5 @@
 package analyzer
 
-import "fmt"
-
 // Syntax is the concrete syntax tree of one file, read-only, for the tools
 // that edit code by its structure (the guard edit of `oracle apply`, the
 // mutants of `oracle prove`) and must never search the text.
@@ -24,52 +22,13 @@ const NoNode Node = -1
 // ParseSyntax parses src as Parse does and also returns the syntax tree.
 // The tree is nil only when tree-sitter returned none (File.Errors then says
 // why).
-func ParseSyntax(path string, src []byte) (f *File, s *Syntax) {
-	lang, ok := LangFor(path)
-	if !ok {
-		lang = LangTS
-	}
-	f = &File{Path: path, Lang: lang}
-	defer func() {
-		if r := recover(); r != nil {
-			*f = File{Path: path, Lang: lang, Errors: []ParseError{{Line: 1, Column: 1,
-				Message: fmt.Sprintf("internal error in the analyzer: %v", r)}}}
-			s = nil
-		}
-	}()
+func ParseSyntax(path string, src []byte) (*File, *Syntax) {
 	p := NewParser()
 	defer p.Close()
-	g := grammarTS
-	if lang == LangTSX {
-		g = grammarTSX
-	}
-	if err := p.p.SetLanguage(g.lang); err != nil {
-		f.Errors = []ParseError{{Line: 1, Column: 1, Message: "cannot load grammar: " + err.Error()}}
-		return f, nil
-	}
-	p.lang = lang
-	t, errs := p.build(g, src)
-	if t != nil && errs > 0 {
-		if fixed, rep := repair(src); rep != nil {
-			kept := t.nodes
-			p.nodes = nil
-			t2, errs2 := p.build(g, fixed)
-			if t2 != nil && errs2 < errs {
-				t2.src = src
-				t2.repairs = rep
-				t = t2
-			} else {
-				p.nodes = kept
-			}
-		}
-	}
+	f, t := p.parse(path, src)
 	if t == nil {
-		f.Errors = []ParseError{{Line: 1, Column: 1, Message: "tree-sitter returned no tree"}}
 		return f, nil
 	}
-	p.nodes = nil // the tree keeps its nodes
-	t.file = f
-	t.extract()
 	return f, &Syntax{t: t}
 }
 

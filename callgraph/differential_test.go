@@ -143,16 +143,7 @@ func TestDifferentialAgainstTypeScript(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, "package-lock.json")); err == nil {
 				needTool(t, filepath.Join(root, "node_modules"), "workspace links of the sample")
 			}
-			want := runTSGraph(t, root)
-			ours, err := Build(root, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, diffs := diffGraphs(ours, want)
-			for _, d := range diffs {
-				t.Error(d)
-			}
-			t.Logf("%s: %d call sites, %d disagreements (agreement %.1f%%)", filepath.Base(root), n, len(diffs), 100*float64(n-min(n, len(diffs)))/float64(max(n, 1)))
+			checkAgreement(t, root)
 		})
 	}
 }
@@ -189,6 +180,16 @@ func TestDifferentialSynthetic(t *testing.T) {
 	if _, err := synth.Generate(root, cfg); err != nil {
 		t.Fatal(err)
 	}
+	if n := checkAgreement(t, root); n < 1000 {
+		t.Errorf("only %d call sites compared", n)
+	}
+}
+
+// checkAgreement builds oracle's graph of root and the checker's, reports
+// every disagreement as an error, logs the agreement rate, and returns the
+// number of call sites compared.
+func checkAgreement(t *testing.T, root string) int {
+	t.Helper()
 	want := runTSGraph(t, root)
 	ours, err := Build(root, Options{})
 	if err != nil {
@@ -198,8 +199,6 @@ func TestDifferentialSynthetic(t *testing.T) {
 	for _, d := range diffs {
 		t.Error(d)
 	}
-	if n < 1000 {
-		t.Errorf("only %d call sites compared", n)
-	}
-	t.Logf("synthetic: %d call sites, %d disagreements", n, len(diffs))
+	t.Logf("%s: %d call sites, %d disagreements (agreement %.1f%%)", filepath.Base(root), n, len(diffs), 100*float64(n-min(n, len(diffs)))/float64(max(n, 1)))
+	return n
 }
