@@ -143,7 +143,7 @@ func TestDifferentialAgainstTypeScript(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, "package-lock.json")); err == nil {
 				needTool(t, filepath.Join(root, "node_modules"), "workspace links of the sample")
 			}
-			checkAgreement(t, root)
+			checkAgreement(t, filepath.Base(root), root)
 		})
 	}
 }
@@ -180,7 +180,7 @@ func TestDifferentialSynthetic(t *testing.T) {
 	if _, err := synth.Generate(root, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if n := checkAgreement(t, root); n < 1000 {
+	if n := checkAgreement(t, "synthetic", root); n < 1000 {
 		t.Errorf("only %d call sites compared", n)
 	}
 }
@@ -188,7 +188,7 @@ func TestDifferentialSynthetic(t *testing.T) {
 // checkAgreement builds oracle's graph of root and the checker's, reports
 // every disagreement as an error, logs the agreement rate, and returns the
 // number of call sites compared.
-func checkAgreement(t *testing.T, root string) int {
+func checkAgreement(t *testing.T, name, root string) int {
 	t.Helper()
 	want := runTSGraph(t, root)
 	ours, err := Build(root, Options{})
@@ -199,6 +199,6 @@ func checkAgreement(t *testing.T, root string) int {
 	for _, d := range diffs {
 		t.Error(d)
 	}
-	t.Logf("%s: %d call sites, %d disagreements (agreement %.1f%%)", filepath.Base(root), n, len(diffs), 100*float64(n-min(n, len(diffs)))/float64(max(n, 1)))
+	t.Logf("%s: %d call sites, %d disagreements (agreement %.1f%%)", name, n, len(diffs), 100*float64(n-min(n, len(diffs)))/float64(max(n, 1)))
 	return n
 }
