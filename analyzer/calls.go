@@ -157,18 +157,25 @@ func (x *extraction) call(i int32) (Call, bool) {
 		return Call{}, false
 	}
 	start := x.nodes[i].start
+	text := x.calleeText(fnc)
+	calleeStart := x.nodes[fnc].start
+	if root, fixed := x.chainStart(fnc); fixed {
+		// `a ?? b!.c()`: the grammar reads `(a ?? b)!.c()`; the call is `b!.c()`.
+		calleeStart = root
+		text = joinSpace(string(x.src[root:x.nodes[fnc].end]))
+	}
 	if !isNew {
-		start = x.nodes[fnc].start
+		start = calleeStart
 	}
 	line, col := x.pos(start)
 	c := Call{
-		Text:            x.calleeText(fnc),
+		Text:            text,
 		Line:            line,
 		Column:          col,
 		New:             isNew,
 		StartByte:       uint(start),
 		EndByte:         uint(x.nodes[i].end),
-		CalleeStartByte: uint(x.nodes[fnc].start),
+		CalleeStartByte: uint(calleeStart),
 		CalleeEndByte:   uint(x.nodes[fnc].end),
 	}
 	c.Callee = x.callee(fnc)
@@ -181,7 +188,7 @@ func (x *extraction) callee(fnc int32) Callee {
 	e := fnc
 	for {
 		for e >= 0 && x.nodes[e].kind == "non_null_expression" {
-			e = x.firstNamed(e)
+			e = x.rightmost(x.firstNamed(e))
 		}
 		if e < 0 {
 			break
@@ -200,7 +207,7 @@ func (x *extraction) callee(fnc int32) Callee {
 			break
 		}
 		prop := x.child(e, "property")
-		if prop < 0 || x.nodes[prop].kind != "property_identifier" {
+		if prop < 0 || x.nodes[prop].kind != "property_identifier" && x.nodes[prop].kind != "private_property_identifier" {
 			return Callee{Kind: CalleeOther}
 		}
 		path = append(path, x.text(prop))
@@ -237,6 +244,62 @@ func (x *extraction) callee(fnc int32) Callee {
 		}
 	}
 	return Callee{Kind: CalleeOther}
+}
+
+// rightmost undoes a grammar gap: tree-sitter gives postfix `!` a lower
+// precedence than binary, unary, await and conditional operators, reading
+// `a ?? b!.c()` as `(a ?? b)!.c()` and `!x!.y()` as `(!x)!.y()`. The
+// operand the `!` really applies to is the rightmost operand of e.
+func (x *extraction) rightmost(e int32) int32 {
+	for e >= 0 {
+		var next int32 = -1
+		switch x.nodes[e].kind {
+		case "binary_expression", "assignment_expression", "augmented_assignment_expression":
+			next = x.child(e, "right")
+		case "unary_expression":
+			next = x.child(e, "argument")
+		case "ternary_expression":
+			next = x.child(e, "alternative")
+		case "await_expression", "yield_expression":
+			next = x.firstNamed(e)
+		}
+		if next < 0 {
+			return e
+		}
+		e = next
+	}
+	return e
+}
+
+// chainStart is where the callee chain of fnc really starts when rightmost
+// had to undo a misread `!` in it (fixed), else fnc's own start.
+func (x *extraction) chainStart(fnc int32) (uint32, bool) {
+	fixed := false
+	e := fnc
+	for e >= 0 {
+		switch x.nodes[e].kind {
+		case "member_expression", "subscript_expression":
+			e = x.child(e, "object")
+			continue
+		case "call_expression":
+			e = x.child(e, "function")
+			continue
+		case "non_null_expression":
+			op := x.firstNamed(e)
+			if r := x.rightmost(op); r != op {
+				fixed = true
+				e = r
+				continue
+			}
+			e = op
+			continue
+		}
+		break
+	}
+	if !fixed || e < 0 {
+		return x.nodes[fnc].start, false
+	}
+	return x.nodes[e].start, true
 }
 
 // importCall reports whether i is `import("m")` with a literal specifier.
@@ -444,6 +507,17 @@ func (x *extraction) blockStatement(s scope, c int32) {
 	case "class_declaration", "abstract_class_declaration":
 		if n := x.child(c, "name"); n >= 0 {
 			x.bind(s, n, "class")
+			if qual, ok := x.classOf[c]; ok {
+				if b := s[x.text(n)]; b.Kind == BindLocal && b.Class == "" {
+					b.Class = qual
+					s[x.text(n)] = b
+				}
+			}
+		}
+	case "export_statement":
+		// a namespace's exported declarations are its block's names too
+		if d := x.child(c, "declaration"); d >= 0 {
+			x.blockStatement(s, d)
 		}
 	case "enum_declaration":
 		if n := x.child(c, "name"); n >= 0 {

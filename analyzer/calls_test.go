@@ -41,7 +41,7 @@ func TestCallShapes(t *testing.T) {
 			"1:38 o[`c`] member root=o path=[c] bind=module"}},
 		{"computed", "function f() { o[k](); o[1](); o[`${k}`](); }", []string{"1:16 o[k] other", "1:24 o[1] other", "1:32 o[`${k}`] other"}},
 		{"whitespace in a key", `function f() { o["a b"](); }`, []string{`1:16 o["a b"] member root=o path=[a b] bind=module`}},
-		{"private", "function f() { a.#p(); }", []string{"1:16 a.#p other"}},
+		{"private", "function f() { a.#p(); this.#q(); }", []string{"1:16 a.#p member root=a path=[#p] bind=module", "1:24 this.#q this path=[#q] class="}},
 		{"iife", "function f() { (() => g())(); (function () {})(); }", []string{
 			"1:16 (() => g()) other",
 			"1:23 g ident root=g bind=module nested",

@@ -171,3 +171,27 @@ func TestObjectSpreads(t *testing.T) {
 		t.Errorf("spreads %q", got)
 	}
 }
+
+// TestGrammarGapsFoundOnRealCode: each a construct of a real package that
+// tree-sitter-typescript misreads, found by the differential test.
+func TestGrammarGapsFoundOnRealCode(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"postfix ! binds tighter than ??, !, && (mobx, zod)", "function f() { a ?? name!.toString(); !copy_!.has(x); n > max && d.when!(y); }", []string{
+			"f: 1:21 name!.toString member root=name path=[toString] bind=module",
+			"f: 1:40 copy_!.has member root=copy_ path=[has] bind=module",
+			"f: 1:66 d.when! member root=d path=[when] bind=module",
+		}},
+		{"a generic call signature on the line after a member (mobx)", "export interface F extends A {\n  a: string\n  <T>(fn: T): T\n  <K = any, V = any>(): Map<K, V>\n}\nexport function g() { h(); }", []string{
+			"g: 6:23 h ident root=h bind=module",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, tc.src)
+			noErrors(t, f)
+			check(t, "calls", projAllCalls(f), tc.want)
+		})
+	}
+}

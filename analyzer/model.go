@@ -44,6 +44,7 @@ type Decl struct {
 	Function *Function // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
 	Keys     []string  // a variable bound to an object literal: its property names, in source order
 	Spreads  []string  // a variable bound to an object literal: the identifiers spread into it (`{ ...a }`), in source order
+	Values   []string  // a variable bound to an object literal: for each of Keys, the identifier its value is (`a: b`, shorthand `b`), or ""
 	Class    *Class    // DeclClass: its members; also set for `const C = class {}`
 }
 
@@ -209,6 +210,7 @@ type Binding struct {
 	Detail    string // BindLocal: what declares it, e.g. "parameter enrichItem" or "const enrichItem"
 	Line      int    // of the declaring binding, when inside the function
 	Function  string // BindLocal: the Qual of the function the name declares (a nested function), else ""
+	Class     string // BindLocal: the Qual of the class the name declares (a class in a function), else ""
 }
 
 // ImportKind is the form of a static import.

@@ -371,7 +371,7 @@ func (x *extraction) declare(d, stmt int32, ambient bool) []declared {
 			}
 			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[v].kind == "object" && x.nodes[name].kind == "identifier" {
 				d := &x.file.Decls[len(x.file.Decls)-1]
-				d.Keys = x.objectKeys(v)
+				d.Keys, d.Values = x.objectKeys(v)
 				for e := x.nodes[v].first; e >= 0; e = x.nodes[e].next {
 					if x.nodes[e].kind == "spread_element" {
 						if id := x.unwrap(x.firstNamed(e)); id >= 0 && x.nodes[id].kind == "identifier" {
@@ -578,7 +578,11 @@ func (x *extraction) params(n int32) []Param {
 // to one space: `audit . write` stays "audit . write", a callee over
 // several lines is one line.
 func (x *extraction) calleeText(i int32) string {
-	return strings.Join(strings.FieldsFunc(x.text(i), isSpace), " ")
+	return joinSpace(x.text(i))
+}
+
+func joinSpace(s string) string {
+	return strings.Join(strings.FieldsFunc(s, isSpace), " ")
 }
 
 func isSpace(r rune) bool {
@@ -590,19 +594,24 @@ func isSpace(r rune) bool {
 }
 
 // objectKeys lists the property names of an object literal (identifier and
-// string keys, shorthand properties, methods), in source order.
-func (x *extraction) objectKeys(obj int32) []string {
-	var keys []string
+// string keys, shorthand properties, methods), in source order, and for each
+// the identifier its value is, or "".
+func (x *extraction) objectKeys(obj int32) (keys, values []string) {
 	for c := x.nodes[obj].first; c >= 0; c = x.nodes[c].next {
 		var k int32 = -1
+		value := ""
 		switch x.nodes[c].kind {
 		case "pair", "method_definition":
 			k = x.child(c, "key")
 			if k < 0 {
 				k = x.child(c, "name")
 			}
+			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[c].kind == "pair" && x.nodes[v].kind == "identifier" {
+				value = x.text(v)
+			}
 		case "shorthand_property_identifier":
 			k = c
+			value = x.text(c)
 		}
 		if k < 0 {
 			continue
@@ -611,12 +620,17 @@ func (x *extraction) objectKeys(obj int32) []string {
 		case "property_identifier", "shorthand_property_identifier", "identifier":
 			keys = append(keys, x.text(k))
 		case "string":
-			if v, ok := x.stringValue(k); ok {
-				keys = append(keys, v)
+			v, ok := x.stringValue(k)
+			if !ok {
+				continue
 			}
+			keys = append(keys, v)
+		default:
+			continue
 		}
+		values = append(values, value)
 	}
-	return keys
+	return keys, values
 }
 
 // dynamicImports records every import("m") with a literal specifier, and the

@@ -50,10 +50,23 @@ func (p *Program) memberOf(sym symbol, path []string) symbol {
 			continue
 		}
 		if d := declByName(f, name); d != nil && (len(d.Spreads) > 0 || len(d.Keys) > 0) {
-			for _, k := range d.Keys {
-				if k == step {
-					return unresolved("%s is a property of the object literal %s (%s:%d), not a declaration", step, name, f.Path, d.Line)
+			for j, k := range d.Keys {
+				if k != step {
+					continue
 				}
+				if v := d.Values[j]; v != "" && !last {
+					// `z.iso.date()` with `z = { iso }`: a member of what the name is. (The
+					// property itself, `z.iso()`, is the object's, not a declaration.)
+					s, _ := p.resolveModuleScope(f, v, path[i+1:])
+					if s.reason == "" && !s.namespace {
+						if s.via == "" {
+							s.via = ViaMember
+						}
+						return s
+					}
+					return s
+				}
+				return unresolved("%s is a property of the object literal %s (%s:%d), not a declaration", step, name, f.Path, d.Line)
 			}
 			// Later spreads override earlier ones, as at run time.
 			for j := len(d.Spreads) - 1; j >= 0; j-- {
@@ -144,10 +157,16 @@ func (p *Program) constructorOf(sym symbol) symbol {
 // interfaces it extends, for an interface). Static members are looked up
 // with static set; an interface's members match either way.
 func (p *Program) findMember(file string, c *analyzer.Class, name string, static bool, depth int) (string, *analyzer.Class, analyzer.Member, bool) {
-	for _, m := range c.Members {
-		if m.Name == name && (c.Interface || m.Static == static) {
-			return file, c, m, true
+	found := -1
+	for i, m := range c.Members {
+		if m.Name == name && (c.Interface || m.Static == static) && m.Name != "" {
+			if found < 0 || m.Function != "" && c.Members[found].Function == "" {
+				found = i // an implementation wins over its overload signatures
+			}
 		}
+	}
+	if found >= 0 {
+		return file, c, c.Members[found], true
 	}
 	if depth >= maxHeritage {
 		return "", nil, analyzer.Member{}, false
@@ -168,11 +187,11 @@ func (p *Program) findMember(file string, c *analyzer.Class, name string, static
 // written in file refers to: a local declaration, an import (type-only
 // included), or a member of a namespace import (`ns.Foo`).
 func (p *Program) resolveType(file, name string) (string, *analyzer.Class, string) {
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
 	if strings.ContainsAny(name, "|&[]{}()'\"`=>,? ") {
 		return "", nil, "not a class or interface name"
-	}
-	if i := strings.IndexByte(name, '<'); i >= 0 {
-		name = name[:i]
 	}
 	f, why := p.Module(file)
 	if f == nil {

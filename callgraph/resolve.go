@@ -69,6 +69,13 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 		if b.Function != "" && len(cl.Path) == 0 {
 			return symbol{file: f.Path, name: b.Function}, ViaLocal
 		}
+		if b.Class != "" {
+			sym := symbol{file: f.Path, name: b.Class}
+			if len(cl.Path) > 0 {
+				return p.memberOf(sym, cl.Path), ViaMember
+			}
+			return sym, ViaLocal
+		}
 		where := b.Detail
 		if b.Line > 0 {
 			where = fmt.Sprintf("%s (line %d)", b.Detail, b.Line)
@@ -111,18 +118,23 @@ func (p *Program) resolveModuleScope(f *analyzer.File, root string, path []strin
 			return sym, ViaImport
 		}
 	}
+	isType := false // a type of that name: TypeScript lets a type and a value share a name
 	for _, d := range f.Decls {
 		if d.Name != root {
 			continue
 		}
 		if d.Kind == analyzer.DeclType {
-			return unresolved("%s is a type, not a value", root), ViaUnresolved
+			isType = true
+			continue
 		}
 		sym := symbol{file: f.Path, name: declName(d)}
 		if len(path) > 0 {
 			return p.memberOf(sym, path), ViaNamespace
 		}
 		return sym, ViaLocal
+	}
+	if isType {
+		return unresolved("%s is a type, not a value", root), ViaUnresolved
 	}
 	return unresolved("%s is not declared or imported in this module (a global?)", root), ViaUnresolved
 }
@@ -200,12 +212,14 @@ func (p *Program) export(file, name string, types bool, visited map[string]bool)
 	if f == nil {
 		return unresolved("module %s is not analyzed: %s", file, why)
 	}
+	typeOnly := false // a type of that name is exported: TypeScript lets a type and a value share a name
 	for _, ex := range f.Exports {
 		if ex.Name != name || ex.Kind == analyzer.ExportAll {
 			continue
 		}
 		if ex.TypeOnly && !types {
-			return unresolved("export %s of %s is type-only (erased at run time)", name, file)
+			typeOnly = true
+			continue
 		}
 		switch ex.Kind {
 		case analyzer.ExportExpression:
@@ -221,6 +235,9 @@ func (p *Program) export(file, name string, types bool, visited map[string]bool)
 			}
 			return sym
 		}
+	}
+	if typeOnly {
+		return unresolved("export %s of %s is type-only (erased at run time)", name, file)
 	}
 	if name == "default" {
 		return unresolved("module %s has no default export", file)

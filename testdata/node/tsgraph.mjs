@@ -304,14 +304,34 @@ function isClassOrInterfaceMember(decl) {
 function scopeOf(checker, callee) {
   if (ts.isIdentifier(callee)) return "declared";
   if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return "inferred";
+  if (ts.isElementAccessExpression(callee) && !ts.isStringLiteralLike(callee.argumentExpression)) return "inferred";
   const base = skipOuter(callee.expression);
   if (base.kind === ts.SyntaxKind.ThisKeyword) return "declared";
   if (ts.isPropertyAccessExpression(base) && skipOuter(base.expression).kind === ts.SyntaxKind.ThisKeyword) {
+    // Declared: the field's (or parameter property's) type is written as the name of a class
+    // or interface (not a type parameter, an alias, a union...).
     const d = declarationOf(checker.getSymbolAtLocation(base.name));
-    return d && (ts.isPropertyDeclaration(d) || ts.isParameter(d)) && d.type ? "declared" : "inferred";
+    if (!d || !(ts.isPropertyDeclaration(d) || ts.isParameter(d)) || !d.type || !ts.isTypeReferenceNode(d.type)) return "inferred";
+    const ts0 = checker.getSymbolAtLocation(d.type.typeName);
+    const tsym = ts0 ? resolveAlias(checker, ts0).sym : undefined;
+    return tsym && tsym.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface) ? "declared" : "inferred";
   }
   const left = leftmost(callee);
   if (!left || !ts.isIdentifier(left)) return "inferred";
+  // Every step between the leftmost name and the called member must be declared: a module,
+  // a namespace, a class (static member), an object literal bound to a name. A step through
+  // any other value (`ns.registry.get()`, where registry = new Registry()) needs inference.
+  for (let e = skipOuter(callee.expression); e !== left; e = skipOuter(e.expression)) {
+    if (!ts.isPropertyAccessExpression(e)) return "inferred";
+    const ms = checker.getSymbolAtLocation(e.name);
+    const { sym } = ms ? resolveAlias(checker, ms) : { sym: undefined };
+    const d = declarationOf(sym);
+    if (!sym) return "inferred";
+    if (sym.flags & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.Class)) continue;
+    if (d && (ts.isSourceFile(d) || ts.isModuleDeclaration(d))) continue;
+    if (d && ts.isVariableDeclaration(d) && d.initializer && ts.isObjectLiteralExpression(skipOuter(d.initializer))) continue;
+    return "inferred";
+  }
   const first = checker.getSymbolAtLocation(left);
   if (!first) return "inferred";
   if (first.flags & ts.SymbolFlags.Alias) {
