@@ -46,7 +46,7 @@ export class Svc extends Base {
 		want  []string
 	}{
 		{
-			name: "this.dep.m() through declared field types, this.m() through extends, fields, static members",
+			name:  "this.dep.m() through declared field types, this.m() through extends, fields, static members",
 			files: service, fn: "src/svc.ts#Svc.run",
 			want: []string{
 				"this.repo.find -> src/repo.ts#Repo.find (member)",
@@ -61,7 +61,7 @@ export class Svc extends Base {
 			},
 		},
 		{
-			name: "new X() is a call of X's constructor (declared, or none)",
+			name:  "new X() is a call of X's constructor (declared, or none)",
 			files: service, fn: "src/svc.ts#Svc.make",
 			want: []string{
 				"Svc -> src/svc.ts#Svc.constructor (member)",
@@ -151,7 +151,7 @@ export function f() { OK(1); Local(); }`,
   function g(this: unknown) { (this as any).x(); }
 }`,
 			},
-			fn: "src/n.ts#outer.inner",
+			fn:   "src/n.ts#outer.inner",
 			want: []string{"helper -> src/n.ts#outer.helper (local)"},
 		},
 	}
