@@ -155,6 +155,9 @@ const maxBraceExpansions = 1024
 // ("{a}") or without its closing brace is literal, as in the glob libraries
 // npm and pnpm use.
 func expandBraces(p string) []string {
+	if len(p) > 4096 || strings.Count(p, "{") > 64 {
+		return []string{p} // not a workspace pattern anyone writes: taken literally
+	}
 	out := []string{}
 	var expand func(s string)
 	expand = func(s string) {
