@@ -33,6 +33,18 @@ type ProveOptions struct {
 	Runner runner.Runner
 	// TempDir holds the sandbox ("" = the system's).
 	TempDir string
+	// Concurrency is how many mutants run at once, each in a sandbox of its
+	// own (0 or 1: one at a time). The runner must serve concurrent runs
+	// in different directories (both runners do; a LongLivedRunner keeps
+	// at most MaxProcesses idle processes).
+	Concurrency int
+}
+
+// Timings says where the time of a prove went.
+type Timings struct {
+	Sandbox     time.Duration // copying the repository into the sandbox(es)
+	Total       time.Duration // the whole Prove, loading excluded
+	Concurrency int           // mutants run at once
 }
 
 // DerivedTimeout is the per-mutant time-out for a baseline that took d
@@ -58,6 +70,7 @@ type OpResult struct {
 type Result struct {
 	Verdict    Verdict
 	Operations []*OpResult
+	Timings    Timings
 }
 
 // ReportOperations is what MutationReport needs of the result.
@@ -75,6 +88,7 @@ func (r *Result) ReportOperations() []ReportOperation {
 // plan against the code as it is (baseline), against red-first, and against
 // every mutant, and judges each operation. The repository is never written.
 func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts ProveOptions) (*Result, error) {
+	start := time.Now()
 	root := in.Program.Root()
 	if opts.Runner == nil {
 		r := runner.New()
@@ -123,14 +137,25 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 	}
 
 	if len(jobs) > 0 {
-		sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+		most := 0
+		for _, j := range jobs {
+			most = max(most, len(j.mutants))
 		}
-		defer sb.Close()
-		if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
-			defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
+		n := min(max(opts.Concurrency, 1), max(most, 1))
+		t0 := time.Now()
+		var sbs []*sandbox.Sandbox
+		for range n {
+			sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
+			if err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+			defer sb.Close()
+			if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+				defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
+			}
+			sbs = append(sbs, sb)
 		}
+		res.Timings.Sandbox, res.Timings.Concurrency = time.Since(t0), n
 		i := 0
 		progress := func(op, run string) {
 			i++
@@ -139,11 +164,12 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			}
 		}
 		for _, j := range jobs {
-			if err := proveOne(ctx, sb, j.op, j.plan, j.mutants, opts, progress); err != nil {
+			if err := proveOne(ctx, sbs, j.op, j.plan, j.mutants, opts, progress); err != nil {
 				return nil, err
 			}
 		}
 	}
+	res.Timings.Total = time.Since(start)
 	var vs []Verdict
 	for _, op := range res.Operations {
 		vs = append(vs, op.Verdict)
@@ -166,11 +192,20 @@ func staleness(root string, o *generator.Operation) string {
 	return ""
 }
 
-func proveOne(ctx context.Context, sb *sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
-	if err := sb.WriteFile(o.File, o.Content); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+// proveOne runs an operation's oracle against its mutants in the lab, the
+// mutants spread over the sandboxes sbs, and judges it.
+func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+	var more []lab.Slot
+	for k, sb := range sbs {
+		if err := sb.WriteFile(o.File, o.Content); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		if k > 0 {
+			more = append(more, lab.Slot{Root: sb.Root, Files: sb})
+		}
 	}
-	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: op.ID,
+	sb := sbs[0]
+	l := &lab.Lab{Root: sb.Root, Files: sb, More: more, Runner: opts.Runner, MarkerPrefix: op.ID,
 		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
 		Progress: func(run string) { progress(op.ID, run) }}
 	res, err := l.Execute(ctx, []string{o.File}, ms)

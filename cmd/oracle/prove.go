@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -18,10 +19,38 @@ import (
 
 // proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
 type proveDoc struct {
-	Schema     string    `json:"schema"`
-	Ticket     string    `json:"ticket"`
-	Verdict    string    `json:"verdict"`
-	Operations []proveOp `json:"operations"`
+	Schema     string       `json:"schema"`
+	Ticket     string       `json:"ticket"`
+	Verdict    string       `json:"verdict"`
+	Operations []proveOp    `json:"operations"`
+	Timings    proveTimings `json:"timings"`
+}
+
+// proveTimings says where the time went: copying the repository into the
+// sandbox(es), the runs (summed over workers: more than the wall time when
+// they ran at once; the first run of each vitest includes its start-up),
+// and the whole prove (loading the program excluded).
+type proveTimings struct {
+	SandboxSeconds float64 `json:"sandbox_seconds"`
+	RunsSeconds    float64 `json:"runs_seconds"`
+	TotalSeconds   float64 `json:"total_seconds"`
+	Runs           int     `json:"runs"`
+	Mutants        int     `json:"mutants"`
+	Concurrency    int     `json:"concurrency"`
+}
+
+func timingsOf(res *mutate.Result) proveTimings {
+	t := proveTimings{SandboxSeconds: res.Timings.Sandbox.Seconds(), TotalSeconds: res.Timings.Total.Seconds(), Concurrency: res.Timings.Concurrency}
+	for _, op := range res.Operations {
+		for _, r := range op.Runs {
+			t.Runs++
+			if r.Operator != "" {
+				t.Mutants++
+			}
+			t.RunsSeconds += r.Seconds
+		}
+	}
+	return t
 }
 
 type proveOp struct {
@@ -92,9 +121,10 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 
 // proveVerb is the verb; ctx ends with an interrupt.
 func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
 	pos, root, code, ok := v.parse(args, 1)
@@ -107,10 +137,15 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer in.Program.Close()
 
-	opts := mutate.ProveOptions{Timeout: *timeout}
+	if *concurrency < 1 {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
+	}
+	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency}
 	switch *runnerKind {
 	case "long-lived":
-		opts.Runner = runner.NewLongLived()
+		ll := runner.NewLongLived()
+		ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
+		opts.Runner = ll
 	case "process":
 		opts.Runner = runner.New()
 	default:
@@ -156,6 +191,7 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
 		}
+		doc.Timings = timingsOf(res)
 		code = writeJSON(stdout, stderr, doc, code)
 	} else {
 		writeProveText(stdout, res)
@@ -197,6 +233,13 @@ func writeProveText(w io.Writer, res *mutate.Result) {
 				}
 			}
 		}
+	}
+	if t := timingsOf(res); t.Runs > 0 {
+		rate := 0.0
+		if t.TotalSeconds > 0 {
+			rate = float64(t.Mutants) / t.TotalSeconds
+		}
+		fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
 	}
 	fmt.Fprintln(w, res.Verdict)
 }

@@ -13,6 +13,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
@@ -27,11 +28,23 @@ type Files interface {
 	Restore(rel string) error
 }
 
-// Lab runs mutants in one sandbox with one runner.
+// Slot is one sandbox a worker runs mutants in.
+type Slot struct {
+	Root  string // the sandbox's repository root, absolute
+	Files Files  // the sandbox's files, for writing mutants
+}
+
+// Lab runs mutants in one sandbox, or spread over several, with one runner.
 type Lab struct {
 	Root   string // the sandbox's repository root, absolute
 	Files  Files  // the sandbox's files, for writing mutants
 	Runner runner.Runner
+	// More are further sandboxes, copies of the same repository holding the
+	// same test files: the mutants are spread over one worker per sandbox
+	// (Root's and these), which run at the same time; the runner must serve
+	// concurrent runs in different directories. Results keep the input
+	// order whatever order the runs end in.
+	More []Slot
 	// Config is the vitest config file, relative to the workspace ("" = the
 	// package's own).
 	Config string
@@ -97,7 +110,7 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	green := true
 	for _, t := range tests {
 		l.progress("baseline")
-		r, err := l.Runner.Run(ctx, l.spec(t, bt, ""))
+		r, err := l.Runner.Run(ctx, l.spec(l.Root, t, bt, ""))
 		if err != nil {
 			return res, l.fail(ctx, err)
 		}
@@ -113,40 +126,77 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	if timeout == 0 {
 		timeout = DerivedTimeout(slowest)
 	}
-	for k := range ms {
-		m := &ms[k]
-		l.progress(m.Name)
-		run, err := l.runMutant(ctx, fmt.Sprintf("%s-%d", l.MarkerPrefix, k), m, tests, timeout)
-		if err != nil {
-			return res, err
+	runs, err := l.spread(ctx, tests, ms, timeout)
+	res.Mutants = runs
+	return res, err
+}
+
+// spread runs the mutants on one worker per slot, each taking the next
+// mutant not yet taken. It returns the runs of the mutants in input order up
+// to the first that did not complete, and that one's error. After an error
+// no worker starts another mutant.
+func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, timeout time.Duration) ([]Run, error) {
+	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
+	runs := make([]Run, len(ms))
+	errs := make([]error, len(ms))
+	done := make([]bool, len(ms))
+	var mu sync.Mutex
+	next, failed := 0, false
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed || next == len(ms) || ctx.Err() != nil {
+			return -1
 		}
-		res.Mutants = append(res.Mutants, run)
-		if ctx.Err() != nil {
-			return res, ctx.Err()
+		next++
+		l.progress(ms[next-1].Name) // under mu: progress is heard one at a time
+		return next - 1
+	}
+	var wg sync.WaitGroup
+	for _, sl := range slots[:min(len(slots), max(len(ms), 1))] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := take(); k >= 0; k = take() {
+				run, err := l.runMutant(ctx, sl, fmt.Sprintf("%s-%d", l.MarkerPrefix, k), &ms[k], tests, timeout)
+				mu.Lock()
+				runs[k], errs[k], done[k] = run, err, err == nil
+				failed = failed || err != nil
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range ms {
+		if errs[k] != nil {
+			return runs[:k], errs[k]
+		}
+		if !done[k] {
+			return runs[:k], ctx.Err()
 		}
 	}
-	return res, nil
+	return runs, ctx.Err()
 }
 
 // runMutant writes m (with its reached marker where one can be placed),
 // runs the test files until one kills it, and restores the file.
-func (l *Lab) runMutant(ctx context.Context, id string, m *edit.Mutant, tests []string, timeout time.Duration) (run Run, err error) {
+func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant, tests []string, timeout time.Duration) (run Run, err error) {
 	src, merr := edit.MarkReached(*m, runner.MarkerStatement(id))
 	marked := merr == nil
 	if !marked {
 		src, id = m.Source, ""
 	}
-	if err := l.Files.WriteFile(m.Path, src); err != nil {
+	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return Run{}, fmt.Errorf("sandbox: %w", err)
 	}
 	defer func() {
-		if rerr := l.Files.Restore(m.Path); rerr != nil && err == nil {
+		if rerr := sl.Files.Restore(m.Path); rerr != nil && err == nil {
 			err = fmt.Errorf("sandbox: %w", rerr)
 		}
 	}()
 	var runs []Run
 	for _, t := range tests {
-		r, err := l.Runner.Run(ctx, l.spec(t, timeout, id))
+		r, err := l.Runner.Run(ctx, l.spec(sl.Root, t, timeout, id))
 		if err != nil {
 			return Run{}, l.fail(ctx, err)
 		}
@@ -159,8 +209,8 @@ func (l *Lab) runMutant(ctx context.Context, id string, m *edit.Mutant, tests []
 	return Combine(runs), nil
 }
 
-func (l *Lab) spec(test string, timeout time.Duration, marker string) runner.Spec {
-	return runner.Spec{Dir: l.Root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
+func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {
+	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
 }
 
 func (l *Lab) progress(run string) {

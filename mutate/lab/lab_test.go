@@ -3,7 +3,9 @@ package lab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,11 +45,15 @@ func TestMutantOutcome(t *testing.T) {
 	}
 }
 
-// fakeRunner answers by the source written for the run.
+// fakeRunner answers by the source written for the run in the sandbox the
+// run is in.
 type fakeRunner struct {
-	files  *memFiles
+	files  *memFiles            // the sandbox at /sb
+	more   map[string]*memFiles // other sandboxes, by root
 	answer func(test string, src string) runner.Result
+	mu     sync.Mutex
 	runs   []string
+	roots  map[string]int
 	err    error
 }
 
@@ -55,12 +61,21 @@ func (f *fakeRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, err
 	if f.err != nil {
 		return runner.Result{}, f.err
 	}
-	f.runs = append(f.runs, s.TestFile)
-	r := f.answer(s.TestFile, f.files.current)
-	r.Duration = time.Second
-	if s.ReachedMarker != "" && strings.Contains(f.files.current, "REACHED") {
-		r.Reached = true
+	files := f.files
+	if m, ok := f.more[s.Dir]; ok {
+		files = m
 	}
+	f.mu.Lock()
+	f.runs = append(f.runs, s.TestFile)
+	if f.roots == nil {
+		f.roots = map[string]int{}
+	}
+	f.roots[s.Dir]++
+	src := files.current
+	f.mu.Unlock()
+	time.Sleep(time.Millisecond) // let the other workers take their turn
+	r := f.answer(s.TestFile, src)
+	r.Duration = time.Second
 	return r, nil
 }
 
@@ -132,5 +147,55 @@ func TestExecute(t *testing.T) {
 	var env *EnvError
 	if !errors.As(err, &env) {
 		t.Errorf("runner failure: %v, want an EnvError", err)
+	}
+}
+
+// TestExecuteSpread: mutants spread over several sandboxes give the runs of
+// one sandbox, in input order, whatever order they end in; every sandbox
+// is used and restored.
+func TestExecuteSpread(t *testing.T) {
+	answer := func(test, src string) runner.Result {
+		if strings.HasPrefix(src, "kill") {
+			return runner.Result{Status: runner.Failed, Detail: "expected"}
+		}
+		return runner.Result{Status: runner.Passed}
+	}
+	var ms []edit.Mutant
+	for i := range 9 {
+		name := fmt.Sprintf("kill%d", i)
+		if i%3 == 0 {
+			name = fmt.Sprintf("live%d", i)
+		}
+		ms = append(ms, mutant(name, name))
+	}
+	outcomes := func(res *Result) string {
+		var got []string
+		for _, r := range res.Mutants {
+			got = append(got, r.Mutant.Name+"="+string(r.Outcome))
+		}
+		return strings.Join(got, " ")
+	}
+	one := &memFiles{orig: "orig", current: "orig"}
+	single, err := (&Lab{Root: "/sb", Files: one, Runner: &fakeRunner{files: one, answer: answer}}).Execute(context.Background(), []string{"a.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := &memFiles{orig: "orig", current: "orig"}, &memFiles{orig: "orig", current: "orig"}, &memFiles{orig: "orig", current: "orig"}
+	f := &fakeRunner{files: a, more: map[string]*memFiles{"/sb2": b, "/sb3": c}, answer: answer}
+	l := &Lab{Root: "/sb", Files: a, Runner: f, More: []Slot{{Root: "/sb2", Files: b}, {Root: "/sb3", Files: c}}}
+	spread, err := l.Execute(context.Background(), []string{"a.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outcomes(spread) != outcomes(single) || len(spread.Mutants) != 9 {
+		t.Errorf("spread:\n %s\nsingle:\n %s", outcomes(spread), outcomes(single))
+	}
+	if len(f.roots) != 3 {
+		t.Errorf("sandboxes used: %v", f.roots)
+	}
+	for _, m := range []*memFiles{a, b, c} {
+		if m.current != "orig" {
+			t.Errorf("a sandbox left mutated: %q", m.current)
+		}
 	}
 }
