@@ -12,6 +12,7 @@ import (
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
@@ -25,20 +26,30 @@ type ProveOptions struct {
 	BaselineTimeout time.Duration
 	// Progress, when set, hears of every run before it starts.
 	Progress func(i, n int, op, run string)
-	// Runner runs the oracle; nil means a new vitest process per run. A
-	// runner with a CloseDir(dir) method (runner.LongLivedRunner) is told
-	// when a sandbox goes away.
+	// Runner runs the oracle; nil means a new vitest process per run (closed
+	// when Prove returns; a given runner is the caller's to close). A runner
+	// with a CloseDir(dir) method (runner.LongLivedRunner) is told when a
+	// sandbox goes away.
 	Runner runner.Runner
 	// TempDir holds the sandbox ("" = the system's).
 	TempDir string
+	// Concurrency is how many mutants run at once, each in a sandbox of its
+	// own (0 or 1: one at a time). The runner must serve concurrent runs
+	// in different directories (both runners do; a LongLivedRunner keeps
+	// at most MaxProcesses idle processes).
+	Concurrency int
 }
 
-// DerivedTimeout is the per-mutant time-out for a baseline that took d: a
-// mutant that makes the code slower is not a time-out unless it takes three
-// times as long, and never less than 10 s (vitest start-up varies with load).
-func DerivedTimeout(d time.Duration) time.Duration {
-	return max(3*d+5*time.Second, 10*time.Second)
+// Timings says where the time of a prove went.
+type Timings struct {
+	Sandbox     time.Duration // copying the repository into the sandbox(es)
+	Total       time.Duration // the whole Prove, loading excluded
+	Concurrency int           // mutants run at once
 }
+
+// DerivedTimeout is the per-mutant time-out for a baseline that took d
+// (lab.DerivedTimeout).
+func DerivedTimeout(d time.Duration) time.Duration { return lab.DerivedTimeout(d) }
 
 // OpResult is the proof of one operation.
 type OpResult struct {
@@ -59,6 +70,7 @@ type OpResult struct {
 type Result struct {
 	Verdict    Verdict
 	Operations []*OpResult
+	Timings    Timings
 }
 
 // ReportOperations is what MutationReport needs of the result.
@@ -76,9 +88,12 @@ func (r *Result) ReportOperations() []ReportOperation {
 // plan against the code as it is (baseline), against red-first, and against
 // every mutant, and judges each operation. The repository is never written.
 func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts ProveOptions) (*Result, error) {
+	start := time.Now()
 	root := in.Program.Root()
 	if opts.Runner == nil {
-		opts.Runner = runner.New()
+		r := runner.New()
+		defer r.Close()
+		opts.Runner = r
 	}
 	if opts.BaselineTimeout == 0 {
 		opts.BaselineTimeout = 5 * time.Minute
@@ -122,14 +137,25 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 	}
 
 	if len(jobs) > 0 {
-		sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+		most := 0
+		for _, j := range jobs {
+			most = max(most, len(j.mutants))
 		}
-		defer sb.Close()
-		if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
-			defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
+		n := min(max(opts.Concurrency, 1), max(most, 1))
+		t0 := time.Now()
+		var sbs []*sandbox.Sandbox
+		for range n {
+			sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
+			if err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+			defer sb.Close()
+			if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+				defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
+			}
+			sbs = append(sbs, sb)
 		}
+		res.Timings.Sandbox, res.Timings.Concurrency = time.Since(t0), n
 		i := 0
 		progress := func(op, run string) {
 			i++
@@ -138,11 +164,12 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			}
 		}
 		for _, j := range jobs {
-			if err := proveOne(ctx, sb, j.op, j.plan, j.mutants, opts, progress); err != nil {
+			if err := proveOne(ctx, sbs, j.op, j.plan, j.mutants, opts, progress); err != nil {
 				return nil, err
 			}
 		}
 	}
+	res.Timings.Total = time.Since(start)
 	var vs []Verdict
 	for _, op := range res.Operations {
 		vs = append(vs, op.Verdict)
@@ -165,81 +192,43 @@ func staleness(root string, o *generator.Operation) string {
 	return ""
 }
 
-func proveOne(ctx context.Context, sb *sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
-	if err := sb.WriteFile(o.File, o.Content); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	spec := runner.Spec{Dir: sb.Root, TestFile: o.File, Timeout: opts.BaselineTimeout}
-	progress(op.ID, "baseline")
-	r, err := opts.Runner.Run(ctx, spec)
-	if err != nil {
-		op.Verdict, op.Attribution, op.Reason = Judge(nil, err.Error())
-		return ctx.Err()
-	}
-	base := Run{Name: "baseline", Detail: r.Detail, Seconds: r.Duration.Seconds()}
-	switch r.Status {
-	case runner.Passed:
-		base.Outcome = Passed
-	case runner.Failed:
-		base.Outcome = Failed
-	case runner.Timeout:
-		base.Outcome = Timeout
-	default:
-		base.Outcome = Error
-	}
-	op.Runs = append(op.Runs, base)
-	if base.Outcome != Passed {
-		op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
-		return ctx.Err()
-	}
-	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = DerivedTimeout(r.Duration)
-	}
-	for k, m := range ms {
-		progress(op.ID, m.Name)
-		run := mutantRun(m)
-		id := fmt.Sprintf("%s-%d", op.ID, k)
-		src, err := edit.MarkReached(m, runner.MarkerStatement(id))
-		marked := err == nil
-		if !marked {
-			src = m.Source
-		}
-		if err := sb.WriteFile(m.Path, src); err != nil {
+// proveOne runs an operation's oracle against its mutants in the lab, the
+// mutants spread over the sandboxes sbs, and judges it.
+func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+	var more []lab.Slot
+	for k, sb := range sbs {
+		if err := sb.WriteFile(o.File, o.Content); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
-		spec := runner.Spec{Dir: sb.Root, TestFile: o.File, Timeout: timeout}
-		if marked {
-			spec.ReachedMarker = id
+		if k > 0 {
+			more = append(more, lab.Slot{Root: sb.Root, Files: sb})
 		}
-		r, err := opts.Runner.Run(ctx, spec)
-		if rerr := sb.Restore(m.Path); rerr != nil {
-			return fmt.Errorf("sandbox: %w", rerr)
+	}
+	sb := sbs[0]
+	l := &lab.Lab{Root: sb.Root, Files: sb, More: more, Runner: opts.Runner, MarkerPrefix: op.ID,
+		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
+		Progress: func(run string) { progress(op.ID, run) }}
+	res, err := l.Execute(ctx, []string{o.File}, ms)
+	if res != nil {
+		for _, b := range res.Baselines {
+			op.Runs = append(op.Runs, Run{Name: "baseline", Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
 		}
-		if err != nil {
+		for _, r := range res.Mutants {
+			run := mutantRun(*r.Mutant)
+			run.Outcome, run.Detail, run.Seconds = r.Outcome, r.Detail, r.Duration.Seconds()
 			op.Runs = append(op.Runs, run)
-			op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, err.Error())
-			return ctx.Err()
 		}
-		run.Seconds, run.Detail = r.Duration.Seconds(), r.Detail
-		switch r.Status {
-		case runner.Failed:
-			run.Outcome = Killed
-		case runner.Timeout:
-			run.Outcome = Timeout
-		case runner.Passed:
-			run.Outcome = Survived
-			if marked && !r.Reached {
-				run.Outcome = NoCoverage
-			}
-			run.Detail = ""
-		default:
-			run.Outcome = Error
-		}
-		op.Runs = append(op.Runs, run)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	}
+	var env *lab.EnvError
+	switch {
+	case ctx.Err() != nil:
+		op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, ctx.Err().Error())
+		return ctx.Err()
+	case errors.As(err, &env):
+		op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, env.Error())
+		return nil
+	case err != nil:
+		return err
 	}
 	op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
 	return nil
@@ -248,27 +237,14 @@ func proveOne(ctx context.Context, sb *sandbox.Sandbox, op *OpResult, o *generat
 // mutantRun describes a mutant before it runs: where it changed the code, and
 // how.
 func mutantRun(m edit.Mutant) Run {
-	r := Run{Name: m.Name, File: m.Path, Line: m.Line, Diff: m.Diff}
+	r := Run{Name: m.Name, Operator: m.Operator, File: m.Path, Line: m.Line, Diff: m.Diff}
 	if m.Site[1] > m.Site[0] && int(m.Site[1]) <= len(m.Source) {
-		r.Line, r.Column = position(m.Source, m.Site[0])
-		r.EndLine, r.EndColumn = position(m.Source, m.Site[1])
+		start, end := edit.PosAt(m.Source, m.Site[0]), edit.PosAt(m.Source, m.Site[1])
+		r.Line, r.Column, r.EndLine, r.EndColumn = start.Line, start.Column, end.Line, end.Column
 		r.Replacement = strings.TrimSpace(string(m.Source[m.Site[0]:m.Site[1]]))
 	}
 	if r.Line == 0 {
 		r.Line = 1
 	}
 	return r
-}
-
-// position is the 1-based line and column (in bytes) of offset off.
-func position(src []byte, off uint) (int, int) {
-	line, col := 1, 1
-	for _, b := range src[:off] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }

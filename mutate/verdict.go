@@ -1,22 +1,29 @@
 // Package mutate proves oracles are not vacuous (`oracle prove`) and writes
 // the guard they describe (`oracle apply`). Its parts are kept apart the way
-// cargo-mutants keeps them: the edits (mutate/edit: the guard and the mutants,
-// built from structure), the lab that runs them (mutate/sandbox, a copy of the
-// repository; mutate/runner, the repository's own vitest), and the
-// classification of outcomes into verdicts (this file).
+// cargo-mutants keeps them: the edits (mutate/edit: the core that applies
+// changes, and the operators that choose them from structure: the guard and
+// conditional-skip's mutants), the lab that runs mutants against test files
+// and classifies each run (mutate/lab, on mutate/sandbox, a copy of the
+// repository, and mutate/runner, the repository's own vitest), and the
+// verdicts over those outcomes (this file).
 package mutate
 
-// Outcome of one run (SPEC "oracle prove").
-type Outcome string
+import (
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
+)
+
+// Outcome of one run (SPEC "oracle prove"): the lab's.
+type Outcome = lab.Outcome
 
 const (
-	Passed     Outcome = "passed" // baseline only
-	Failed     Outcome = "failed" // baseline only
-	Killed     Outcome = "killed"
-	Survived   Outcome = "survived"
-	Timeout    Outcome = "timeout" // counts as killed
-	NoCoverage Outcome = "no-coverage"
-	Error      Outcome = "error" // the oracle could not run; never a kill
+	Passed     = lab.Passed // baseline only
+	Failed     = lab.Failed // baseline only
+	Killed     = lab.Killed
+	Survived   = lab.Survived
+	Timeout    = lab.Timeout // counts as killed
+	NoCoverage = lab.NoCoverage
+	Error      = lab.Error // the oracle could not run; never a kill
 )
 
 // Verdict of an operation, or of the whole run.
@@ -41,13 +48,14 @@ const (
 
 // Run is one run of the oracle: the baseline, red-first, or a mutant.
 type Run struct {
-	Name    string  `json:"name"`
-	Outcome Outcome `json:"outcome"`
-	Detail  string  `json:"detail,omitempty"`
-	File    string  `json:"file,omitempty"`
-	Line    int     `json:"line,omitempty"`
-	Diff    string  `json:"diff,omitempty"`
-	Seconds float64 `json:"seconds"`
+	Name     string        `json:"name"`
+	Operator edit.Operator `json:"-"` // the mutant's; "" for the baseline
+	Outcome  Outcome       `json:"outcome"`
+	Detail   string        `json:"detail,omitempty"`
+	File     string        `json:"file,omitempty"`
+	Line     int           `json:"line,omitempty"`
+	Diff     string        `json:"diff,omitempty"`
+	Seconds  float64       `json:"seconds"`
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.
@@ -82,7 +90,7 @@ func Judge(runs []Run, env string) (Verdict, Attribution, string) {
 	for _, r := range runs[1:] {
 		switch r.Outcome {
 		case Survived:
-			if r.Name == "red-first" {
+			if r.Operator == edit.RedFirst {
 				return FAIL, Oracle, "red-first: the oracle passes when the flag is ignored (vacuous)"
 			}
 			return FAIL, Oracle, r.Name + ": survived"

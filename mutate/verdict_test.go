@@ -1,10 +1,21 @@
 package mutate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
 
 // TestJudge: the verdict and attribution of an operation from its runs.
 func TestJudge(t *testing.T) {
-	run := func(name string, o Outcome) Run { return Run{Name: name, Outcome: o, Detail: "d"} }
+	run := func(name string, o Outcome) Run {
+		r := Run{Name: name, Outcome: o, Detail: "d"}
+		if name != "baseline" {
+			r.Operator = edit.Operator(strings.SplitN(name, ":", 2)[0])
+		}
+		return r
+	}
 	ok := run("baseline", Passed)
 	cases := []struct {
 		name string

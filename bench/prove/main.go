@@ -6,8 +6,10 @@
 //
 //	go run ./bench/prove [-runs N]
 //
-// Both runners are measured: the default long-lived vitest process and a
-// fresh vitest process per run (--runner process).
+// Variants are measured interleaved in each round: the long-lived vitest
+// runner one mutant at a time (--concurrency 1) and two at once
+// (--concurrency 2, each in a sandbox of its own), and a fresh vitest
+// process per run (--runner process) two at once. Ratios are to the first.
 //
 // It needs testdata/pipeline/node_modules (scripts/test installs it).
 package main
@@ -21,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -63,7 +66,7 @@ func mainErr(runs int) error {
 	var plain []time.Duration
 	total := map[string][]time.Duration{}
 	perRun := map[string][]float64{}
-	runners := []string{"long-lived", "process"}
+	runners := []string{"long-lived/1", "long-lived/2", "process/2"}
 	nRuns := 0
 	for i := 0; i < runs; i++ {
 		start := time.Now()
@@ -76,7 +79,8 @@ func mainErr(runs int) error {
 		line := fmt.Sprintf("round %d: plain vitest %.2fs", i+1, plain[i].Seconds())
 		for _, rk := range runners {
 			start = time.Now()
-			out, err := exec.Command(bin, "prove", "--json", "--runner", rk, "--root", repo, manifest).Output()
+			kind, conc, _ := strings.Cut(rk, "/")
+			out, err := exec.Command(bin, "prove", "--json", "--runner", kind, "--concurrency", conc, "--root", repo, manifest).Output()
 			if err != nil {
 				return fmt.Errorf("prove --runner %s: %v\n%s", rk, err, out)
 			}
@@ -101,15 +105,37 @@ func mainErr(runs int) error {
 		fmt.Println(line)
 	}
 	mp := median(plain)
+	fmt.Printf("node %s\n", nodeVersion())
 	fmt.Printf("one plain vitest run of the oracle: median %.2fs\n", mp.Seconds())
 	for _, rk := range runners {
-		mt := median(total[rk])
+		lo, mt, hi := spread(total[rk])
 		sort.Float64s(perRun[rk])
-		fmt.Printf("prove --runner %-10s median %.2fs for %d runs (baseline, red-first, %d mutants); per run %.2fs (median of vitest's own duration %.2fs); ratio to one plain run %.1f\n",
-			rk, mt.Seconds(), nRuns, nRuns-2, mt.Seconds()/float64(nRuns), perRun[rk][len(perRun[rk])/2], mt.Seconds()/mp.Seconds())
+		fmt.Printf("prove %-13s min/median/max %.2f/%.2f/%.2fs for %d runs (baseline, red-first, %d mutants); %.2fs per run of the wall time (median of vitest's own duration %.2fs); ratio to one plain run %.1f\n",
+			rk, lo.Seconds(), mt.Seconds(), hi.Seconds(), nRuns, nRuns-2, mt.Seconds()/float64(nRuns), perRun[rk][len(perRun[rk])/2], mt.Seconds()/mp.Seconds())
 	}
-	fmt.Printf("long-lived speed-up: %.2fx\n", median(total["process"]).Seconds()/median(total["long-lived"]).Seconds())
+	for _, rk := range runners[1:] {
+		var ratios []time.Duration // per round, in units of 1/1000
+		for i := range total[rk] {
+			ratios = append(ratios, time.Duration(1000*total[rk][i].Seconds()/total[runners[0]][i].Seconds()))
+		}
+		lo, md, hi := spread(ratios)
+		fmt.Printf("wall time %s / %s, per round: min/median/max %.2f/%.2f/%.2f\n", rk, runners[0], float64(lo)/1000, float64(md)/1000, float64(hi)/1000)
+	}
 	return nil
+}
+
+func nodeVersion() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func spread(xs []time.Duration) (lo, med, hi time.Duration) {
+	s := append([]time.Duration(nil), xs...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[0], s[len(s)/2], s[len(s)-1]
 }
 
 func median(xs []time.Duration) time.Duration {

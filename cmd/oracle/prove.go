@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/oracle-ts/oracle/mutate"
@@ -15,10 +19,38 @@ import (
 
 // proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
 type proveDoc struct {
-	Schema     string    `json:"schema"`
-	Ticket     string    `json:"ticket"`
-	Verdict    string    `json:"verdict"`
-	Operations []proveOp `json:"operations"`
+	Schema     string       `json:"schema"`
+	Ticket     string       `json:"ticket"`
+	Verdict    string       `json:"verdict"`
+	Operations []proveOp    `json:"operations"`
+	Timings    proveTimings `json:"timings"`
+}
+
+// proveTimings says where the time went: copying the repository into the
+// sandbox(es), the runs (summed over workers: more than the wall time when
+// they ran at once; the first run of each vitest includes its start-up),
+// and the whole prove (loading the program excluded).
+type proveTimings struct {
+	SandboxSeconds float64 `json:"sandbox_seconds"`
+	RunsSeconds    float64 `json:"runs_seconds"`
+	TotalSeconds   float64 `json:"total_seconds"`
+	Runs           int     `json:"runs"`
+	Mutants        int     `json:"mutants"`
+	Concurrency    int     `json:"concurrency"`
+}
+
+func timingsOf(res *mutate.Result) proveTimings {
+	t := proveTimings{SandboxSeconds: res.Timings.Sandbox.Seconds(), TotalSeconds: res.Timings.Total.Seconds(), Concurrency: res.Timings.Concurrency}
+	for _, op := range res.Operations {
+		for _, r := range op.Runs {
+			t.Runs++
+			if r.Operator != "" {
+				t.Mutants++
+			}
+			t.RunsSeconds += r.Seconds
+		}
+	}
+	return t
 }
 
 type proveOp struct {
@@ -34,46 +66,95 @@ type proveOp struct {
 
 var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
 
+// exitStatus ends a verb with code; msg, when set, goes to stderr (what
+// was already printed is not repeated).
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (e *exitStatus) Error() string { return e.msg }
+
+// exitCode maps a verb's error to its exit code (SPEC "Output and exit
+// codes"): nil is 0, an *exitStatus its own code, anything else the tool
+// failing (3), printed.
+func exitCode(verb string, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var st *exitStatus
+	if errors.As(err, &st) {
+		if st.msg != "" {
+			fmt.Fprintf(stderr, "oracle %s: %s\n", verb, st.msg)
+		}
+		return st.code
+	}
+	fmt.Fprintf(stderr, "oracle %s: %v\n", verb, err)
+	return exitError
+}
+
+// Exit codes of an interrupted run, as a shell reports a process killed by
+// the signal.
+const (
+	exitInterrupt = 130 // SIGINT
+	exitTerminate = 143 // SIGTERM
+)
+
 func runProve(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	// Interrupts cancel the runs: vitest is stopped, the sandbox removed,
+	// and prove returns (exit 130/143). A sandbox left by a killed run is
+	// removed by the next one.
+	intCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopInt()
+	ctx, stopTerm := signal.NotifyContext(intCtx, syscall.SIGTERM)
+	defer stopTerm()
+	err := proveVerb(ctx, args, stdout, stderr)
+	if ctx.Err() != nil {
+		code := exitTerminate
+		if intCtx.Err() != nil {
+			code = exitInterrupt
+		}
+		err = &exitStatus{code: code, msg: "interrupted (" + context.Cause(ctx).Error() + "): nothing was proved; the sandbox is removed"}
+	}
+	return exitCode("prove", err, stderr)
+}
+
+// proveVerb is the verb; ctx ends with an interrupt.
+func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
 	pos, root, code, ok := v.parse(args, 1)
 	if !ok {
-		return code
+		return &exitStatus{code: code}
 	}
 	in, plan, code, ok := loadPlan(root, pos[0], "oracle.prove/v1", *asJSON, stdout, stderr)
 	if !ok {
-		return code
+		return &exitStatus{code: code}
 	}
 	defer in.Program.Close()
 
-	opts := mutate.ProveOptions{Timeout: *timeout}
+	if *concurrency < 1 {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
+	}
+	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency}
 	switch *runnerKind {
 	case "long-lived":
 		ll := runner.NewLongLived()
-		defer ll.Close()
+		ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 		opts.Runner = ll
 	case "process":
 		opts.Runner = runner.New()
 	default:
-		fmt.Fprintf(stderr, "oracle prove: --runner %q: want long-lived or process\n", *runnerKind)
-		return exitUsage
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
 	}
-	// Interrupts stop vitest, remove the sandbox and exit 130/143; a sandbox
-	// left by a killed run is removed by the next one.
-	// One handler owns SIGINT/SIGTERM: it cancels the runs, stops vitest,
-	// removes the sandbox and exits; the main path must not race it.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stop := sandbox.CloseAllOnSignal(cancel, func() {
-		if c, ok := opts.Runner.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	})
-	defer stop()
+	defer opts.Runner.Close()
+	// On an interrupt, stop vitest at once (the runs in progress end), before
+	// Prove removes the sandbox it runs in.
+	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
 	defer sandbox.CloseAll()
 	sandbox.SweepStale("", time.Hour)
 
@@ -81,16 +162,14 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 		opts.Progress = func(i, n int, op, run string) {
 			fmt.Fprintf(stderr, "\r\033[Krun %d of %d: %s %s", i, n, op, run)
 		}
+		defer fmt.Fprint(stderr, "\r\033[K")
 	}
 	res, err := mutate.Prove(ctx, in, plan, opts)
 	if ctx.Err() != nil {
-		select {} // interrupted: the signal handler is cleaning up and exits 130/143
-	}
-	if opts.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
+		return ctx.Err() // runProve reports the interrupt
 	}
 	if err != nil {
-		return reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)
+		return &exitStatus{code: reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)}
 	}
 	if *report != "" {
 		data, err := mutate.MutationReport(res.ReportOperations())
@@ -98,8 +177,7 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 			err = os.WriteFile(*report, append(data, '\n'), 0o644)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle prove: --report: %v\n", err)
-			return exitError
+			return fmt.Errorf("--report: %w", err)
 		}
 	}
 	code = verdictExit[res.Verdict]
@@ -113,10 +191,15 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
 		}
-		return writeJSON(stdout, stderr, doc, code)
+		doc.Timings = timingsOf(res)
+		code = writeJSON(stdout, stderr, doc, code)
+	} else {
+		writeProveText(stdout, res)
 	}
-	writeProveText(stdout, res)
-	return code
+	if code != exitOK {
+		return &exitStatus{code: code}
+	}
+	return nil
 }
 
 // writeProveText: a line per operation, a line per run, and the diff of every
@@ -150,6 +233,13 @@ func writeProveText(w io.Writer, res *mutate.Result) {
 				}
 			}
 		}
+	}
+	if t := timingsOf(res); t.Runs > 0 {
+		rate := 0.0
+		if t.TotalSeconds > 0 {
+			rate = float64(t.Mutants) / t.TotalSeconds
+		}
+		fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
 	}
 	fmt.Fprintln(w, res.Verdict)
 }

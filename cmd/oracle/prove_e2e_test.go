@@ -248,3 +248,43 @@ func TestProveInterrupted(t *testing.T) {
 		t.Error("an interrupted prove changed the checkout")
 	}
 }
+
+// TestProveConcurrencyDeterministic: mutants spread over two sandboxes give
+// the same document as one at a time, run for run (timings aside), and the
+// JSON says where the time went.
+func TestProveConcurrencyDeterministic(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	runs := func(conc string) (string, map[string]any) {
+		args := []string{"prove", "--json", "--concurrency", conc, "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
+		code, out, errs := oracle(t, args...)
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+			t.Fatalf("--concurrency %s: exit %d %v\n%s\n%s", conc, code, err, out, errs)
+		}
+		timings, _ := doc["timings"].(map[string]any)
+		delete(doc, "timings")
+		for _, op := range doc["operations"].([]any) {
+			for _, r := range op.(map[string]any)["runs"].([]any) {
+				delete(r.(map[string]any), "seconds")
+			}
+		}
+		b, _ := json.MarshalIndent(doc, "", " ")
+		return string(b), timings
+	}
+	one, t1 := runs("1")
+	two, t2 := runs("2")
+	if one != two {
+		t.Errorf("--concurrency 2 differs from 1:\n%s\n---\n%s", two, one)
+	}
+	if t1["concurrency"] != 1.0 || t2["concurrency"] != 2.0 || t2["mutants"] != 11.0 || t2["runs"] != 12.0 {
+		t.Errorf("timings: %v / %v", t1, t2)
+	}
+	for _, k := range []string{"sandbox_seconds", "runs_seconds", "total_seconds"} {
+		if v, _ := t2[k].(float64); v <= 0 {
+			t.Errorf("timings.%s = %v", k, t2[k])
+		}
+	}
+	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
+		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
+	}
+}

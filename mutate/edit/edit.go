@@ -259,27 +259,24 @@ type change struct {
 	site       [2]uint // the changed code within text, relative to start; zero: all of text
 }
 
-// apply applies non-overlapping changes and returns the result with the
-// range each change's site occupies in it.
-func apply(src []byte, chs []change) ([]byte, [][2]uint) {
-	chs = slices.Clone(chs)
-	slices.SortFunc(chs, func(a, b change) int { return int(a.start) - int(b.start) })
-	var out bytes.Buffer
-	var sites [][2]uint
-	pos := uint(0)
-	for _, ch := range chs {
-		out.Write(src[pos:ch.start])
-		base := uint(out.Len())
-		site := ch.site
-		if site == [2]uint{} {
-			site = [2]uint{0, uint(len(ch.text))}
-		}
-		sites = append(sites, [2]uint{base + site[0], base + site[1]})
-		out.WriteString(ch.text)
-		pos = ch.end
+// toCore converts the operators' internal changes to the core's.
+func toCore(chs []change) []Change {
+	out := make([]Change, len(chs))
+	for i, ch := range chs {
+		out[i] = Change{Start: ch.start, End: ch.end, Text: ch.text, Site: ch.site}
 	}
-	out.Write(src[pos:])
-	return out.Bytes(), sites
+	return out
+}
+
+// apply is Apply for the guard's single change, which cannot overlap; on
+// an error (none is possible) it returns src unchanged, which the caller's
+// parse check then reports as no edit.
+func apply(src []byte, chs []change) ([]byte, [][2]uint) {
+	out, sites, err := Apply(src, toCore(chs))
+	if err != nil {
+		return src, nil
+	}
+	return out, sites
 }
 
 // checkParses reports an error when out has more parse errors than the

@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,16 +8,23 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 )
 
-// Mutant is one mutated copy of the file.
+// Mutant is one mutated copy of a file, made by one operator.
 type Mutant struct {
-	// Name as the SPEC names runs: "red-first", "flag-inverted",
-	// "flag-always-set", "preserve-removed:<call>",
-	// "preserve-moved-under-guard:<call>".
-	Name   string
-	Path   string // the file's path, as in Target
-	Source []byte // the whole mutated file
-	Line   int    // 1-based line of the (first) mutated site in Source
-	Diff   string // unified diff from the original
+	// Name as the SPEC names runs: the operator, and ":<subject>" when it
+	// has one ("red-first", "preserve-removed:<call>"). For display and
+	// reports only: code reads Operator and Subject.
+	Name     string
+	Operator Operator
+	Subject  string // what the operator applied to (the preserved call), or ""
+	Path     string // the file's path, as in Target
+	Source   []byte // the whole mutated file
+	Line     int    // 1-based line of the (first) mutated site in Source
+	Diff     string // unified diff from the original
+	// Original is the span of the original source the (first) change
+	// replaced, and Replacement its new text: the mutant as a single edit of
+	// the file the user has (schemata and reports are built from them).
+	Original    Span
+	Replacement string
 	// Site is the byte range in Source of the (first) changed code; Sites
 	// lists every changed range (red-first changes every flag reference).
 	Site  [2]uint
@@ -38,8 +44,8 @@ func Mutants(t Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]Mutan
 		return nil, err
 	}
 	var out []Mutant
-	add := func(name, note string, chs []change) error {
-		m, err := c.mutant(name, note, chs)
+	add := func(op Operator, subject, note string, chs []change) error {
+		m, err := c.mutant(op, subject, note, chs)
 		if err == nil {
 			out = append(out, m)
 		}
@@ -47,12 +53,15 @@ func Mutants(t Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]Mutan
 	}
 	refs := c.flagRefs()
 	if len(refs) > 0 {
-		for _, k := range []struct{ name, with string }{{"red-first", "undefined"}, {"flag-inverted", "!"}, {"flag-always-set", "true"}} {
+		for _, k := range []struct {
+			op   Operator
+			with string
+		}{{RedFirst, "undefined"}, {FlagInverted, "!"}, {FlagAlwaysSet, "true"}} {
 			var chs []change
 			for _, r := range refs {
 				chs = append(chs, c.replaceRef(r, k.with))
 			}
-			if err := add(k.name, "", chs); err != nil {
+			if err := add(k.op, "", "", chs); err != nil {
 				return nil, err
 			}
 		}
@@ -62,17 +71,17 @@ func Mutants(t Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]Mutan
 			return nil, err
 		}
 		note := fmt.Sprintf("%s never reads %s: the guard is missing (red-first is the unmodified source)", t.Fn.Name, t.Flag)
-		if err := add("red-first", note, []change{{start: c.s.Start(call), end: c.s.Start(call)}}); err != nil {
+		if err := add(RedFirst, "", note, []change{{start: c.s.Start(call), end: c.s.Start(call)}}); err != nil {
 			return nil, err
 		}
 		inv, err := c.underCondition(call, wrap.Text, c.flagExpr)
 		if err != nil {
 			return nil, err
 		}
-		if err := add("flag-inverted", "", []change{inv}); err != nil {
+		if err := add(FlagInverted, "", "", []change{inv}); err != nil {
 			return nil, err
 		}
-		if err := add("flag-always-set", "", []change{c.remove(call)}); err != nil {
+		if err := add(FlagAlwaysSet, "", "", []change{c.remove(call)}); err != nil {
 			return nil, err
 		}
 	}
@@ -82,14 +91,14 @@ func Mutants(t Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]Mutan
 			return nil, err
 		}
 		name := preserveName(t.Fn, p, preserves)
-		if err := add("preserve-removed:"+name, "", []change{c.remove(call)}); err != nil {
+		if err := add(PreserveRemoved, name, "", []change{c.remove(call)}); err != nil {
 			return nil, err
 		}
 		moved, err := c.underCondition(call, p.Text, "!"+c.flagExpr)
 		if err != nil {
 			return nil, err
 		}
-		if err := add("preserve-moved-under-guard:"+name, "", []change{moved}); err != nil {
+		if err := add(PreserveMovedUnderGuard, name, "", []change{moved}); err != nil {
 			return nil, err
 		}
 	}
@@ -121,17 +130,15 @@ func preserveName(fn *analyzer.Function, p *analyzer.Call, all []*analyzer.Call)
 }
 
 // mutant applies chs and checks the result.
-func (c *ctx) mutant(name, note string, chs []change) (Mutant, error) {
-	src, sites := apply(c.src, chs)
-	if err := c.checkParses(src, "mutant "+name); err != nil {
+func (c *ctx) mutant(op Operator, subject, note string, chs []change) (Mutant, error) {
+	m, err := NewMutant(op, subject, c.t.Path, c.src, toCore(chs))
+	if err != nil {
 		return Mutant{}, err
 	}
-	m := Mutant{Name: name, Path: c.t.Path, Source: src, Note: note, Sites: sites,
-		Diff: Diff(c.t.Path, c.src, src)}
-	if len(sites) > 0 {
-		m.Site = sites[0]
-		m.Line = bytes.Count(src[:m.Site[0]], []byte("\n")) + 1
+	if err := c.checkParses(m.Source, "mutant "+m.Name); err != nil {
+		return Mutant{}, err
 	}
+	m.Note = note
 	return m, nil
 }
 

@@ -47,7 +47,10 @@ func MarkReached(m Mutant, stmt string) ([]byte, error) {
 	for _, a := range at {
 		chs = append(chs, change{start: a, end: a, text: stmt + " "})
 	}
-	out, _ := apply(m.Source, chs)
+	out, _, err := Apply(m.Source, toCore(chs))
+	if err != nil {
+		return nil, fmt.Errorf("mutant %s: reached marker: %w", m.Name, err)
+	}
 	if g := analyzer.Parse(m.Path, out); len(g.Errors) > len(f.Errors) {
 		return nil, fmt.Errorf("mutant %s with the reached marker does not parse (line %d: %s)", m.Name, g.Errors[0].Line, g.Errors[0].Message)
 	}

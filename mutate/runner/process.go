@@ -30,6 +30,9 @@ type ProcessRunner struct {
 // New returns the one-process-per-run Runner.
 func New() *ProcessRunner { return &ProcessRunner{} }
 
+// Close does nothing: every run's process ends with the run.
+func (r *ProcessRunner) Close() error { return nil }
+
 // outputCap bounds the stdout+stderr kept for diagnostics.
 const outputCap = 64 << 10
 

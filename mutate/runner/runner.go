@@ -74,7 +74,12 @@ type Result struct {
 
 // Runner runs a Spec. The error is for "could not run at all" (vitest missing, node missing,
 // context cancelled): the caller maps it to the environment attribution. Everything vitest
-// reported, including a file that does not compile, is a Result.
+// reported, including a file that does not compile, is a Result: its Status says what vitest
+// reported, and the lab (mutate/lab) decides what that means for a mutant (a setup failure
+// is never a kill).
 type Runner interface {
 	Run(ctx context.Context, s Spec) (Result, error)
+	// Close stops whatever the runner keeps running (vitest processes and their workers)
+	// and waits for them. A runner that keeps nothing returns nil.
+	Close() error
 }

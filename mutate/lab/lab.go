@@ -1,0 +1,228 @@
+// Package lab runs mutants: a list of mutants against a list of test files,
+// in a sandbox copy of the repository, and classifies each run into an
+// outcome. It knows nothing of where the mutants came from (conditional-
+// skip's operators for `prove`, the gate's for `gate`): discovery, the lab
+// and the verdicts are kept apart, as cargo-mutants keeps them.
+//
+// The kill policy lives here (outcome.go), not in the runner: the runner
+// reports what vitest reported; the lab decides that only a test failing in
+// its body (an assertion, or an exception from the code under test) kills a
+// mutant, and that a load, syntax or setup failure is an error, never a kill.
+package lab
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// Files are the files of the sandbox the lab writes mutants into: a
+// repository copy whose files can be replaced and restored (sandbox.Sandbox
+// is one).
+type Files interface {
+	WriteFile(rel string, data []byte) error
+	Restore(rel string) error
+}
+
+// Slot is one sandbox a worker runs mutants in.
+type Slot struct {
+	Root  string // the sandbox's repository root, absolute
+	Files Files  // the sandbox's files, for writing mutants
+}
+
+// Lab runs mutants in one sandbox, or spread over several, with one runner.
+type Lab struct {
+	Root   string // the sandbox's repository root, absolute
+	Files  Files  // the sandbox's files, for writing mutants
+	Runner runner.Runner
+	// More are further sandboxes, copies of the same repository holding the
+	// same test files: the mutants are spread over one worker per sandbox
+	// (Root's and these), which run at the same time; the runner must serve
+	// concurrent runs in different directories. Results keep the input
+	// order whatever order the runs end in.
+	More []Slot
+	// Config is the vitest config file, relative to the workspace ("" = the
+	// package's own).
+	Config string
+	// BaselineTimeout bounds each baseline run (default 5 minutes).
+	BaselineTimeout time.Duration
+	// Timeout of one mutant run; 0 derives it from the slowest baseline
+	// (DerivedTimeout).
+	Timeout time.Duration
+	// Progress, when set, hears of every run before it starts: "baseline"
+	// or the mutant's name.
+	Progress func(run string)
+	// MarkerPrefix makes the reached markers of this lab's mutants unique in
+	// the sandbox (prove uses the operation's id).
+	MarkerPrefix string
+}
+
+// Run is one run: a baseline or a mutant.
+type Run struct {
+	Test     string       // the test file (a mutant's: the one that decided its outcome)
+	Mutant   *edit.Mutant // nil for a baseline
+	Outcome  Outcome
+	Detail   string // why: the failure, the load error, the time-out
+	Duration time.Duration
+}
+
+// Result is what a lab established, in input order.
+type Result struct {
+	Baselines []Run // one per test file
+	// Mutants has one run per mutant when every baseline passed, else none.
+	Mutants []Run
+}
+
+// DerivedTimeout is the per-mutant time-out for a baseline that took d: a
+// mutant that makes the code slower is not a time-out unless it takes three
+// times as long, and never less than 10 s (vitest start-up varies with load).
+func DerivedTimeout(d time.Duration) time.Duration {
+	return max(3*d+5*time.Second, 10*time.Second)
+}
+
+// EnvError is a run that could not happen for a reason of the environment
+// (vitest or node missing, the runner closed): no outcome, the whole lab
+// stops.
+type EnvError struct{ Err error }
+
+func (e *EnvError) Error() string { return e.Err.Error() }
+func (e *EnvError) Unwrap() error { return e.Err }
+
+// Execute runs every test file on the unmodified code, then, when all of
+// them passed, every mutant against the test files in order until one kills
+// it. The runs done so far are returned with an error: ctx's when it was
+// cancelled, an *EnvError when the environment failed, a plain error when
+// the workspace could not be written.
+func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*Result, error) {
+	if len(tests) == 0 {
+		return nil, fmt.Errorf("lab: no test file")
+	}
+	bt := l.BaselineTimeout
+	if bt == 0 {
+		bt = 5 * time.Minute
+	}
+	res := &Result{}
+	slowest := time.Duration(0)
+	green := true
+	for _, t := range tests {
+		l.progress("baseline")
+		r, err := l.Runner.Run(ctx, l.spec(l.Root, t, bt, ""))
+		if err != nil {
+			return res, l.fail(ctx, err)
+		}
+		o, detail := BaselineOutcome(r)
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration})
+		slowest = max(slowest, r.Duration)
+		green = green && o == Passed
+	}
+	if !green {
+		return res, ctx.Err()
+	}
+	timeout := l.Timeout
+	if timeout == 0 {
+		timeout = DerivedTimeout(slowest)
+	}
+	runs, err := l.spread(ctx, tests, ms, timeout)
+	res.Mutants = runs
+	return res, err
+}
+
+// spread runs the mutants on one worker per slot, each taking the next
+// mutant not yet taken. It returns the runs of the mutants in input order up
+// to the first that did not complete, and that one's error. After an error
+// no worker starts another mutant.
+func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, timeout time.Duration) ([]Run, error) {
+	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
+	runs := make([]Run, len(ms))
+	errs := make([]error, len(ms))
+	done := make([]bool, len(ms))
+	var mu sync.Mutex
+	next, failed := 0, false
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed || next == len(ms) || ctx.Err() != nil {
+			return -1
+		}
+		next++
+		l.progress(ms[next-1].Name) // under mu: progress is heard one at a time
+		return next - 1
+	}
+	var wg sync.WaitGroup
+	for _, sl := range slots[:min(len(slots), max(len(ms), 1))] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := take(); k >= 0; k = take() {
+				run, err := l.runMutant(ctx, sl, fmt.Sprintf("%s-%d", l.MarkerPrefix, k), &ms[k], tests, timeout)
+				mu.Lock()
+				runs[k], errs[k], done[k] = run, err, err == nil
+				failed = failed || err != nil
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range ms {
+		if errs[k] != nil {
+			return runs[:k], errs[k]
+		}
+		if !done[k] {
+			return runs[:k], ctx.Err()
+		}
+	}
+	return runs, ctx.Err()
+}
+
+// runMutant writes m (with its reached marker where one can be placed),
+// runs the test files until one kills it, and restores the file.
+func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant, tests []string, timeout time.Duration) (run Run, err error) {
+	src, merr := edit.MarkReached(*m, runner.MarkerStatement(id))
+	marked := merr == nil
+	if !marked {
+		src, id = m.Source, ""
+	}
+	if err := sl.Files.WriteFile(m.Path, src); err != nil {
+		return Run{}, fmt.Errorf("sandbox: %w", err)
+	}
+	defer func() {
+		if rerr := sl.Files.Restore(m.Path); rerr != nil && err == nil {
+			err = fmt.Errorf("sandbox: %w", rerr)
+		}
+	}()
+	var runs []Run
+	for _, t := range tests {
+		r, err := l.Runner.Run(ctx, l.spec(sl.Root, t, timeout, id))
+		if err != nil {
+			return Run{}, l.fail(ctx, err)
+		}
+		o, detail := MutantOutcome(r, marked)
+		runs = append(runs, Run{Test: t, Mutant: m, Outcome: o, Detail: detail, Duration: r.Duration})
+		if o.Kills() {
+			break
+		}
+	}
+	return Combine(runs), nil
+}
+
+func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {
+	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
+}
+
+func (l *Lab) progress(run string) {
+	if l.Progress != nil {
+		l.Progress(run)
+	}
+}
+
+// fail is the error of a run the runner could not make.
+func (l *Lab) fail(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &EnvError{Err: err}
+}
