@@ -31,6 +31,12 @@ const (
 const (
 	HoistedMock = "hoisted-mock"
 	InPlaceSpy  = "in-place-spy"
+	// For a method's callees written through `this` (SPEC: "observed on the
+	// instance the receiver holds"): a call-through spy on the receiver
+	// (`this.m()`), or on the object a field of the receiver holds
+	// (`this.dep.m()`), placed after arrange.
+	ReceiverSpy = "receiver-spy"
+	InstanceSpy = "instance-spy"
 )
 
 // Result is the plan for a whole ticket.
@@ -64,6 +70,10 @@ type Observed struct {
 	Export   string // the name the defining module exports it under
 	Strategy string
 	Why      string
+	// ReceiverSpy, InstanceSpy: the field of the receiver that holds the
+	// object (InstanceSpy: "pricing" for this.pricing.quote) and the member
+	// spied on ("quote").
+	Field, Member string
 }
 
 // Input is what Plan needs.
@@ -112,6 +122,10 @@ func Plan(in Input) (*Result, error) {
 		}
 		if choice.Fixture != nil {
 			o.Fixture = choice.Fixture.Name
+		}
+		if c.fn.Class != "" && (choice.Fixture == nil || c.op.HasArgs) {
+			o.Status, o.Reason = StatusError, fmt.Sprintf("%s is a method: its receiver and arguments come from a fixture's arrange[%q] entry ({ self, args }; a static method returns { args }), not from the operation's args", c.op.Function.Name, c.op.Function.Name)
+			continue
 		}
 		obs, err := observe(in.Program, c.file, c.fn, c.wrap, c.pres, choice.Fixture)
 		o.Observed = obs
@@ -168,6 +182,12 @@ func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer
 	fn, err = callgraph.FindFunction(f, op.Function.Name)
 	if err != nil {
 		fail(op.Function.Pos, prefix+"function", "%v", err)
+		return
+	}
+	switch fn.Kind {
+	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncField:
+	default:
+		fail(op.Function.Pos, prefix+"function", "%s is a %s: an operation names a module-level function or a method (Class.method, static or not, or a field holding a function)", op.Function.Name, fn.Kind)
 		return
 	}
 	param = -1
@@ -257,6 +277,22 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 		if i == 0 {
 			role = "wrap"
 		}
+		if c.Callee.Kind == analyzer.CalleeThis {
+			ob, err := observeThis(p, f, fn, c, role)
+			if err != nil {
+				return out, err
+			}
+			key := "this." + strings.Join(c.Callee.Path, ".")
+			if first, dup := targets[key]; dup {
+				return out, fmt.Errorf("cannot observe %s (%d:%d): %s also calls it; the oracle cannot tell the two sites apart", c.Text, c.Line, c.Column, first)
+			}
+			targets[key] = c.Text
+			if others := sameCallSites(fn, c); role == "wrap" && others != "" {
+				return out, fmt.Errorf("cannot observe %s (%d:%d): it is also called at %s in the body, so \"not called when the flag is set\" cannot be asserted of this site alone", c.Text, c.Line, c.Column, others)
+			}
+			out = append(out, ob)
+			continue
+		}
 		e := p.ResolveCall(f, c)
 		switch {
 		case e.Via == callgraph.ViaExternal:
@@ -279,6 +315,58 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 		out = append(out, Observed{Call: c.Text, Role: role, Target: *e.Target, Module: module, Export: e.Export, Strategy: strategy, Why: why})
 	}
 	return out, nil
+}
+
+// observeThis chooses how to observe a method's call written through `this`:
+// a spy on the receiver (`this.m()`), or on the object a field of the
+// receiver holds (`this.dep.m()`), placed after arrange. What the oracle
+// cannot reach is an error with the reason.
+func observeThis(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, c *analyzer.Call, role string) (Observed, error) {
+	cl := c.Callee
+	if fn.Class == "" || cl.ThisClass != fn.Class {
+		return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): this is not the receiver of %s there (a plain function's own this)", c.Text, c.Line, c.Column, fn.Qual)
+	}
+	for _, part := range cl.Path {
+		if strings.HasPrefix(part, "#") {
+			return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): %s is a #private member, which no code outside the class can reach to place a spy", c.Text, c.Line, c.Column, part)
+		}
+	}
+	if len(cl.Path) > 2 {
+		return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): only this.m() and this.dep.m() are observed", c.Text, c.Line, c.Column)
+	}
+	ob := Observed{Call: c.Text, Role: role, Member: cl.Path[len(cl.Path)-1]}
+	e := p.ResolveCall(f, c)
+	if e.Target != nil {
+		ob.Target = *e.Target
+		ob.Module, _, _ = strings.Cut(*e.Target, "#")
+	} else {
+		ob.Target = "(" + e.Reason + ")"
+	}
+	holder := "the receiver"
+	if fn.Static {
+		holder = "the class " + fn.Class
+	}
+	if len(cl.Path) == 1 {
+		ob.Strategy = ReceiverSpy
+		ob.Why = "a spy on " + holder + ": this." + ob.Member + " is looked up on it at run time"
+		return ob, nil
+	}
+	ob.Field = cl.Path[0]
+	ob.Strategy = InstanceSpy
+	ob.Why = fmt.Sprintf("a spy on the object %s holds in %s, after arrange", holder, ob.Field)
+	return ob, nil
+}
+
+// sameCallSites lists the other call sites of the body written as c is.
+func sameCallSites(fn *analyzer.Function, c *analyzer.Call) string {
+	var out []string
+	for i := range fn.Calls {
+		o := &fn.Calls[i]
+		if o != c && !o.New && o.Text == c.Text {
+			out = append(out, fmt.Sprintf("%d:%d", o.Line, o.Column))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // otherSites lists the other call sites in the body that reach the same target.

@@ -1,0 +1,113 @@
+package generator
+
+import (
+	"strings"
+	"testing"
+)
+
+// methodRepo is a service class: a constructor parameter property typed with
+// a class of the repository, a #private field, an inherited method, a
+// closure captured in the constructor, a static method.
+func methodRepo(ops string) map[string]string {
+	return withTicket(map[string]string{
+		"oracle.yaml":    "fixtures:\n  - name: svc\n    file: test/svc.fixture.ts\n",
+		"src/pricing.ts": "export class Pricing { quote(n: number) { return n; } }\n",
+		"src/base.ts":    "export class Base { protected audit(e: string) { return e; } }\n",
+		"src/stats.ts":   "export function compute(n: number) { return n; }\n",
+		"src/svc.ts": `import { Base } from './base';
+import type { Pricing } from './pricing';
+import { compute } from './stats';
+export class Svc extends Base {
+  #secret = { ping: () => 1 };
+  private readonly hook: () => number;
+  constructor(private readonly pricing: Pricing) { super(); this.hook = () => pricing.quote(1); }
+  run(n: number, opts: { skip?: boolean } = {}) {
+    if (!opts.skip) this.pricing.quote(n);
+    this.audit("run");
+    this.#secret.ping();
+    this.hook();
+    function inner(this: unknown) { return 1; }
+    inner();
+  }
+  twice(n: number, opts: { skip?: boolean } = {}) {
+    this.pricing.quote(0);
+    if (!opts.skip) this.pricing.quote(n);
+  }
+  static report(n: number, opts: { skip?: boolean } = {}) {
+    if (!opts.skip) compute(n);
+    this.tally();
+  }
+  static tally() {}
+  get size() { return 1; }
+}
+`,
+		"test/svc.fixture.ts": `export const arrange = {
+  "Svc.run": async () => { const { Svc } = await import('../src/svc'); const { Pricing } = await import('../src/pricing'); return { self: new Svc(new Pricing()), args: [1, {}] as [number, { skip?: boolean }] }; },
+  "Svc.twice": async () => { const { Svc } = await import('../src/svc'); const { Pricing } = await import('../src/pricing'); return { self: new Svc(new Pricing()), args: [1, {}] as [number, { skip?: boolean }] }; },
+  "Svc.report": async () => { await import('../src/svc'); return { args: [1, {}] as [number, { skip?: boolean }] }; },
+};
+`,
+	}, ops)
+}
+
+// TestMethodObservation: a method's callees written through this are
+// observed on the receiver or on the object a field holds; what no spy can
+// reach is an error with the reason.
+func TestMethodObservation(t *testing.T) {
+	op := func(fn, wrap, preserve string) string {
+		return "  - kind: conditional-skip\n    function: src/svc.ts#" + fn + "\n    flag: opts.skip\n    wrap: " + wrap + "\n    preserve: [" + preserve + "]\n"
+	}
+	cases := []struct {
+		name, fn, wrap, preserve string
+		want                     []string
+		err                      string
+	}{
+		{name: "this.dep.m() on the field's object, this.m() on the receiver (inherited)", fn: "Svc.run", wrap: "{call: this.pricing.quote, occurrence: 1}", preserve: "this.audit",
+			want: []string{"this.pricing.quote src/pricing.ts#Pricing.quote instance-spy",
+				"this.audit src/base.ts#Base.audit receiver-spy"}},
+		{name: "a static method: module callees as for functions, this.m() on the class", fn: "Svc.report", wrap: "compute", preserve: "this.tally",
+			want: []string{"compute src/stats.ts#compute hoisted-mock", "this.tally src/svc.ts#Svc.tally receiver-spy"}},
+		{name: "a #private field", fn: "Svc.run", wrap: "{call: this.pricing.quote, occurrence: 1}", preserve: "this.#secret.ping",
+			err: "cannot observe this.#secret.ping (11:5): #secret is a #private member"},
+		{name: "a wrapped call also made at another site", fn: "Svc.twice", wrap: "{call: this.pricing.quote, occurrence: 2}", preserve: "",
+			err: "cannot observe this.pricing.quote (18:21): it is also called at 17:5"},
+		{name: "a local function of the method", fn: "Svc.run", wrap: "{call: this.pricing.quote, occurrence: 1}", preserve: "inner",
+			err: "cannot observe inner (14:5)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := plan(t, methodRepo(op(tc.fn, tc.wrap, tc.preserve)))
+			o := res.Operations[0]
+			if tc.err != "" {
+				if o.Status != StatusError || !strings.HasPrefix(o.Reason, tc.err) {
+					t.Fatalf("got %s %q, want error %q", o.Status, o.Reason, tc.err)
+				}
+				return
+			}
+			if o.Status != StatusGenerated {
+				t.Fatalf("got %s: %s", o.Status, o.Reason)
+			}
+			var got []string
+			for _, ob := range o.Observed {
+				got = append(got, ob.Call+" "+ob.Target+" "+ob.Strategy)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("observed:\n got  %q\n want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMethodOperationNames: an operation names a function or a method; an
+// accessor or a constructor is refused at the manifest line.
+func TestMethodOperationNames(t *testing.T) {
+	root := writeRepo(t, methodRepo("  - kind: conditional-skip\n    function: src/svc.ts#Svc.size\n    flag: opts.skip\n    wrap: compute\n"))
+	in, err := Load(root, root+"/ticket.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Program.Close()
+	if _, err := Plan(in); err == nil || !strings.Contains(err.Error(), "Svc.size is a getter") {
+		t.Fatalf("got %v, want a manifest error naming the getter", err)
+	}
+}
