@@ -282,7 +282,11 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 			}
 		}
 	} else if funcOK && flagOK {
-		id := op.Function.Name + "-" + op.Flag.Leaf()
+		name := op.Function.Name
+		if op.Function.Member != "" {
+			name = op.Function.Member // Class.method: the file name already says the class
+		}
+		id := name + "-" + op.Flag.Leaf()
 		if !idPattern.MatchString(id) {
 			p.errorf(n, join(path, "id"), "the default id %s (<function>-<flag leaf>) does not match [A-Za-z0-9][A-Za-z0-9._-]*: give an id", quote(id))
 		} else {

@@ -458,6 +458,12 @@ func TestParseTicketValues(t *testing.T) {
 				t.Errorf("got %+v", op)
 			}
 		}},
+		{"a method: Class.method, default id from the member", mk("function: src/a.ts#OrderService.finalize", "wrap: this.pricing.quote", "preserve: [this.audit, this.#cache.get]"), func(t *testing.T, tk *Ticket) {
+			op := tk.Operations[0]
+			if op.ID != "finalize-skip" || op.Function.Class != "OrderService" || op.Function.Member != "finalize" || op.Function.Name != "OrderService.finalize" {
+				t.Errorf("got %+v", op)
+			}
+		}},
 		{"flag without properties is its own leaf", mk("flag: skip"), func(t *testing.T, tk *Ticket) {
 			op := tk.Operations[0]
 			if op.ID != "f-skip" || op.Flag.Param != "skip" || len(op.Flag.Props) != 0 {
