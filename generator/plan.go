@@ -54,11 +54,13 @@ type Operation struct {
 	File     string // the oracle's repo-relative path (generated)
 	Fixture  string // the fixture used ("" when the operation's args need none)
 	Reason   string // skipped, error: why
+	Warnings []string
 	Observed []Observed
 
-	Content []byte // the oracle file (generated)
-	Op      *manifest.Operation
-	Func    *analyzer.Function
+	Content   []byte // the oracle file (generated)
+	Unchanged bool   // generated, and already on disk with these bytes (set by Write, MarkUnchanged)
+	Op        *manifest.Operation
+	Func      *analyzer.Function
 }
 
 // Observed is one callee the oracle observes.
@@ -115,6 +117,9 @@ func Plan(in Input) (*Result, error) {
 	for _, c := range ops {
 		o := &Operation{ID: c.op.ID, Function: c.op.Function.String(), Op: c.op, Func: c.fn}
 		res.Operations = append(res.Operations, o)
+		if len(c.op.Preserve) == 0 {
+			o.Warnings = append(o.Warnings, "preserve is empty: the oracle asserts only the gating half (the wrapped call skipped); a preserved call dropped with it (the write that saves the record) goes unseen: list the calls that must keep running")
+		}
 		choice := fixtures.Match(in.Fixtures, c.op.Function.File, c.op.Function.Name, c.op.Fixture, c.op.HasArgs)
 		if choice.Skip != "" {
 			o.Status, o.Reason = StatusSkipped, choice.Skip
