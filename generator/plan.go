@@ -230,30 +230,40 @@ func paramLabel(p analyzer.Param) string {
 
 // findCall finds the one call site a manifest call names.
 func findCall(fn *analyzer.Function, ref manifest.CallRef, field string, fail func(manifest.Pos, string, string, ...any)) *analyzer.Call {
-	var sites []*analyzer.Call
-	for i := range fn.Calls {
-		if !fn.Calls[i].New && fn.Calls[i].Text == ref.Call {
-			sites = append(sites, &fn.Calls[i])
-		}
+	c, e := FindCall(fn, ref, field)
+	if e != nil {
+		fail(e.Pos, e.Field, "%s", e.Message)
+	}
+	return c
+}
+
+// FindCall finds the one call site of fn a manifest call names, or the
+// manifest error (at the call's position, for field) saying why not: the
+// check gen, apply and prove share.
+func FindCall(fn *analyzer.Function, ref manifest.CallRef, field string) (*analyzer.Call, *manifest.Error) {
+	sites := fn.CallSites(ref.Call)
+	fail := func(format string, a ...any) (*analyzer.Call, *manifest.Error) {
+		return nil, &manifest.Error{Pos: ref.Pos, Field: field, Message: fmt.Sprintf(format, a...)}
+	}
+	name := fn.Qual
+	if name == "" {
+		name = fn.Name
 	}
 	switch {
 	case len(sites) == 0:
-		fail(ref.Pos, field, "no call %s in the body of %s (calls: %s)", ref.Call, fn.Name, callList(fn))
-		return nil
+		return fail("no call %s in the body of %s (calls: %s)", ref.Call, name, callList(fn))
 	case ref.Occurrence > len(sites):
-		fail(ref.Pos, field, "occurrence %d of %s, but the body of %s calls it %d time(s)", ref.Occurrence, ref.Call, fn.Name, len(sites))
-		return nil
+		return fail("occurrence %d of %s, but the body of %s calls it %d time(s)", ref.Occurrence, ref.Call, name, len(sites))
 	case ref.Occurrence > 0:
-		return sites[ref.Occurrence-1]
+		return sites[ref.Occurrence-1], nil
 	case len(sites) > 1:
 		var lines []string
 		for _, s := range sites {
 			lines = append(lines, fmt.Sprintf("%d:%d", s.Line, s.Column))
 		}
-		fail(ref.Pos, field, "%s is called at %d sites in %s (%s): name one with {call: %s, occurrence: N}", ref.Call, len(sites), fn.Name, strings.Join(lines, ", "), ref.Call)
-		return nil
+		return fail("%s is called at %d sites in %s (%s): name one with {call: %s, occurrence: N}", ref.Call, len(sites), name, strings.Join(lines, ", "), ref.Call)
 	}
-	return sites[0]
+	return sites[0], nil
 }
 
 func callList(fn *analyzer.Function) string {

@@ -28,6 +28,9 @@ func Load(root, manifestPath string) (Input, error) {
 	if err := manifest.CheckFixtures(t, cfg); err != nil {
 		return in, err
 	}
+	if err := manifest.CheckOutPaths(root, t, cfg); err != nil {
+		return in, err
+	}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return in, err

@@ -76,9 +76,9 @@ func locateIn(p *callgraph.Program, f *analyzer.File, op *manifest.Operation) (*
 	if err != nil {
 		return nil, manifest.Errors{{Pos: op.Function.Pos, Field: fmt.Sprintf("operations[%d].function", op.Index), Message: err.Error()}}
 	}
-	wrap, err := edit.FindCall(fn, op.Wrap.Call, op.Wrap.Occurrence)
-	if err != nil {
-		return nil, manifest.Errors{{Pos: op.Wrap.Pos, Field: fmt.Sprintf("operations[%d].wrap", op.Index), Message: err.Error()}}
+	wrap, e := generator.FindCall(fn, op.Wrap, fmt.Sprintf("operations[%d].wrap", op.Index))
+	if e != nil {
+		return nil, manifest.Errors{e}
 	}
 	// The flag and the preserved calls are checked as gen checks them.
 	if _, errs := generator.Locate(p, op); len(errs) > 0 {

@@ -75,3 +75,59 @@ func TestJSONFieldNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSameInputsSameErrors: gen, apply and prove validate the same inputs
+// the same way: the same exit 2, the same message, nothing written (issue 8
+// items 5, 6, 7, 8 and the one call-site matcher).
+func TestSameInputsSameErrors(t *testing.T) {
+	op := func(extra string) string {
+		return "ticket: T-1\noperations:\n  - kind: conditional-skip\n    function: src/server/index.ts#processItem\n    flag: opts.skip\n    wrap: enrichItem\n" + extra
+	}
+	deep := "[" + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "]"
+	cases := []struct {
+		name, manifest, config, want string
+		symlinkOut                   bool
+	}{
+		{name: "a wrapped call not in the body", manifest: strings.Replace(op(""), "wrap: enrichItem", "wrap: enrichIt", 1),
+			want: "operations[0].wrap: no call enrichIt in the body of processItem (calls: "},
+		{name: "an id too long for a file name", manifest: op("    id: " + strings.Repeat("x", 300) + "\n"),
+			want: "operations[0].id: an id of at most 128 characters (it names the oracle's file), got 300"},
+		{name: "args nested too deep", manifest: op("    args: " + deep + "\n"),
+			want: "operations[0].args[0]: a value nested more than 64 levels deep"},
+		{name: "a fixture that does not exist", manifest: op("    fixture: nope\n"),
+			want: `operations[0].fixture: no fixture named "nope" in oracle.yaml`},
+		{name: "an invalid oracle.yaml", manifest: op(""), config: "fixtures: 3\n",
+			want: "oracle.yaml:1:"},
+		{name: "out through a symbolic link leaving the repository", manifest: op(""), symlinkOut: true,
+			config: "fixtures:\n  - name: pipeline\n    file: test/fixtures/pipeline.fixture.ts\nout: \"escape/{id}.oracle.test.ts\"\n",
+			want: "oracle.yaml:4:6: out: the oracle path \"escape/processItem-skip.oracle.test.ts\" leaves the repository through a symbolic link"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySample(t, "pipeline", t.TempDir())
+			outside := t.TempDir()
+			if tc.config != "" {
+				os.WriteFile(filepath.Join(dir, "oracle.yaml"), []byte(tc.config), 0o644)
+			}
+			if tc.symlinkOut {
+				if err := os.Symlink(outside, filepath.Join(dir, "escape")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := writeManifest(t, dir, tc.manifest)
+			before := treeHash(t, dir)
+			for _, verb := range []string{"gen", "apply", "prove"} {
+				code, out, errs := oracle(t, verb, "--root", dir, m)
+				if code != exitUsage || !strings.Contains(errs, tc.want) || len(errs) > 4000 {
+					t.Errorf("%s: exit %d, want 2 and %q\nstdout %s\nstderr %.2000s", verb, code, tc.want, out, errs)
+				}
+			}
+			if treeHash(t, dir) != before {
+				t.Error("something was written in the repository")
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("something was written outside the repository: %v", entries)
+			}
+		})
+	}
+}
