@@ -100,7 +100,7 @@ func TestSameInputsSameErrors(t *testing.T) {
 			want: "oracle.yaml:1:"},
 		{name: "out through a symbolic link leaving the repository", manifest: op(""), symlinkOut: true,
 			config: "fixtures:\n  - name: pipeline\n    file: test/fixtures/pipeline.fixture.ts\nout: \"escape/{id}.oracle.test.ts\"\n",
-			want: "oracle.yaml:4:6: out: the oracle path \"escape/processItem-skip.oracle.test.ts\" leaves the repository through a symbolic link"},
+			want:   "oracle.yaml:4:6: out: the oracle path \"escape/processItem-skip.oracle.test.ts\" leaves the repository through a symbolic link"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
