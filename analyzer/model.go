@@ -141,6 +141,7 @@ type Param struct {
 	Optional bool     // `x?: T` or has a default value
 	Rest     bool
 	Line     int
+	Type     string // the declared type as written (whitespace runs collapsed), "" when none
 }
 
 // Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`)

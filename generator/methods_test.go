@@ -111,3 +111,53 @@ func TestMethodOperationNames(t *testing.T) {
 		t.Fatalf("got %v, want a manifest error naming the getter", err)
 	}
 }
+
+// TestFlagPropertyChecked: the flag's property is checked against the
+// parameter's declared type (an object type, an interface or class of the
+// repository); a type oracle cannot read is accepted with a note in the
+// header.
+func TestFlagPropertyChecked(t *testing.T) {
+	files := func(flag, sig string) map[string]string {
+		return withTicket(map[string]string{
+			"src/opts.ts": "export interface BaseOpts { verbose?: boolean }\nexport interface Opts extends BaseOpts { skip?: boolean }\nexport type Alias = { skip?: boolean };\n",
+			"src/b.ts":    "export function enrich() {}\n",
+			"src/a.ts":    "import type { Opts, Alias } from './opts';\nimport { enrich } from './b';\nexport function run(" + sig + ") { if (!o.skip) enrich(); }\n",
+		}, "  - kind: conditional-skip\n    function: src/a.ts#run\n    flag: "+flag+"\n    wrap: enrich\n    args: [{}]\n")
+	}
+	for _, tc := range []struct {
+		name, flag, sig, err, note string
+	}{
+		{"object type", "o.skip", "o: { skip?: boolean }", "", ""},
+		{"object type, typo", "o.skp", "o: { skip?: boolean }", `o (declared { skip?: boolean }) has no property "skp" (properties: skip); did you mean "skip"?`, ""},
+		{"interface, inherited member", "o.verbose", "o: Opts", "", ""},
+		{"interface, typo", "o.skipp", "o: Opts", `has no property "skipp" (properties: skip, verbose); did you mean "skip"?`, ""},
+		{"alias: not read", "o.skp", "o: Alias", "", "the type Alias of o is not read by oracle"},
+		{"no declared type", "o.skp", "o = {} as any", "", "o has no declared type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, files(tc.flag, tc.sig))
+			in, err := Load(root, root+"/ticket.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Program.Close()
+			res, err := Plan(in)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := res.Operations[0]
+			if o.Status != StatusGenerated {
+				t.Fatalf("%s: %s", o.Status, o.Reason)
+			}
+			if got := strings.Contains(string(o.Content), "note: "+tc.note); tc.note != "" && !got || tc.note == "" && strings.Contains(string(o.Content), "note: ") {
+				t.Errorf("header note, want %q:\n%.900s", tc.note, o.Content)
+			}
+		})
+	}
+}

@@ -214,11 +214,52 @@ func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer
 		}
 		fail(op.Flag.Pos, prefix+"flag", "%s has no parameter %q (parameters: %s)%s", fn.Name, op.Flag.Param, strings.Join(names, ", "), hint)
 	}
+	if param >= 0 {
+		if msg, _ := checkFlagType(p, f, fn.Params[param], op); msg != "" {
+			fail(op.Flag.Pos, prefix+"flag", "%s", msg)
+		}
+	}
 	wrap = findCall(fn, op.Wrap, prefix+"wrap", fail)
 	for i, pr := range op.Preserve {
 		pres = append(pres, findCall(fn, pr, fmt.Sprintf("%spreserve[%d]", prefix, i), fail))
 	}
 	return
+}
+
+// checkFlagType checks the flag's first property against the declared type
+// of its parameter: an object type literal, or a class or interface of the
+// repository. It returns the manifest error, or (when the type cannot be
+// read: none declared, an alias, a package's type) a note for the header.
+func checkFlagType(p *callgraph.Program, f *analyzer.File, pr analyzer.Param, op *manifest.Operation) (msg, note string) {
+	if len(op.Flag.Props) == 0 {
+		return "", ""
+	}
+	prop := op.Flag.Props[0]
+	if pr.Type == "" {
+		return "", fmt.Sprintf("%s has no declared type: the property %s is not checked against it", pr.Name, prop)
+	}
+	names, ok := analyzer.ObjectTypeProperties(pr.Type)
+	if !ok {
+		var why string
+		names, ok, why = p.TypeMembers(f.Path, pr.Type)
+		if !ok {
+			return "", fmt.Sprintf("the type %s of %s is not read by oracle (%s): the property %s is not checked against it", pr.Type, pr.Name, why, prop)
+		}
+	}
+	for _, n := range names {
+		if n == prop {
+			return "", ""
+		}
+	}
+	have := strings.Join(names, ", ")
+	if have == "" {
+		have = "none"
+	}
+	msg = fmt.Sprintf("%s (declared %s) has no property %q (properties: %s)", pr.Name, pr.Type, prop, have)
+	if s := manifest.Suggest(prop, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg, ""
 }
 
 func paramLabel(p analyzer.Param) string {

@@ -62,6 +62,7 @@ type view struct {
 	// Methods: the call under test (`self.finalize`, `OrderService.report`),
 	// the method's type for Parameters<>, whether a receiver is arranged.
 	Method, Static, MemberSpies bool
+	FlagNote                    string // the flag's property could not be checked against the parameter's type: why
 	Invoke, MethodType          string
 }
 
@@ -83,6 +84,9 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	}
 	for _, p := range op.Preserve {
 		v.Preserve = append(v.Preserve, p.String())
+	}
+	if f, _ := in.Program.Module(op.Function.File); f != nil && param >= 0 {
+		_, v.FlagNote = checkFlagType(in.Program, f, fn.Params[param], op)
 	}
 	v.Subject = op.Function.Name
 	if fn.Default || !isIdent(v.Subject) {
