@@ -505,19 +505,73 @@ func loads(p *callgraph.Program, m string, set map[string]bool) string {
 }
 
 // importPath is the specifier the oracle at file `from` uses for module `to`:
-// relative, without the TypeScript extension.
-func importPath(from, to string) string {
+// relative, with the extension style ext the repository's own files use
+// ("": none, as bundler resolution allows; ".js": node16/nodenext, where
+// `./x.js` names x.ts; ".ts": allowImportingTsExtensions).
+func importPath(from, to, ext string) string {
 	rel := relPath(path.Dir(from), to)
-	for ext, js := range map[string]string{".mts": ".mjs", ".cts": ".cjs"} {
-		if strings.HasSuffix(rel, ext) {
-			return strings.TrimSuffix(rel, ext) + js
-		}
-	}
-	rel = strings.TrimSuffix(strings.TrimSuffix(rel, ".tsx"), ".ts")
 	if !strings.HasPrefix(rel, ".") {
 		rel = "./" + rel
 	}
+	for _, e := range []string{".tsx", ".mts", ".cts", ".ts"} {
+		base, ok := strings.CutSuffix(rel, e)
+		if !ok {
+			continue
+		}
+		switch {
+		case e == ".mts" || e == ".cts":
+			if ext == ".ts" {
+				return rel
+			}
+			return base + strings.Replace(e, "t", "j", 1) // .mjs, .cjs: always written
+		case ext == ".js":
+			return base + ".js"
+		case ext == ".ts":
+			return rel
+		}
+		return base
+	}
 	return rel
+}
+
+// extensionStyle is how the repository's own files write relative imports:
+// the style most of the relative specifiers of files use (".js", ".ts" or
+// "" for none), the first file with any deciding ties.
+func extensionStyle(p *callgraph.Program, files ...string) string {
+	count := map[string]int{}
+	for _, file := range files {
+		f, _ := p.Module(file)
+		if f == nil {
+			continue
+		}
+		specs := []string{}
+		for _, im := range f.Imports {
+			specs = append(specs, im.Specifier)
+		}
+		for _, d := range f.DynamicImports {
+			specs = append(specs, d.Specifier)
+		}
+		for _, s := range specs {
+			if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+				continue
+			}
+			switch path.Ext(s) {
+			case ".js", ".jsx", ".mjs", ".cjs":
+				count[".js"]++
+			case ".ts", ".tsx", ".mts", ".cts":
+				count[".ts"]++
+			default:
+				count[""]++
+			}
+		}
+	}
+	best := ""
+	for _, k := range []string{".js", ".ts"} {
+		if count[k] > count[best] {
+			best = k
+		}
+	}
+	return best
 }
 
 func relPath(fromDir, to string) string {

@@ -92,7 +92,13 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	if fn.Default || !isIdent(v.Subject) {
 		v.Subject = "subject"
 	}
-	v.SubjectPath = importPath(o.File, op.Function.File)
+	ext := ""
+	if fx != nil {
+		ext = extensionStyle(in.Program, op.Function.File, fx.File)
+	} else {
+		ext = extensionStyle(in.Program, op.Function.File)
+	}
+	v.SubjectPath = importPath(o.File, op.Function.File, ext)
 	v.SubjectAccess = access(exportName(fn))
 	v.Invoke = v.Subject
 	if fn.Class != "" {
@@ -120,7 +126,7 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	for _, ob := range o.Observed {
 		ov := observedView{Observed: ob, Access: access(ob.Export)}
 		if ob.Module != "" {
-			ov.Path = importPath(o.File, ob.Module)
+			ov.Path = importPath(o.File, ob.Module, ext)
 		}
 		switch ob.Strategy {
 		case ReceiverSpy, InstanceSpy:
@@ -200,7 +206,7 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		}
 		v.FixtureLine += " " + strings.Join(parts, ", ")
 		v.FixtureImports = imports
-		v.FixturePath = importPath(o.File, fx.File)
+		v.FixturePath = importPath(o.File, fx.File, ext)
 	} else {
 		v.FixtureLine = "none (the operation gives args)"
 	}

@@ -37,7 +37,7 @@ beforeEach(async () => {
   // The fixture builds the receiver and the arguments; the oracle constructs nothing.
   const arranged = await arrange["OrderService.finalize"]();
   self = arranged.self as InstanceType<typeof OrderService>;
-  args = [...arranged.args] as Parameters<InstanceType<typeof OrderService>["finalize"]>;
+  args = [...arranged.args] as unknown as Parameters<InstanceType<typeof OrderService>["finalize"]>;
   quote = vi.spyOn(self["pricing"] as unknown as Record<"quote", Fn>, "quote");
   findById = vi.spyOn(self["orders"] as unknown as Record<"findById", Fn>, "findById");
   updateRecord = vi.spyOn(self["orders"] as unknown as Record<"updateRecord", Fn>, "updateRecord");
