@@ -71,7 +71,7 @@ var guardCases = []guardCase{
 		src:  "function f(opts, a) {\n  if (a) {\n    log();\n    enrichItem(1);\n  }\n}\n",
 		want: "function f(opts, a) {\n  if (a) {\n    log();\n    if (!opts.skip) {\n      enrichItem(1);\n    }\n  }\n}\n"},
 	{name: "default null widens the declared type",
-		def: "null",
+		def:  "null",
 		src:  "async function f(opts) {\n  const e: number = await enrichItem(1);\n  use(e);\n}\n",
 		want: "async function f(opts) {\n  let e: number | null = null;\n  if (!opts.skip) {\n    e = await enrichItem(1);\n  }\n  use(e);\n}\n"},
 	{name: "statement await",
