@@ -147,7 +147,7 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		for range n {
 			sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
 			if err != nil {
-				return nil, fmt.Errorf("sandbox: %w", err)
+				return nil, err // "sandbox: ..."
 			}
 			defer sb.Close()
 			if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {

@@ -288,3 +288,33 @@ func TestProveConcurrencyDeterministic(t *testing.T) {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
 }
+
+// TestProveTempDirectory: after a prove nothing is left in the system's temp
+// directory (the sandbox, the runner's files and vitest's $TMPDIR/<id>/ssr
+// all live inside the sandbox); a sandbox left by a killed prove is swept by
+// the next at once; a TMPDIR that does not exist is an environment error.
+func TestProveTempDirectory(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
+	stale := filepath.Join(tmp, "oracle-prove-killed")
+	os.MkdirAll(filepath.Join(stale, "repo"), 0o755)
+	os.WriteFile(filepath.Join(stale, ".oracle-sandbox-owner"), []byte("pid 999999999\nstart x\n"), 0o644)
+	code, r, errs := prove(t, dir)
+	if code != 0 || r.Verdict != "PASS" {
+		t.Fatalf("exit %d %s\n%s", code, r.Verdict, errs)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in $TMPDIR after prove: %v", names)
+	}
+	t.Setenv("TMPDIR", filepath.Join(tmp, "does-not-exist"))
+	code, _, errs = oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != exitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
+		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
+	}
+}
