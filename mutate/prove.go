@@ -231,6 +231,9 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 		return err
 	}
 	op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
+	if op.Attribution == Generator {
+		op.Attribution = AttributeLoadError(op.Reason, op.Oracle)
+	}
 	return nil
 }
 

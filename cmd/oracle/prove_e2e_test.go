@@ -318,3 +318,18 @@ func TestProveTempDirectory(t *testing.T) {
 		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
 	}
 }
+
+// TestProveImplementationDoesNotLoad: when the function's module imports a
+// module that does not exist, the oracle cannot run, and that is the
+// implementation's to fix (ERROR [implementation] with vitest's message), not
+// a bug of oracle's generator.
+func TestProveImplementationDoesNotLoad(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	b, _ := os.ReadFile(index)
+	os.WriteFile(index, append([]byte("import { gone } from \"./gone\";\nvoid gone;\n"), b...), 0o644)
+	code, r, errs := prove(t, dir)
+	if code != exitError || r.Verdict != "ERROR" || len(r.Operations) == 0 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "gone") {
+		t.Fatalf("exit %d %s %+v\n%s", code, r.Verdict, r.Operations, errs)
+	}
+}
