@@ -138,3 +138,11 @@ func TestSameInputsSameErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestGitHubAnnotation(t *testing.T) {
+	got := annotation("src/a,b.ts", 12, "FAIL [oracle] op: survived\nmore 100%")
+	want := "::error file=src/a%2Cb.ts,line=12::FAIL [oracle] op: survived%0Amore 100%25"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

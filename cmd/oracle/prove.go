@@ -202,6 +202,9 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		code = writeJSON(stdout, stderr, doc, code)
 	} else {
 		writeProveText(stdout, res)
+		if inGitHubActions() {
+			annotateProve(stdout, res)
+		}
 	}
 	if code != exitOK {
 		return &exitStatus{code: code}

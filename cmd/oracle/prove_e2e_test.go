@@ -332,4 +332,10 @@ func TestProveImplementationDoesNotLoad(t *testing.T) {
 	if code != exitError || r.Verdict != "ERROR" || len(r.Operations) == 0 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "gone") {
 		t.Fatalf("exit %d %s %+v\n%s", code, r.Verdict, r.Operations, errs)
 	}
+	// In GitHub Actions the verdict is also an annotation on the file.
+	t.Setenv("GITHUB_ACTIONS", "true")
+	_, out, _ := oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if !strings.Contains(out, "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: ") {
+		t.Errorf("no annotation:\n%s", out)
+	}
 }
