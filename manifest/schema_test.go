@@ -62,8 +62,8 @@ func TestPublishedSchemas(t *testing.T) {
 		}
 	}
 	docs := map[string]bool{
-		"ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts#f, flag: opts.skip, wrap: g, extra: 1}\n":        false,
-		"ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts, flag: opts.skip, wrap: g}\n":                 false,
+		"ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts#f, flag: opts.skip, wrap: g, extra: 1}\n":                                 false,
+		"ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts, flag: opts.skip, wrap: g}\n":                                             false,
 		"$schema: ../schema/ticket.schema.json\nticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts#C.m, flag: o.s, wrap: this.x.y}\n": true,
 	}
 	for _, p := range tickets {
