@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/generator"
@@ -214,7 +213,7 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 			op.Runs = append(op.Runs, Run{Name: "baseline", Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
 		}
 		for _, r := range res.Mutants {
-			run := mutantRun(*r.Mutant)
+			run := mutantRun(*r.Mutant, []byte(op.source))
 			run.Outcome, run.Detail, run.Seconds = r.Outcome, r.Detail, r.Duration.Seconds()
 			op.Runs = append(op.Runs, run)
 		}
@@ -238,16 +237,34 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 }
 
 // mutantRun describes a mutant before it runs: where it changed the code, and
-// how.
-func mutantRun(m edit.Mutant) Run {
+// how. The location addresses the original source (the file the user has,
+// which the report shows), in the columns of the report format: UTF-16 code
+// units, 1-based, end exclusive; the replacement is the text that takes the
+// place of that span.
+func mutantRun(m edit.Mutant, orig []byte) Run {
 	r := Run{Name: m.Name, Operator: m.Operator, File: m.Path, Line: m.Line, Diff: m.Diff}
-	if m.Site[1] > m.Site[0] && int(m.Site[1]) <= len(m.Source) {
-		start, end := edit.PosAt(m.Source, m.Site[0]), edit.PosAt(m.Source, m.Site[1])
-		r.Line, r.Column, r.EndLine, r.EndColumn = start.Line, start.Column, end.Line, end.Column
-		r.Replacement = strings.TrimSpace(string(m.Source[m.Site[0]:m.Site[1]]))
+	start, end := m.Original.Start.Offset, m.Original.End.Offset
+	if m.Original.Start.Line > 0 && end >= start && int(end) <= len(orig) {
+		r.Line, r.Column = m.Original.Start.Line, utf16Column(orig, start)
+		r.EndLine, r.EndColumn = m.Original.End.Line, utf16Column(orig, end)
+		r.Replacement = m.Replacement
 	}
 	if r.Line == 0 {
 		r.Line = 1
 	}
 	return r
+}
+
+// utf16Column is the 1-based column of byte offset off in src, counted in
+// UTF-16 code units as JavaScript (and the report viewer) counts.
+func utf16Column(src []byte, off uint) int {
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
+	n := 0
+	for _, r := range string(src[lineStart:off]) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n + 1
 }
