@@ -25,6 +25,7 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	}
 	// The same inputs as gen and prove, validated the same way: oracle.yaml,
 	// the fixtures an operation names, the manifest.
+	noteRoot(stderr, root, pos[0])
 	in, err := generator.Load(root, pos[0])
 	if err != nil {
 		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)

@@ -146,3 +146,16 @@ func TestGitHubAnnotation(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestManifestOutsideRoot: a manifest outside the repository root found from
+// the working directory is read against that root, and oracle says which.
+func TestManifestOutsideRoot(t *testing.T) {
+	dir := copySample(t, "pipeline", t.TempDir())
+	other := t.TempDir()
+	m := filepath.Join(other, "T.yaml")
+	os.WriteFile(m, []byte("ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/server/index.ts#processItem, flag: opts.skip, wrap: enrichItem}\n"), 0o644)
+	_, _, errs := oracle(t, "gen", "--dry-run", "--root", dir, m)
+	if !strings.Contains(errs, "is outside the repository root "+dir) {
+		t.Errorf("no note naming the root:\n%s", errs)
+	}
+}

@@ -116,6 +116,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 // prove proves). When ok is false the command ends with code; otherwise the
 // caller closes in.Program.
 func loadPlan(root, manifestPath, schema string, asJSON bool, stdout, stderr io.Writer) (in generator.Input, res *generator.Result, code int, ok bool) {
+	noteRoot(stderr, root, manifestPath)
 	in, err := generator.Load(root, manifestPath)
 	if err != nil {
 		return in, nil, reportInputError(err, schema, asJSON, stdout, stderr), false

@@ -168,3 +168,17 @@ func (v *verb) parse(args []string, n int) (pos []string, root string, code int,
 	}
 	return pos, root, exitOK, true
 }
+
+// noteRoot tells, on stderr, which repository root a manifest outside it is
+// read against: its paths are relative to that root, not to the manifest's
+// own repository (pass --root, or run oracle from there).
+func noteRoot(stderr io.Writer, root, manifestPath string) {
+	abs, err := filepath.Abs(manifestPath)
+	if err != nil {
+		return
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+		return
+	}
+	fmt.Fprintf(stderr, "note: the manifest %s is outside the repository root %s (found from the working directory); its paths are read against that root: pass --root to use another\n", manifestPath, root)
+}
