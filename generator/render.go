@@ -63,6 +63,7 @@ type view struct {
 	// the method's type for Parameters<>, whether a receiver is arranged.
 	Method, Static, MemberSpies bool
 	FlagNote                    string // the flag's property could not be checked against the parameter's type: why
+	Formatter                   string // the repository's formatter that ran on the file, "" when none
 	Invoke, MethodType          string
 }
 
@@ -226,6 +227,10 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		}
 	}
 
+	fmtr := findFormatter(in.Program.Root(), o.File)
+	if fmtr != nil {
+		v.Formatter = fmtr.Name
+	}
 	var buf bytes.Buffer
 	if err := oracleTemplate.Execute(&buf, v); err != nil {
 		return nil, fmt.Errorf("generator bug: template: %v", err)
@@ -233,6 +238,16 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	out := buf.Bytes()
 	if err := checkSyntax(o.File, out); err != nil {
 		return nil, fmt.Errorf("generator bug: the oracle for %s does not parse: %v", op.ID, err)
+	}
+	if fmtr != nil {
+		formatted, err := fmtr.format(out)
+		if err != nil {
+			return nil, fmt.Errorf("the repository's formatter failed on the oracle: %v", err)
+		}
+		if err := checkSyntax(o.File, formatted); err != nil {
+			return nil, fmt.Errorf("%s made the oracle unparsable: %v", fmtr.Name, err)
+		}
+		out = formatted
 	}
 	return out, nil
 }
