@@ -51,20 +51,57 @@ func (x *extraction) context() *context {
 	return c
 }
 
-// calls collects every call expression in the body of fi, in source order.
-func (x *extraction) calls(fi fnInfo) {
-	body := x.child(fi.node, "body")
-	if body < 0 {
+// calls gives every graph function the calls in its body, in source order:
+// each call expression (and `new` expression) is classified once, then
+// listed in every enclosing graph function whose body holds it (a call in
+// a nested function is also a call of the functions around it, with Nested
+// set). Calls in parameter default values belong to no function.
+func (x *extraction) calls() {
+	if len(x.fnOf) == 0 {
 		return
 	}
-	x.preorder(body, func(i int32) bool {
-		if x.nodes[i].kind == "call_expression" {
-			if c, ok := x.call(fi, i); ok {
-				fi.fn.Calls = append(fi.fn.Calls, c)
-			}
+	ctx := x.context()
+	owner := make([]*Function, len(x.nodes)) // nearest enclosing graph function (strict ancestor)
+	for i := range x.nodes {
+		p := x.nodes[i].parent
+		if p < 0 {
+			continue
 		}
-		return true
-	})
+		owner[i] = owner[p]
+		if fn := x.fnOf[p]; fn != nil {
+			owner[i] = fn
+		}
+	}
+	nodeOf := make(map[*Function]int32, len(x.fnOf))
+	for n, fn := range x.fnOf {
+		nodeOf[fn] = n
+	}
+	for i := range x.nodes {
+		n := int32(i)
+		if owner[i] == nil {
+			continue
+		}
+		k := x.nodes[i].kind
+		if k != "call_expression" && k != "new_expression" {
+			continue
+		}
+		c, ok := x.call(n)
+		if !ok {
+			continue
+		}
+		start := uint(x.nodes[i].start)
+		for fn := owner[i]; fn != nil; fn = fn.Parent {
+			if start < fn.BodyStartByte || start >= fn.BodyEndByte {
+				continue
+			}
+			cc := c
+			if st := ctx.stmt[i]; st >= 0 && uint(x.nodes[st].start) >= fn.BodyStartByte {
+				cc.StatementStartByte, cc.StatementEndByte = uint(x.nodes[st].start), uint(x.nodes[st].end)
+			}
+			cc.Nested = ctx.fn[i] != nodeOf[fn]
+			fn.Calls = append(fn.Calls, cc)
+		}
+	}
 }
 
 // preorder visits root and its descendants in source order; visit returns
@@ -89,48 +126,69 @@ func (x *extraction) preorder(root int32, visit func(int32) bool) {
 	x.stack = stack
 }
 
-// call builds the Call for call expression i, or reports false for the call
-// shapes that are not calls here: import("m"), super(), tagged templates.
-func (x *extraction) call(fi fnInfo, i int32) (Call, bool) {
-	fnc := x.child(i, "function")
+// call builds the Call for call or new expression i, or reports false for
+// the call shapes that are not calls here: import("m"), super(), tagged
+// templates. Statement range and Nested are the caller's (they depend on
+// the function the call is listed in).
+func (x *extraction) call(i int32) (Call, bool) {
+	isNew := x.nodes[i].kind == "new_expression"
+	field := "function"
+	if isNew {
+		field = "constructor"
+	}
+	fnc := x.child(i, field)
 	if fnc < 0 {
 		return Call{}, false
 	}
 	switch x.nodes[fnc].kind {
 	case "import", "super":
 		return Call{}, false
+	case "await_expression":
+		// `await f<T>(x)`: the grammar reads the callee as `await f`; the call
+		// is `f<T>(x)`, awaited.
+		if x.child(i, "type_arguments") < 0 {
+			break
+		}
+		if op := x.firstNamed(fnc); op >= 0 {
+			fnc = op
+		}
 	}
 	if a := x.child(i, "arguments"); a >= 0 && x.nodes[a].kind == "template_string" {
 		return Call{}, false
 	}
-	line, col := x.pos(x.nodes[i].start)
+	start := x.nodes[i].start
+	text := x.calleeText(fnc)
+	calleeStart := x.nodes[fnc].start
+	if root, fixed := x.chainStart(fnc); fixed {
+		// `a ?? b!.c()`: the grammar reads `(a ?? b)!.c()`; the call is `b!.c()`.
+		calleeStart = root
+		text = joinSpace(string(x.src[root:x.nodes[fnc].end]))
+	}
+	if !isNew {
+		start = calleeStart
+	}
+	line, col := x.pos(start)
 	c := Call{
-		Text:            x.calleeText(fnc),
+		Text:            text,
 		Line:            line,
 		Column:          col,
-		StartByte:       uint(x.nodes[i].start),
+		New:             isNew,
+		StartByte:       uint(start),
 		EndByte:         uint(x.nodes[i].end),
-		CalleeStartByte: uint(x.nodes[fnc].start),
+		CalleeStartByte: uint(calleeStart),
 		CalleeEndByte:   uint(x.nodes[fnc].end),
 	}
-	ctx := x.context()
-	// The innermost statement of a statement list, within the function.
-	if st := ctx.stmt[i]; st >= 0 && uint(x.nodes[st].start) >= fi.fn.BodyStartByte {
-		c.StatementStartByte, c.StatementEndByte = uint(x.nodes[st].start), uint(x.nodes[st].end)
-	}
-	// Nested: a function or class lies between the call and fi's function.
-	c.Nested = ctx.fn[i] != fi.node
-	c.Callee = x.callee(fi, fnc)
+	c.Callee = x.callee(fnc)
 	return c, true
 }
 
 // callee classifies the callee expression fnc.
-func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
+func (x *extraction) callee(fnc int32) Callee {
 	var path []string
 	e := fnc
 	for {
 		for e >= 0 && x.nodes[e].kind == "non_null_expression" {
-			e = x.firstNamed(e)
+			e = x.rightmost(x.firstNamed(e))
 		}
 		if e < 0 {
 			break
@@ -149,7 +207,7 @@ func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
 			break
 		}
 		prop := x.child(e, "property")
-		if prop < 0 || x.nodes[prop].kind != "property_identifier" {
+		if prop < 0 || x.nodes[prop].kind != "property_identifier" && x.nodes[prop].kind != "private_property_identifier" {
 			return Callee{Kind: CalleeOther}
 		}
 		path = append(path, x.text(prop))
@@ -165,11 +223,17 @@ func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
 	switch x.nodes[e].kind {
 	case "identifier":
 		root := x.text(e)
-		cl := Callee{Kind: CalleeIdent, Root: root, Binding: x.resolve(root, e, fi.node)}
+		cl := Callee{Kind: CalleeIdent, Root: root, Binding: x.resolve(root, e)}
 		if len(path) > 0 {
 			cl.Kind, cl.Path = CalleeMember, path
 		}
 		return cl
+	case "this":
+		if len(path) > 0 {
+			cl := Callee{Kind: CalleeThis, Path: path}
+			cl.ThisClass, cl.ThisStatic, _ = x.thisClass(e)
+			return cl
+		}
 	case "parenthesized_expression":
 		if len(path) > 0 {
 			if aw := x.firstNamed(e); aw >= 0 && x.nodes[aw].kind == "await_expression" {
@@ -180,6 +244,62 @@ func (x *extraction) callee(fi fnInfo, fnc int32) Callee {
 		}
 	}
 	return Callee{Kind: CalleeOther}
+}
+
+// rightmost undoes a grammar gap: tree-sitter gives postfix `!` a lower
+// precedence than binary, unary, await and conditional operators, reading
+// `a ?? b!.c()` as `(a ?? b)!.c()` and `!x!.y()` as `(!x)!.y()`. The
+// operand the `!` really applies to is the rightmost operand of e.
+func (x *extraction) rightmost(e int32) int32 {
+	for e >= 0 {
+		var next int32 = -1
+		switch x.nodes[e].kind {
+		case "binary_expression", "assignment_expression", "augmented_assignment_expression":
+			next = x.child(e, "right")
+		case "unary_expression":
+			next = x.child(e, "argument")
+		case "ternary_expression":
+			next = x.child(e, "alternative")
+		case "await_expression", "yield_expression":
+			next = x.firstNamed(e)
+		}
+		if next < 0 {
+			return e
+		}
+		e = next
+	}
+	return e
+}
+
+// chainStart is where the callee chain of fnc really starts when rightmost
+// had to undo a misread `!` in it (fixed), else fnc's own start.
+func (x *extraction) chainStart(fnc int32) (uint32, bool) {
+	fixed := false
+	e := fnc
+	for e >= 0 {
+		switch x.nodes[e].kind {
+		case "member_expression", "subscript_expression":
+			e = x.child(e, "object")
+			continue
+		case "call_expression":
+			e = x.child(e, "function")
+			continue
+		case "non_null_expression":
+			op := x.firstNamed(e)
+			if r := x.rightmost(op); r != op {
+				fixed = true
+				e = r
+				continue
+			}
+			e = op
+			continue
+		}
+		break
+	}
+	if !fixed || e < 0 {
+		return x.nodes[fnc].start, false
+	}
+	return x.nodes[e].start, true
 }
 
 // importCall reports whether i is `import("m")` with a literal specifier.
@@ -211,9 +331,10 @@ func (x *extraction) awaitImport(i int32) (string, bool) {
 type scope map[string]Binding
 
 // resolve finds what name refers to at node from, looking through the scopes
-// from the innermost out to the top-level function node fn (included).
-// Answers are memoized per scope and name, so deep nesting stays linear.
-func (x *extraction) resolve(name string, from, fn int32) Binding {
+// from the innermost out to module scope (excluded: a name no function,
+// block or class around the call declares is BindModule). Answers are
+// memoized per scope and name, so deep nesting stays linear.
+func (x *extraction) resolve(name string, from int32) Binding {
 	if x.scopes == nil {
 		x.scopes = map[int32]scope{}
 		x.resolved = map[scopeName]Binding{}
@@ -234,9 +355,6 @@ func (x *extraction) resolve(name string, from, fn int32) Binding {
 		}
 		if b, ok := s[name]; ok {
 			result = b
-			break
-		}
-		if a == fn {
 			break
 		}
 	}
@@ -348,6 +466,23 @@ func (x *extraction) bind(s scope, n int32, detail string) {
 	s[name] = Binding{Kind: BindLocal, Detail: detail + " " + name, Line: x.line(x.nodes[n].start)}
 }
 
+// bindFunction marks the name node n of scope s as declaring the graph
+// function of node fnNode, if it is one.
+func (x *extraction) bindFunction(s scope, n, fnNode int32) {
+	if fnNode < 0 {
+		return
+	}
+	fn := x.fnOf[fnNode]
+	if fn == nil {
+		return
+	}
+	name := x.text(n)
+	if b, ok := s[name]; ok && b.Kind == BindLocal && b.Line == x.line(x.nodes[n].start) && b.Function == "" {
+		b.Function = fn.Qual
+		s[name] = b
+	}
+}
+
 func (x *extraction) declKind(decl int32) string {
 	if kn := x.child(decl, "kind"); kn >= 0 {
 		return x.text(kn)
@@ -367,10 +502,22 @@ func (x *extraction) blockStatement(s scope, c int32) {
 	case "function_declaration", "generator_function_declaration":
 		if n := x.child(c, "name"); n >= 0 {
 			x.bind(s, n, "function")
+			x.bindFunction(s, n, c)
 		}
 	case "class_declaration", "abstract_class_declaration":
 		if n := x.child(c, "name"); n >= 0 {
 			x.bind(s, n, "class")
+			if qual, ok := x.classOf[c]; ok {
+				if b := s[x.text(n)]; b.Kind == BindLocal && b.Class == "" {
+					b.Class = qual
+					s[x.text(n)] = b
+				}
+			}
+		}
+	case "export_statement":
+		// a namespace's exported declarations are its block's names too
+		if d := x.child(c, "declaration"); d >= 0 {
+			x.blockStatement(s, d)
 		}
 	case "enum_declaration":
 		if n := x.child(c, "name"); n >= 0 {
@@ -424,6 +571,9 @@ func (x *extraction) declarators(s scope, decl int32, kind string) {
 		if !dyn {
 			for _, n := range x.patternNames(name) {
 				x.bind(s, n, kind)
+			}
+			if x.nodes[name].kind == "identifier" {
+				x.bindFunction(s, name, x.unwrap(x.child(c, "value")))
 			}
 			continue
 		}

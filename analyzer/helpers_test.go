@@ -72,6 +72,9 @@ func projParams(ps []Param) string {
 func projFunctions(f *File) []string {
 	var out []string
 	for _, fn := range f.Functions {
+		if fn.Kind != FuncTop {
+			continue
+		}
 		s := fmt.Sprintf("%s %d:%d", fn.Name, fn.Line, fn.Column)
 		if fn.Exported {
 			s += " exported"
@@ -111,23 +114,53 @@ func projCall(c Call) string {
 			s += "." + b.Imported
 		}
 	}
+	if c.Callee.Kind == CalleeThis {
+		s += " class=" + c.Callee.ThisClass
+		if c.Callee.ThisStatic {
+			s += " static"
+		}
+	}
+	if b := c.Callee.Binding; b.Function != "" {
+		s += " fn=" + b.Function
+	}
+	if c.New {
+		s += " new"
+	}
 	if c.Nested {
 		s += " nested"
 	}
 	return s
 }
 
-// projCalls lists the calls of every function, prefixed by the function's
-// name when the file has more than one.
+// projCalls lists the calls of every top-level function, prefixed by the
+// function's name when the file has more than one.
 func projCalls(f *File) []string {
-	var out []string
+	var top []*Function
 	for _, fn := range f.Functions {
+		if fn.Kind == FuncTop {
+			top = append(top, fn)
+		}
+	}
+	var out []string
+	for _, fn := range top {
 		for _, c := range fn.Calls {
 			s := projCall(c)
-			if len(f.Functions) > 1 {
+			if len(top) > 1 {
 				s = fn.Name + ": " + s
 			}
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// projAllCalls lists the calls of every function (nested functions and
+// members included), each prefixed by the function's Qual.
+func projAllCalls(f *File) []string {
+	var out []string
+	for _, fn := range f.Functions {
+		for _, c := range fn.Calls {
+			out = append(out, fn.Qual+": "+projCall(c))
 		}
 	}
 	return out

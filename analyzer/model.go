@@ -31,6 +31,9 @@ type File struct {
 	// in the file, in source order.
 	DynamicImports []DynamicImport
 	Errors         []ParseError
+	// Classes lists every class (top-level, nested, class expressions bound
+	// to a name) and top-level interface of the file, in source order.
+	Classes []*Class
 }
 
 // Decl is a top-level declaration that binds a name in module scope.
@@ -40,6 +43,29 @@ type Decl struct {
 	Line     int
 	Function *Function // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
 	Keys     []string  // a variable bound to an object literal: its property names, in source order
+	Spreads  []string  // a variable bound to an object literal: the identifiers spread into it (`{ ...a }`), in source order
+	Values   []string  // a variable bound to an object literal: for each of Keys, the identifier its value is (`a: b`, shorthand `b`), or ""
+	Class    *Class    // DeclClass: its members; also set for `const C = class {}`
+}
+
+// Class is a class or interface declaration: what a member call through a
+// declared type needs.
+type Class struct {
+	Name      string   // the Qual of the class ("default" for an anonymous default export)
+	Interface bool     // an interface declaration (its members are signatures)
+	Extends   []string // the heritage: `extends B` (an interface may extend several); names as written, type arguments dropped
+	Members   []Member // in source order
+	Line      int
+}
+
+// Member is a method, accessor, field or constructor of a class, or a
+// member signature of an interface.
+type Member struct {
+	Name     string
+	Static   bool
+	Function string // the Qual of the graph function that implements it, "" for a signature or a plain field
+	Type     string // a field, parameter property or property signature: its declared type as written, "" when none
+	Line     int
 }
 
 // DynamicImport is one `import("m")` expression.
@@ -61,11 +87,43 @@ const (
 	DeclType     DeclKind = "type"      // interface or type alias: erased at run time
 )
 
-// Function is a function the module defines at top level.
+// FuncKind says where a function is declared.
+type FuncKind string
+
+const (
+	FuncTop         FuncKind = "function"    // at the top of the module
+	FuncNested      FuncKind = "nested"      // a named function in another function's body
+	FuncNamespace   FuncKind = "namespace"   // a function of a `namespace X { }` body
+	FuncMethod      FuncKind = "method"      // a class method (instance or static)
+	FuncGetter      FuncKind = "getter"      // `get x()`
+	FuncSetter      FuncKind = "setter"      // `set x(v)`
+	FuncField       FuncKind = "field"       // `x = () => {}`: a class field holding a function
+	FuncConstructor FuncKind = "constructor" // `constructor()`
+)
+
+// Function is a function of the module: a top-level function, a named
+// function nested in another function's body (at any depth), a function of a
+// namespace, or a class member with a body (method, accessor, constructor,
+// or a field holding an arrow or function expression).
+//
+// Qual is its name in graph ids (`<file>#<Qual>`): the path of enclosing
+// names joined by dots. `processItem` (top level), `default` (the default
+// export), `processItem.flush` (nested), `util.joinValues` (namespace),
+// `OrderService.finalize` (method; a class's own name path comes first:
+// `outer.Local.m`, `default.m` for `export default class {}`),
+// `Store.value` (getter), `Store.value=` (setter), `Foo.constructor`. A
+// second function with the same path in one file gets `~2`, the third `~3`.
+// File.Functions holds them all, in source order of their start; consumers
+// that want module-level functions only check Kind == FuncTop.
 type Function struct {
-	Name     string // declared name; "default" for an anonymous default export
-	Exported bool   // exported by any form (declaration, `export { f }`, `export default f`)
-	Default  bool   // the module's default export (declared by `export default function`; `export default f` sets only Exported)
+	Name     string   // declared name; "default" for an anonymous default export; for members the member name
+	Qual     string   // the id name (see above)
+	Kind     FuncKind //
+	Class    string   // members: the Qual of the class
+	Static   bool     // members: `static`
+	Parent   *Function
+	Exported bool // top-level functions: exported by any form; members: their class is exported
+	Default  bool // the module's default export (declared by `export default function`; `export default f` sets only Exported)
 	Async    bool
 	Line     int // of the declaration's start
 	Column   int
@@ -85,13 +143,14 @@ type Param struct {
 	Line     int
 }
 
-// Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`).
-// `new X()` and tagged templates are not calls here.
+// Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`)
+// or `new X()` (New set). Tagged templates are not calls here.
 type Call struct {
-	Text   string // the callee as written, with whitespace removed: "enrichItem", "audit.write"
-	Line   int    // of the call expression's start
+	Text   string // the callee as written, whitespace runs collapsed to one space: "enrichItem", "audit.write"
+	Line   int    // of the call expression's start (`new` for New)
 	Column int
 	Nested bool // inside a function nested in the function (closure, callback)
+	New    bool // `new X()`: a call of X's constructor
 	Callee Callee
 
 	StartByte, EndByte             uint // the call expression
@@ -107,7 +166,8 @@ const (
 	CalleeIdent         CalleeKind = "ident"          // f()
 	CalleeMember        CalleeKind = "member"         // a.b.c() with an identifier root; properties are names or string literals (a["b"]())
 	CalleeDynamicMember CalleeKind = "dynamic-member" // (await import("m")).f()
-	CalleeOther         CalleeKind = "other"          // anything else: computed member, call result, `this.x()`, `super()`...
+	CalleeThis          CalleeKind = "this"           // this.m(), this.dep.m(): Path holds m / dep, m
+	CalleeOther         CalleeKind = "other"          // anything else: computed member, call result, `super.x()`...
 )
 
 // Callee describes what is called.
@@ -117,6 +177,11 @@ type Callee struct {
 	Path      []string // CalleeMember, CalleeDynamicMember: property names after the root
 	Specifier string   // CalleeDynamicMember: the import() specifier
 	Binding   Binding  // CalleeIdent, CalleeMember: what Root is bound to at the call site
+	// CalleeThis: the Qual of the class `this` is an instance of (or the
+	// class itself when ThisStatic); "" when `this` is not a class's (a
+	// plain function's own `this`).
+	ThisClass  string
+	ThisStatic bool
 }
 
 // BindingKind says where the root identifier of a callee is declared, as seen
@@ -144,6 +209,8 @@ type Binding struct {
 	Imported  string // BindDynamicNamed: the export name taken from the module
 	Detail    string // BindLocal: what declares it, e.g. "parameter enrichItem" or "const enrichItem"
 	Line      int    // of the declaring binding, when inside the function
+	Function  string // BindLocal: the Qual of the function the name declares (a nested function), else ""
+	Class     string // BindLocal: the Qual of the class the name declares (a class in a function), else ""
 }
 
 // ImportKind is the form of a static import.

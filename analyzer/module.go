@@ -43,6 +43,9 @@ type fnInfo struct {
 type extraction struct {
 	*tree
 	funcs     []fnInfo
+	fnOf      map[int32]*Function // function-like node -> its graph function
+	classOf   map[int32]string    // class node -> its name path
+	bindName  map[int32]string    // class expression -> the variable it is bound to
 	exportKey map[Export]bool
 	scopes    map[int32]scope // names declared by each scope node, computed on demand
 	resolved  map[scopeName]Binding
@@ -59,7 +62,7 @@ func (t *tree) extract() {
 	}
 	f := t.file
 	byName := map[string][]*Function{}
-	for _, fn := range f.Functions {
+	for _, fn := range f.Functions { // the top-level ones: discover() adds the rest
 		byName[fn.Name] = append(byName[fn.Name], fn)
 	}
 	for _, ex := range f.Exports {
@@ -70,9 +73,14 @@ func (t *tree) extract() {
 			fn.Exported = true
 		}
 	}
-	for _, fi := range x.funcs {
-		x.calls(fi)
+	for _, fn := range f.Functions {
+		fn.Kind, fn.Qual = FuncTop, fn.Name
+		if fn.Default {
+			fn.Qual = "default"
+		}
 	}
+	x.discover()
+	x.calls()
 	x.dynamicImports()
 	f.Errors = t.errors()
 }
@@ -362,7 +370,15 @@ func (x *extraction) declare(d, stmt int32, ambient bool) []declared {
 				add(n, DeclVariable, nil)
 			}
 			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[v].kind == "object" && x.nodes[name].kind == "identifier" {
-				x.file.Decls[len(x.file.Decls)-1].Keys = x.objectKeys(v)
+				d := &x.file.Decls[len(x.file.Decls)-1]
+				d.Keys, d.Values = x.objectKeys(v)
+				for e := x.nodes[v].first; e >= 0; e = x.nodes[e].next {
+					if x.nodes[e].kind == "spread_element" {
+						if id := x.unwrap(x.firstNamed(e)); id >= 0 && x.nodes[id].kind == "identifier" {
+							d.Spreads = append(d.Spreads, x.text(id))
+						}
+					}
+				}
 			}
 		}
 	case "class_declaration", "abstract_class_declaration":
@@ -558,31 +574,15 @@ func (x *extraction) params(n int32) []Param {
 	return out
 }
 
-// calleeText is the callee's source with comments and whitespace removed:
-// `audit . write` is "audit.write", `(await import("./m")).f` is
-// "(awaitimport("./m")).f" (as the TypeScript-based reference prints it).
+// calleeText is the callee's source as written, whitespace runs collapsed
+// to one space: `audit . write` stays "audit . write", a callee over
+// several lines is one line.
 func (x *extraction) calleeText(i int32) string {
-	var b strings.Builder
-	var walk func(i int32)
-	walk = func(i int32) {
-		nd := &x.nodes[i]
-		if nd.kind == "comment" {
-			return
-		}
-		if nd.first < 0 {
-			for _, r := range x.text(i) {
-				if !isSpace(r) {
-					b.WriteRune(r)
-				}
-			}
-			return
-		}
-		for c := nd.first; c >= 0; c = x.nodes[c].next {
-			walk(c)
-		}
-	}
-	walk(i)
-	return b.String()
+	return joinSpace(x.text(i))
+}
+
+func joinSpace(s string) string {
+	return strings.Join(strings.FieldsFunc(s, isSpace), " ")
 }
 
 func isSpace(r rune) bool {
@@ -594,19 +594,24 @@ func isSpace(r rune) bool {
 }
 
 // objectKeys lists the property names of an object literal (identifier and
-// string keys, shorthand properties, methods), in source order.
-func (x *extraction) objectKeys(obj int32) []string {
-	var keys []string
+// string keys, shorthand properties, methods), in source order, and for each
+// the identifier its value is, or "".
+func (x *extraction) objectKeys(obj int32) (keys, values []string) {
 	for c := x.nodes[obj].first; c >= 0; c = x.nodes[c].next {
 		var k int32 = -1
+		value := ""
 		switch x.nodes[c].kind {
 		case "pair", "method_definition":
 			k = x.child(c, "key")
 			if k < 0 {
 				k = x.child(c, "name")
 			}
+			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[c].kind == "pair" && x.nodes[v].kind == "identifier" {
+				value = x.text(v)
+			}
 		case "shorthand_property_identifier":
 			k = c
+			value = x.text(c)
 		}
 		if k < 0 {
 			continue
@@ -615,12 +620,17 @@ func (x *extraction) objectKeys(obj int32) []string {
 		case "property_identifier", "shorthand_property_identifier", "identifier":
 			keys = append(keys, x.text(k))
 		case "string":
-			if v, ok := x.stringValue(k); ok {
-				keys = append(keys, v)
+			v, ok := x.stringValue(k)
+			if !ok {
+				continue
 			}
+			keys = append(keys, v)
+		default:
+			continue
 		}
+		values = append(values, value)
 	}
-	return keys
+	return keys, values
 }
 
 // dynamicImports records every import("m") with a literal specifier, and the

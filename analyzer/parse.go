@@ -217,7 +217,6 @@ var skipChildren = map[string]bool{
 	"type_annotation": true,
 	"type_arguments":  true,
 	"type_parameters": true,
-	"interface_body":  true,
 	"regex":           true,
 	"number":          true,
 	"object_type":     true,

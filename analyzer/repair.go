@@ -15,6 +15,10 @@ package analyzer
 //	import("m").T<X>                   `<X>` blanked (a type query's type arguments)
 //	import defer * as ns from "m"      `defer` blanked: a namespace import
 //	static accessor x = 1              `accessor` blanked: a class field
+//	  a: T                             a member of an interface or type literal, then
+//	  <U>(x: U): U                     a generic call signature on the next line with no `;`
+//	                                   between: the grammar reads `T <U>(...)` as one type;
+//	                                   the blank before `<` becomes `;` (what ASI means here)
 //
 // The scanner below knows just enough of the lexical grammar to find these
 // tokens outside strings, template literals, comments and regular
@@ -209,8 +213,15 @@ func repair(src []byte) ([]byte, *repairs) {
 	var blanks [][2]int
 	rep := &repairs{typeStar: map[uint32]bool{}, using: map[uint32]bool{}}
 	blank := func(k int) { blanks = append(blanks, [2]int{toks[k].start, toks[k].end}) }
+	var semis []int // offsets of a blank that becomes `;`
 
 	for k := 0; k < len(toks); k++ {
+		if val(k) == "<" && k > 0 {
+			if at, ok := signatureSeparator(src, toks, k, val); ok {
+				semis = append(semis, at)
+			}
+			continue
+		}
 		if toks[k].kind != 'i' {
 			continue
 		}
@@ -315,11 +326,14 @@ func repair(src []byte) ([]byte, *repairs) {
 			}
 		}
 	}
-	if len(blanks) == 0 {
+	if len(blanks) == 0 && len(semis) == 0 {
 		return nil, nil
 	}
 	out := make([]byte, len(src))
 	copy(out, src)
+	for _, at := range semis {
+		out[at] = ';'
+	}
 	for _, b := range blanks {
 		for j := b[0]; j < b[1] && j < len(out); j++ {
 			if out[j] != '\n' && out[j] != '\r' {
@@ -328,4 +342,45 @@ func repair(src []byte) ([]byte, *repairs) {
 		}
 	}
 	return out, rep
+}
+
+// signatureSeparator reports where a `;` belongs before the `<` of token k:
+// `<` opens a line (after indentation), the previous line ends a type
+// (a name, `)`, `]`, `>`), and what follows is type parameters and `(`:
+// a generic call signature. It returns the offset of the blank before `<`.
+func signatureSeparator(src []byte, toks []token, k int, val func(int) string) (int, bool) {
+	at := toks[k].start - 1
+	if at < 0 || (src[at] != ' ' && src[at] != '\t') {
+		return 0, false
+	}
+	nl := false
+	for j := at; j > toks[k-1].end-1 && j >= 0; j-- {
+		if src[j] == '\n' {
+			nl = true
+		}
+	}
+	if !nl {
+		return 0, false
+	}
+	switch p := val(k - 1); {
+	case toks[k-1].kind == 'i', p == ")", p == "]", p == ">":
+	default:
+		return 0, false
+	}
+	// < Name [extends ...] [, Name ...] > (
+	depth := 0
+	for m := k; m < len(toks) && m < k+64; m++ {
+		switch val(m) {
+		case "<":
+			depth++
+		case ">":
+			depth--
+			if depth == 0 {
+				return at, val(m+1) == "("
+			}
+		case ";", "{", "}":
+			return 0, false
+		}
+	}
+	return 0, false
 }

@@ -196,20 +196,28 @@ func (p *Program) resolveAll(files []string, workers int) []*FunctionNode {
 // FunctionNode resolves every call of one function of a parsed module.
 func (p *Program) FunctionNode(f *analyzer.File, fn *analyzer.Function) *FunctionNode {
 	name := FunctionName(fn)
-	n := &FunctionNode{ID: f.Path + "#" + name, File: f.Path, Name: name, Exported: fn.Exported, Line: fn.Line, Func: fn}
+	n := &FunctionNode{ID: f.Path + "#" + name, File: f.Path, Name: name, Exported: fn.Exported, Line: fn.Line,
+		Class: fn.Class, Func: fn}
+	if fn.Kind != analyzer.FuncTop {
+		n.Kind = string(fn.Kind)
+	}
 	n.Calls = make([]CallEdge, 0, len(fn.Calls))
 	for i := range fn.Calls {
 		c := &fn.Calls[i]
 		e := p.ResolveCall(f, c)
-		e.Text, e.Line, e.Column, e.Nested, e.Call = c.Text, c.Line, c.Column, c.Nested, c
+		e.Text, e.Line, e.Column, e.Nested, e.New, e.Call = c.Text, c.Line, c.Column, c.Nested, c.New, c
 		n.Calls = append(n.Calls, e)
 	}
 	return n
 }
 
-// FunctionName is the name a function has in targets and ids: its declared
-// name, or "default" when the declaration is the module's default export.
+// FunctionName is the name a function has in targets and ids: its Qual
+// (the declared name, "default" for the module's default export,
+// `outer.inner` for a nested function, `Class.method` for a member).
 func FunctionName(fn *analyzer.Function) string {
+	if fn.Qual != "" {
+		return fn.Qual
+	}
 	if fn.Default {
 		return "default"
 	}
@@ -284,7 +292,7 @@ func parallel(n, workers int, do func(int)) {
 func FindFunction(f *analyzer.File, name string) (*analyzer.Function, error) {
 	var names []string
 	for _, fn := range f.Functions {
-		if FunctionName(fn) == name || fn.Name == name {
+		if FunctionName(fn) == name || fn.Kind == analyzer.FuncTop && fn.Name == name {
 			return fn, nil
 		}
 		names = append(names, FunctionName(fn))

@@ -180,7 +180,7 @@ export function c() {}`,
 			want: []string{
 				"a -> src/dyn.ts#a (dynamic-import)",
 				"renamed -> src/dyn.ts#b (dynamic-import)",
-				"(awaitimport(\"./dyn\")).c -> src/dyn.ts#c (dynamic-import)",
+				"(await import(\"./dyn\")).c -> src/dyn.ts#c (dynamic-import)",
 				"m.a -> src/dyn.ts#a (dynamic-import)",
 			},
 		},
@@ -201,7 +201,7 @@ export function save() {}`,
 			fn: "src/a.ts#run",
 			want: []string{
 				"enrich -> unresolved: enrich is bound inside the function by parameter enrich…",
-				"save -> unresolved: save is bound inside the function by const save…",
+				"save -> src/a.ts#run.save (local)", // the nested function, never the import
 				"[1].forEach -> unresolved: the callee is not a name…",
 				"enrich -> unresolved: enrich is bound inside the function by parameter enrich…",
 			},

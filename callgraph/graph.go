@@ -14,6 +14,7 @@ const (
 	ViaImport        Via = "import"         // a named, aliased, default or require import
 	ViaNamespace     Via = "namespace"      // ns.f() through `import * as ns` or `export * as ns`
 	ViaDynamicImport Via = "dynamic-import" // through import()
+	ViaMember        Via = "member"         // a class or interface member: this.m(), this.dep.m(), Class.m(), new Class()
 	ViaExternal      Via = "external"       // a package outside the repository
 	ViaUnresolved    Via = "unresolved"     // with a reason
 )
@@ -33,6 +34,8 @@ type FunctionNode struct {
 	Name     string     `json:"name"`
 	Exported bool       `json:"exported"`
 	Line     int        `json:"line"`
+	Kind     string     `json:"kind,omitempty"`  // nested, namespace, method, getter, setter, field, constructor; "" at the top level
+	Class    string     `json:"class,omitempty"` // members: the class
 	Calls    []CallEdge `json:"calls"`
 
 	Func *analyzer.Function `json:"-"`
@@ -48,7 +51,11 @@ type CallEdge struct {
 	Package string  `json:"package,omitempty"` // ViaExternal
 	Reason  string  `json:"reason,omitempty"`  // ViaUnresolved
 	Nested  bool    `json:"nested,omitempty"`  // inside a closure in the function
-	Export  string  `json:"-"`                 // the name the target's module exports it under ("" for a local call)
+	New     bool    `json:"new,omitempty"`     // `new X()`: the target is X's constructor
+	// Interface names the interface whose member declaration is the target
+	// (ViaMember through a field typed with an interface).
+	Interface string `json:"interface,omitempty"`
+	Export    string `json:"-"` // the name the target's module exports it under ("" for a local call)
 
 	Call *analyzer.Call `json:"-"`
 }

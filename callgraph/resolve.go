@@ -2,7 +2,6 @@ package callgraph
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph/modules"
@@ -17,6 +16,8 @@ type symbol struct {
 	namespace bool   // the module object of file (import * as ns, export * as ns)
 	external  string // package name, when the name comes from outside the repository
 	reason    string // unresolved: why
+	via       Via    // when set, how the call reaches it whatever the path (ViaMember, ViaNamespace)
+	iface     string // a member declared by this interface
 }
 
 func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Sprintf(format, a...)} }
@@ -24,11 +25,23 @@ func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Spri
 // ResolveCall pins one call of a function of module f to its defining
 // declaration. Text, position and Call are left for the caller to fill.
 func (p *Program) ResolveCall(f *analyzer.File, c *analyzer.Call) CallEdge {
-	sym, via := p.resolveCallee(f, c.Callee)
+	var sym symbol
+	var via Via
+	if c.Callee.Kind == analyzer.CalleeThis {
+		sym, via = p.resolveThis(f, c.Callee), ViaMember
+	} else {
+		sym, via = p.resolveCallee(f, c.Callee)
+	}
+	if c.New {
+		sym = p.constructorOf(sym)
+	}
 	return edge(sym, via)
 }
 
 func edge(sym symbol, via Via) CallEdge {
+	if sym.via != "" {
+		via = sym.via
+	}
 	switch {
 	case sym.reason != "":
 		return CallEdge{Via: ViaUnresolved, Reason: sym.reason}
@@ -38,7 +51,7 @@ func edge(sym symbol, via Via) CallEdge {
 		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
 	}
 	t := sym.file + "#" + sym.name
-	return CallEdge{Target: &t, Via: via, Export: sym.export}
+	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface}
 }
 
 func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
@@ -48,11 +61,21 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 		return p.member(mod, cl.Path), ViaDynamicImport
 	case analyzer.CalleeIdent, analyzer.CalleeMember:
 	default:
-		return unresolved("the callee is not a name (a computed member, a call's result, this or super)"), ViaUnresolved
+		return unresolved("the callee is not a name (a computed member, a call's result, or super)"), ViaUnresolved
 	}
 	b := cl.Binding
 	switch b.Kind {
 	case analyzer.BindLocal:
+		if b.Function != "" && len(cl.Path) == 0 {
+			return symbol{file: f.Path, name: b.Function}, ViaLocal
+		}
+		if b.Class != "" {
+			sym := symbol{file: f.Path, name: b.Class}
+			if len(cl.Path) > 0 {
+				return p.memberOf(sym, cl.Path), ViaMember
+			}
+			return sym, ViaLocal
+		}
 		where := b.Detail
 		if b.Line > 0 {
 			where = fmt.Sprintf("%s (line %d)", b.Detail, b.Line)
@@ -95,17 +118,23 @@ func (p *Program) resolveModuleScope(f *analyzer.File, root string, path []strin
 			return sym, ViaImport
 		}
 	}
+	isType := false // a type of that name: TypeScript lets a type and a value share a name
 	for _, d := range f.Decls {
 		if d.Name != root {
 			continue
 		}
 		if d.Kind == analyzer.DeclType {
-			return unresolved("%s is a type, not a value", root), ViaUnresolved
+			isType = true
+			continue
 		}
+		sym := symbol{file: f.Path, name: declName(d)}
 		if len(path) > 0 {
-			return unresolved("%s is a member of the local value %s, not a module export", strings.Join(path, "."), root), ViaUnresolved
+			return p.memberOf(sym, path), ViaNamespace
 		}
-		return symbol{file: f.Path, name: declName(d)}, ViaLocal
+		return sym, ViaLocal
+	}
+	if isType {
+		return unresolved("%s is a type, not a value", root), ViaUnresolved
 	}
 	return unresolved("%s is not declared or imported in this module (a global?)", root), ViaUnresolved
 }
@@ -132,13 +161,15 @@ func (p *Program) resolveModule(importer, spec string) symbol {
 // member walks a property path from a module namespace: each step looks the
 // name up among the module's exports.
 func (p *Program) member(sym symbol, path []string) symbol {
-	for _, name := range path {
+	for len(path) > 0 {
+		name := path[0]
 		if sym.reason != "" || sym.external != "" {
 			return sym
 		}
 		if !sym.namespace {
-			return unresolved("%s is a member of %s#%s, a value, not a module export", name, sym.file, sym.name)
+			return p.memberOf(sym, path)
 		}
+		path = path[1:]
 		sym = p.exportOf(sym.file, name)
 	}
 	return sym
@@ -152,14 +183,26 @@ func (p *Program) exportOf(file, name string) symbol {
 	if v, ok := p.exports.Load(key); ok {
 		return v.(symbol)
 	}
-	sym := p.export(file, name, map[string]bool{})
+	sym := p.export(file, name, false, map[string]bool{})
+	p.exports.Store(key, sym)
+	return sym
+}
+
+// exportTypeOf is exportOf for a name used as a type: type-only exports and
+// imports, interfaces and classes are followed (memoized apart).
+func (p *Program) exportTypeOf(file, name string) symbol {
+	key := "type:" + file + "#" + name
+	if v, ok := p.exports.Load(key); ok {
+		return v.(symbol)
+	}
+	sym := p.export(file, name, true, map[string]bool{})
 	p.exports.Store(key, sym)
 	return sym
 }
 
 // export finds the declaration behind export `name` of module file, following
 // re-exports, `export *` and imports re-exported by name. visited ends cycles.
-func (p *Program) export(file, name string, visited map[string]bool) symbol {
+func (p *Program) export(file, name string, types bool, visited map[string]bool) symbol {
 	key := file + "#" + name
 	if visited[key] {
 		return unresolved("export %s of %s is part of a re-export cycle", name, file)
@@ -169,27 +212,32 @@ func (p *Program) export(file, name string, visited map[string]bool) symbol {
 	if f == nil {
 		return unresolved("module %s is not analyzed: %s", file, why)
 	}
+	typeOnly := false // a type of that name is exported: TypeScript lets a type and a value share a name
 	for _, ex := range f.Exports {
 		if ex.Name != name || ex.Kind == analyzer.ExportAll {
 			continue
 		}
-		if ex.TypeOnly {
-			return unresolved("export %s of %s is type-only (erased at run time)", name, file)
+		if ex.TypeOnly && !types {
+			typeOnly = true
+			continue
 		}
 		switch ex.Kind {
 		case analyzer.ExportExpression:
 			return symbol{file: file, name: "default", export: "default"}
 		case analyzer.ExportFrom:
-			return p.reexport(p.resolveModule(file, ex.Specifier), ex.Local, visited)
+			return p.reexport(p.resolveModule(file, ex.Specifier), ex.Local, types, visited)
 		case analyzer.ExportAllAs:
 			return p.resolveModule(file, ex.Specifier)
 		case analyzer.ExportLocal:
-			sym := p.localBinding(f, ex.Local, visited)
+			sym := p.localBinding(f, ex.Local, types, visited)
 			if sym.file == file && !sym.namespace && sym.export == "" {
 				sym.export = name
 			}
 			return sym
 		}
+	}
+	if typeOnly {
+		return unresolved("export %s of %s is type-only (erased at run time)", name, file)
 	}
 	if name == "default" {
 		return unresolved("module %s has no default export", file)
@@ -200,7 +248,7 @@ func (p *Program) export(file, name string, visited map[string]bool) symbol {
 	var external symbol
 	externals := 0
 	for _, ex := range f.Exports {
-		if ex.Kind != analyzer.ExportAll || ex.TypeOnly {
+		if ex.Kind != analyzer.ExportAll || ex.TypeOnly && !types {
 			continue
 		}
 		mod := p.resolveModule(file, ex.Specifier)
@@ -211,7 +259,7 @@ func (p *Program) export(file, name string, visited map[string]bool) symbol {
 		if mod.reason != "" {
 			continue
 		}
-		sym := p.export(mod.file, name, visited)
+		sym := p.export(mod.file, name, types, visited)
 		if sym.reason == "" && sym.external == "" {
 			return sym
 		}
@@ -225,20 +273,20 @@ func (p *Program) export(file, name string, visited map[string]bool) symbol {
 	return unresolved("module %s has no export %s", file, name)
 }
 
-func (p *Program) reexport(mod symbol, name string, visited map[string]bool) symbol {
+func (p *Program) reexport(mod symbol, name string, types bool, visited map[string]bool) symbol {
 	if mod.reason != "" || mod.external != "" {
 		return mod
 	}
 	if name == "*" {
 		return mod
 	}
-	return p.export(mod.file, name, visited)
+	return p.export(mod.file, name, types, visited)
 }
 
 // localBinding resolves a name of f's module scope that f exports.
-func (p *Program) localBinding(f *analyzer.File, local string, visited map[string]bool) symbol {
+func (p *Program) localBinding(f *analyzer.File, local string, types bool, visited map[string]bool) symbol {
 	for _, d := range f.Decls {
-		if d.Name == local && d.Kind != analyzer.DeclType {
+		if d.Name == local && (d.Kind != analyzer.DeclType || types && d.Class != nil) {
 			return symbol{file: f.Path, name: declName(d)}
 		}
 	}
@@ -246,7 +294,7 @@ func (p *Program) localBinding(f *analyzer.File, local string, visited map[strin
 		if im.Local != local || im.Kind == analyzer.ImportSideEffect {
 			continue
 		}
-		if im.TypeOnly {
+		if im.TypeOnly && !types {
 			return unresolved("%s is a type-only import (erased at run time)", local)
 		}
 		mod := p.resolveModule(f.Path, im.Specifier)
@@ -254,11 +302,11 @@ func (p *Program) localBinding(f *analyzer.File, local string, visited map[strin
 		case analyzer.ImportNamespace, analyzer.ImportEquals:
 			return mod
 		default:
-			return p.reexport(mod, im.Imported, visited)
+			return p.reexport(mod, im.Imported, types, visited)
 		}
 	}
 	for _, fn := range f.Functions {
-		if fn.Name == local {
+		if fn.Kind == analyzer.FuncTop && fn.Name == local {
 			return symbol{file: f.Path, name: FunctionName(fn)}
 		}
 	}

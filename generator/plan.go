@@ -207,7 +207,7 @@ func paramLabel(p analyzer.Param) string {
 func findCall(fn *analyzer.Function, ref manifest.CallRef, field string, fail func(manifest.Pos, string, string, ...any)) *analyzer.Call {
 	var sites []*analyzer.Call
 	for i := range fn.Calls {
-		if fn.Calls[i].Text == ref.Call {
+		if !fn.Calls[i].New && fn.Calls[i].Text == ref.Call {
 			sites = append(sites, &fn.Calls[i])
 		}
 	}
@@ -235,7 +235,7 @@ func callList(fn *analyzer.Function) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range fn.Calls {
-		if !seen[c.Text] {
+		if !c.New && !seen[c.Text] {
 			seen[c.Text] = true
 			out = append(out, c.Text)
 		}

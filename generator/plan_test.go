@@ -104,7 +104,7 @@ func TestStrategyChoice(t *testing.T) {
 		{name: "same-module local callee", wrap: "enrich", preserve: "local",
 			err: "cannot observe local (11:3): it is defined in src/app.ts, the function's own module, and called through its local binding"},
 		{name: "callee captured at module load", wrap: "handlers.enrich", preserve: "",
-			err: "cannot observe handlers.enrich (12:3): enrich is a member of the local value handlers, not a module export; neither a hoisted mock nor an in-place spy can be placed on it"},
+			err: "cannot observe handlers.enrich (12:3): enrich is a property of the object literal handlers (src/app.ts:5), not a declaration; neither a hoisted mock nor an in-place spy can be placed on it"},
 		{name: "package outside the repository", wrap: "enrich", preserve: "z.string",
 			err: "cannot observe z.string (13:3): it comes from package zod outside the repository"},
 	}

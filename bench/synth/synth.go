@@ -45,6 +45,10 @@ type Config struct {
 	// symlinks that `npm install` would create. Without them tsc cannot resolve
 	// the cross-package imports (oracle should: it reads the workspaces).
 	NoWorkspaceLinks bool
+	// Classes adds a class to every module: a constructor with a parameter
+	// property, methods calling each other through this and the module's
+	// helper, a nested function, a static factory (new), a getter.
+	Classes bool
 }
 
 // Default is about 100k lines of TypeScript in about 1,150 .ts files across 8
@@ -55,8 +59,9 @@ func Default() Config {
 		Packages:         8,
 		FilesPerPackage:  128,
 		FunctionsPerFile: 3,
-		MinBodyLines:     10,
-		MaxBodyLines:     40,
+		MinBodyLines:     8,
+		MaxBodyLines:     28,
+		Classes:          true,
 	}
 }
 
@@ -74,6 +79,11 @@ type Stats struct {
 	Packages  int
 	Functions int
 	Calls     int
+	// Members and MemberCalls count the class members with a body and the
+	// nested functions in them (Config.Classes), and their calls: oracle
+	// graph reports Functions+Members functions.
+	Members     int
+	MemberCalls int
 }
 
 // Generate writes the repository described by cfg into dir (created if
@@ -587,7 +597,44 @@ function clamp(value: number): number {
 		fg.locals = append(fg.locals, &callable{expr: f.name, async: f.async})
 		g.stats.Functions++
 	}
+	if g.cfg.Classes {
+		fg.emitClass(&b)
+	}
 	g.w.write(fmt.Sprintf("packages/pkg%d/src/%s.ts", p.idx, m.srcPath()), b.String())
+}
+
+// emitClass writes the module's class (Config.Classes). It draws nothing
+// from the random generator, so the rest of the tree is the same with or
+// without classes.
+func (fg *fileGen) emitClass(b *strings.Builder) {
+	c := fg.m.iface + "Store"
+	fmt.Fprintf(b, `
+export class %[1]s {
+  private readonly seen = new Set<number>();
+
+  constructor(private readonly base: number) {}
+
+  record(item: %[2]s): number {
+    this.seen.add(item.id);
+    return this.weigh(clamp(item.total + this.base));
+  }
+
+  weigh(value: number): number {
+    const scale = (n: number): number => clamp(n * 2);
+    return scale(value) + clamp(value);
+  }
+
+  static create(): %[1]s {
+    return new %[1]s(1);
+  }
+
+  get size(): number {
+    return clamp(this.seen.size);
+  }
+}
+`, c, fg.m.iface)
+	fg.g.stats.Members += 6     // constructor, record, weigh, weigh.scale, create, size
+	fg.g.stats.MemberCalls += 9 // record 3, weigh 3 (scale's clamp listed in weigh and in scale), create 1, size 1
 }
 
 // importModule imports some of t's functions (same package) in one of several styles.

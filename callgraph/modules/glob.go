@@ -146,3 +146,67 @@ func isDirEntry(root, rel string, e os.DirEntry) bool {
 	}
 	return false
 }
+
+// maxBraceExpansions bounds what one pattern expands to.
+const maxBraceExpansions = 1024
+
+// expandBraces expands "{a,b}" alternatives, nested ones included:
+// "packages/{a,b}" is "packages/a" and "packages/b". A brace without a comma
+// ("{a}") or without its closing brace is literal, as in the glob libraries
+// npm and pnpm use.
+func expandBraces(p string) []string {
+	if len(p) > 4096 || strings.Count(p, "{") > 64 {
+		return []string{p} // not a workspace pattern anyone writes: taken literally
+	}
+	out := []string{}
+	var expand func(s string)
+	expand = func(s string) {
+		if len(out) >= maxBraceExpansions {
+			return
+		}
+		open, close, commas := braceGroup(s)
+		if open < 0 {
+			out = append(out, s)
+			return
+		}
+		prefix, suffix := s[:open], s[close+1:]
+		start := open + 1
+		for _, c := range append(commas, close) {
+			expand(prefix + s[start:c] + suffix)
+			start = c + 1
+		}
+	}
+	expand(p)
+	return out
+}
+
+// braceGroup finds the first "{...}" with a top-level comma in s: the
+// offsets of its braces and of its top-level commas; open is -1 when none.
+func braceGroup(s string) (open, close int, commas []int) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			continue
+		}
+		depth := 0
+		var cs []int
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					if len(cs) > 0 {
+						return i, j, cs
+					}
+					j = len(s) // no comma: literal; look for the next group
+				}
+			case ',':
+				if depth == 1 {
+					cs = append(cs, j)
+				}
+			}
+		}
+	}
+	return -1, -1, nil
+}

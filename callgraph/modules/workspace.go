@@ -13,7 +13,8 @@ import (
 // readWorkspaces maps the names of the repository's workspace packages to
 // their directories: the root package.json "workspaces" (an array, or an
 // object with "packages") and pnpm-workspace.yaml "packages", glob patterns
-// with "*" and "**" and "!" negations. The root package itself is included
+// with "*", "**", "?", "{a,b}" alternatives and "!" negations (what npm's
+// and pnpm's glob libraries match). The root package itself is included
 // (a package may import itself by name). On a duplicate name the first
 // directory in sorted order wins, with a Diagnostic.
 func (r *Resolver) readWorkspaces() map[string]string {
@@ -54,9 +55,9 @@ func (r *Resolver) readWorkspaces() map[string]string {
 	var include, exclude []string
 	for _, p := range patterns {
 		if neg, ok := strings.CutPrefix(p, "!"); ok {
-			exclude = append(exclude, neg)
+			exclude = append(exclude, expandBraces(neg)...)
 		} else {
-			include = append(include, p)
+			include = append(include, expandBraces(p)...)
 		}
 	}
 	dirSet := map[string]bool{}

@@ -132,10 +132,16 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 		if n.Exported {
 			exp = ", exported"
 		}
-		fmt.Fprintf(w, "%s (line %d%s)\n", n.ID, n.Line, exp)
+		kind := ""
+		if n.Kind != "" {
+			kind = n.Kind + ", "
+		}
+		fmt.Fprintf(w, "%s (%sline %d%s)\n", n.ID, kind, n.Line, exp)
 		for _, c := range n.Calls {
 			var to string
 			switch {
+			case c.Target != nil && c.Interface != "":
+				to = fmt.Sprintf("%s (%s of interface %s)", *c.Target, c.Via, c.Interface)
 			case c.Target != nil:
 				to = fmt.Sprintf("%s (%s)", *c.Target, c.Via)
 			case c.Via == callgraph.ViaExternal:
@@ -146,6 +152,9 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 			nested := ""
 			if c.Nested {
 				nested = " [nested]"
+			}
+			if c.New {
+				nested += " [new]"
 			}
 			fmt.Fprintf(w, "  %d:%d %s -> %s%s\n", c.Line, c.Column, c.Text, to, nested)
 		}

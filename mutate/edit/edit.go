@@ -53,7 +53,7 @@ func (r *Refusal) Error() string { return r.Reason }
 func FindCall(fn *analyzer.Function, text string, occurrence int) (*analyzer.Call, error) {
 	var sites []*analyzer.Call
 	for i := range fn.Calls {
-		if fn.Calls[i].Text == text {
+		if !fn.Calls[i].New && fn.Calls[i].Text == text {
 			sites = append(sites, &fn.Calls[i])
 		}
 	}

@@ -54,6 +54,11 @@ func within(root, p string) bool {
 // missingVitest builds the "what to install" message: it names the nearest package.json and
 // whether it already declares vitest (then only the install step is missing).
 func missingVitest(root, from string) error {
+	for _, pnp := range []string{".pnp.cjs", ".pnp.js"} {
+		if _, err := os.Stat(filepath.Join(root, pnp)); err == nil {
+			return fmt.Errorf("this is a Yarn Plug'n'Play repository (%s): vitest runs here from a node_modules directory, which Plug'n'Play does not create; set `nodeLinker: node-modules` in .yarnrc.yml and run `yarn install`", pnp)
+		}
+	}
 	pkgDir := packageDir(root, from)
 	relPkg, _ := filepath.Rel(root, pkgDir)
 	where := "the repository root"

@@ -271,19 +271,100 @@ function leftmost(e) {
   return e;
 }
 
+// Graph-function names by declaration node (filled by functionsOf before any call is analysed).
+let graphNames = new Map();
+
+function graphNameOf(sym) {
+  for (const d of sym?.declarations ?? []) {
+    const q = graphNames.get(d);
+    if (q !== undefined) return { decl: d, name: q };
+  }
+  return null;
+}
+
+// `Iface.m` for a member signature of a top-level interface.
+function interfaceMemberName(decl) {
+  if ((ts.isMethodSignature(decl) || ts.isPropertySignature(decl)) && ts.isInterfaceDeclaration(decl.parent) &&
+      ts.isSourceFile(decl.parent.parent)) {
+    const n = memberName(decl.name);
+    return n === null ? null : decl.parent.name.text + "." + n;
+  }
+  return null;
+}
+
+function isClassOrInterfaceMember(decl) {
+  return ts.isClassElement(decl) || ts.isTypeElement(decl) || (decl.parent && ts.isPropertyDeclaration(decl.parent));
+}
+
+// scope says whether oracle's resolver promises to resolve the call: "declared" when names
+// and declared types decide the target (a name, a module member, this.m(), this.dep.m() with
+// a declared field type, Class.m(), new X(), a member of an object literal), "inferred" when
+// only the checker's inference does (a call through a parameter, a local value, a call's
+// result, a field without a declared type).
+function scopeOf(checker, callee) {
+  if (ts.isIdentifier(callee)) return "declared";
+  if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return "inferred";
+  if (ts.isElementAccessExpression(callee) && !ts.isStringLiteralLike(callee.argumentExpression)) return "inferred";
+  const base = skipOuter(callee.expression);
+  if (base.kind === ts.SyntaxKind.ThisKeyword) return "declared";
+  if (ts.isPropertyAccessExpression(base) && skipOuter(base.expression).kind === ts.SyntaxKind.ThisKeyword) {
+    // Declared: the field's (or parameter property's) type is written as the name of a class
+    // or interface (not a type parameter, an alias, a union...).
+    const d = declarationOf(checker.getSymbolAtLocation(base.name));
+    if (!d || !(ts.isPropertyDeclaration(d) || ts.isParameter(d)) || !d.type || !ts.isTypeReferenceNode(d.type)) return "inferred";
+    const ts0 = checker.getSymbolAtLocation(d.type.typeName);
+    const tsym = ts0 ? resolveAlias(checker, ts0).sym : undefined;
+    return tsym && tsym.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface) ? "declared" : "inferred";
+  }
+  const left = leftmost(callee);
+  if (!left || !ts.isIdentifier(left)) return "inferred";
+  // Every step between the leftmost name and the called member must be declared: a module,
+  // a namespace, a class (static member), an object literal bound to a name. A step through
+  // any other value (`ns.registry.get()`, where registry = new Registry()) needs inference.
+  for (let e = skipOuter(callee.expression); e !== left; e = skipOuter(e.expression)) {
+    if (!ts.isPropertyAccessExpression(e)) return "inferred";
+    const ms = checker.getSymbolAtLocation(e.name);
+    const { sym } = ms ? resolveAlias(checker, ms) : { sym: undefined };
+    const d = declarationOf(sym);
+    if (!sym) return "inferred";
+    if (sym.flags & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.Class)) continue;
+    if (d && (ts.isSourceFile(d) || ts.isModuleDeclaration(d))) continue;
+    if (d && ts.isVariableDeclaration(d) && d.initializer && ts.isObjectLiteralExpression(skipOuter(d.initializer))) continue;
+    return "inferred";
+  }
+  const first = checker.getSymbolAtLocation(left);
+  if (!first) return "inferred";
+  if (first.flags & ts.SymbolFlags.Alias) {
+    const { sym } = resolveAlias(checker, first);
+    const d = declarationOf(sym);
+    if (!d || ts.isSourceFile(d) || ts.isModuleDeclaration(d) || ts.isClassDeclaration(d) || ts.isFunctionDeclaration(d)) return "declared";
+    if (ts.isVariableDeclaration(d) && d.initializer && ts.isObjectLiteralExpression(skipOuter(d.initializer))) return "declared";
+    return "inferred";
+  }
+  if (first.flags & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.Class)) return "declared";
+  const d = declarationOf(first);
+  if (d && ts.isVariableDeclaration(d) && d.initializer && ts.isObjectLiteralExpression(skipOuter(d.initializer)) &&
+      topLevelVariableDeclaration(d)) return "declared";
+  if (d && isImportCall(d.initializer ?? d)) return "declared";
+  return "inferred";
+}
+
 function analyseCall(project, sf, call) {
   const { checker, program } = project;
+  const isNew = ts.isNewExpression(call);
   const calleeExpr = call.expression;
   const start = call.getStart(sf);
   const lc = sf.getLineAndCharacterOfPosition(start);
   const out = {
-    text: calleeExpr.getText(sf).replace(/\s+/g, ""),
+    text: calleeExpr.getText(sf).replace(/\s+/g, " "),
     line: lc.line + 1,
     column: lc.character + 1,
     target: null,
     kind: "none",
   };
   const callee = skipOuter(calleeExpr);
+  out.scope = scopeOf(checker, callee);
+  if (isNew) out.new = true;
   let at = null;
   if (ts.isIdentifier(callee)) at = callee;
   else if (ts.isPropertyAccessExpression(callee)) at = callee.name;
@@ -306,14 +387,28 @@ function analyseCall(project, sf, call) {
     out.kind = "external";
     return out;
   }
-  const name = topLevelName(decl);
+  if (isNew && (ts.isClassDeclaration(decl) || ts.isClassExpression(decl))) {
+    // new C(): the constructor the checker picks (C's own, or a base class's).
+    out.kind = "member";
+    const ctor = checker.getResolvedSignature(call)?.declaration;
+    if (ctor && ts.isConstructorDeclaration(ctor) && !isExternalFile(program, ctor.getSourceFile())) {
+      const q = graphNames.get(ctor);
+      if (q !== undefined) out.target = `${rel(ctor.getSourceFile().fileName)}#${q}`;
+    }
+    return out;
+  }
+  const g = graphNameOf(sym);
+  let name = g ? g.name : topLevelName(decl);
+  if (g) decl = g.decl;
+  if (name === null) name = interfaceMemberName(decl);
   if (name === null) {
     out.kind = isMemberDeclaration(decl) ? "member" : "nested";
     return out;
   }
-  out.target = `${rel(declFile.fileName)}#${name}`;
+  out.target = `${rel(decl.getSourceFile().fileName)}#${name}`;
   // how the call reaches it (the SPEC's `via`)
-  if (viaDynamic) out.kind = "dynamic-import";
+  if (isClassOrInterfaceMember(decl)) out.kind = "member";
+  else if (viaDynamic) out.kind = "dynamic-import";
   else if (ts.isIdentifier(callee)) out.kind = aliased ? "import" : declFile === sf ? "local" : "global";
   else {
     const base = leftmost(callee);
@@ -333,32 +428,152 @@ function analyseCall(project, sf, call) {
 }
 
 // ---------------------------------------------------------------- functions
+//
+// The graph's functions (SPEC "oracle graph"): top-level functions, named functions nested in
+// function bodies, functions of namespaces, and class members with a body. A function's name
+// is the path of its enclosing named declarations (functions, classes, namespaces) joined by
+// dots: `outer.inner`, `Class.method`, `Store.value` (getter), `Store.value=` (setter),
+// `Class.constructor`, `util.joinValues`; a second function with the same path gets `~2`.
+// Anonymous functions (callbacks) add nothing to the path and are no graph functions.
 
-function functionsOf(sf) {
-  const found = []; // {name, node (statement), fn (function-like with body), symbolNode}
-  for (const stmt of sf.statements) {
-    if (ts.isFunctionDeclaration(stmt) && stmt.body) {
-      const isDefault = hasModifier(stmt, ts.SyntaxKind.DefaultKeyword);
-      if (!isDefault && !stmt.name) continue;
-      found.push({ name: isDefault ? "default" : stmt.name.text, stmt, fn: stmt, nameNode: stmt.name ?? null });
-    } else if (ts.isVariableStatement(stmt) && ts.getCombinedNodeFlags(stmt.declarationList) & ts.NodeFlags.Const) {
-      for (const d of stmt.declarationList.declarations) {
-        const init = d.initializer && skipOuter(d.initializer);
-        if (ts.isIdentifier(d.name) && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
-          found.push({ name: d.name.text, stmt, fn: init, nameNode: d.name });
-        }
-      }
-    } else if (ts.isExportAssignment(stmt) && !stmt.isExportEquals) {
-      const init = skipOuter(stmt.expression);
-      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) {
-        found.push({ name: "default", stmt, fn: init, nameNode: null });
+function unwrapInit(e) {
+  while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression?.(e) ||
+    ts.isNonNullExpression(e) || ts.isTypeAssertionExpression?.(e))) e = e.expression;
+  return e;
+}
+
+function memberName(name) {
+  if (!name) return null;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return name.text;
+  if (ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  return name.getText();
+}
+
+// functionsOf returns {name, stmt (positions the line), fn (has the body), nameNode, kind, cls}
+// and fills qualOf: declaration node -> name, for the declarations a call can resolve to.
+function functionsOf(sf, qualOf) {
+  const found = [];
+  const seen = new Map();
+  const add = (name, stmt, fn, nameNode, kind, cls, decls) => {
+    const k = (seen.get(name) ?? 0) + 1;
+    seen.set(name, k);
+    if (k > 1) name += "~" + k;
+    found.push({ name, stmt, fn, nameNode, kind, cls });
+    for (const d of decls) qualOf.set(d, name);
+    return name;
+  };
+  const join = (prefix, name) => (prefix ? prefix + "." + name : name);
+  const isFn = (e) => e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
+
+  function visitClass(node, qual, exported) {
+    for (const m of node.members) {
+      const name = memberName(m.name);
+      if (ts.isConstructorDeclaration(m)) {
+        if (m.body) add(qual + ".constructor", m, m, null, "constructor", { qual, exported }, [m]);
+      } else if (ts.isMethodDeclaration(m)) {
+        if (m.body && name !== null) add(qual + "." + name, m, m, m.name, "method", { qual, exported }, [m]);
+      } else if (ts.isGetAccessorDeclaration(m)) {
+        if (m.body && name !== null) add(qual + "." + name, m, m, m.name, "getter", { qual, exported }, [m]);
+      } else if (ts.isSetAccessorDeclaration(m)) {
+        if (m.body && name !== null) add(qual + "." + name + "=", m, m, m.name, "setter", { qual, exported }, [m]);
+      } else if (ts.isPropertyDeclaration(m)) {
+        const init = unwrapInit(m.initializer);
+        if (isFn(init) && name !== null) add(qual + "." + name, m, init, m.name, "field", { qual, exported }, [m, init]);
       }
     }
   }
+
+  function className(node, prefix) {
+    if (node.name) return join(prefix, node.name.text);
+    const p = node.parent;
+    if (ts.isClassExpression(node)) {
+      let up = p;
+      while (up && (ts.isParenthesizedExpression(up) || ts.isAsExpression(up) || ts.isSatisfiesExpression?.(up) || ts.isNonNullExpression(up))) up = up.parent;
+      if (up && ts.isVariableDeclaration(up) && ts.isIdentifier(up.name)) return join(prefix, up.name.text);
+      return null;
+    }
+    if (ts.isClassDeclaration(node) && hasModifier(node, ts.SyntaxKind.DefaultKeyword) && !prefix) return "default";
+    return null;
+  }
+
+  // named: inside a named declaration (function, class, namespace); ns: directly in a namespace.
+  function visit(node, prefix, ns) {
+    if (ts.isFunctionDeclaration(node) && node.body) {
+      let name = null;
+      if (ts.isSourceFile(node.parent)) {
+        const isDefault = hasModifier(node, ts.SyntaxKind.DefaultKeyword);
+        if (isDefault || node.name) name = add(isDefault ? "default" : node.name.text, node, node, node.name ?? null, "function", null, [node]);
+      } else if (prefix && node.name) {
+        name = add(prefix + "." + node.name.text, node, node, node.name, ns ? "namespace" : "nested", null, [node]);
+      }
+      ts.forEachChild(node, (c) => visit(c, name ?? prefix, false));
+      return;
+    }
+    if (ts.isVariableStatement(node) && !hasModifier(node, ts.SyntaxKind.DeclareKeyword)) {
+      const top = ts.isSourceFile(node.parent);
+      for (const d of node.declarationList.declarations) {
+        const init = unwrapInit(d.initializer);
+        if (ts.isIdentifier(d.name) && isFn(init) && (top || prefix)) {
+          const name = add(top ? d.name.text : prefix + "." + d.name.text, node, init, d.name,
+            top ? "function" : ns ? "namespace" : "nested", null, [d, init]);
+          ts.forEachChild(d, (c) => visit(c, name, false));
+        } else {
+          ts.forEachChild(d, (c) => visit(c, prefix, ns));
+        }
+      }
+      return;
+    }
+    if (ts.isExportAssignment(node) && !node.isExportEquals && ts.isSourceFile(node.parent)) {
+      const init = unwrapInit(node.expression);
+      if (isFn(init)) {
+        const name = add("default", node, init, null, "function", null, [node, init]);
+        ts.forEachChild(node, (c) => visit(c, name, false));
+        return;
+      }
+    }
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+      const qual = className(node, prefix);
+      if (qual !== null) {
+        const exported = ts.isSourceFile(node.parent) && (qual === "default" || hasModifier(node, ts.SyntaxKind.ExportKeyword) || isExportedName(sf, node.name));
+        visitClass(node, qual, exported);
+        ts.forEachChild(node, (c) => visit(c, qual, false));
+        return;
+      }
+    }
+    if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) {
+      const qual = join(prefix, node.name.text);
+      if (node.body) visit(node.body, qual, true);
+      return;
+    }
+    if (ts.isModuleBlock(node)) {
+      ts.forEachChild(node, (c) => visit(c, prefix, ns));
+      return;
+    }
+    if (ts.isFunctionLike(node)) {
+      // A member or an anonymous function: its own graph function (if any) was recorded by
+      // visitClass; a nested declaration inside is named after the member.
+      const own = qualOf.get(node) ?? (node.parent && ts.isPropertyDeclaration(node.parent) ? qualOf.get(node.parent) : undefined);
+      ts.forEachChild(node, (c) => visit(c, own ?? prefix, false));
+      return;
+    }
+    ts.forEachChild(node, (c) => visit(c, prefix, ns));
+  }
+  ts.forEachChild(sf, (c) => visit(c, "", false));
   return found;
 }
 
+let checkerForExport = null;
+function isExportedName(sf, nameNode) {
+  if (!nameNode || !checkerForExport) return false;
+  const moduleSym = checkerForExport.getSymbolAtLocation(sf);
+  if (!moduleSym) return false;
+  const own = checkerForExport.getSymbolAtLocation(nameNode);
+  return checkerForExport.getExportsOfModule(moduleSym).some((e) => resolveAlias(checkerForExport, e).sym === own);
+}
+
 function isExported(checker, sf, f) {
+  if (f.cls) return f.cls.exported;
+  if (f.kind !== "function") return false;
   if (f.name === "default" || hasModifier(f.stmt, ts.SyntaxKind.ExportKeyword)) return true;
   const moduleSym = checker.getSymbolAtLocation(sf);
   if (!moduleSym || !f.nameNode) return false;
@@ -366,31 +581,44 @@ function isExported(checker, sf, f) {
   return checker.getExportsOfModule(moduleSym).some((e) => resolveAlias(checker, e).sym === own);
 }
 
-const functions = [];
+// Graph-function names of every analysed file, computed first: a call can resolve to a
+// function of another file.
+const qualOf = new Map();
+const perFile = [];
 for (const file of allSources) {
   const project = ownerOf(file);
   if (!project) continue;
   const sf = project.program.getSourceFile(file);
   if (!sf || sf.isDeclarationFile) continue;
+  checkerForExport = project.checker;
+  perFile.push({ file, project, sf, fns: functionsOf(sf, qualOf) });
+}
+graphNames = qualOf;
+
+const functions = [];
+for (const { file, project, sf, fns } of perFile) {
   const relFile = rel(file);
-  for (const f of functionsOf(sf)) {
+  for (const f of fns) {
     const calls = [];
     const visit = (node) => {
-      if (ts.isCallExpression(node) && node.expression.kind !== ts.SyntaxKind.ImportKeyword &&
-          node.expression.kind !== ts.SyntaxKind.SuperKeyword) {
+      if ((ts.isCallExpression(node) && node.expression.kind !== ts.SyntaxKind.ImportKeyword &&
+          node.expression.kind !== ts.SyntaxKind.SuperKeyword) || ts.isNewExpression(node)) {
         calls.push(analyseCall(project, sf, node));
       }
       ts.forEachChild(node, visit);
     };
     if (f.fn.body) visit(f.fn.body);
-    functions.push({
+    const fnode = {
       id: `${relFile}#${f.name}`,
       file: relFile,
       name: f.name,
       exported: isExported(project.checker, sf, f),
       line: sf.getLineAndCharacterOfPosition(f.stmt.getStart(sf)).line + 1,
       calls,
-    });
+    };
+    if (f.kind !== "function") fnode.kind = f.kind;
+    if (f.cls) fnode.class = f.cls.qual;
+    functions.push(fnode);
   }
 }
 functions.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || cmp(a.name, b.name));

@@ -1,0 +1,395 @@
+package analyzer
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file finds the functions below the top level: named functions nested
+// in function bodies, functions of namespaces, and class members with a body
+// (methods, accessors, constructors, fields holding a function); and the
+// classes and interfaces a member call through a declared type needs.
+//
+// A name path is built from the enclosing named declarations: functions,
+// classes (their own name, or the variable a class expression is bound to,
+// or "default"), namespaces. Anonymous functions (callbacks) add nothing to
+// the path and are no graph functions: their calls belong to the enclosing
+// named function.
+
+type frame struct {
+	node   int32
+	prefix string    // the name path of the enclosing named declarations; "" at module level
+	parent *Function // the nearest enclosing graph function
+	ns     bool      // directly inside a namespace body (no function in between)
+}
+
+// discover records every function below the top level and every class and
+// interface, then orders File.Functions by position.
+func (x *extraction) discover() {
+	if len(x.nodes) == 0 {
+		return
+	}
+	x.fnOf = map[int32]*Function{}
+	x.classOf = map[int32]string{}
+	x.bindName = map[int32]string{}
+	for _, fi := range x.funcs {
+		x.fnOf[fi.node] = fi.fn
+	}
+	seen := map[string]int{}
+	for _, fn := range x.file.Functions {
+		seen[fn.Qual]++
+	}
+	stack := []frame{{node: 0}}
+	push := func(n int32, f frame) {
+		start := len(stack)
+		for c := x.nodes[n].first; c >= 0; c = x.nodes[c].next {
+			if x.nodes[c].named || x.nodes[c].first >= 0 {
+				f.node = c
+				stack = append(stack, f)
+			}
+		}
+		for a, b := start, len(stack)-1; a < b; a, b = a+1, b-1 {
+			stack[a], stack[b] = stack[b], stack[a]
+		}
+	}
+	newFn := func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function {
+		seen[qual]++
+		if k := seen[qual]; k > 1 {
+			qual += "~" + strconv.Itoa(k)
+		}
+		line, col := x.pos(x.nodes[declStart].start)
+		fn := &Function{Name: name, Qual: qual, Kind: kind, Parent: parent,
+			Async: x.hasToken(n, "async"), Line: line, Column: col,
+			StartByte: uint(x.nodes[declStart].start), EndByte: uint(x.nodes[n].end)}
+		if b := x.child(n, "body"); b >= 0 {
+			fn.BodyStartByte, fn.BodyEndByte = uint(x.nodes[b].start), uint(x.nodes[b].end)
+		}
+		fn.Params = x.params(n)
+		x.file.Functions = append(x.file.Functions, fn)
+		x.funcs = append(x.funcs, fnInfo{fn: fn, node: n})
+		x.fnOf[n] = fn
+		return fn
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := f.node
+		if fn := x.fnOf[n]; fn != nil {
+			if fn.Parent == nil && fn.Kind != FuncTop {
+				fn.Parent = f.parent
+			}
+			push(n, frame{prefix: fn.Qual, parent: fn})
+			continue
+		}
+		switch k := x.nodes[n].kind; k {
+		case "function_declaration", "generator_function_declaration":
+			name := x.child(n, "name")
+			if f.prefix != "" && name >= 0 && x.child(n, "body") >= 0 {
+				kind := FuncNested
+				if f.ns {
+					kind = FuncNamespace
+				}
+				newFn(f.prefix+"."+x.text(name), x.text(name), kind, n, x.exportStart(n), f.parent)
+				stack = append(stack, f) // visit it again as a function
+				continue
+			}
+		case "variable_declarator":
+			name, v := x.child(n, "name"), x.unwrap(x.child(n, "value"))
+			if name >= 0 && v >= 0 && x.nodes[name].kind == "identifier" {
+				switch x.nodes[v].kind {
+				case "arrow_function", "function_expression", "generator_function", "function":
+					if f.prefix != "" && x.fnOf[v] == nil {
+						kind := FuncNested
+						if f.ns {
+							kind = FuncNamespace
+						}
+						decl := x.exportStart(x.nodes[n].parent)
+						newFn(f.prefix+"."+x.text(name), x.text(name), kind, v, decl, f.parent)
+					}
+				case "class":
+					x.bindName[v] = x.text(name)
+				}
+			}
+		case "class_declaration", "abstract_class_declaration", "class":
+			if qual := x.className(n, f.prefix); qual != "" {
+				x.class(n, qual, f.parent, newFn)
+				push(n, frame{prefix: qual, parent: f.parent})
+				continue
+			}
+		case "interface_declaration":
+			if name := x.child(n, "name"); name >= 0 {
+				x.iface(n, join(f.prefix, x.text(name)))
+			}
+			continue
+		case "internal_module", "module":
+			if name := x.child(n, "name"); name >= 0 && x.nodes[name].kind != "string" {
+				qual := join(f.prefix, strings.Join(strings.Fields(x.text(name)), ""))
+				push(n, frame{prefix: qual, parent: f.parent, ns: f.parent == nil})
+				continue
+			}
+		}
+		if isFunctionLike(x.nodes[n].kind) {
+			f.ns = false
+		}
+		push(n, f)
+	}
+	sort.SliceStable(x.file.Functions, func(i, j int) bool {
+		return x.file.Functions[i].StartByte < x.file.Functions[j].StartByte
+	})
+	// Members of an exported top-level class are exported.
+	exported := map[string]bool{}
+	for _, ex := range x.file.Exports {
+		if ex.Kind == ExportLocal && !ex.TypeOnly {
+			exported[ex.Local] = true
+		}
+	}
+	for _, fn := range x.file.Functions {
+		if fn.Class != "" && !strings.Contains(fn.Class, ".") {
+			fn.Exported = exported[fn.Class] || fn.Class == "default"
+		}
+	}
+	for i := range x.file.Decls {
+		d := &x.file.Decls[i]
+		if d.Kind != DeclClass && d.Kind != DeclVariable && d.Kind != DeclType {
+			continue
+		}
+		for _, c := range x.file.Classes {
+			if c.Name == d.Name && (d.Kind == DeclType) == c.Interface {
+				d.Class = c
+			}
+		}
+	}
+}
+
+// exportStart is the `export` statement around declaration n (in a
+// namespace), else n: a function's line is its statement's.
+func (x *extraction) exportStart(n int32) int32 {
+	if p := x.nodes[n].parent; p >= 0 && x.nodes[p].kind == "export_statement" {
+		return p
+	}
+	return n
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// className is the name path of class node n: its own name, the variable a
+// class expression is bound to, or "default" for `export default class {}`;
+// "" for an anonymous class (an argument, a returned value).
+func (x *extraction) className(n int32, prefix string) string {
+	if name := x.child(n, "name"); name >= 0 {
+		return join(prefix, x.text(name))
+	}
+	if b, ok := x.bindName[n]; ok {
+		return join(prefix, b)
+	}
+	if p := x.nodes[n].parent; p >= 0 && x.nodes[p].kind == "export_statement" && x.hasToken(p, "default") && prefix == "" {
+		return "default"
+	}
+	return ""
+}
+
+// class records class node n named qual: its heritage and members, and a
+// graph function for every member with a body.
+func (x *extraction) class(n int32, qual string, parent *Function,
+	newFn func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function) {
+	c := &Class{Name: qual, Line: x.line(x.nodes[n].start)}
+	x.classOf[n] = qual
+	if h := x.childKind(n, "class_heritage"); h >= 0 {
+		if ext := x.childKind(h, "extends_clause"); ext >= 0 {
+			if v := x.child(ext, "value"); v >= 0 {
+				c.Extends = []string{x.typeName(x.text(v))}
+			}
+		}
+	}
+	body := x.child(n, "body")
+	if body < 0 {
+		x.file.Classes = append(x.file.Classes, c)
+		return
+	}
+	declStart := int32(-1) // the first decorator before the member, if any
+	for m := x.nodes[body].first; m >= 0; m = x.nodes[m].next {
+		start := m
+		if declStart >= 0 {
+			start = declStart
+		}
+		switch x.nodes[m].kind {
+		case "decorator":
+			if declStart < 0 {
+				declStart = m
+			}
+			continue
+		case "method_definition":
+			name, ok := x.memberName(x.child(m, "name"))
+			if !ok {
+				break
+			}
+			static := x.hasToken(m, "static")
+			kind, fname := FuncMethod, name
+			switch {
+			case name == "constructor" && !static:
+				kind = FuncConstructor
+			case x.hasToken(m, "get"):
+				kind = FuncGetter
+			case x.hasToken(m, "set"):
+				kind, fname = FuncSetter, name+"="
+			}
+			mem := Member{Name: name, Static: static, Line: x.line(x.nodes[m].start)}
+			if x.child(m, "body") >= 0 {
+				fn := newFn(qual+"."+fname, name, kind, m, start, parent)
+				fn.Class, fn.Static = qual, static
+				mem.Function = fn.Qual
+			}
+			if kind == FuncConstructor {
+				c.Members = append(c.Members, x.parameterProperties(m)...)
+			}
+			c.Members = append(c.Members, mem)
+		case "public_field_definition":
+			name, ok := x.memberName(x.child(m, "name"))
+			if !ok {
+				break
+			}
+			mem := Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start)}
+			if t := x.child(m, "type"); t >= 0 {
+				mem.Type = annotation(x.text(t))
+			}
+			if v := x.unwrap(x.child(m, "value")); v >= 0 {
+				switch x.nodes[v].kind {
+				case "arrow_function", "function_expression", "generator_function", "function":
+					fn := newFn(qual+"."+name, name, FuncField, v, start, parent)
+					fn.Class, fn.Static = qual, mem.Static
+					mem.Function = fn.Qual
+				}
+			}
+			c.Members = append(c.Members, mem)
+		case "abstract_method_signature", "method_signature":
+			if name, ok := x.memberName(x.child(m, "name")); ok {
+				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start)})
+			}
+		}
+		declStart = -1
+	}
+	x.file.Classes = append(x.file.Classes, c)
+}
+
+// parameterProperties lists the constructor parameters that declare fields:
+// `constructor(private readonly repo: Repo)`.
+func (x *extraction) parameterProperties(ctor int32) []Member {
+	ps := x.child(ctor, "parameters")
+	if ps < 0 {
+		return nil
+	}
+	var out []Member
+	for p := x.nodes[ps].first; p >= 0; p = x.nodes[p].next {
+		k := x.nodes[p].kind
+		if k != "required_parameter" && k != "optional_parameter" {
+			continue
+		}
+		if x.childKind(p, "accessibility_modifier") < 0 && !x.hasToken(p, "readonly") && x.childKind(p, "override_modifier") < 0 {
+			continue
+		}
+		pat := x.child(p, "pattern")
+		if pat < 0 || x.nodes[pat].kind != "identifier" {
+			continue
+		}
+		m := Member{Name: x.text(pat), Line: x.line(x.nodes[p].start)}
+		if t := x.child(p, "type"); t >= 0 {
+			m.Type = annotation(x.text(t))
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// iface records an interface declaration and its member signatures.
+func (x *extraction) iface(n int32, qual string) {
+	c := &Class{Name: qual, Interface: true, Line: x.line(x.nodes[n].start)}
+	for h := x.nodes[n].first; h >= 0; h = x.nodes[h].next {
+		if x.nodes[h].kind != "extends_type_clause" {
+			continue
+		}
+		for t := x.nodes[h].first; t >= 0; t = x.nodes[t].next {
+			if x.nodes[t].named && x.nodes[t].kind != "comment" {
+				c.Extends = append(c.Extends, x.typeName(x.text(t)))
+			}
+		}
+	}
+	if body := x.child(n, "body"); body >= 0 {
+		for m := x.nodes[body].first; m >= 0; m = x.nodes[m].next {
+			switch x.nodes[m].kind {
+			case "method_signature", "property_signature":
+				name, ok := x.memberName(x.child(m, "name"))
+				if !ok {
+					continue
+				}
+				mem := Member{Name: name, Line: x.line(x.nodes[m].start)}
+				if t := x.child(m, "type"); t >= 0 {
+					mem.Type = annotation(x.text(t))
+				}
+				c.Members = append(c.Members, mem)
+			}
+		}
+	}
+	x.file.Classes = append(x.file.Classes, c)
+}
+
+// memberName is the name of a class or interface member: an identifier,
+// `#private`, a string or a number; computed names (`[Symbol.iterator]`)
+// are their source text.
+func (x *extraction) memberName(n int32) (string, bool) {
+	if n < 0 {
+		return "", false
+	}
+	switch x.nodes[n].kind {
+	case "string":
+		return x.stringValue(n)
+	}
+	s := x.text(n)
+	return s, s != ""
+}
+
+// annotation is the type of a `: T` annotation as written, trimmed.
+func annotation(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, ":")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// typeName drops type arguments and whitespace from a heritage or type
+// reference: `Base<T>` is "Base", `ns . Base` is "ns.Base".
+func (x *extraction) typeName(s string) string {
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Join(strings.Fields(s), "")
+}
+
+// thisClass is the class `this` refers to at node n: the class of the
+// enclosing method, accessor, constructor, field or static block, seen
+// through arrow functions. ok is false when `this` belongs to a plain
+// function (or to the module).
+func (x *extraction) thisClass(n int32) (qual string, static bool, ok bool) {
+	for a := x.nodes[n].parent; a >= 0; a = x.nodes[a].parent {
+		switch x.nodes[a].kind {
+		case "arrow_function":
+			continue
+		case "method_definition", "public_field_definition", "class_static_block":
+			body := x.nodes[a].parent
+			if body < 0 || x.nodes[body].kind != "class_body" {
+				return "", false, false // an object literal's method
+			}
+			qual, ok := x.classOf[x.nodes[body].parent]
+			static := x.nodes[a].kind == "class_static_block" || x.hasToken(a, "static")
+			return qual, static, ok
+		case "function_declaration", "generator_function_declaration", "function_expression",
+			"generator_function", "function", "class_body", "program":
+			return "", false, false
+		}
+	}
+	return "", false, false
+}

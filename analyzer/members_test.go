@@ -1,0 +1,197 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// projQuals lists every function with its id name, kind, position and class.
+func projQuals(f *File) []string {
+	var out []string
+	for _, fn := range f.Functions {
+		s := fmt.Sprintf("%s %s %d:%d", fn.Qual, fn.Kind, fn.Line, fn.Column)
+		if fn.Class != "" {
+			s += " class=" + fn.Class
+		}
+		if fn.Static {
+			s += " static"
+		}
+		if fn.Parent != nil {
+			s += " parent=" + fn.Parent.Qual
+		}
+		if fn.Exported {
+			s += " exported"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func projClasses(f *File) []string {
+	var out []string
+	for _, c := range f.Classes {
+		s := c.Name
+		if c.Interface {
+			s = "interface " + s
+		}
+		if len(c.Extends) > 0 {
+			s += " extends " + strings.Join(c.Extends, ",")
+		}
+		for _, m := range c.Members {
+			s += " | " + m.Name
+			if m.Static {
+				s += " static"
+			}
+			if m.Function != "" {
+				s += " fn=" + m.Function
+			}
+			if m.Type != "" {
+				s += " : " + m.Type
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestNestedFunctionsAndMembers(t *testing.T) {
+	for _, tc := range []struct {
+		name, src    string
+		fns, classes []string
+	}{
+		{"nested at any depth", "export function outer() {\n  function inner() {\n    const deep = () => 1;\n  }\n  const arrow = async () => {};\n  let expr = function named() {};\n  xs.map(() => { function inCallback() {} });\n}", []string{
+			"outer function 1:1 exported",
+			"outer.inner nested 2:3 parent=outer",
+			"outer.inner.deep nested 3:5 parent=outer.inner",
+			"outer.arrow nested 5:3 parent=outer",
+			"outer.expr nested 6:3 parent=outer",
+			"outer.inCallback nested 7:18 parent=outer",
+		}, nil},
+		{"same name twice", "function f() { if (a) { function g() {} } else { function g() {} } }", []string{
+			"f function 1:1", "f.g nested 1:25 parent=f", "f.g~2 nested 1:50 parent=f"}, nil},
+		{"class members", "export class Svc extends Base<T> {\n  constructor(private readonly repo: Repo, plain: number) { super(); }\n  async run() {}\n  static make() {}\n  get v() { return 1; }\n  set v(x) {}\n  handler = async () => {};\n  count: number = 0;\n  #secret() {}\n  @dec() decorated() {}\n}", []string{
+			"Svc.constructor constructor 2:3 class=Svc exported",
+			"Svc.run method 3:3 class=Svc exported",
+			"Svc.make method 4:3 class=Svc static exported",
+			"Svc.v getter 5:3 class=Svc exported",
+			"Svc.v= setter 6:3 class=Svc exported",
+			"Svc.handler field 7:3 class=Svc exported",
+			"Svc.#secret method 9:3 class=Svc exported",
+			"Svc.decorated method 10:3 class=Svc exported",
+		}, []string{"Svc extends Base | repo : Repo | constructor fn=Svc.constructor | run fn=Svc.run | make static fn=Svc.make | v fn=Svc.v | v fn=Svc.v= | handler fn=Svc.handler | count : number | #secret fn=Svc.#secret | decorated fn=Svc.decorated"}},
+		{"default class, class expression, class in a function", "export default class { m() {} }\nconst K = class { n() {} };\nfunction f() { class L { o() {} } }", []string{
+			"default.m method 1:24 class=default exported",
+			"K.n method 2:19 class=K",
+			"f function 3:1",
+			"f.L.o method 3:26 class=f.L parent=f",
+		}, []string{"default | m fn=default.m", "K | n fn=K.n", "f.L | o fn=f.L.o"}},
+		{"interfaces", "export interface Mailer extends Base, Other<T> { send(m: Mail): Promise<void>; sink: Sink; }", nil,
+			[]string{"interface Mailer extends Base,Other | send | sink : Sink"}},
+		{"namespaces", "export namespace util {\n  export function joinValues() {}\n  const local = () => {};\n}\nnamespace A.B { function c() {} }", []string{
+			"util.joinValues namespace 2:3",
+			"util.local namespace 3:3",
+			"A.B.c namespace 5:17",
+		}, nil},
+		{"abstract and overloads are not functions", "abstract class A { abstract m(): void; o(): void; o(x?: number) {} }", []string{
+			"A.o method 1:51 class=A"}, []string{"A | m | o | o fn=A.o"}},
+		{"object literal methods are not functions", "function f() { return { m() { g(); } }; }", []string{"f function 1:1"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, tc.src)
+			noErrors(t, f)
+			check(t, "functions", projQuals(f), tc.fns)
+			if tc.classes != nil {
+				check(t, "classes", projClasses(f), tc.classes)
+			}
+		})
+	}
+}
+
+func TestCallsOfNestedFunctionsAndMembers(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"a nested function lists its own calls; the outer lists them too, nested", "function outer() {\n  function inner() { g(); }\n  inner();\n}", []string{
+			"outer: 2:22 g ident root=g bind=module nested",
+			"outer: 3:3 inner ident root=inner bind=local(function inner@2) fn=outer.inner",
+			"outer.inner: 2:22 g ident root=g bind=module",
+		}},
+		{"a const arrow is bound to its function", "function outer() {\n  const flush = () => save();\n  flush();\n}", []string{
+			"outer: 2:23 save ident root=save bind=module nested",
+			"outer: 3:3 flush ident root=flush bind=local(const flush@2) fn=outer.flush",
+			"outer.flush: 2:23 save ident root=save bind=module",
+		}},
+		{"an enclosing function's binding is seen from a nested one", "function outer(p) {\n  function a() { b(); p(); }\n  function b() {}\n}", []string{
+			"outer: 2:18 b ident root=b bind=local(function b@3) fn=outer.b nested",
+			"outer: 2:23 p ident root=p bind=local(parameter p@1) nested",
+			"outer.a: 2:18 b ident root=b bind=local(function b@3) fn=outer.b",
+			"outer.a: 2:23 p ident root=p bind=local(parameter p@1)",
+		}},
+		{"this in methods, arrows and fields", "class S {\n  a() { this.b(); [1].map(() => this.c.d()); function f() { this.x(); } }\n  static s() { this.t(); }\n  h = () => this.b();\n}", []string{
+			"S.a: 2:9 this.b this path=[b] class=S",
+			"S.a: 2:19 [1].map other",
+			"S.a: 2:33 this.c.d this path=[c d] class=S nested",
+			"S.a: 2:61 this.x this path=[x] class= nested",
+			"S.a.f: 2:61 this.x this path=[x] class=",
+			"S.s: 3:16 this.t this path=[t] class=S static",
+			"S.h: 4:13 this.b this path=[b] class=S",
+		}},
+		{"new", "function f() { new Foo(1); new ns.Bar(); new (g())(); }", []string{
+			"f: 1:16 Foo ident root=Foo bind=module new",
+			"f: 1:28 ns.Bar member root=ns path=[Bar] bind=module new",
+			"f: 1:42 (g()) other new",
+			"f: 1:47 g ident root=g bind=module",
+		}},
+		{"await f<T>(x) is a call of f", "async function f() { await g<T>(x); await h.i<T>(); }", []string{
+			"f: 1:28 g ident root=g bind=module",
+			"f: 1:43 h.i member root=h path=[i] bind=module",
+		}},
+		{"class name inside its methods is module scope", "class A { m() { A.make(); } static make() {} }", []string{
+			"A.m: 1:17 A.make member root=A path=[make] bind=module",
+		}},
+		{"a namespace's functions see each other", "namespace u { export function a() { b(); } function b() {} }", []string{
+			"u.a: 1:37 b ident root=b bind=local(function b@1) fn=u.b",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, tc.src)
+			noErrors(t, f)
+			check(t, "calls", projAllCalls(f), tc.want)
+		})
+	}
+}
+
+func TestObjectSpreads(t *testing.T) {
+	f := parseTS(t, "import * as a from './a';\nimport * as b from './b';\nexport const z = { ...a, ...b, extra: 1, ...(c as any) };")
+	noErrors(t, f)
+	d := f.Decls[len(f.Decls)-1]
+	if got := strings.Join(d.Spreads, ","); got != "a,b,c" {
+		t.Errorf("spreads %q", got)
+	}
+}
+
+// TestGrammarGapsFoundOnRealCode: each a construct of a real package that
+// tree-sitter-typescript misreads, found by the differential test.
+func TestGrammarGapsFoundOnRealCode(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"postfix ! binds tighter than ??, !, && (mobx, zod)", "function f() { a ?? name!.toString(); !copy_!.has(x); n > max && d.when!(y); }", []string{
+			"f: 1:21 name!.toString member root=name path=[toString] bind=module",
+			"f: 1:40 copy_!.has member root=copy_ path=[has] bind=module",
+			"f: 1:66 d.when! member root=d path=[when] bind=module",
+		}},
+		{"a generic call signature on the line after a member (mobx)", "export interface F extends A {\n  a: string\n  <T>(fn: T): T\n  <K = any, V = any>(): Map<K, V>\n}\nexport function g() { h(); }", []string{
+			"g: 6:23 h ident root=h bind=module",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, tc.src)
+			noErrors(t, f)
+			check(t, "calls", projAllCalls(f), tc.want)
+		})
+	}
+}

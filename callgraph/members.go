@@ -1,0 +1,278 @@
+package callgraph
+
+import (
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
+
+// This file resolves calls of members: `this.m()`, `this.dep.m()` through
+// declared types, `Class.staticMethod()`, `new Class()`, functions of a
+// TypeScript namespace, and the members an object literal takes from the
+// namespaces spread into it. What declared types do not decide stays
+// unresolved with the reason: no type is ever inferred.
+
+// maxHeritage bounds a walk up `extends` (and ends cycles).
+const maxHeritage = 32
+
+// memberOf walks path from a declaration of the repository (sym names a
+// top-level declaration of sym.file).
+func (p *Program) memberOf(sym symbol, path []string) symbol {
+	f, why := p.Module(sym.file)
+	if f == nil {
+		return unresolved("module %s is not analyzed: %s", sym.file, why)
+	}
+	name := sym.name
+	for i, step := range path {
+		last := i == len(path)-1
+		qual := name + "." + step
+		if c := classByName(f, name); c != nil && !c.Interface {
+			file, owner, m, ok := p.findMember(f.Path, c, step, true, 0)
+			switch {
+			case !ok:
+				return unresolved("class %s#%s has no static member %s", f.Path, name, step)
+			case !last:
+				return unresolved("%s.%s: members of a static member are not resolved", name, step)
+			case m.Function == "":
+				return unresolved("%s.%s of %s is not a method with a body", owner.Name, step, file)
+			}
+			return symbol{file: file, name: m.Function, via: ViaMember}
+		}
+		// A function of a namespace, or a namespace inside it.
+		if fn := functionByQual(f, qual); fn != nil && fn.Kind == analyzer.FuncNamespace {
+			if !last {
+				return unresolved("%s is a member of the function %s#%s", path[i+1], f.Path, qual)
+			}
+			return symbol{file: f.Path, name: qual, via: ViaNamespace}
+		}
+		if hasQualPrefix(f, qual+".") && classByName(f, qual) == nil {
+			name = qual
+			continue
+		}
+		if d := declByName(f, name); d != nil && (len(d.Spreads) > 0 || len(d.Keys) > 0) {
+			for j, k := range d.Keys {
+				if k != step {
+					continue
+				}
+				if v := d.Values[j]; v != "" && !last {
+					// `z.iso.date()` with `z = { iso }`: a member of what the name is. (The
+					// property itself, `z.iso()`, is the object's, not a declaration.)
+					s, _ := p.resolveModuleScope(f, v, path[i+1:])
+					if s.reason == "" && !s.namespace {
+						if s.via == "" {
+							s.via = ViaMember
+						}
+						return s
+					}
+					return s
+				}
+				return unresolved("%s is a property of the object literal %s (%s:%d), not a declaration", step, name, f.Path, d.Line)
+			}
+			// Later spreads override earlier ones, as at run time.
+			for j := len(d.Spreads) - 1; j >= 0; j-- {
+				s, _ := p.resolveModuleScope(f, d.Spreads[j], path[i:])
+				if s.reason == "" && !s.namespace {
+					if s.via == "" {
+						s.via = ViaMember
+					}
+					return s
+				}
+			}
+			return unresolved("%s is not a member of the object literal %s (%s:%d) nor of what it spreads", step, name, f.Path, d.Line)
+		}
+		return unresolved("%s is a member of %s#%s, a value, not a module export", step, f.Path, name)
+	}
+	return symbol{file: f.Path, name: name, namespace: false}
+}
+
+// resolveThis resolves `this.m()` and `this.dep.m()`.
+func (p *Program) resolveThis(f *analyzer.File, cl analyzer.Callee) symbol {
+	if cl.ThisClass == "" {
+		return unresolved("this is not a class instance here (the own this of a plain function)")
+	}
+	c := classByName(f, cl.ThisClass)
+	if c == nil {
+		return unresolved("class %s not found in %s", cl.ThisClass, f.Path)
+	}
+	prop := cl.Path[0]
+	file, owner, m, ok := p.findMember(f.Path, c, prop, cl.ThisStatic, 0)
+	if !ok {
+		return unresolved("class %s has no member %s (nor a base class of the repository)", cl.ThisClass, prop)
+	}
+	if len(cl.Path) == 1 {
+		if m.Function == "" {
+			return unresolved("this.%s is a field of %s, not a method with a body", prop, owner.Name)
+		}
+		return symbol{file: file, name: m.Function}
+	}
+	if len(cl.Path) > 2 {
+		return unresolved("this.%s: only calls one property deep (this.dep.m()) are resolved", strings.Join(cl.Path, "."))
+	}
+	if m.Function != "" {
+		return unresolved("this.%s is a method of %s, not a field", prop, owner.Name)
+	}
+	if m.Type == "" {
+		return unresolved("this.%s has no declared type", prop)
+	}
+	tfile, tc, why := p.resolveType(file, m.Type)
+	if tc == nil {
+		return unresolved("the declared type %s of this.%s: %s", m.Type, prop, why)
+	}
+	file2, owner2, m2, ok := p.findMember(tfile, tc, cl.Path[1], false, 0)
+	if !ok {
+		return unresolved("%s (the declared type of this.%s) has no member %s", m.Type, prop, cl.Path[1])
+	}
+	if owner2.Interface {
+		return symbol{file: file2, name: owner2.Name + "." + m2.Name, iface: owner2.Name}
+	}
+	if m2.Function == "" {
+		return unresolved("%s.%s is a field, not a method with a body", owner2.Name, m2.Name)
+	}
+	return symbol{file: file2, name: m2.Function}
+}
+
+// constructorOf turns the class a `new` expression names into its
+// constructor (declared by the class or its nearest base of the
+// repository). A function called with new stays the function.
+func (p *Program) constructorOf(sym symbol) symbol {
+	if sym.reason != "" || sym.external != "" || sym.namespace {
+		return sym
+	}
+	f, _ := p.Module(sym.file)
+	if f == nil {
+		return sym
+	}
+	c := classByName(f, sym.name)
+	if c == nil || c.Interface {
+		return sym
+	}
+	file, _, m, ok := p.findMember(f.Path, c, "constructor", false, 0)
+	if !ok || m.Function == "" {
+		return unresolved("class %s#%s declares no constructor (nor does a base class of the repository)", sym.file, sym.name)
+	}
+	return symbol{file: file, name: m.Function, via: ViaMember}
+}
+
+// findMember looks a member up in class c of file and then in its bases (the
+// interfaces it extends, for an interface). Static members are looked up
+// with static set; an interface's members match either way.
+func (p *Program) findMember(file string, c *analyzer.Class, name string, static bool, depth int) (string, *analyzer.Class, analyzer.Member, bool) {
+	found := -1
+	for i, m := range c.Members {
+		if m.Name == name && (c.Interface || m.Static == static) && m.Name != "" {
+			if found < 0 || m.Function != "" && c.Members[found].Function == "" {
+				found = i // an implementation wins over its overload signatures
+			}
+		}
+	}
+	if found >= 0 {
+		return file, c, c.Members[found], true
+	}
+	if depth >= maxHeritage {
+		return "", nil, analyzer.Member{}, false
+	}
+	for _, ext := range c.Extends {
+		bf, bc, _ := p.resolveType(file, ext)
+		if bc == nil {
+			continue
+		}
+		if f2, c2, m, ok := p.findMember(bf, bc, name, static, depth+1); ok {
+			return f2, c2, m, true
+		}
+	}
+	return "", nil, analyzer.Member{}, false
+}
+
+// resolveType finds the class or interface of the repository a type name
+// written in file refers to: a local declaration, an import (type-only
+// included), or a member of a namespace import (`ns.Foo`).
+func (p *Program) resolveType(file, name string) (string, *analyzer.Class, string) {
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	if strings.ContainsAny(name, "|&[]{}()'\"`=>,? ") {
+		return "", nil, "not a class or interface name"
+	}
+	f, why := p.Module(file)
+	if f == nil {
+		return "", nil, "module " + file + " is not analyzed: " + why
+	}
+	parts := strings.Split(name, ".")
+	if len(parts) == 1 {
+		if c := classByName(f, name); c != nil {
+			return f.Path, c, ""
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Local != parts[0] || im.Kind == analyzer.ImportSideEffect {
+			continue
+		}
+		mod := p.resolveModule(f.Path, im.Specifier)
+		if mod.external != "" {
+			return "", nil, "a type of package " + mod.external
+		}
+		if mod.reason != "" {
+			return "", nil, mod.reason
+		}
+		var sym symbol
+		switch {
+		case im.Kind == analyzer.ImportNamespace && len(parts) == 2:
+			sym = p.exportTypeOf(mod.file, parts[1])
+		case (im.Kind == analyzer.ImportNamed || im.Kind == analyzer.ImportDefault) && len(parts) == 1:
+			sym = p.exportTypeOf(mod.file, im.Imported)
+		default:
+			return "", nil, "not a class or interface name"
+		}
+		if sym.reason != "" {
+			return "", nil, sym.reason
+		}
+		if sym.external != "" {
+			return "", nil, "a type of package " + sym.external
+		}
+		tf, _ := p.Module(sym.file)
+		if tf == nil {
+			break
+		}
+		if c := classByName(tf, sym.name); c != nil {
+			return tf.Path, c, ""
+		}
+		return "", nil, sym.file + "#" + sym.name + " is not a class or interface"
+	}
+	return "", nil, "not a class or interface declared or imported in " + file
+}
+
+func classByName(f *analyzer.File, name string) *analyzer.Class {
+	for _, c := range f.Classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func functionByQual(f *analyzer.File, qual string) *analyzer.Function {
+	for _, fn := range f.Functions {
+		if fn.Qual == qual {
+			return fn
+		}
+	}
+	return nil
+}
+
+func hasQualPrefix(f *analyzer.File, prefix string) bool {
+	for _, fn := range f.Functions {
+		if strings.HasPrefix(fn.Qual, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func declByName(f *analyzer.File, name string) *analyzer.Decl {
+	for i := range f.Decls {
+		if f.Decls[i].Name == name {
+			return &f.Decls[i]
+		}
+	}
+	return nil
+}
