@@ -38,6 +38,9 @@ type ProveOptions struct {
 	// in different directories (both runners do; a LongLivedRunner keeps
 	// at most MaxProcesses idle processes).
 	Concurrency int
+	// Isolate runs every mutant alone; otherwise they run batched first
+	// (mutate/lab, batch.go) and alone only where a batch cannot decide.
+	Isolate bool
 }
 
 // Timings says where the time of a prove went.
@@ -205,7 +208,7 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 		}
 	}
 	sb := sbs[0]
-	l := &lab.Lab{Root: sb.Root, Files: sb, More: more, Runner: opts.Runner, MarkerPrefix: op.ID,
+	l := &lab.Lab{Root: sb.Root, Files: sb, More: more, Runner: opts.Runner, MarkerPrefix: op.ID, Isolate: opts.Isolate,
 		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
 		Progress: func(run string) { progress(op.ID, run) }}
 	res, err := l.Execute(ctx, []string{o.File}, ms)
@@ -215,7 +218,7 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant)
-			run.Outcome, run.Detail, run.Seconds = r.Outcome, r.Detail, r.Duration.Seconds()
+			run.Outcome, run.Detail, run.Seconds, run.Batched = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched
 			op.Runs = append(op.Runs, run)
 		}
 	}

@@ -288,3 +288,51 @@ func TestProveConcurrencyDeterministic(t *testing.T) {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
 }
+
+// TestProveBatchedEqualsIsolated: the differential test of the batched
+// engine. On the sample's ticket, on the code as it is and broken each way
+// gen's tests break it, prove (batched) gives the document --isolate gives
+// (a vitest run per mutant), run for run, timings aside; and on the code as
+// it is the batch decided every mutant.
+func TestProveBatchedEqualsIsolated(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	orig, _ := os.ReadFile(index)
+	doc := func(extra ...string) (string, map[string]any) {
+		args := append([]string{"prove", "--json", "--concurrency", "1", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
+		_, out, errs := oracle(t, args...)
+		var d map[string]any
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
+		}
+		timings, _ := d["timings"].(map[string]any)
+		delete(d, "timings")
+		ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
+		for _, op := range ops {
+			runs, _ := op.(map[string]any)["runs"].([]any)
+			for _, r := range runs {
+				delete(r.(map[string]any), "seconds")
+			}
+		}
+		b, _ := json.MarshalIndent(d, "", " ")
+		return string(b), timings
+	}
+	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
+	for _, b := range breakings {
+		cases = append(cases, struct{ name, old, new string }{b.name, b.old, b.new})
+	}
+	for _, c := range cases {
+		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
+		batched, tb := doc()
+		isolated, ti := doc("--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
+		}
+		if ti != nil && ti["batched"] != 0.0 {
+			t.Errorf("%s: --isolate batched %v mutants", c.name, ti["batched"])
+		}
+		if c.old == "" && tb["batched"] != 11.0 {
+			t.Errorf("%s: the batch decided %v of 11 mutants", c.name, tb["batched"])
+		}
+	}
+}
