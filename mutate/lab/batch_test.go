@@ -54,6 +54,7 @@ type batchRunner struct {
 	mutants map[int]behaviour // by switch value (mutant index + 1)
 	batches int
 	alone   int
+	grown   []int // the n of each Grow call
 }
 
 var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
@@ -123,7 +124,8 @@ func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
 		ms = append(ms, m)
 		r.mutants[k+1] = b
 	}
-	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op"}
+	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op",
+		Grow: func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil }}
 	res, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms)
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +157,9 @@ func TestBatchCleanKills(t *testing.T) {
 	if r.batches != 1 || r.alone != 1+1 { // the baseline and the survivor
 		t.Errorf("%d batches, %d isolated runs", r.batches, r.alone)
 	}
+	if len(r.grown) != 0 {
+		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
 }
 
 // TestBatchContamination: a mutant that leaves state behind makes every
@@ -167,6 +172,9 @@ func TestBatchContamination(t *testing.T) {
 	}
 	if r.alone != 1+3 {
 		t.Errorf("%d isolated runs, want the baseline and all three", r.alone)
+	}
+	if fmt.Sprint(r.grown) != "[2]" {
+		t.Errorf("Grow calls %v, want one for 2 more sandboxes", r.grown)
 	}
 }
 

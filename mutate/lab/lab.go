@@ -45,6 +45,11 @@ type Lab struct {
 	// concurrent runs in different directories. Results keep the input
 	// order whatever order the runs end in.
 	More []Slot
+	// Grow, when set and More is empty, is asked once for up to n more
+	// sandboxes when more than one mutant is left to run alone (after the
+	// batches): they are made only when they can be used. Its error ends
+	// the lab.
+	Grow func(n int) ([]Slot, error)
 	// Config is the vitest config file, relative to the workspace ("" = the
 	// package's own).
 	Config string
@@ -142,6 +147,21 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 		var err error
 		if pre, err = l.batch(ctx, tests, ms, ids, timeout, slowest); err != nil {
 			return res, err
+		}
+	}
+	if l.Grow != nil && len(l.More) == 0 {
+		left := 0
+		for _, r := range pre {
+			if r == nil {
+				left++
+			}
+		}
+		if left > 1 {
+			more, err := l.Grow(left - 1)
+			if err != nil {
+				return res, err
+			}
+			l.More = more
 		}
 	}
 	runs, err := l.spread(ctx, tests, ms, ids, pre, timeout)
