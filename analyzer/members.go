@@ -393,3 +393,71 @@ func (x *extraction) thisClass(n int32) (qual string, static bool, ok bool) {
 	}
 	return "", false, false
 }
+
+// ObjectTypeProperties lists the property names an object type literal
+// written as text declares at its top level (`{ skip?: boolean; readonly
+// n: number; m(): void }`), and reports false when typ is not one (a type
+// name, a union with something else than undefined or null, an
+// intersection...). Index signatures make it unreadable (any name fits).
+func ObjectTypeProperties(typ string) ([]string, bool) {
+	t := strings.TrimSpace(typ)
+	for _, suffix := range []string{"| undefined", "| null"} {
+		t = strings.TrimSpace(strings.TrimSuffix(t, suffix))
+	}
+	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+		return nil, false
+	}
+	body := t[1 : len(t)-1]
+	var names []string
+	depth := 0
+	start := true // at the start of a member
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch c {
+		case '{', '(', '[', '<':
+			if depth == 0 && start && c == '[' {
+				return nil, false // an index signature: any key fits
+			}
+			depth++
+			start = false
+			continue
+		case '}', ')', ']', '>':
+			if c == '>' && i > 0 && body[i-1] == '=' {
+				continue // the arrow of a function type
+			}
+			depth--
+			continue
+		case ';', ',', '\n':
+			if depth == 0 {
+				start = true
+			}
+			continue
+		case ' ', '\t', '\r':
+			continue
+		}
+		if depth != 0 || !start {
+			continue
+		}
+		j := i
+		for j < len(body) && isIdentByte(body[j]) {
+			j++
+		}
+		if j == i {
+			start = false
+			continue
+		}
+		name := body[i:j]
+		k := j
+		for k < len(body) && body[k] == ' ' {
+			k++
+		}
+		if name == "readonly" && k < len(body) && isIdentByte(body[k]) {
+			i = k - 1
+			continue
+		}
+		names = append(names, name)
+		start = false
+		i = j - 1
+	}
+	return names, true
+}

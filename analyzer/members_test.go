@@ -195,3 +195,24 @@ func TestGrammarGapsFoundOnRealCode(t *testing.T) {
 		})
 	}
 }
+
+func TestObjectTypeProperties(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" and ok false: not readable
+		ok   bool
+	}{
+		{"{ skip?: boolean }", "skip", true},
+		{"{ skip?: boolean; readonly n: number; m(): void; f: (x: number) => { a: 1 }, g?: Array<{ z: 1 }> }", "skip n m f g", true},
+		{"{ skip?: boolean } | undefined", "skip", true},
+		{"{}", "", true},
+		{"Opts", "", false},
+		{"{ a: 1 } & B", "", false},
+		{"{ [k: string]: boolean }", "", false},
+	} {
+		got, ok := ObjectTypeProperties(tc.in)
+		if ok != tc.ok || strings.Join(got, " ") != tc.want {
+			t.Errorf("%q: got %q %v, want %q %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

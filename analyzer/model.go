@@ -141,6 +141,7 @@ type Param struct {
 	Optional bool     // `x?: T` or has a default value
 	Rest     bool
 	Line     int
+	Type     string // the declared type as written (whitespace runs collapsed), "" when none
 }
 
 // Call is one call expression (`f()`, `a.b()`, `a?.b()`, `(await import("m")).f()`)
@@ -268,4 +269,18 @@ type ParseError struct {
 	Line    int
 	Column  int
 	Message string // e.g. "syntax error near `)`", "missing `;`"
+}
+
+// CallSites returns the call sites of fn whose callee is written text
+// ("enrichItem", "this.audit"), in source order; `new` expressions are not
+// call sites of a manifest's wrap or preserve. It is the one matcher gen,
+// apply and prove use.
+func (fn *Function) CallSites(text string) []*Call {
+	var sites []*Call
+	for i := range fn.Calls {
+		if !fn.Calls[i].New && fn.Calls[i].Text == text {
+			sites = append(sites, &fn.Calls[i])
+		}
+	}
+	return sites
 }

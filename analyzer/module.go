@@ -559,6 +559,9 @@ func (x *extraction) params(n int32) []Param {
 		}
 		p := Param{Line: x.line(x.nodes[c].start),
 			Optional: k == "optional_parameter" || x.child(c, "value") >= 0}
+		if t := x.child(c, "type"); t >= 0 {
+			p.Type = annotation(x.text(t))
+		}
 		if x.nodes[pat].kind == "rest_pattern" {
 			p.Rest = true
 			pat = x.firstNamed(pat)

@@ -276,3 +276,34 @@ func declByName(f *analyzer.File, name string) *analyzer.Decl {
 	}
 	return nil
 }
+
+// TypeMembers lists the members (properties, fields, methods, inherited ones
+// included) of the class or interface of the repository that the type name
+// written in file names; ok is false, with why, when the name is not one
+// (a type alias, a type of a package, a generic parameter...).
+func (p *Program) TypeMembers(file, typeName string) (names []string, ok bool, why string) {
+	tf, c, why := p.resolveType(file, typeName)
+	if c == nil {
+		return nil, false, why
+	}
+	seen := map[string]bool{}
+	var walk func(file string, c *analyzer.Class, depth int)
+	walk = func(file string, c *analyzer.Class, depth int) {
+		for _, m := range c.Members {
+			if !m.Static && m.Name != "constructor" && !seen[m.Name] {
+				seen[m.Name] = true
+				names = append(names, m.Name)
+			}
+		}
+		if depth >= maxHeritage {
+			return
+		}
+		for _, ext := range c.Extends {
+			if bf, bc, _ := p.resolveType(file, ext); bc != nil {
+				walk(bf, bc, depth+1)
+			}
+		}
+	}
+	walk(tf, c, 0)
+	return names, true, ""
+}

@@ -147,3 +147,27 @@ func relOrDot(rel string) string {
 	}
 	return rel
 }
+
+// SourcesUnder lists the repository's TypeScript sources (as Build reads
+// them: node_modules, build outputs and hidden directories left out) under
+// the repo-relative directory dir ("." for all), sorted.
+func SourcesUnder(root, dir string) ([]string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	all, _, err := walkSources(abs)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "." || dir == "" {
+		return all, nil
+	}
+	var out []string
+	for _, f := range all {
+		if strings.HasPrefix(f, dir+"/") {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}

@@ -31,6 +31,12 @@ const (
 const (
 	HoistedMock = "hoisted-mock"
 	InPlaceSpy  = "in-place-spy"
+	// For a method's callees written through `this` (SPEC: "observed on the
+	// instance the receiver holds"): a call-through spy on the receiver
+	// (`this.m()`), or on the object a field of the receiver holds
+	// (`this.dep.m()`), placed after arrange.
+	ReceiverSpy = "receiver-spy"
+	InstanceSpy = "instance-spy"
 )
 
 // Result is the plan for a whole ticket.
@@ -48,11 +54,13 @@ type Operation struct {
 	File     string // the oracle's repo-relative path (generated)
 	Fixture  string // the fixture used ("" when the operation's args need none)
 	Reason   string // skipped, error: why
+	Warnings []string
 	Observed []Observed
 
-	Content []byte // the oracle file (generated)
-	Op      *manifest.Operation
-	Func    *analyzer.Function
+	Content   []byte // the oracle file (generated)
+	Unchanged bool   // generated, and already on disk with these bytes (set by Write, MarkUnchanged)
+	Op        *manifest.Operation
+	Func      *analyzer.Function
 }
 
 // Observed is one callee the oracle observes.
@@ -64,6 +72,10 @@ type Observed struct {
 	Export   string // the name the defining module exports it under
 	Strategy string
 	Why      string
+	// ReceiverSpy, InstanceSpy: the field of the receiver that holds the
+	// object (InstanceSpy: "pricing" for this.pricing.quote) and the member
+	// spied on ("quote").
+	Field, Member string
 }
 
 // Input is what Plan needs.
@@ -105,6 +117,9 @@ func Plan(in Input) (*Result, error) {
 	for _, c := range ops {
 		o := &Operation{ID: c.op.ID, Function: c.op.Function.String(), Op: c.op, Func: c.fn}
 		res.Operations = append(res.Operations, o)
+		if len(c.op.Preserve) == 0 {
+			o.Warnings = append(o.Warnings, "preserve is empty: the oracle asserts only the gating half (the wrapped call skipped); a preserved call dropped with it (the write that saves the record) goes unseen: list the calls that must keep running")
+		}
 		choice := fixtures.Match(in.Fixtures, c.op.Function.File, c.op.Function.Name, c.op.Fixture, c.op.HasArgs)
 		if choice.Skip != "" {
 			o.Status, o.Reason = StatusSkipped, choice.Skip
@@ -112,6 +127,10 @@ func Plan(in Input) (*Result, error) {
 		}
 		if choice.Fixture != nil {
 			o.Fixture = choice.Fixture.Name
+		}
+		if c.fn.Class != "" && (choice.Fixture == nil || c.op.HasArgs) {
+			o.Status, o.Reason = StatusError, fmt.Sprintf("%s is a method: its receiver and arguments come from a fixture's arrange[%q] entry ({ self, args }; a static method returns { args }), not from the operation's args", c.op.Function.Name, c.op.Function.Name)
+			continue
 		}
 		obs, err := observe(in.Program, c.file, c.fn, c.wrap, c.pres, choice.Fixture)
 		o.Observed = obs
@@ -170,6 +189,12 @@ func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer
 		fail(op.Function.Pos, prefix+"function", "%v", err)
 		return
 	}
+	switch fn.Kind {
+	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncField:
+	default:
+		fail(op.Function.Pos, prefix+"function", "%s is a %s: an operation names a module-level function or a method (Class.method, static or not, or a field holding a function)", op.Function.Name, fn.Kind)
+		return
+	}
 	param = -1
 	var names []string
 	for i, pr := range fn.Params {
@@ -189,11 +214,52 @@ func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer
 		}
 		fail(op.Flag.Pos, prefix+"flag", "%s has no parameter %q (parameters: %s)%s", fn.Name, op.Flag.Param, strings.Join(names, ", "), hint)
 	}
+	if param >= 0 {
+		if msg, _ := checkFlagType(p, f, fn.Params[param], op); msg != "" {
+			fail(op.Flag.Pos, prefix+"flag", "%s", msg)
+		}
+	}
 	wrap = findCall(fn, op.Wrap, prefix+"wrap", fail)
 	for i, pr := range op.Preserve {
 		pres = append(pres, findCall(fn, pr, fmt.Sprintf("%spreserve[%d]", prefix, i), fail))
 	}
 	return
+}
+
+// checkFlagType checks the flag's first property against the declared type
+// of its parameter: an object type literal, or a class or interface of the
+// repository. It returns the manifest error, or (when the type cannot be
+// read: none declared, an alias, a package's type) a note for the header.
+func checkFlagType(p *callgraph.Program, f *analyzer.File, pr analyzer.Param, op *manifest.Operation) (msg, note string) {
+	if len(op.Flag.Props) == 0 {
+		return "", ""
+	}
+	prop := op.Flag.Props[0]
+	if pr.Type == "" {
+		return "", fmt.Sprintf("%s has no declared type: the property %s is not checked against it", pr.Name, prop)
+	}
+	names, ok := analyzer.ObjectTypeProperties(pr.Type)
+	if !ok {
+		var why string
+		names, ok, why = p.TypeMembers(f.Path, pr.Type)
+		if !ok {
+			return "", fmt.Sprintf("the type %s of %s is not read by oracle (%s): the property %s is not checked against it", pr.Type, pr.Name, why, prop)
+		}
+	}
+	for _, n := range names {
+		if n == prop {
+			return "", ""
+		}
+	}
+	have := strings.Join(names, ", ")
+	if have == "" {
+		have = "none"
+	}
+	msg = fmt.Sprintf("%s (declared %s) has no property %q (properties: %s)", pr.Name, pr.Type, prop, have)
+	if s := manifest.Suggest(prop, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg, ""
 }
 
 func paramLabel(p analyzer.Param) string {
@@ -205,30 +271,40 @@ func paramLabel(p analyzer.Param) string {
 
 // findCall finds the one call site a manifest call names.
 func findCall(fn *analyzer.Function, ref manifest.CallRef, field string, fail func(manifest.Pos, string, string, ...any)) *analyzer.Call {
-	var sites []*analyzer.Call
-	for i := range fn.Calls {
-		if !fn.Calls[i].New && fn.Calls[i].Text == ref.Call {
-			sites = append(sites, &fn.Calls[i])
-		}
+	c, e := FindCall(fn, ref, field)
+	if e != nil {
+		fail(e.Pos, e.Field, "%s", e.Message)
+	}
+	return c
+}
+
+// FindCall finds the one call site of fn a manifest call names, or the
+// manifest error (at the call's position, for field) saying why not: the
+// check gen, apply and prove share.
+func FindCall(fn *analyzer.Function, ref manifest.CallRef, field string) (*analyzer.Call, *manifest.Error) {
+	sites := fn.CallSites(ref.Call)
+	fail := func(format string, a ...any) (*analyzer.Call, *manifest.Error) {
+		return nil, &manifest.Error{Pos: ref.Pos, Field: field, Message: fmt.Sprintf(format, a...)}
+	}
+	name := fn.Qual
+	if name == "" {
+		name = fn.Name
 	}
 	switch {
 	case len(sites) == 0:
-		fail(ref.Pos, field, "no call %s in the body of %s (calls: %s)", ref.Call, fn.Name, callList(fn))
-		return nil
+		return fail("no call %s in the body of %s (calls: %s)", ref.Call, name, callList(fn))
 	case ref.Occurrence > len(sites):
-		fail(ref.Pos, field, "occurrence %d of %s, but the body of %s calls it %d time(s)", ref.Occurrence, ref.Call, fn.Name, len(sites))
-		return nil
+		return fail("occurrence %d of %s, but the body of %s calls it %d time(s)", ref.Occurrence, ref.Call, name, len(sites))
 	case ref.Occurrence > 0:
-		return sites[ref.Occurrence-1]
+		return sites[ref.Occurrence-1], nil
 	case len(sites) > 1:
 		var lines []string
 		for _, s := range sites {
 			lines = append(lines, fmt.Sprintf("%d:%d", s.Line, s.Column))
 		}
-		fail(ref.Pos, field, "%s is called at %d sites in %s (%s): name one with {call: %s, occurrence: N}", ref.Call, len(sites), fn.Name, strings.Join(lines, ", "), ref.Call)
-		return nil
+		return fail("%s is called at %d sites in %s (%s): name one with {call: %s, occurrence: N}", ref.Call, len(sites), name, strings.Join(lines, ", "), ref.Call)
 	}
-	return sites[0]
+	return sites[0], nil
 }
 
 func callList(fn *analyzer.Function) string {
@@ -257,6 +333,22 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 		if i == 0 {
 			role = "wrap"
 		}
+		if c.Callee.Kind == analyzer.CalleeThis {
+			ob, err := observeThis(p, f, fn, c, role)
+			if err != nil {
+				return out, err
+			}
+			key := "this." + strings.Join(c.Callee.Path, ".")
+			if first, dup := targets[key]; dup {
+				return out, fmt.Errorf("cannot observe %s (%d:%d): %s also calls it; the oracle cannot tell the two sites apart", c.Text, c.Line, c.Column, first)
+			}
+			targets[key] = c.Text
+			if others := sameCallSites(fn, c); role == "wrap" && others != "" {
+				return out, fmt.Errorf("cannot observe %s (%d:%d): it is also called at %s in the body, so \"not called when the flag is set\" cannot be asserted of this site alone", c.Text, c.Line, c.Column, others)
+			}
+			out = append(out, ob)
+			continue
+		}
 		e := p.ResolveCall(f, c)
 		switch {
 		case e.Via == callgraph.ViaExternal:
@@ -279,6 +371,58 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 		out = append(out, Observed{Call: c.Text, Role: role, Target: *e.Target, Module: module, Export: e.Export, Strategy: strategy, Why: why})
 	}
 	return out, nil
+}
+
+// observeThis chooses how to observe a method's call written through `this`:
+// a spy on the receiver (`this.m()`), or on the object a field of the
+// receiver holds (`this.dep.m()`), placed after arrange. What the oracle
+// cannot reach is an error with the reason.
+func observeThis(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, c *analyzer.Call, role string) (Observed, error) {
+	cl := c.Callee
+	if fn.Class == "" || cl.ThisClass != fn.Class {
+		return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): this is not the receiver of %s there (a plain function's own this)", c.Text, c.Line, c.Column, fn.Qual)
+	}
+	for _, part := range cl.Path {
+		if strings.HasPrefix(part, "#") {
+			return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): %s is a #private member, which no code outside the class can reach to place a spy", c.Text, c.Line, c.Column, part)
+		}
+	}
+	if len(cl.Path) > 2 {
+		return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): only this.m() and this.dep.m() are observed", c.Text, c.Line, c.Column)
+	}
+	ob := Observed{Call: c.Text, Role: role, Member: cl.Path[len(cl.Path)-1]}
+	e := p.ResolveCall(f, c)
+	if e.Target != nil {
+		ob.Target = *e.Target
+		ob.Module, _, _ = strings.Cut(*e.Target, "#")
+	} else {
+		ob.Target = "(" + e.Reason + ")"
+	}
+	holder := "the receiver"
+	if fn.Static {
+		holder = "the class " + fn.Class
+	}
+	if len(cl.Path) == 1 {
+		ob.Strategy = ReceiverSpy
+		ob.Why = "a spy on " + holder + ": this." + ob.Member + " is looked up on it at run time"
+		return ob, nil
+	}
+	ob.Field = cl.Path[0]
+	ob.Strategy = InstanceSpy
+	ob.Why = fmt.Sprintf("a spy on the object %s holds in %s, after arrange", holder, ob.Field)
+	return ob, nil
+}
+
+// sameCallSites lists the other call sites of the body written as c is.
+func sameCallSites(fn *analyzer.Function, c *analyzer.Call) string {
+	var out []string
+	for i := range fn.Calls {
+		o := &fn.Calls[i]
+		if o != c && !o.New && o.Text == c.Text {
+			out = append(out, fmt.Sprintf("%d:%d", o.Line, o.Column))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // otherSites lists the other call sites in the body that reach the same target.
@@ -361,19 +505,73 @@ func loads(p *callgraph.Program, m string, set map[string]bool) string {
 }
 
 // importPath is the specifier the oracle at file `from` uses for module `to`:
-// relative, without the TypeScript extension.
-func importPath(from, to string) string {
+// relative, with the extension style ext the repository's own files use
+// ("": none, as bundler resolution allows; ".js": node16/nodenext, where
+// `./x.js` names x.ts; ".ts": allowImportingTsExtensions).
+func importPath(from, to, ext string) string {
 	rel := relPath(path.Dir(from), to)
-	for ext, js := range map[string]string{".mts": ".mjs", ".cts": ".cjs"} {
-		if strings.HasSuffix(rel, ext) {
-			return strings.TrimSuffix(rel, ext) + js
-		}
-	}
-	rel = strings.TrimSuffix(strings.TrimSuffix(rel, ".tsx"), ".ts")
 	if !strings.HasPrefix(rel, ".") {
 		rel = "./" + rel
 	}
+	for _, e := range []string{".tsx", ".mts", ".cts", ".ts"} {
+		base, ok := strings.CutSuffix(rel, e)
+		if !ok {
+			continue
+		}
+		switch {
+		case e == ".mts" || e == ".cts":
+			if ext == ".ts" {
+				return rel
+			}
+			return base + strings.Replace(e, "t", "j", 1) // .mjs, .cjs: always written
+		case ext == ".js":
+			return base + ".js"
+		case ext == ".ts":
+			return rel
+		}
+		return base
+	}
 	return rel
+}
+
+// extensionStyle is how the repository's own files write relative imports:
+// the style most of the relative specifiers of files use (".js", ".ts" or
+// "" for none), the first file with any deciding ties.
+func extensionStyle(p *callgraph.Program, files ...string) string {
+	count := map[string]int{}
+	for _, file := range files {
+		f, _ := p.Module(file)
+		if f == nil {
+			continue
+		}
+		specs := []string{}
+		for _, im := range f.Imports {
+			specs = append(specs, im.Specifier)
+		}
+		for _, d := range f.DynamicImports {
+			specs = append(specs, d.Specifier)
+		}
+		for _, s := range specs {
+			if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+				continue
+			}
+			switch path.Ext(s) {
+			case ".js", ".jsx", ".mjs", ".cjs":
+				count[".js"]++
+			case ".ts", ".tsx", ".mts", ".cts":
+				count[".ts"]++
+			default:
+				count[""]++
+			}
+		}
+	}
+	best := ""
+	for _, k := range []string{".js", ".ts"} {
+		if count[k] > count[best] {
+			best = k
+		}
+	}
+	return best
 }
 
 func relPath(fromDir, to string) string {

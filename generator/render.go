@@ -37,6 +37,9 @@ type observedView struct {
 	Path   string // import specifier from the oracle
 	Access string // `.name` or `["name"]`
 	Var    string // the oracle's variable holding the mock or spy
+	// ReceiverSpy, InstanceSpy: the object the spy is placed on, typed so
+	// that vi.spyOn accepts the member whatever its visibility.
+	On string
 }
 
 type view struct {
@@ -56,6 +59,11 @@ type view struct {
 	WrapVar                                                             string
 	PreserveVars                                                        []string
 	SetTitle, FlagSet, FlagUnset                                        string
+	// Methods: the call under test (`self.finalize`, `OrderService.report`),
+	// the method's type for Parameters<>, whether a receiver is arranged.
+	Method, Static, MemberSpies bool
+	FlagNote                    string // the flag's property could not be checked against the parameter's type: why
+	Invoke, MethodType          string
 }
 
 // render fills the oracle template for a planned operation and checks that the
@@ -77,23 +85,70 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	for _, p := range op.Preserve {
 		v.Preserve = append(v.Preserve, p.String())
 	}
+	if f, _ := in.Program.Module(op.Function.File); f != nil && param >= 0 {
+		_, v.FlagNote = checkFlagType(in.Program, f, fn.Params[param], op)
+	}
 	v.Subject = op.Function.Name
 	if fn.Default || !isIdent(v.Subject) {
 		v.Subject = "subject"
 	}
-	v.SubjectPath = importPath(o.File, op.Function.File)
+	ext := ""
+	if fx != nil {
+		ext = extensionStyle(in.Program, op.Function.File, fx.File)
+	} else {
+		ext = extensionStyle(in.Program, op.Function.File)
+	}
+	v.SubjectPath = importPath(o.File, op.Function.File, ext)
 	v.SubjectAccess = access(exportName(fn))
+	v.Invoke = v.Subject
+	if fn.Class != "" {
+		// A method: the class is imported, the fixture arranges the receiver.
+		v.Method, v.Static = true, fn.Static
+		v.Subject = fn.Class
+		if !isIdent(v.Subject) {
+			v.Subject = "Subject"
+		}
+		v.SubjectAccess = access(fn.Class)
+		member := access(fn.Name)
+		if fn.Static {
+			v.Invoke = v.Subject + member
+			v.MethodType = "(typeof " + v.Subject + ")" + "[" + strconv.Quote(fn.Name) + "]"
+		} else {
+			v.Invoke = "self" + member
+			v.MethodType = "InstanceType<typeof " + v.Subject + ">[" + strconv.Quote(fn.Name) + "]"
+		}
+	}
 
-	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, "vi": true, "expect": true}
+	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, "vi": true, "expect": true, "self": true, "arranged": true, "Fn": true}
 	vitest := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, "vi": true, "type MockInstance": true}
 	mocks := map[string]int{}
 	var preserveTitles []string
 	for _, ob := range o.Observed {
-		ov := observedView{Observed: ob, Path: importPath(o.File, ob.Module), Access: access(ob.Export)}
-		ov.Var = uniqueVar(ob.Export, ob.Call, used)
-		if ob.Strategy == InPlaceSpy {
+		ov := observedView{Observed: ob, Access: access(ob.Export)}
+		if ob.Module != "" {
+			ov.Path = importPath(o.File, ob.Module, ext)
+		}
+		switch ob.Strategy {
+		case ReceiverSpy, InstanceSpy:
+			ov.Var = uniqueVar(ob.Member, ob.Call, used)
+			holder := "self"
+			if fn.Static {
+				holder = v.Subject
+			}
+			if ob.Strategy == InstanceSpy {
+				holder += "[" + strconv.Quote(ob.Field) + "]"
+			}
+			ov.On = fmt.Sprintf("%s as unknown as Record<%s, Fn>", holder, strconv.Quote(ob.Member))
 			v.Spies = append(v.Spies, ov.Var)
-		} else {
+			v.MemberSpies = true
+		default:
+			ov.Var = uniqueVar(ob.Export, ob.Call, used)
+		}
+		switch ob.Strategy {
+		case ReceiverSpy, InstanceSpy:
+		case InPlaceSpy:
+			v.Spies = append(v.Spies, ov.Var)
+		default:
 			i, ok := mocks[ov.Path]
 			if !ok {
 				i = len(v.Mocks)
@@ -140,6 +195,9 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		}
 		if !op.HasArgs {
 			v.ArrangeKey = op.Function.Name
+			if fn.Class != "" {
+				v.ArrangeKey = strconv.Quote(op.Function.Name)
+			}
 			parts = append(parts, "arrange."+op.Function.Name)
 			imports = append([]string{"arrange"}, imports...)
 		}
@@ -148,7 +206,7 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		}
 		v.FixtureLine += " " + strings.Join(parts, ", ")
 		v.FixtureImports = imports
-		v.FixturePath = importPath(o.File, fx.File)
+		v.FixturePath = importPath(o.File, fx.File, ext)
 	} else {
 		v.FixtureLine = "none (the operation gives args)"
 	}

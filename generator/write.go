@@ -28,6 +28,9 @@ func Load(root, manifestPath string) (Input, error) {
 	if err := manifest.CheckFixtures(t, cfg); err != nil {
 		return in, err
 	}
+	if err := manifest.CheckOutPaths(root, t, cfg); err != nil {
+		return in, err
+	}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return in, err
@@ -55,17 +58,27 @@ func absPath(p string) string {
 // temporary file in the same directory, renamed over the target), and only
 // when its bytes changed.
 func Write(root string, res *Result) error {
+	MarkUnchanged(root, res)
 	for _, o := range res.Operations {
-		if o.Status != StatusGenerated {
+		if o.Status != StatusGenerated || o.Unchanged {
 			continue
 		}
 		dst := filepath.Join(root, filepath.FromSlash(o.File))
-		if old, err := os.ReadFile(dst); err == nil && string(old) == string(o.Content) {
-			continue
-		}
 		if err := atomicfile.Write(dst, o.Content, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", o.File, err)
 		}
 	}
 	return nil
+}
+
+// MarkUnchanged sets Unchanged on every generated operation whose oracle is
+// already on disk with the same bytes (what Write leaves alone).
+func MarkUnchanged(root string, res *Result) {
+	for _, o := range res.Operations {
+		if o.Status != StatusGenerated {
+			continue
+		}
+		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.File)))
+		o.Unchanged = err == nil && string(old) == string(o.Content)
+	}
 }

@@ -265,6 +265,69 @@ func (c *Config) OutPath(t *Ticket, op *Operation) string {
 	return path.Clean(r.Replace(tmpl))
 }
 
+// maxNameBytes is the longest file name a file system takes.
+const maxNameBytes = 255
+
+// CheckOutPaths checks, before anything is written, the path of every
+// oracle t's operations would get: its file name fits a file system, and it
+// stays inside the repository at root also when a directory on the way is a
+// symbolic link (the error is then at oracle.yaml's out).
+func CheckOutPaths(root string, t *Ticket, c *Config) error {
+	var errs Errors
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	for i := range t.Operations {
+		op := &t.Operations[i]
+		rel := c.OutPath(t, op)
+		if n := len(path.Base(rel)); n > maxNameBytes {
+			pos := op.IDPos
+			if !pos.IsValid() {
+				pos = op.Pos
+			}
+			errs = append(errs, &Error{Pos: pos, Field: fmt.Sprintf("operations[%d].id", op.Index),
+				Message: fmt.Sprintf("the oracle's file name would be %d bytes (at most %d): give a shorter id", n, maxNameBytes)})
+			continue
+		}
+		// The longest existing directory on the way, with links resolved.
+		dir := filepath.Join(root, filepath.FromSlash(path.Dir(rel)))
+		for {
+			if _, err := os.Lstat(dir); err == nil {
+				break
+			}
+			if up := filepath.Dir(dir); up != dir {
+				dir = up
+			} else {
+				break
+			}
+		}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(r) && r != "." {
+			pos, field := c.OutPos, "out"
+			if !pos.IsValid() {
+				pos, field = op.Function.Pos, fmt.Sprintf("operations[%d].function", op.Index)
+			}
+			errs = append(errs, &Error{Pos: pos, Field: field,
+				Message: fmt.Sprintf("the oracle path %s leaves the repository through a symbolic link (%s is %s)", quote(rel), quote(filepath.ToSlash(mustRel(root, dir))), quote(real))})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func mustRel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil {
+		return r
+	}
+	return p
+}
+
 // CheckFixtures checks the fixtures operations of t force by name against
 // the ones c declares. The error is Errors, positioned in the manifest.
 func CheckFixtures(t *Ticket, c *Config) error {

@@ -13,9 +13,9 @@ import (
 // syntax errors report a line only). File is the file name as given to
 // [ParseTicket] or [LoadTicket] (or "oracle.yaml" for the config).
 type Pos struct {
-	File   string
-	Line   int
-	Column int
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 }
 
 // String renders p as "file:line:column", or "file:line" when the column is
@@ -36,9 +36,9 @@ type Error struct {
 	// Field is the path of the field the problem is about, such as
 	// "operations[1].wrap" or "fixtures[0].file"; empty for problems with the
 	// file as a whole (YAML syntax, encoding, not a mapping).
-	Field string
+	Field string `json:"field,omitempty"`
 	// Message says what is wrong and what was expected.
-	Message string
+	Message string `json:"message"`
 }
 
 // Error renders e as "file:line:column: field: message" (the field part is

@@ -34,11 +34,30 @@ const maxSafeInteger = 1<<53 - 1
 func (p *parser) jsonValue(n *yaml.Node, path string) json.RawMessage {
 	var buf bytes.Buffer
 	before := len(p.errs)
+	if depth(n, 0) > maxArgDepth {
+		p.errorf(n, path, "a value nested more than %d levels deep: the oracle could not load it", maxArgDepth)
+		return nil
+	}
 	p.writeJSON(&buf, n, path)
 	if len(p.errs) > before || buf.Len() == 0 {
 		return nil
 	}
 	return json.RawMessage(buf.Bytes())
+}
+
+// maxArgDepth bounds how deep an args value nests.
+const maxArgDepth = 64
+
+// depth is how deep n nests (stopping past maxArgDepth).
+func depth(n *yaml.Node, d int) int {
+	if d > maxArgDepth {
+		return d
+	}
+	m := d
+	for _, c := range n.Content {
+		m = max(m, depth(c, d+1))
+	}
+	return m
 }
 
 func (p *parser) writeJSON(buf *bytes.Buffer, n *yaml.Node, path string) {

@@ -2,6 +2,10 @@ package manifest
 
 import "strings"
 
+// Suggest is suggest, for the checks against the code that other packages
+// make (a manifest's flag property, say).
+func Suggest(s string, known []string) string { return suggest(s, known) }
+
 // suggest returns the name of known that s is most likely a typo of, or ""
 // when none is close: the same name in another case, a name s abbreviates
 // (at least 3 characters), or a name at edit distance 1 (names up to 4

@@ -172,6 +172,9 @@ func parseTicket(name string, data []byte) (*Ticket, *parser) {
 	return t, p
 }
 
+// maxIDLen bounds ids and ticket names: they go into file names and messages.
+const maxIDLen = 128
+
 func (p *parser) ticket(root *yaml.Node, t *Ticket) {
 	fs, ok := p.fields(root, "", ticketFields, `a mapping with "ticket" and "operations"`)
 	if !ok {
@@ -182,6 +185,8 @@ func (p *parser) ticket(root *yaml.Node, t *Ticket) {
 	} else if s, ok := p.str(f.value, "ticket", ticketExpected); ok {
 		if !idPattern.MatchString(s) {
 			p.errorf(f.value, "ticket", "%s, got %s", ticketExpected, quote(s))
+		} else if len(s) > maxIDLen {
+			p.errorf(f.value, "ticket", "a ticket of at most %d characters, got %d: %s", maxIDLen, len(s), quote(s))
 		} else {
 			t.Ticket, t.TicketPos = s, p.pos(f.value)
 		}
@@ -277,12 +282,18 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 		if s, ok := p.str(f.value, join(path, "id"), idExpected); ok {
 			if !idPattern.MatchString(s) {
 				p.errorf(f.value, join(path, "id"), "%s, got %s", idExpected, quote(s))
+			} else if len(s) > maxIDLen {
+				p.errorf(f.value, join(path, "id"), "an id of at most %d characters (it names the oracle's file), got %d: %s", maxIDLen, len(s), quote(s))
 			} else {
 				op.ID, op.IDPos = s, p.pos(f.value)
 			}
 		}
 	} else if funcOK && flagOK {
-		id := op.Function.Name + "-" + op.Flag.Leaf()
+		name := op.Function.Name
+		if op.Function.Member != "" {
+			name = op.Function.Member // Class.method: the file name already says the class
+		}
+		id := name + "-" + op.Flag.Leaf()
 		if !idPattern.MatchString(id) {
 			p.errorf(n, join(path, "id"), "the default id %s (<function>-<flag leaf>) does not match [A-Za-z0-9][A-Za-z0-9._-]*: give an id", quote(id))
 		} else {

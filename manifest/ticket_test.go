@@ -123,7 +123,7 @@ func TestParseTicketErrors(t *testing.T) {
 		{"unknown operation field by case", mk("Fixture: x"), []string{
 			`t.yaml:7:5: operations[0].Fixture: unknown field "Fixture"; did you mean "fixture"? ` + knownOpFields}},
 		{"unknown operation field by abbreviation", mk("-function", "func: src/a.ts#f"), []string{
-			`t.yaml:3:5: operations[0].function: required field is missing: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem`,
+			`t.yaml:3:5: operations[0].function: required field is missing: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem`,
 			`t.yaml:6:5: operations[0].func: unknown field "func"; did you mean "function"? ` + knownOpFields}},
 		{"unknown operation field without suggestion", mk("owner: me"), []string{
 			`t.yaml:7:5: operations[0].owner: unknown field "owner" ` + knownOpFields}},
@@ -131,7 +131,7 @@ func TestParseTicketErrors(t *testing.T) {
 			`t.yaml:7:5: operations[0].flag: duplicate field (first given at line 5)`}},
 		{"all required fields missing", "ticket: T-1\noperations:\n  - {}\n", []string{
 			`t.yaml:3:5: operations[0].kind: required field is missing: expected one of: conditional-skip`,
-			`t.yaml:3:5: operations[0].function: required field is missing: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem`,
+			`t.yaml:3:5: operations[0].function: required field is missing: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem`,
 			`t.yaml:3:5: operations[0].flag: required field is missing: expected <parameter>[.<property>...], e.g. opts.skip`,
 			`t.yaml:3:5: operations[0].wrap: required field is missing: expected a string like "enrichItem" or {call: enrichItem, occurrence: 2}`}},
 		{"unknown kind", mk("kind: conditonal-skip"), []string{
@@ -142,15 +142,15 @@ func TestParseTicketErrors(t *testing.T) {
 
 		// function
 		{"function without #", mk("function: src/a.ts"), []string{
-			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem, got "src/a.ts"`}},
+			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem, got "src/a.ts"`}},
 		{"function with two #", mk("function: src/a#b.ts#f"), []string{
-			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem, got "src/a#b.ts#f" (more than one '#')`}},
+			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem, got "src/a#b.ts#f" (more than one '#')`}},
 		{"function without file", mk("function: '#f'"), []string{
-			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem, got "#f" (no file before '#')`}},
+			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem, got "#f" (no file before '#')`}},
 		{"function without name", mk("function: src/a.ts#"), []string{
-			`t.yaml:4:15: operations[0].function: expected a function name (a JavaScript identifier) after '#', got ""`}},
+			`t.yaml:4:15: operations[0].function: expected a function name (a JavaScript identifier) or Class.method after '#', got ""`}},
 		{"function name not an identifier", mk("function: src/a.ts#process-item"), []string{
-			`t.yaml:4:15: operations[0].function: expected a function name (a JavaScript identifier) after '#', got "process-item"`}},
+			`t.yaml:4:15: operations[0].function: expected a function name (a JavaScript identifier) or Class.method after '#', got "process-item"`}},
 		{"function absolute path", mk("function: /src/a.ts#f"), []string{
 			`t.yaml:4:15: operations[0].function: expected a path relative to the repository root, got the absolute path "/src/a.ts"`}},
 		{"function windows drive", mk("function: C:/src/a.ts#f"), []string{
@@ -168,7 +168,7 @@ func TestParseTicketErrors(t *testing.T) {
 		{"function file without a name", mk("function: src/...ts#f"), []string{
 			`t.yaml:4:15: operations[0].function: expected a TypeScript file with a name, got "src/...ts"`}},
 		{"function not a string", mk("function: {file: a.ts}"), []string{
-			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name>, e.g. src/server/index.ts#processItem, got a mapping`}},
+			`t.yaml:4:15: operations[0].function: expected <repo-relative file>#<function name or Class.method>, e.g. src/server/index.ts#processItem, got a mapping`}},
 
 		// flag
 		{"flag empty segment", mk("flag: opts..skip"), []string{
@@ -455,6 +455,12 @@ func TestParseTicketValues(t *testing.T) {
 			op := tk.Operations[0]
 			if op.ID != "f-skip" || !op.IDDefaulted || op.IDPos != op.Pos || op.HasArgs || op.Args != nil ||
 				op.Default != nil || op.DefaultPos.IsValid() || op.Preserve != nil || op.Fixture != "" {
+				t.Errorf("got %+v", op)
+			}
+		}},
+		{"a method: Class.method, default id from the member", mk("function: src/a.ts#OrderService.finalize", "wrap: this.pricing.quote", "preserve: [this.audit, this.#cache.get]"), func(t *testing.T, tk *Ticket) {
+			op := tk.Operations[0]
+			if op.ID != "finalize-skip" || op.Function.Class != "OrderService" || op.Function.Member != "finalize" || op.Function.Name != "OrderService.finalize" {
 				t.Errorf("got %+v", op)
 			}
 		}},

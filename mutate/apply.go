@@ -16,13 +16,13 @@ import (
 
 // Edit is the guard edit of one operation.
 type Edit struct {
-	ID       string
-	Function string
-	File     string // repo-relative
-	Status   string // "applied", "unchanged" (already guarded), "refused"
-	Reason   string // refused: why the edit is not safe
-	Line     int    // refused: the line the reason is about, when known
-	Diff     string // applied: the unified diff
+	ID       string `json:"id"`
+	Function string `json:"function"`
+	File     string `json:"file"`             // repo-relative
+	Status   string `json:"status"`           // "applied", "unchanged" (already guarded), "refused"
+	Reason   string `json:"reason,omitempty"` // refused: why the edit is not safe
+	Line     int    `json:"line,omitempty"`   // refused: the line the reason is about, when known
+	Diff     string `json:"diff,omitempty"`   // applied: the unified diff
 }
 
 // Apply computes the guard edit of every operation of the ticket, operation
@@ -76,9 +76,9 @@ func locateIn(p *callgraph.Program, f *analyzer.File, op *manifest.Operation) (*
 	if err != nil {
 		return nil, manifest.Errors{{Pos: op.Function.Pos, Field: fmt.Sprintf("operations[%d].function", op.Index), Message: err.Error()}}
 	}
-	wrap, err := edit.FindCall(fn, op.Wrap.Call, op.Wrap.Occurrence)
-	if err != nil {
-		return nil, manifest.Errors{{Pos: op.Wrap.Pos, Field: fmt.Sprintf("operations[%d].wrap", op.Index), Message: err.Error()}}
+	wrap, e := generator.FindCall(fn, op.Wrap, fmt.Sprintf("operations[%d].wrap", op.Index))
+	if e != nil {
+		return nil, manifest.Errors{e}
 	}
 	// The flag and the preserved calls are checked as gen checks them.
 	if _, errs := generator.Locate(p, op); len(errs) > 0 {

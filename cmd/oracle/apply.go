@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/oracle-ts/oracle/callgraph"
-	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate"
 )
 
@@ -24,17 +23,15 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	t, err := manifest.LoadTicket(pos[0], root)
+	// The same inputs as gen and prove, validated the same way: oracle.yaml,
+	// the fixtures an operation names, the manifest.
+	in, err := generator.Load(root, pos[0])
 	if err != nil {
 		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
 	}
-	p, err := callgraph.NewProgram(root)
-	if err != nil {
-		fmt.Fprintf(stderr, "oracle apply: %v\n", err)
-		return exitError
-	}
-	defer p.Close()
-	edits, contents, err := mutate.Apply(p, t)
+	defer in.Program.Close()
+	t := in.Ticket
+	edits, contents, err := mutate.Apply(in.Program, t)
 	if err != nil {
 		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
 	}

@@ -19,13 +19,16 @@ type genDoc struct {
 }
 
 type genOp struct {
-	ID       string        `json:"id"`
-	Function string        `json:"function"`
-	Status   string        `json:"status"`
-	File     string        `json:"file,omitempty"`
-	Fixture  string        `json:"fixture,omitempty"`
-	Reason   string        `json:"reason,omitempty"`
-	Observed []genObserved `json:"observed,omitempty"`
+	ID       string `json:"id"`
+	Function string `json:"function"`
+	Status   string `json:"status"`
+	File     string `json:"file,omitempty"`
+	Fixture  string `json:"fixture,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Unchanged: generated, and the file on disk already had these bytes.
+	Unchanged bool          `json:"unchanged,omitempty"`
+	Warnings  []string      `json:"warnings,omitempty"`
+	Observed  []genObserved `json:"observed,omitempty"`
 }
 
 type genObserved struct {
@@ -55,16 +58,16 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer in.Program.Close()
-	if !*dryRun {
-		if err := generator.Write(root, res); err != nil {
-			fmt.Fprintf(stderr, "oracle gen: %v\n", err)
-			return exitError
-		}
+	if *dryRun {
+		generator.MarkUnchanged(root, res)
+	} else if err := generator.Write(root, res); err != nil {
+		fmt.Fprintf(stderr, "oracle gen: %v\n", err)
+		return exitError
 	}
 	code = exitOK
 	doc := genDoc{Schema: "oracle.gen/v1", Ticket: res.Ticket, Operations: []genOp{}}
 	for _, o := range res.Operations {
-		g := genOp{ID: o.ID, Function: o.Function, Status: o.Status, Fixture: o.Fixture, Reason: o.Reason}
+		g := genOp{ID: o.ID, Function: o.Function, Status: o.Status, Fixture: o.Fixture, Reason: o.Reason, Unchanged: o.Unchanged, Warnings: o.Warnings}
 		if o.Status == generator.StatusGenerated {
 			g.File = o.File
 		}
@@ -80,10 +83,16 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return writeJSON(stdout, stderr, doc, code)
 	}
 	for _, o := range res.Operations {
+		for _, w := range o.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", o.ID, w)
+		}
 		switch o.Status {
 		case generator.StatusGenerated:
 			verb := "generated"
-			if *dryRun {
+			switch {
+			case o.Unchanged:
+				verb = "unchanged" // no byte differs from the file on disk
+			case *dryRun:
 				verb = "would write"
 			}
 			fx := "no fixture"

@@ -117,3 +117,25 @@ func TestGenInvalidInput(t *testing.T) {
 		})
 	}
 }
+
+// TestGenMessages: a second gen on unchanged inputs says "unchanged"; an
+// operation with no preserved call gets a warning that only the gating half
+// is asserted.
+func TestGenMessages(t *testing.T) {
+	dir := copySample(t, "pipeline", t.TempDir())
+	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
+	if code, out, errs := oracle(t, "gen", "--root", dir, manifest); code != 0 || !strings.HasPrefix(out, "generated ") {
+		t.Fatalf("first gen: exit %d\n%s%s", code, out, errs)
+	}
+	for _, args := range [][]string{{"gen"}, {"gen", "--dry-run"}} {
+		code, out, errs := oracle(t, append(args, "--root", dir, manifest)...)
+		if code != 0 || !strings.HasPrefix(out, "unchanged ") {
+			t.Errorf("%v again: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	bare := writeManifest(t, dir, "ticket: T-9\noperations:\n  - kind: conditional-skip\n    function: src/server/index.ts#processItem\n    flag: opts.skip\n    wrap: enrichItem\n")
+	code, out, errs := oracle(t, "gen", "--dry-run", "--root", dir, bare)
+	if code != 0 || !strings.Contains(errs, "warning: processItem-skip: preserve is empty: the oracle asserts only the gating half") {
+		t.Errorf("preserve []: exit %d\n%s%s", code, out, errs)
+	}
+}

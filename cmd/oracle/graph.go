@@ -39,9 +39,33 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
 			return exitUsage
 		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
 			fmt.Fprintf(stderr, "oracle graph: %s: no such file\n", a)
 			return exitUsage
+		}
+		if info.IsDir() {
+			// A directory: every TypeScript source under it.
+			if fn != "" {
+				fmt.Fprintf(stderr, "oracle graph: %s: a directory has no function #%s; name a file\n", a, fn)
+				return exitUsage
+			}
+			under, err := callgraph.SourcesUnder(root, rel)
+			if err != nil {
+				fmt.Fprintf(stderr, "oracle graph: %v\n", err)
+				return exitError
+			}
+			if len(under) == 0 {
+				fmt.Fprintf(stderr, "oracle graph: %s: no TypeScript source under this directory\n", a)
+				return exitUsage
+			}
+			for _, f := range under {
+				if _, seen := keep[f]; !seen {
+					files = append(files, f)
+					keep[f] = []string{""}
+				}
+			}
+			continue
 		}
 		if _, seen := keep[rel]; !seen {
 			files = append(files, rel)

@@ -9,7 +9,33 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
+
+// version is the release this source is; the commit comes from the build.
+const version = "0.6.0-dev"
+
+// versionLine is what `oracle --version` prints: the version and the commit
+// the binary was built from (when the build recorded it).
+func versionLine() string {
+	commit, dirty := "unknown", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+				if len(commit) > 12 {
+					commit = commit[:12]
+				}
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = ", modified"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("oracle %s (commit %s%s)", version, commit, dirty)
+}
 
 // Exit codes, for every verb (SPEC "Output and exit codes").
 const (
@@ -35,7 +61,8 @@ verbs:
         print the symbol-pinned call graph of the repository (or of the
         functions named)
 
-Run 'oracle <verb> -h' for a verb's flags.
+  oracle --version    the version and the commit it was built from
+  oracle help VERB    a verb's flags (also: oracle VERB -h)
 `
 
 func main() {
@@ -62,7 +89,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
+	helpOut = stdout
 	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
 	case "graph":
 		return runGraph(args[1:], stdout, stderr)
 	case "gen":
@@ -72,6 +103,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "apply":
 		return runApply(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
+		if len(args) == 2 && args[0] == "help" {
+			switch args[1] {
+			case "graph", "gen", "prove", "apply":
+				return run([]string{args[1], "-h"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "oracle: no verb %q\n\n%s", args[1], usage)
+			return exitUsage
+		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}

@@ -88,6 +88,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 // line the same way for all of them.
 type verb struct {
 	name   string
+	usage  string
 	fs     *flag.FlagSet
 	json   *bool
 	root   *string
@@ -100,18 +101,55 @@ func newVerb(name, usage, schema string, stderr io.Writer) *verb {
 	fs.SetOutput(stderr)
 	v := &verb{name: name, fs: fs, stderr: stderr,
 		json: fs.Bool("json", false, "print the "+schema+" JSON document"),
-		root: fs.String("root", "", "repository root (default: nearest directory up with oracle.yaml, else .git, else the working directory)")}
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oracle "+usage)
-		fs.PrintDefaults()
-	}
+		root: fs.String("root", "", "repository root `DIR` (default: nearest directory up with oracle.yaml, else .git, else the working directory)")}
+	v.usage = usage
+	fs.Usage = func() { v.printUsage(stderr) }
 	return v
+}
+
+// helpOut is where `VERB -h` and `oracle help VERB` print: standard output
+// (help asked for is not an error). run sets it.
+var helpOut io.Writer = os.Stdout
+
+// printUsage prints the verb's usage line and its flags, spelled as the
+// usage spells them (--json).
+func (v *verb) printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: oracle "+v.usage)
+	v.fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(help, "\n", "\n    \t"))
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// wantsHelp reports whether the command line asks for the verb's help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
 
 // parse parses args, checks the number of positional arguments (exactly n;
 // n < 0: any) and finds the repository root. When ok is false the command
 // ends with code.
 func (v *verb) parse(args []string, n int) (pos []string, root string, code int, ok bool) {
+	if wantsHelp(args) {
+		v.printUsage(helpOut)
+		return nil, "", exitOK, false
+	}
 	pos, err := parseFlags(v.fs, args)
 	if err != nil {
 		if err == flag.ErrHelp {

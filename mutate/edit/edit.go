@@ -47,29 +47,6 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// FindCall returns the call site of fn that calls text (the callee as
-// written, "audit.write"): the occurrence-th one (1-based), or the only one
-// when occurrence is 0. It matches call sites as the generator does.
-func FindCall(fn *analyzer.Function, text string, occurrence int) (*analyzer.Call, error) {
-	var sites []*analyzer.Call
-	for i := range fn.Calls {
-		if !fn.Calls[i].New && fn.Calls[i].Text == text {
-			sites = append(sites, &fn.Calls[i])
-		}
-	}
-	switch {
-	case len(sites) == 0:
-		return nil, fmt.Errorf("no call %s in the body of %s", text, fn.Name)
-	case occurrence > len(sites):
-		return nil, fmt.Errorf("occurrence %d of %s, but the body of %s calls it %d time(s)", occurrence, text, fn.Name, len(sites))
-	case occurrence > 0:
-		return sites[occurrence-1], nil
-	case len(sites) > 1:
-		return nil, fmt.Errorf("%s is called %d times in the body of %s (lines %s): name the occurrence", text, len(sites), fn.Name, lines(sites))
-	}
-	return sites[0], nil
-}
-
 func lines(cs []*analyzer.Call) string {
 	var s []string
 	for _, c := range cs {

@@ -29,11 +29,14 @@ func target(t *testing.T, path, src, fn string, flag Flag) Target {
 
 func call(t *testing.T, tg Target, text string, occ int) *analyzer.Call {
 	t.Helper()
-	c, err := FindCall(tg.Fn, text, occ)
-	if err != nil {
-		t.Fatal(err)
+	sites := tg.Fn.CallSites(text)
+	if occ == 0 && len(sites) == 1 {
+		return sites[0]
 	}
-	return c
+	if occ < 1 || occ > len(sites) {
+		t.Fatalf("call %s occurrence %d: %d sites", text, occ, len(sites))
+	}
+	return sites[occ-1]
 }
 
 var optsSkip = Flag{Param: "opts", Props: []string{"skip"}}
@@ -322,8 +325,8 @@ func TestGuardErrors(t *testing.T) {
 	if _, _, err := Guard(other, w, nil); err == nil {
 		t.Errorf("function not in the source: no error")
 	}
-	if _, err := FindCall(tg.Fn, "nothing", 0); err == nil {
-		t.Errorf("FindCall of a missing call: no error")
+	if len(tg.Fn.CallSites("nothing")) != 0 {
+		t.Errorf("CallSites of a missing call: sites")
 	}
 }
 

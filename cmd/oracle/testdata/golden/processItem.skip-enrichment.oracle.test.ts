@@ -64,7 +64,9 @@ beforeEach(async () => {
   extractMetadata = vi.mocked((await import("../metadata")).extractMetadata);
   updateRecord = vi.spyOn(await import("../repo"), "updateRecord");
   processItem = (await import("../index")).processItem;
-  args = [...(await arrange.processItem())] as Parameters<typeof processItem>;
+  // `as unknown as`: an arrange that returns `[...] as const` gives readonly
+  // values a mutable parameter type does not "sufficiently overlap" (TS2352).
+  args = [...(await arrange.processItem())] as unknown as Parameters<typeof processItem>;
   // Forget what setup() and arrange did: only the function under test counts.
   for (const fn of [enrichItem, selectTargets, resolveSettings, extractMetadata, updateRecord]) {
     fn.mockClear();

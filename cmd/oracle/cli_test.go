@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCLIConventions: --version, help VERB and VERB -h on standard output
+// with flags spelled as the usage spells them; exit 0.
+func TestCLIConventions(t *testing.T) {
+	code, out, errs := oracle(t, "--version")
+	if code != 0 || !regexp.MustCompile(`^oracle \S+ \(commit \S+`).MatchString(out) || errs != "" {
+		t.Errorf("--version: exit %d %q %q", code, out, errs)
+	}
+	for _, args := range [][]string{{"help", "prove"}, {"prove", "-h"}, {"gen", "--help"}, {"graph", "-h"}, {"apply", "-h"}} {
+		code, out, errs := oracle(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: oracle ") || !strings.Contains(out, "  --json") || strings.Contains(out, "  -json") {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := oracle(t, "help", "nope"); code != exitUsage || !strings.Contains(errs, `no verb "nope"`) {
+		t.Errorf("help nope: exit %d %q", code, errs)
+	}
+}
+
+// TestGraphDirectory: a directory argument graphs every source under it; a
+// directory with no sources, or with #FUNCTION, is a usage error.
+func TestGraphDirectory(t *testing.T) {
+	dir := sample(t, "pipeline")
+	code, out, errs := oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/server"))
+	if code != 0 || !strings.Contains(out, "src/server/index.ts#processItem") || strings.Contains(out, "\nsrc/db/") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, arg := range []string{"tickets", "src/server#processItem"} {
+		if code, _, errs := oracle(t, "graph", "--root", dir, filepath.Join(dir, arg)); code != exitUsage || errs == "" {
+			t.Errorf("%s: exit %d %q", arg, code, errs)
+		}
+	}
+}
+
+// TestJSONFieldNames: apply --json and the errors[] of every verb use
+// lower-case field names.
+func TestJSONFieldNames(t *testing.T) {
+	dir := copySample(t, "pipeline", sample(t, "pipeline/node_modules"))
+	code, out, errs := oracle(t, "apply", "--json", "--dry-run", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+		t.Fatalf("apply --json: exit %d %v\n%s%s", code, err, out, errs)
+	}
+	op := doc["operations"].([]any)[0].(map[string]any)
+	for _, k := range []string{"id", "function", "file", "status"} {
+		if _, ok := op[k]; !ok {
+			t.Errorf("apply --json operation has no %q: %v", k, op)
+		}
+	}
+	bad := filepath.Join(dir, "tickets/bad.yaml")
+	os.WriteFile(bad, []byte("ticket: T\noperations:\n  - kind: nope\n"), 0o644)
+	for _, verb := range []string{"gen", "apply", "prove"} {
+		code, out, _ := oracle(t, verb, "--json", "--root", dir, bad)
+		var ed struct {
+			Schema string           `json:"schema"`
+			Errors []map[string]any `json:"errors"`
+		}
+		if err := json.Unmarshal([]byte(out), &ed); err != nil || code != exitUsage || len(ed.Errors) == 0 {
+			t.Fatalf("%s --json on a bad manifest: exit %d %v\n%s", verb, code, err, out)
+		}
+		for _, k := range []string{"file", "line", "message"} {
+			if _, ok := ed.Errors[0][k]; !ok {
+				t.Errorf("%s errors[0] has no %q: %v", verb, k, ed.Errors[0])
+			}
+		}
+	}
+}
+
+// TestSameInputsSameErrors: gen, apply and prove validate the same inputs
+// the same way: the same exit 2, the same message, nothing written (issue 8
+// items 5, 6, 7, 8 and the one call-site matcher).
+func TestSameInputsSameErrors(t *testing.T) {
+	op := func(extra string) string {
+		return "ticket: T-1\noperations:\n  - kind: conditional-skip\n    function: src/server/index.ts#processItem\n    flag: opts.skip\n    wrap: enrichItem\n" + extra
+	}
+	deep := "[" + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "]"
+	cases := []struct {
+		name, manifest, config, want string
+		symlinkOut                   bool
+	}{
+		{name: "a wrapped call not in the body", manifest: strings.Replace(op(""), "wrap: enrichItem", "wrap: enrichIt", 1),
+			want: "operations[0].wrap: no call enrichIt in the body of processItem (calls: "},
+		{name: "an id too long for a file name", manifest: op("    id: " + strings.Repeat("x", 300) + "\n"),
+			want: "operations[0].id: an id of at most 128 characters (it names the oracle's file), got 300"},
+		{name: "args nested too deep", manifest: op("    args: " + deep + "\n"),
+			want: "operations[0].args[0]: a value nested more than 64 levels deep"},
+		{name: "a fixture that does not exist", manifest: op("    fixture: nope\n"),
+			want: `operations[0].fixture: no fixture named "nope" in oracle.yaml`},
+		{name: "an invalid oracle.yaml", manifest: op(""), config: "fixtures: 3\n",
+			want: "oracle.yaml:1:"},
+		{name: "out through a symbolic link leaving the repository", manifest: op(""), symlinkOut: true,
+			config: "fixtures:\n  - name: pipeline\n    file: test/fixtures/pipeline.fixture.ts\nout: \"escape/{id}.oracle.test.ts\"\n",
+			want:   "oracle.yaml:4:6: out: the oracle path \"escape/processItem-skip.oracle.test.ts\" leaves the repository through a symbolic link"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySample(t, "pipeline", t.TempDir())
+			outside := t.TempDir()
+			if tc.config != "" {
+				os.WriteFile(filepath.Join(dir, "oracle.yaml"), []byte(tc.config), 0o644)
+			}
+			if tc.symlinkOut {
+				if err := os.Symlink(outside, filepath.Join(dir, "escape")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := writeManifest(t, dir, tc.manifest)
+			before := treeHash(t, dir)
+			for _, verb := range []string{"gen", "apply", "prove"} {
+				code, out, errs := oracle(t, verb, "--root", dir, m)
+				if code != exitUsage || !strings.Contains(errs, tc.want) || len(errs) > 4000 {
+					t.Errorf("%s: exit %d, want 2 and %q\nstdout %s\nstderr %.2000s", verb, code, tc.want, out, errs)
+				}
+			}
+			if treeHash(t, dir) != before {
+				t.Error("something was written in the repository")
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("something was written outside the repository: %v", entries)
+			}
+		})
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+// End-to-end tests of gen, apply and prove on class methods (issue 12), on
+// the class-based sample testdata/services: an instance method with
+// constructor-injected collaborators (PROJ-201), a static method (PROJ-202)
+// and an arrow-function field (PROJ-203), under vitest 4 / Node 20 and
+// vitest 5 / Node 22.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var methodTickets = []string{"tickets/PROJ-201.yaml", "tickets/PROJ-202.yaml", "tickets/PROJ-203.yaml"}
+
+var methodOracles = []string{
+	"src/orders/__oracles__/OrderService.finalize.skip-quote.oracle.test.ts",
+	"src/orders/__oracles__/OrderService.report.count-only.oracle.test.ts",
+	"src/orders/__oracles__/OrderService.cancel.silent-cancel.oracle.test.ts",
+}
+
+// methodBreakings break src/orders/service.ts by hand; each must turn the
+// named oracle red.
+var methodBreakings = []struct {
+	name, oracle, old, new string
+}{
+	{"finalize: guard deleted", methodOracles[0],
+		"    if (!opts.skipQuote) {\n      quote = await this.pricing.quote(order);\n    }\n",
+		"    quote = await this.pricing.quote(order);\n"},
+	{"finalize: the write moved under the guard", methodOracles[0],
+		"    const saved = await this.orders.updateRecord(orderId, { status: \"finalized\", total, quote });\n",
+		"    const saved = opts.skipQuote ? order : await this.orders.updateRecord(orderId, { status: \"finalized\", total, quote });\n"},
+	{"finalize: the inherited audit dropped when skipping", methodOracles[0],
+		"    this.audit(`finalized ${orderId}`);\n",
+		"    if (!opts.skipQuote) this.audit(`finalized ${orderId}`);\n"},
+	{"report (static): guard deleted", methodOracles[1],
+		"    if (!opts.countOnly) {\n      stats = computeStats(open);\n    }\n",
+		"    stats = computeStats(open);\n"},
+	{"cancel (arrow field): the mail always sent", methodOracles[2],
+		"    if (!opts.silent) {\n      await this.mailer.send({ to: order.email, subject: `Order ${orderId} cancelled`, body: \"\" });\n    }\n",
+		"    await this.mailer.send({ to: order.email, subject: `Order ${orderId} cancelled`, body: \"\" });\n"},
+}
+
+func TestMethodsGenEndToEnd(t *testing.T) {
+	for _, tc := range toolchains(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySample(t, "services", tc.nodeModules)
+			for _, ticket := range methodTickets {
+				if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, ticket)); code != 0 {
+					t.Fatalf("gen %s: exit %d\n%s%s", ticket, code, out, errs)
+				}
+			}
+			got, err := os.ReadFile(filepath.Join(dir, methodOracles[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", filepath.Base(methodOracles[0]))
+			if *update {
+				os.WriteFile(golden, got, 0o644)
+			}
+			if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("generated oracle differs from %s (%v; rerun with -update after checking the change)", golden, err)
+			}
+			for _, want := range []string{`vi.spyOn(self["pricing"] as unknown as Record<"quote", Fn>, "quote")`,
+				`vi.spyOn(self as unknown as Record<"audit", Fn>, "audit")`, "await self.finalize(...args);"} {
+				if !bytes.Contains(got, []byte(want)) {
+					t.Errorf("the oracle does not observe the receiver's collaborators as expected: no %s", want)
+				}
+			}
+
+			runTSC(t, tc, dir)
+			if r := runVitest(t, tc, dir, methodOracles...); r.NumPassedTests != 6 || r.NumFailedTests != 0 {
+				t.Fatalf("the oracles do not pass on the correct implementation: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.failures())
+			}
+
+			service := filepath.Join(dir, "src/orders/service.ts")
+			orig, _ := os.ReadFile(service)
+			for _, b := range methodBreakings {
+				t.Run(b.name, func(t *testing.T) {
+					if !bytes.Contains(orig, []byte(b.old)) {
+						t.Fatalf("the sample no longer has the code this breaking edits:\n%s", b.old)
+					}
+					os.WriteFile(service, bytes.Replace(orig, []byte(b.old), []byte(b.new), 1), 0o644)
+					defer os.WriteFile(service, orig, 0o644)
+					if r := runVitest(t, tc, dir, b.oracle); r.NumFailedTests == 0 {
+						t.Fatalf("the oracle stays green on a broken implementation (%d passed)", r.NumPassedTests)
+					}
+					if strings.HasPrefix(b.name, "finalize: guard deleted") {
+						// The blindness: the controller test mocks the service module.
+						if rr := runVitest(t, tc, dir, "test/controller.test.ts"); rr.NumFailedTests != 0 || rr.NumPassedTests == 0 {
+							t.Errorf("controller test: %d passed, %d failed: the sample no longer shows the blindness", rr.NumPassedTests, rr.NumFailedTests)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestMethodsApplyThenProve: the three tickets prove PASS; with the guards
+// deleted, prove fails on the implementation, apply writes exactly the
+// sample's guards (method and arrow field), and prove passes again.
+func TestMethodsApplyThenProve(t *testing.T) {
+	dir := copySample(t, "services", v4(t).nodeModules)
+	proveTicket := func(ticket string) (int, proveResult) {
+		code, out, errs := oracle(t, "prove", "--json", "--root", dir, filepath.Join(dir, ticket))
+		var r proveResult
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("prove --json %s (exit %d): %v\n%s\n%s", ticket, code, err, out, errs)
+		}
+		return code, r
+	}
+	for _, ticket := range methodTickets {
+		if code, r := proveTicket(ticket); code != 0 || r.Verdict != "PASS" {
+			t.Fatalf("%s: exit %d %s %+v", ticket, code, r.Verdict, r.Operations)
+		}
+	}
+	service := filepath.Join(dir, "src/orders/service.ts")
+	guarded, _ := os.ReadFile(service)
+	unguarded := guarded
+	for _, b := range []int{0, 4} {
+		unguarded = bytes.Replace(unguarded, []byte(methodBreakings[b].old), []byte(methodBreakings[b].new), 1)
+	}
+	os.WriteFile(service, unguarded, 0o644)
+	if code, r := proveTicket(methodTickets[0]); code != 1 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "quote") {
+		t.Fatalf("before apply: exit %d %s %+v", code, r.Verdict, r.Operations)
+	}
+	for _, ticket := range []string{methodTickets[0], methodTickets[2]} {
+		if code, out, errs := oracle(t, "apply", "--root", dir, filepath.Join(dir, ticket)); code != 0 {
+			t.Fatalf("apply %s: exit %d\n%s%s", ticket, code, out, errs)
+		}
+	}
+	if now, _ := os.ReadFile(service); !bytes.Equal(now, guarded) {
+		t.Fatalf("apply did not write the guards the sample has:\n%s", now)
+	}
+	for _, ticket := range []string{methodTickets[0], methodTickets[2]} {
+		if code, r := proveTicket(ticket); code != 0 || r.Verdict != "PASS" {
+			t.Fatalf("after apply, %s: exit %d %s %+v", ticket, code, r.Verdict, r.Operations)
+		}
+	}
+}

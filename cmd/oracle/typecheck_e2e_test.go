@@ -1,0 +1,72 @@
+package main
+
+// The generated oracle type-checks under the repository's own `tsc --noEmit`
+// (strict) and passes under its vitest, for the fixture forms the SPEC
+// allows and the import styles repositories use (issue 8 items 1 and 2).
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestOracleTypeChecks(t *testing.T) {
+	tc := v4(t)
+	repo := func(ext, tsconfig, arrange string) map[string]string {
+		return map[string]string{
+			"package.json":  `{"name":"tc","private":true,"type":"module"}`,
+			"tsconfig.json": tsconfig,
+			"oracle.yaml":   "fixtures:\n  - name: orders\n    file: test/orders.fixture.ts\n",
+			"src/lines.ts":  "export interface OrderLine { sku: string; qty: number }\nexport function total(lines: OrderLine[]): number { return lines.reduce((a, l) => a + l.qty, 0); }\n",
+			"src/save.ts":   "export const saved: number[] = [];\nexport async function save(n: number): Promise<void> { saved.push(n); }\n",
+			"src/order.ts": "import { total, type OrderLine } from \"./lines" + ext + "\";\nimport { save } from \"./save" + ext + "\";\n" +
+				"export async function place(lines: OrderLine[], opts: { skipTotal?: boolean } = {}): Promise<number> {\n  let n = 0;\n  if (!opts.skipTotal) {\n    n = total(lines);\n  }\n  await save(n);\n  return n;\n}\n",
+			"test/orders.fixture.ts": "export const arrange = {\n  place: async () => {\n    await import(\"../src/order" + ext + "\");\n    return " + arrange + ";\n  },\n};\n",
+			"tickets/T.yaml":         "ticket: T-1\noperations:\n  - kind: conditional-skip\n    id: skip-total\n    function: src/order.ts#place\n    flag: opts.skipTotal\n    wrap: total\n    preserve: [save]\n",
+		}
+	}
+	bundler := `{"compilerOptions":{"target":"ES2022","module":"ESNext","moduleResolution":"Bundler","strict":true,"noEmit":true,"skipLibCheck":true,"types":[]},"include":["src","test"]}`
+	nodenext := `{"compilerOptions":{"target":"ES2022","module":"NodeNext","moduleResolution":"NodeNext","strict":true,"noEmit":true,"skipLibCheck":true,"types":[]},"include":["src","test"]}`
+	tsExt := `{"compilerOptions":{"target":"ES2022","module":"ESNext","moduleResolution":"Bundler","allowImportingTsExtensions":true,"strict":true,"noEmit":true,"skipLibCheck":true,"types":[]},"include":["src","test"]}`
+	for _, c := range []struct{ name, ext, tsconfig, arrange, wantImport string }{
+		{"as const with a nested readonly array", "", bundler, `[[{ sku: "a", qty: 2 }], {}] as const`, `"../order"`},
+		{"a tuple type", "", bundler, `[[{ sku: "a", qty: 2 }], {}] as [{ sku: string; qty: number }[], { skipTotal?: boolean }]`, `"../order"`},
+		{"a plain array", "", bundler, `[[{ sku: "a", qty: 2 }], {}]`, `"../order"`},
+		{"nodenext: .js specifiers", ".js", nodenext, `[[{ sku: "a", qty: 2 }], {}] as const`, `"../order.js"`},
+		{"allowImportingTsExtensions: .ts specifiers", ".ts", tsExt, `[[{ sku: "a", qty: 2 }], {}] as const`, `"../order.ts"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, repo(c.ext, c.tsconfig, c.arrange))
+			if err := os.Symlink(tc.nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/T.yaml")); code != 0 || !strings.HasPrefix(out, "generated") {
+				t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
+			}
+			file := "src/__oracles__/place.skip-total.oracle.test.ts"
+			got, _ := os.ReadFile(filepath.Join(dir, file))
+			if !strings.Contains(string(got), "import("+c.wantImport+")") {
+				t.Errorf("the oracle does not import %s:\n%s", c.wantImport, got)
+			}
+			runTSC(t, tc, dir)
+			if r := runVitest(t, tc, dir, file); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
+				t.Fatalf("%d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.failures())
+			}
+		})
+	}
+}
