@@ -214,7 +214,9 @@ func TestProveInterrupted(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	before := treeHash(t, dir)
-	cmd := exec.Command(bin, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	// --isolate: a vitest run per mutant keeps prove busy for seconds (a
+	// batched prove of the sample can end before the signal comes).
+	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
