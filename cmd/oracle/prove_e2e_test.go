@@ -301,23 +301,7 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 	index := filepath.Join(dir, "src/server/index.ts")
 	orig, _ := os.ReadFile(index)
 	doc := func(extra ...string) (string, map[string]any) {
-		args := append([]string{"prove", "--json", "--concurrency", "1", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
-		_, out, errs := oracle(t, args...)
-		var d map[string]any
-		if err := json.Unmarshal([]byte(out), &d); err != nil {
-			t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
-		}
-		timings, _ := d["timings"].(map[string]any)
-		delete(d, "timings")
-		ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
-		for _, op := range ops {
-			runs, _ := op.(map[string]any)["runs"].([]any)
-			for _, r := range runs {
-				delete(r.(map[string]any), "seconds")
-			}
-		}
-		b, _ := json.MarshalIndent(d, "", " ")
-		return string(b), timings
+		return proveDocOf(t, dir, "tickets/PROJ-142.yaml", extra...)
 	}
 	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
 	for _, b := range breakings {
@@ -337,4 +321,39 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 			t.Errorf("%s: the batch decided %v of 11 mutants", c.name, tb["batched"])
 		}
 	}
+	// The class-based sample, whose fixture uses a real (sql.js) database.
+	svc := copySample(t, "services", v4(t).nodeModules)
+	for _, ticket := range methodTickets {
+		batched, tb := proveDocOf(t, svc, ticket)
+		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", ticket, batched, isolated)
+		}
+		if tb["batched"] != tb["mutants"] {
+			t.Errorf("%s: the batch decided %v of %v mutants", ticket, tb["batched"], tb["mutants"])
+		}
+	}
+}
+
+// proveDocOf is prove --json of ticket in dir, one mutant at a time, without
+// what differs from run to run (seconds, timings: returned apart).
+func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
+	t.Helper()
+	args := append([]string{"prove", "--json", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
+	_, out, errs := oracle(t, args...)
+	var d map[string]any
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
+	}
+	timings, _ := d["timings"].(map[string]any)
+	delete(d, "timings")
+	ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
+	for _, op := range ops {
+		runs, _ := op.(map[string]any)["runs"].([]any)
+		for _, r := range runs {
+			delete(r.(map[string]any), "seconds")
+		}
+	}
+	b, _ := json.MarshalIndent(d, "", " ")
+	return string(b), timings
 }
