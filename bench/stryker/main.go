@@ -1,13 +1,15 @@
 // Command stryker is the benchmark of `oracle prove` against StrykerJS on the
 // same function (issue 9 item 6; not run in CI: it installs StrykerJS from
-// the npm registry). On a copy of testdata/pipeline, PROJ-142's
-// processItem: StrykerJS 10 with its vitest runner, coverageAnalysis
-// perTest, concurrency 2, the oracle file as its only test, mutating the
-// function's lines; against `oracle prove` (batched, the default, and
-// --isolate). Rounds interleave the three; it prints min/median/max, the
-// ratios per round and the cost per mutant, with the node version.
+// the npm registry). On a copy of a sample (-sample pipeline: PROJ-142's
+// processItem; -sample services: PROJ-201's OrderService.finalize, whose
+// fixture uses a real sql.js database): StrykerJS 10 with its vitest
+// runner, coverageAnalysis perTest, concurrency 2, the oracle file as its
+// only test, mutating the function's lines; against `oracle prove`
+// (batched, the default, and --isolate). Rounds interleave the three; it
+// prints min/median/max, the ratios per round and the cost per mutant, with
+// the node version.
 //
-//	go run ./bench/stryker [-runs N] [-node DIR]
+//	go run ./bench/stryker [-runs N] [-node DIR] [-sample pipeline|services]
 //
 // -node is a directory holding the node binary, put first on PATH for both
 // tools (default: Node 22 from testdata/vitest5, which scripts/deps
@@ -30,17 +32,35 @@ import (
 
 const strykerVersion = "10.1.1"
 
+// sample is what a benchmark case proves.
+type sample struct {
+	ticket, file, decl, oracle string
+}
+
+var samples = map[string]sample{
+	"pipeline": {"tickets/PROJ-142.yaml", "src/server/index.ts", "export async function processItem(",
+		"src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"},
+	"services": {"tickets/PROJ-201.yaml", "src/orders/service.ts", "  async finalize(",
+		"src/orders/__oracles__/OrderService.finalize.skip-quote.oracle.test.ts"},
+}
+
 func main() {
 	runs := flag.Int("runs", 5, "rounds")
 	nodeDir := flag.String("node", "testdata/vitest5/node_modules/node/bin", "directory of the node binary to use")
+	name := flag.String("sample", "pipeline", "pipeline or services")
 	flag.Parse()
-	if err := mainErr(*runs, *nodeDir); err != nil {
+	sm, ok := samples[*name]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "bench/stryker: -sample pipeline or services")
+		os.Exit(2)
+	}
+	if err := mainErr(*runs, *nodeDir, *name, sm); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/stryker:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(runs int, nodeDir string) error {
+func mainErr(runs int, nodeDir, name string, sm sample) error {
 	nodeDir, _ = filepath.Abs(nodeDir)
 	env := append(os.Environ(), "PATH="+nodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	tmp, err := os.MkdirTemp("", "oracle-bench-stryker-")
@@ -48,14 +68,15 @@ func mainErr(runs int, nodeDir string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	src, _ := filepath.Abs("testdata/pipeline")
+	src, _ := filepath.Abs(filepath.Join("testdata", name))
+	nm, _ := filepath.Abs("testdata/pipeline/node_modules") // services runs on it too (the e2e tests do)
 	repo := filepath.Join(tmp, "repo")
-	if err := samplecopy.Copy(src, repo, filepath.Join(src, "node_modules")); err != nil {
+	if err := samplecopy.Copy(src, repo, nm); err != nil {
 		return err
 	}
 	// StrykerJS is installed into the copy: its node_modules must be real.
 	os.Remove(filepath.Join(repo, "node_modules"))
-	if out, err := exec.Command("cp", "-a", filepath.Join(src, "node_modules"), filepath.Join(repo, "node_modules")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("cp", "-a", nm, filepath.Join(repo, "node_modules")).CombinedOutput(); err != nil {
 		return fmt.Errorf("copy node_modules: %v\n%s", err, out)
 	}
 	run := func(dir string, name string, args ...string) ([]byte, error) {
@@ -78,37 +99,33 @@ func mainErr(runs int, nodeDir string) error {
 	if _, err := run(".", "go", "build", "-o", bin, "./cmd/oracle"); err != nil {
 		return err
 	}
-	manifest := filepath.Join(repo, "tickets/PROJ-142.yaml")
+	manifest := filepath.Join(repo, sm.ticket)
 	if _, err := run(repo, bin, "gen", "--root", repo, manifest); err != nil {
 		return err
 	}
-	from, to, err := functionLines(filepath.Join(repo, "src/server/index.ts"), "export async function processItem(")
+	from, to, err := functionLines(filepath.Join(repo, sm.file), sm.decl)
 	if err != nil {
 		return err
 	}
 	files := map[string]string{
-		"vitest.stryker.config.ts": `import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+		// The sample's own config (its aliases), with the oracle as the only test.
+		"vitest.stryker.config.ts": fmt.Sprintf(`import config from "./vitest.config";
 
-export default defineConfig({
-  resolve: {
-    alias: [{ find: /^@server\//, replacement: fileURLToPath(new URL("./src/server/", import.meta.url)) }],
-  },
-  test: { include: ["src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"] },
-});
-`,
+config.test = { ...config.test, include: [%q] };
+export default config;
+`, sm.oracle),
 		"stryker.config.json": fmt.Sprintf(`{
   "testRunner": "vitest",
   "coverageAnalysis": "perTest",
   "concurrency": 2,
-  "mutate": ["src/server/index.ts:%d-%d"],
+  "mutate": ["%s:%d-%d"],
   "vitest": { "configFile": "vitest.stryker.config.ts", "related": false },
   "reporters": ["json"],
   "jsonReporter": { "fileName": "reports/mutation.json" },
   "tempDirName": ".stryker-tmp",
   "cleanTempDir": "always"
 }
-`, from, to),
+`, sm.file, from, to),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
@@ -179,18 +196,20 @@ export default defineConfig({
 }
 
 // functionLines is the first and last line of the function whose
-// declaration starts with decl (its closing brace at the start of a line).
+// declaration line starts with decl (indentation included): the last is the
+// first closing brace at the same indentation.
 func functionLines(path, decl string) (int, int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, 0, err
 	}
 	from := 0
+	indent := decl[:len(decl)-len(strings.TrimLeft(decl, " \t"))]
 	for i, l := range strings.Split(string(b), "\n") {
 		switch {
 		case from == 0 && strings.HasPrefix(l, decl):
 			from = i + 1
-		case from > 0 && strings.HasPrefix(l, "}"):
+		case from > 0 && strings.HasPrefix(l, indent+"}"):
 			return from, i + 1, nil
 		}
 	}
