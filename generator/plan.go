@@ -183,6 +183,11 @@ func checkAgainstCode(p *callgraph.Program, op *manifest.Operation) (f *analyzer
 		fail(op.Function.Pos, prefix+"function", "cannot read %s: %s", op.Function.File, why)
 		return
 	}
+	if len(f.Errors) > 0 {
+		e := f.Errors[0]
+		fail(op.Function.Pos, prefix+"function", "%s does not parse: %s:%d:%d: %s (%d syntax error(s)); fix the file first", op.Function.File, op.Function.File, e.Line, e.Column, e.Message, len(f.Errors))
+		return
+	}
 	var err error
 	fn, err = callgraph.FindFunction(f, op.Function.Name)
 	if err != nil {

@@ -62,7 +62,7 @@ func (c *Config) Fixture(name string) *Fixture {
 }
 
 var (
-	configFields  = []string{"fixtures", "out"}
+	configFields  = []string{"fixtures", "out", "$schema"}
 	fixtureFields = []string{"name", "file"}
 )
 

@@ -68,7 +68,7 @@ type Operation struct {
 }
 
 var (
-	ticketFields    = []string{"ticket", "operations"}
+	ticketFields    = []string{"ticket", "operations", "$schema"}
 	operationFields = []string{"kind", "id", "function", "flag", "wrap", "preserve", "fixture", "args", "default"}
 	callFields      = []string{"call", "occurrence"}
 )

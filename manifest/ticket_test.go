@@ -92,9 +92,9 @@ func TestParseTicketErrors(t *testing.T) {
 		// Top level fields.
 		{"top level unknown field with suggestion", "ticket: T-1\noperation: []\n", []string{
 			`t.yaml:1:1: operations: required field is missing: expected a non-empty list of operations`,
-			`t.yaml:2:1: operation: unknown field "operation"; did you mean "operations"? (expected one of: ticket, operations)`}},
+			`t.yaml:2:1: operation: unknown field "operation"; did you mean "operations"? (expected one of: ticket, operations, $schema)`}},
 		{"top level unknown field without suggestion", mk() + "owner: me\n", []string{
-			`t.yaml:7:1: owner: unknown field "owner" (expected one of: ticket, operations)`}},
+			`t.yaml:7:1: owner: unknown field "owner" (expected one of: ticket, operations, $schema)`}},
 		{"top level duplicate key", mk() + "ticket: T-2\n", []string{
 			`t.yaml:7:1: ticket: duplicate field (first given at line 1)`}},
 		{"missing ticket", strings.TrimPrefix(mk(), "ticket: T-1\n"), []string{

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/generator"
@@ -221,7 +220,7 @@ func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator
 			op.Runs = append(op.Runs, Run{Name: "baseline", Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
 		}
 		for _, r := range res.Mutants {
-			run := mutantRun(*r.Mutant)
+			run := mutantRun(*r.Mutant, []byte(op.source))
 			run.Outcome, run.Detail, run.Seconds, run.Batched = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched
 			op.Runs = append(op.Runs, run)
 		}
@@ -238,17 +237,24 @@ func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator
 		return err
 	}
 	op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
+	if op.Attribution == Generator {
+		op.Attribution = AttributeLoadError(op.Reason, op.Oracle)
+	}
 	return nil
 }
 
 // mutantRun describes a mutant before it runs: where it changed the code, and
-// how.
-func mutantRun(m edit.Mutant) Run {
+// how. The location addresses the original source (the file the user has,
+// which the report shows), in the columns of the report format: UTF-16 code
+// units, 1-based, end exclusive; the replacement is the text that takes the
+// place of that span.
+func mutantRun(m edit.Mutant, orig []byte) Run {
 	r := Run{Name: m.Name, Operator: m.Operator, File: m.Path, Line: m.Line, Diff: m.Diff}
-	if m.Site[1] > m.Site[0] && int(m.Site[1]) <= len(m.Source) {
-		start, end := edit.PosAt(m.Source, m.Site[0]), edit.PosAt(m.Source, m.Site[1])
-		r.Line, r.Column, r.EndLine, r.EndColumn = start.Line, start.Column, end.Line, end.Column
-		r.Replacement = strings.TrimSpace(string(m.Source[m.Site[0]:m.Site[1]]))
+	start, end := m.Original.Start.Offset, m.Original.End.Offset
+	if m.Original.Start.Line > 0 && end >= start && int(end) <= len(orig) {
+		r.Line, r.Column = m.Original.Start.Line, utf16Column(orig, start)
+		r.EndLine, r.EndColumn = m.Original.End.Line, utf16Column(orig, end)
+		r.Replacement = m.Replacement
 	}
 	if r.Line == 0 {
 		r.Line = 1
@@ -274,7 +280,7 @@ func (p *sandboxPool) grow(n int) ([]*sandbox.Sandbox, error) {
 	for range min(n, p.max-len(p.list)) {
 		sb, err := sandbox.New(p.root, sandbox.Options{TempDir: p.tempDir})
 		if err != nil {
-			return out, fmt.Errorf("sandbox: %w", err)
+			return out, err // "sandbox: ..."
 		}
 		p.list = append(p.list, sb)
 		out = append(out, sb)
@@ -290,4 +296,18 @@ func (p *sandboxPool) close() {
 		}
 		sb.Close()
 	}
+}
+
+// utf16Column is the 1-based column of byte offset off in src, counted in
+// UTF-16 code units as JavaScript (and the report viewer) counts.
+func utf16Column(src []byte, off uint) int {
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
+	n := 0
+	for _, r := range string(src[lineStart:off]) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n + 1
 }

@@ -9,6 +9,9 @@
 package mutate
 
 import (
+	"regexp"
+	"strings"
+
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 )
@@ -117,4 +120,38 @@ func Overall(vs []Verdict) Verdict {
 		}
 	}
 	return out
+}
+
+// environmentSigns are what an error says when the machine, not the code or
+// the oracle, failed: the disk, file handles, memory, the vitest install.
+var environmentSigns = []string{
+	"enospc", "no space left on device", "emfile", "too many open files", "enomem",
+	"heap out of memory", "cannot find package 'vitest'", "node_modules/vitest/", "node_modules/vite/",
+	"eacces", "permission denied", "erofs", "read-only file system",
+}
+
+// tsPath finds the TypeScript files an error message names.
+var tsPath = regexp.MustCompile(`[A-Za-z0-9_@.\-/]+\.(?:ts|tsx|mts|cts)\b`)
+
+// AttributeLoadError says who owns an oracle that could not run (ERROR
+// [generator] from Judge): the environment when the message says the
+// machine or the vitest install failed; the implementation when it names a
+// file of the repository other than the oracle (a syntax error in the
+// function's file, an import of a missing module: the user's code does not
+// load); oracle's own generator otherwise (its file does not compile or
+// import).
+func AttributeLoadError(detail, oracle string) Attribution {
+	low := strings.ToLower(detail)
+	for _, sign := range environmentSigns {
+		if strings.Contains(low, sign) {
+			return Environment
+		}
+	}
+	for _, f := range tsPath.FindAllString(detail, -1) {
+		if strings.Contains(f, "node_modules/") || oracle != "" && (strings.HasSuffix(f, oracle) || strings.HasSuffix(oracle, strings.TrimLeft(f, "./"))) {
+			continue
+		}
+		return Implementation
+	}
+	return Generator
 }

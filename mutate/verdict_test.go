@@ -61,3 +61,27 @@ func TestOverall(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributeLoadError: an oracle that cannot run is the implementation's
+// when the user's code does not load, the environment's when the machine
+// failed, and oracle's own only when its file is at fault (issue 8 item 12).
+func TestAttributeLoadError(t *testing.T) {
+	const oracle = "src/server/__oracles__/processItem.skip.oracle.test.ts"
+	for _, tc := range []struct {
+		detail string
+		want   Attribution
+	}{
+		{"Transform failed with 1 error: src/server/index.ts:12:3: ERROR: Expected \";\" but found \"}\"", Implementation},
+		{`Failed to load url ./missing (resolved id: ./missing) in src/server/index.ts. Does the file exist?`, Implementation},
+		{"ENOSPC: no space left on device, write", Environment},
+		{"Error: Cannot find package 'vitest' imported from /x/y.mjs", Environment},
+		{"SyntaxError: node_modules/vitest/dist/index.js: Unexpected token", Environment},
+		{`Failed to resolve import "../index" from "` + oracle + `". Does the file exist?`, Generator},
+		{oracle + ":41:10: TypeError: arrange.processItem is not a function", Generator},
+		{"no test executed", Generator},
+	} {
+		if got := AttributeLoadError(tc.detail, oracle); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.detail, got, tc.want)
+		}
+	}
+}

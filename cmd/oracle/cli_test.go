@@ -86,7 +86,7 @@ func TestSameInputsSameErrors(t *testing.T) {
 	deep := "[" + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "]"
 	cases := []struct {
 		name, manifest, config, want string
-		symlinkOut                   bool
+		symlinkOut, breakSource      bool
 	}{
 		{name: "a wrapped call not in the body", manifest: strings.Replace(op(""), "wrap: enrichItem", "wrap: enrichIt", 1),
 			want: "operations[0].wrap: no call enrichIt in the body of processItem (calls: "},
@@ -96,6 +96,8 @@ func TestSameInputsSameErrors(t *testing.T) {
 			want: "operations[0].args[0]: a value nested more than 64 levels deep"},
 		{name: "a fixture that does not exist", manifest: op("    fixture: nope\n"),
 			want: `operations[0].fixture: no fixture named "nope" in oracle.yaml`},
+		{name: "a syntax error in the function's file", manifest: op(""), breakSource: true,
+			want: "operations[0].function: src/server/index.ts does not parse: src/server/index.ts:"},
 		{name: "an invalid oracle.yaml", manifest: op(""), config: "fixtures: 3\n",
 			want: "oracle.yaml:1:"},
 		{name: "out through a symbolic link leaving the repository", manifest: op(""), symlinkOut: true,
@@ -114,6 +116,11 @@ func TestSameInputsSameErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if tc.breakSource {
+				index := filepath.Join(dir, "src/server/index.ts")
+				b, _ := os.ReadFile(index)
+				os.WriteFile(index, append(b, []byte("\nexport function broken( {\n")...), 0o644)
+			}
 			m := writeManifest(t, dir, tc.manifest)
 			before := treeHash(t, dir)
 			for _, verb := range []string{"gen", "apply", "prove"} {
@@ -129,5 +136,13 @@ func TestSameInputsSameErrors(t *testing.T) {
 				t.Errorf("something was written outside the repository: %v", entries)
 			}
 		})
+	}
+}
+
+func TestGitHubAnnotation(t *testing.T) {
+	got := annotation("src/a,b.ts", 12, "FAIL [oracle] op: survived\nmore 100%")
+	want := "::error file=src/a%2Cb.ts,line=12::FAIL [oracle] op: survived%0Amore 100%25"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

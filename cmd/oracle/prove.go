@@ -10,8 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
+	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -161,7 +161,8 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// Prove removes the sandbox it runs in.
 	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
 	defer sandbox.CloseAll()
-	sandbox.SweepStale("", time.Hour)
+	// What a killed prove left (its owner process is gone) goes at once.
+	sandbox.SweepStale("", 0)
 
 	if !*asJSON && isTerminal(stderr) {
 		opts.Progress = func(i, n int, op, run string) {
@@ -174,7 +175,13 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return ctx.Err() // runProve reports the interrupt
 	}
 	if err != nil {
-		return &exitStatus{code: reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)}
+		var errs manifest.Errors
+		if errors.As(err, &errs) {
+			return &exitStatus{code: reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)}
+		}
+		// The sandbox, the disk, the temp directory: the environment (exit 3),
+		// never the caller's input.
+		return fmt.Errorf("environment: %w", err)
 	}
 	if *report != "" {
 		data, err := mutate.MutationReport(res.ReportOperations())
@@ -200,6 +207,9 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		code = writeJSON(stdout, stderr, doc, code)
 	} else {
 		writeProveText(stdout, res)
+		if inGitHubActions() {
+			annotateProve(stdout, res)
+		}
 	}
 	if code != exitOK {
 		return &exitStatus{code: code}

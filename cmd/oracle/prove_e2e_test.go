@@ -357,3 +357,54 @@ func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[
 	b, _ := json.MarshalIndent(d, "", " ")
 	return string(b), timings
 }
+
+// TestProveTempDirectory: after a prove nothing is left in the system's temp
+// directory (the sandbox, the runner's files and vitest's $TMPDIR/<id>/ssr
+// all live inside the sandbox); a sandbox left by a killed prove is swept by
+// the next at once; a TMPDIR that does not exist is an environment error.
+func TestProveTempDirectory(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
+	stale := filepath.Join(tmp, "oracle-prove-killed")
+	os.MkdirAll(filepath.Join(stale, "repo"), 0o755)
+	os.WriteFile(filepath.Join(stale, ".oracle-sandbox-owner"), []byte("pid 999999999\nstart x\n"), 0o644)
+	code, r, errs := prove(t, dir)
+	if code != 0 || r.Verdict != "PASS" {
+		t.Fatalf("exit %d %s\n%s", code, r.Verdict, errs)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in $TMPDIR after prove: %v", names)
+	}
+	t.Setenv("TMPDIR", filepath.Join(tmp, "does-not-exist"))
+	code, _, errs = oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != exitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
+		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
+	}
+}
+
+// TestProveImplementationDoesNotLoad: when the function's module imports a
+// module that does not exist, the oracle cannot run, and that is the
+// implementation's to fix (ERROR [implementation] with vitest's message), not
+// a bug of oracle's generator.
+func TestProveImplementationDoesNotLoad(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	b, _ := os.ReadFile(index)
+	os.WriteFile(index, append([]byte("import { gone } from \"./gone\";\nvoid gone;\n"), b...), 0o644)
+	code, r, errs := prove(t, dir)
+	if code != exitError || r.Verdict != "ERROR" || len(r.Operations) == 0 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "gone") {
+		t.Fatalf("exit %d %s %+v\n%s", code, r.Verdict, r.Operations, errs)
+	}
+	// In GitHub Actions the verdict is also an annotation on the file.
+	t.Setenv("GITHUB_ACTIONS", "true")
+	_, out, _ := oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if !strings.Contains(out, "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: ") {
+		t.Errorf("no annotation:\n%s", out)
+	}
+}

@@ -187,36 +187,102 @@ func (c *ctx) unwrap(n node) node { return c.s.Unwrap(n) }
 // isFlag reports whether n reads the flag.
 func (c *ctx) isFlag(n node) bool { return c.isFlagPath(n, c.t.Flag.Props) }
 
-// isNotFlag reports whether n is `!<flag>` (with any parentheses).
+// isNotFlag reports whether n says "the flag is not set": `!<flag>`,
+// `<flag> !== true`, `<flag> != true` (either side), with any parentheses,
+// or a conjunct of `&&` that does (`!config.repo && !opts.skip`: what
+// eslint --fix makes of a nested guard).
 func (c *ctx) isNotFlag(n node) bool {
 	s := c.s
 	n = c.unwrap(n)
-	return s.Kind(n) == "unary_expression" && s.HasToken(n, "!") && c.isFlag(s.Child(n, "argument"))
+	switch s.Kind(n) {
+	case "unary_expression":
+		return s.HasToken(n, "!") && c.isFlag(s.Child(n, "argument"))
+	case "binary_expression":
+		l, r := s.Child(n, "left"), s.Child(n, "right")
+		switch {
+		case s.HasToken(n, "&&"):
+			return c.isNotFlag(l) || c.isNotFlag(r)
+		case s.HasToken(n, "!==") || s.HasToken(n, "!="):
+			return c.isFlag(l) && s.Text(c.unwrap(r)) == "true" || c.isFlag(r) && s.Text(c.unwrap(l)) == "true"
+		}
+	}
+	return false
 }
 
-// guardedBy returns the if statement that already guards n: n lies in the
-// consequence of `if (!<flag>)` or in the else of `if (<flag>)`, within the
-// function's body.
+// isSetFlag reports whether n says "the flag is set": `<flag>`,
+// `<flag> === true`, `<flag> == true` (either side), with any parentheses.
+func (c *ctx) isSetFlag(n node) bool {
+	s := c.s
+	n = c.unwrap(n)
+	if c.isFlag(n) {
+		return true
+	}
+	if s.Kind(n) == "binary_expression" && (s.HasToken(n, "===") || s.HasToken(n, "==")) {
+		l, r := s.Child(n, "left"), s.Child(n, "right")
+		return c.isFlag(l) && s.Text(c.unwrap(r)) == "true" || c.isFlag(r) && s.Text(c.unwrap(l)) == "true"
+	}
+	return false
+}
+
+// guardedBy returns the statement that already guards n, within the
+// function's body: n lies in the consequence of an `if` whose condition
+// says the flag is not set (isNotFlag), or in the else of one that says it
+// is set; or an earlier statement of an enclosing block leaves when the
+// flag is set (`if (opts.skip) return;`, or throws).
 func (c *ctx) guardedBy(n node) node {
 	s := c.s
 	for ; n >= 0 && n != c.body; n = s.Parent(n) {
 		p := s.Parent(n)
-		if s.Kind(p) != "if_statement" {
-			continue
-		}
-		cond := s.Child(p, "condition")
-		switch s.Field(n) {
-		case "consequence":
-			if c.isNotFlag(cond) {
-				return p
+		switch s.Kind(p) {
+		case "if_statement":
+			cond := s.Child(p, "condition")
+			switch s.Field(n) {
+			case "consequence":
+				if c.isNotFlag(cond) {
+					return p
+				}
+			case "alternative":
+				if c.isSetFlag(cond) {
+					return p
+				}
 			}
-		case "alternative":
-			if c.isFlag(cond) {
-				return p
+		case "else_clause":
+			if ifs := s.Parent(p); s.Kind(ifs) == "if_statement" && c.isSetFlag(s.Child(ifs, "condition")) {
+				return ifs
+			}
+		case "statement_block":
+			for prev := s.FirstChild(p); prev >= 0 && prev != n; prev = s.Next(prev) {
+				if c.leavesWhenSet(prev) {
+					return prev
+				}
 			}
 		}
 	}
 	return noNode
+}
+
+// leavesWhenSet reports whether statement st is `if (<flag set>) return
+// ...;` (or throw, braces allowed) with no else.
+func (c *ctx) leavesWhenSet(st node) bool {
+	s := c.s
+	if s.Kind(st) != "if_statement" || s.Child(st, "alternative") >= 0 || !c.isSetFlag(s.Child(st, "condition")) {
+		return false
+	}
+	body := s.Child(st, "consequence")
+	if s.Kind(body) == "statement_block" {
+		var only node = noNode
+		for ch := s.FirstChild(body); ch >= 0; ch = s.Next(ch) {
+			if s.Named(ch) && s.Kind(ch) != "comment" {
+				if only >= 0 {
+					return false
+				}
+				only = ch
+			}
+		}
+		body = only
+	}
+	k := s.Kind(body)
+	return k == "return_statement" || k == "throw_statement"
 }
 
 // stringLiteral decodes a simple quoted string literal (no escapes).

@@ -39,9 +39,12 @@ func Guard(t Target, wrap *analyzer.Call, def json.RawMessage) (out []byte, chan
 		}
 		init = hoist{ok: true, value: buf.String()}
 	}
-	ch, err := c.guardChange(st, "!"+c.flagExpr, init, wrap.Text)
-	if err != nil {
-		return nil, false, err
+	ch, ok := c.mergedGuard(st)
+	if !ok {
+		ch, err = c.guardChange(st, "!"+c.flagExpr, init, wrap.Text)
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	out, _ = apply(t.Src, []change{ch})
 	if err := c.checkParses(out, "the guard"); err != nil {
@@ -121,9 +124,14 @@ func (c *ctx) locate(call node, text string) (site, error) {
 
 // inBlock refuses a statement that is not directly in a { } block or a case.
 func (c *ctx) inBlock(stmt, call node, text string) error {
-	switch c.s.Kind(c.s.Parent(stmt)) {
+	switch p := c.s.Parent(stmt); c.s.Kind(p) {
 	case "statement_block", "switch_case", "switch_default":
 		return nil
+	case "if_statement":
+		// `if (a) call();`: the guard merges into the condition (mergedGuard).
+		if c.s.Field(stmt) == "consequence" && c.s.Child(p, "alternative") < 0 {
+			return nil
+		}
 	}
 	return &Refusal{Line: c.line(call), Reason: fmt.Sprintf(
 		"%s is called in a statement that is not in a { } block at line %d; add braces around it first",
@@ -164,6 +172,49 @@ func oneLine(s string) string {
 		s = string(r[:39]) + "…"
 	}
 	return s
+}
+
+// mergedGuard: when the wrapped statement is the only statement of an
+// enclosing `if` with no else (and binds nothing used later), the guard is
+// merged into its condition, `if (x && !<flag>)`, rather than nested (what
+// unicorn/no-lonely-if and similar lint rules want).
+func (c *ctx) mergedGuard(st site) (change, bool) {
+	s := c.s
+	if st.decl >= 0 && c.bindingUsed(st.decl) {
+		return change{}, false
+	}
+	p := s.Parent(st.stmt)
+	if s.Kind(p) == "statement_block" {
+		for ch := s.FirstChild(p); ch >= 0; ch = s.Next(ch) {
+			if s.Named(ch) && s.Kind(ch) != "comment" && ch != st.stmt {
+				return change{}, false
+			}
+		}
+		p = s.Parent(p)
+	}
+	if s.Kind(p) != "if_statement" || s.Child(p, "alternative") >= 0 || !c.inFunction(p) {
+		return change{}, false
+	}
+	cond := s.Child(p, "condition") // a parenthesized_expression
+	inner := s.FirstNamed(cond)
+	if inner < 0 {
+		return change{}, false
+	}
+	text := s.Text(inner)
+	switch s.Kind(inner) {
+	case "binary_expression":
+		if !s.HasToken(inner, "&&") && (s.HasToken(inner, "||") || s.HasToken(inner, "??")) {
+			text = "(" + text + ")"
+		}
+	case "ternary_expression", "assignment_expression", "sequence_expression", "augmented_assignment_expression", "yield_expression":
+		text = "(" + text + ")"
+	}
+	return change{start: s.Start(inner), end: s.End(inner), text: text + " && !" + c.flagExpr}, true
+}
+
+// inFunction reports whether n lies within the function's body.
+func (c *ctx) inFunction(n node) bool {
+	return c.s.Start(n) >= c.s.Start(c.body) && c.s.End(n) <= c.s.End(c.body)
 }
 
 // hoist is what a bound result is declared with before the guard: ok false
@@ -212,7 +263,13 @@ func (c *ctx) guardChange(st site, cond string, init hoist, text string) (change
 	if c.src[end-1] == ';' {
 		semi = ";"
 	}
-	head := kw + " " + s.Text(name) + s.Text(s.Child(st.decl, "type"))
+	typ := s.Text(s.Child(st.decl, "type"))
+	if init.value == "null" && typ != "" && !strings.Contains(typ, "null") && !strings.Contains(typ, "any") && !strings.Contains(typ, "unknown") {
+		// `default: null` on `const e: number = ...`: the declared type must
+		// admit the default (`let e: number | null = null`).
+		typ += " | null"
+	}
+	head := kw + " " + s.Text(name) + typ
 	if init.value != "" {
 		head += " = " + init.value
 	}

@@ -305,3 +305,17 @@ func TestMutantsPipeline(t *testing.T) {
 		t.Errorf("unknown parameter: %v", err)
 	}
 }
+
+// TestMutantDiffsLiteral: each mutant's diff, against literal expectations
+// written by hand (not recomputed the way the code computes them).
+func TestMutantDiffsLiteral(t *testing.T) {
+	ms := mutants(t, guarded, optsSkip, "enrichItem", "selectTargets", "updateRecord", "audit")
+	for name, want := range map[string]string{
+		"red-first": "--- a/x.ts\n+++ b/x.ts\n@@ -1,6 +1,6 @@\n export async function f(id: number, opts: { skip?: boolean } = {}) {\n   const targets = selectTargets(id);\n-  if (!opts.skip) {\n+  if (!(undefined)) {\n     await enrichItem(targets);\n   }\n   await updateRecord(id, {\n",
+		"preserve-moved-under-guard:updateRecord": "--- a/x.ts\n+++ b/x.ts\n@@ -3,8 +3,10 @@\n   if (!opts.skip) {\n     await enrichItem(targets);\n   }\n-  await updateRecord(id, {\n-    targets,\n-  });\n+  if (!opts.skip) {\n+    await updateRecord(id, {\n+      targets,\n+    });\n+  }\n   return notify(audit(id));\n }\n",
+	} {
+		if got := ms[name].Diff; got != want {
+			t.Errorf("%s: diff\n%s\nwant\n%s", name, got, want)
+		}
+	}
+}

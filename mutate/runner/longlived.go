@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 	"io"
 	"os"
 	"os/exec"
@@ -343,7 +344,7 @@ func (d *llDriver) stop() {
 
 // start launches the driver and waits for it to be ready (d.mu held).
 func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, error) {
-	tmp, err := os.MkdirTemp("", "oracle-ll-")
+	tmp, err := os.MkdirTemp(sbox.TempDirFor(d.key.cwd), "oracle-ll-")
 	if err != nil {
 		return nil, fmt.Errorf("runner: temp dir: %w", err)
 	}
@@ -367,6 +368,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		"ORACLE_PHASES="+p.path("phases.json"),
 		"npm_config_offline=true",
 	)
+	cmd.Env = append(cmd.Env, tempEnv(tmp)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {

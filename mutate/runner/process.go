@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,7 +132,7 @@ func newCleaner(dirs ...string) *cleaner {
 
 // once runs vitest one time. timedOut reports that s.Timeout killed it.
 func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res Result, timedOut bool, err error) {
-	tmp, err := os.MkdirTemp("", "oracle-run-")
+	tmp, err := os.MkdirTemp(sbox.TempDirFor(inv.cwd), "oracle-run-")
 	if err != nil {
 		return res, false, fmt.Errorf("runner: temp dir: %w", err)
 	}
@@ -169,6 +170,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		"ORACLE_PHASES="+phasesPath,
 		"npm_config_offline=true",
 	)
+	cmd.Env = append(cmd.Env, tempEnv(tmp)...)
 	var out tailBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setProcessGroup(cmd)
@@ -277,4 +279,11 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.buf.String()
+}
+
+// tempEnv points the temporary directory of vitest and its workers into dir
+// (vite writes transformed sources under $TMPDIR/<id>/ssr), so that it goes
+// with the run's own files.
+func tempEnv(dir string) []string {
+	return []string{"TMPDIR=" + dir, "TMP=" + dir, "TEMP=" + dir}
 }

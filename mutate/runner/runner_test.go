@@ -30,9 +30,16 @@ func sample(t *testing.T) string {
 	_, here, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(here), "..", "..", "testdata", "pipeline")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vitest", "vitest.mjs")); err != nil {
+		// Under CI a missing install is a broken CI, never a green skip.
+		if os.Getenv("CI") != "" {
+			t.Fatalf("testdata/pipeline/node_modules is missing: scripts/test installs it (%v)", err)
+		}
 		t.Skipf("testdata/pipeline/node_modules is missing: run npm ci in testdata/pipeline (%v)", err)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node not on PATH: CI must have it")
+		}
 		t.Skip("node not on PATH")
 	}
 	return dir

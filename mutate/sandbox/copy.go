@@ -58,11 +58,14 @@ type dirMode struct {
 }
 
 // permissions is the otiai10/copy PermissionControl: files get their mode at
-// once, directories are made writable and get theirs at the end.
+// once, directories are made writable and get theirs at the end. The copy is
+// always writable by its owner (a read-only checkout, a CI cache, `chmod
+// a-w`): files get u+w and directories u+rwx on top of the source's bits, so
+// that mutants can be written and the sandbox removed.
 func (c *copier) permissions(info fs.FileInfo, dest string) (func(*error), error) {
 	if !info.IsDir() {
 		return func(err *error) {
-			if cerr := os.Chmod(dest, info.Mode()); *err == nil {
+			if cerr := os.Chmod(dest, info.Mode()|0o200); *err == nil {
 				*err = cerr
 			}
 		}, nil
@@ -70,9 +73,9 @@ func (c *copier) permissions(info fs.FileInfo, dest string) (func(*error), error
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return func(*error) {}, err
 	}
-	if mode := info.Mode() & fs.ModePerm; mode != 0o755 {
+	if mode := info.Mode()&fs.ModePerm | 0o700; mode != 0o755 {
 		c.mu.Lock()
-		c.dirModes = append(c.dirModes, dirMode{dest, info.Mode()})
+		c.dirModes = append(c.dirModes, dirMode{dest, info.Mode() | 0o700})
 		c.mu.Unlock()
 	}
 	return func(*error) {}, nil

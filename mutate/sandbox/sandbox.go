@@ -169,6 +169,26 @@ func (s *Sandbox) setUp(opts Options) error {
 // what Close removes.
 func (s *Sandbox) Dir() string { return s.dir }
 
+// TempDirFor is where a process working at path (inside a sandbox's Root)
+// keeps its temporary files: a directory inside the sandbox directory, made
+// on first use, removed with the sandbox, so that nothing a run writes (the
+// runner's files, vitest's $TMPDIR/<id>/ssr transforms of the user's code)
+// is left in the system's temp directory. "" when path is in no sandbox.
+func TempDirFor(path string) string {
+	for dir := path; ; dir = filepath.Dir(dir) {
+		if fi, err := os.Lstat(filepath.Join(dir, ownerFile)); err == nil && fi.Mode().IsRegular() {
+			tmp := filepath.Join(dir, "tmp")
+			if err := os.MkdirAll(tmp, 0o700); err != nil {
+				return ""
+			}
+			return tmp
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
 // Path returns the absolute path inside the sandbox of rel, a path relative to
 // the repository root, after following the links inside the sandbox it goes
 // through. It returns ErrOutside for an absolute path, a path that leaves

@@ -110,8 +110,9 @@ func TestNewLayout(t *testing.T) {
 			case file:
 				ofi, err := os.Lstat(orig(tt.rel))
 				must(t, err)
-				if !fi.Mode().IsRegular() || fi.Mode() != ofi.Mode() {
-					t.Errorf("mode %v, want %v", fi.Mode(), ofi.Mode())
+				// The source's bits, and always writable by the owner (issue 8 item 11).
+				if !fi.Mode().IsRegular() || fi.Mode() != ofi.Mode()|0o200 {
+					t.Errorf("mode %v, want %v", fi.Mode(), ofi.Mode()|0o200)
 				}
 				if got, want := readFile(t, p), readFile(t, orig(tt.rel)); got != want {
 					t.Errorf("content %q, want %q", got, want)
@@ -137,11 +138,12 @@ func TestNewLayout(t *testing.T) {
 			}
 		})
 	}
-	// Directory modes are preserved (made writable only while copying).
+	// Directory modes are preserved, and owner-writable: a read-only checkout
+	// (CI caches, chmod a-w) still takes mutants in the sandbox.
 	fi, err := os.Stat(in("ro"))
 	must(t, err)
-	if fi.Mode().Perm() != 0o555 {
-		t.Errorf("ro: mode %v, want 0555", fi.Mode().Perm())
+	if fi.Mode().Perm() != 0o755 {
+		t.Errorf("ro: mode %v, want 0755 (0555 and u+rwx)", fi.Mode().Perm())
 	}
 }
 
