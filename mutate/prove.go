@@ -37,6 +37,9 @@ type ProveOptions struct {
 	// in different directories (both runners do; a LongLivedRunner keeps
 	// at most MaxProcesses idle processes).
 	Concurrency int
+	// Isolate runs every mutant alone; otherwise they run batched first
+	// (mutate/lab, batch.go) and alone only where a batch cannot decide.
+	Isolate bool
 }
 
 // Timings says where the time of a prove went.
@@ -140,21 +143,14 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		for _, j := range jobs {
 			most = max(most, len(j.mutants))
 		}
-		n := min(max(opts.Concurrency, 1), max(most, 1))
-		t0 := time.Now()
-		var sbs []*sandbox.Sandbox
-		for range n {
-			sb, err := sandbox.New(root, sandbox.Options{TempDir: opts.TempDir})
-			if err != nil {
-				return nil, err // "sandbox: ..."
-			}
-			defer sb.Close()
-			if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
-				defer c.CloseDir(sb.Root) // runs before sb.Close: stop vitest, then remove its directory
-			}
-			sbs = append(sbs, sb)
+		pool := &sandboxPool{root: root, tempDir: opts.TempDir, runner: opts.Runner,
+			max: min(max(opts.Concurrency, 1), max(most, 1))}
+		defer func() { res.Timings.Sandbox = pool.spent }()
+		defer pool.close()
+		if _, err := pool.grow(1); err != nil {
+			return nil, err
 		}
-		res.Timings.Sandbox, res.Timings.Concurrency = time.Since(t0), n
+		res.Timings.Concurrency = pool.max
 		i := 0
 		progress := func(op, run string) {
 			i++
@@ -163,7 +159,7 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			}
 		}
 		for _, j := range jobs {
-			if err := proveOne(ctx, sbs, j.op, j.plan, j.mutants, opts, progress); err != nil {
+			if err := proveOne(ctx, pool, j.op, j.plan, j.mutants, opts, progress); err != nil {
 				return nil, err
 			}
 		}
@@ -193,20 +189,31 @@ func staleness(root string, o *generator.Operation) string {
 
 // proveOne runs an operation's oracle against its mutants in the lab, the
 // mutants spread over the sandboxes sbs, and judges it.
-func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
-	var more []lab.Slot
-	for k, sb := range sbs {
-		if err := sb.WriteFile(o.File, o.Content); err != nil {
-			return fmt.Errorf("sandbox: %w", err)
+func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+	slots := func(sbs []*sandbox.Sandbox) ([]lab.Slot, error) {
+		var out []lab.Slot
+		for _, sb := range sbs {
+			if err := sb.WriteFile(o.File, o.Content); err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+			out = append(out, lab.Slot{Root: sb.Root, Files: sb})
 		}
-		if k > 0 {
-			more = append(more, lab.Slot{Root: sb.Root, Files: sb})
-		}
+		return out, nil
 	}
-	sb := sbs[0]
-	l := &lab.Lab{Root: sb.Root, Files: sb, More: more, Runner: opts.Runner, MarkerPrefix: op.ID,
+	all, err := slots(pool.list)
+	if err != nil {
+		return err
+	}
+	l := &lab.Lab{Root: all[0].Root, Files: all[0].Files, More: all[1:], Runner: opts.Runner, MarkerPrefix: op.ID, Isolate: opts.Isolate,
 		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
-		Progress: func(run string) { progress(op.ID, run) }}
+		Progress: func(run string) { progress(op.ID, run) },
+		Grow: func(n int) ([]lab.Slot, error) {
+			sbs, err := pool.grow(n)
+			if err != nil {
+				return nil, err
+			}
+			return slots(sbs)
+		}}
 	res, err := l.Execute(ctx, []string{o.File}, ms)
 	if res != nil {
 		for _, b := range res.Baselines {
@@ -214,7 +221,7 @@ func proveOne(ctx context.Context, sbs []*sandbox.Sandbox, op *OpResult, o *gene
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant, []byte(op.source))
-			run.Outcome, run.Detail, run.Seconds = r.Outcome, r.Detail, r.Duration.Seconds()
+			run.Outcome, run.Detail, run.Seconds, run.Batched = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched
 			op.Runs = append(op.Runs, run)
 		}
 	}
@@ -253,6 +260,42 @@ func mutantRun(m edit.Mutant, orig []byte) Run {
 		r.Line = 1
 	}
 	return r
+}
+
+// sandboxPool holds the sandboxes of a prove: one at first, more (up to max)
+// when mutants are left to run alone and can run at once.
+type sandboxPool struct {
+	root, tempDir string
+	runner        runner.Runner
+	max           int
+	list          []*sandbox.Sandbox
+	spent         time.Duration // creating them
+}
+
+// grow makes up to n more sandboxes (within max) and returns them.
+func (p *sandboxPool) grow(n int) ([]*sandbox.Sandbox, error) {
+	t0 := time.Now()
+	defer func() { p.spent += time.Since(t0) }()
+	var out []*sandbox.Sandbox
+	for range min(n, p.max-len(p.list)) {
+		sb, err := sandbox.New(p.root, sandbox.Options{TempDir: p.tempDir})
+		if err != nil {
+			return out, err // "sandbox: ..."
+		}
+		p.list = append(p.list, sb)
+		out = append(out, sb)
+	}
+	return out, nil
+}
+
+// close stops vitest in each sandbox, then removes it.
+func (p *sandboxPool) close() {
+	for _, sb := range p.list {
+		if c, ok := p.runner.(interface{ CloseDir(string) }); ok {
+			c.CloseDir(sb.Root)
+		}
+		sb.Close()
+	}
 }
 
 // utf16Column is the 1-based column of byte offset off in src, counted in

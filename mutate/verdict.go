@@ -59,6 +59,7 @@ type Run struct {
 	Line     int           `json:"line,omitempty"`
 	Diff     string        `json:"diff,omitempty"`
 	Seconds  float64       `json:"seconds"`
+	Batched  bool          `json:"-"` // established in a batched run
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.

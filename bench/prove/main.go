@@ -6,10 +6,10 @@
 //
 //	go run ./bench/prove [-runs N]
 //
-// Variants are measured interleaved in each round: the long-lived vitest
-// runner one mutant at a time (--concurrency 1) and two at once
-// (--concurrency 2, each in a sandbox of its own), and a fresh vitest
-// process per run (--runner process) two at once. Ratios are to the first.
+// Variants are measured interleaved in each round, all with the long-lived
+// vitest runner: every mutant alone (--isolate, the engine before batching)
+// one at a time and two at once (--concurrency 2, a sandbox each), and
+// batched (the default) one and two at once. Ratios are to the first.
 //
 // It needs testdata/pipeline/node_modules (scripts/test installs it).
 package main
@@ -66,7 +66,8 @@ func mainErr(runs int) error {
 	var plain []time.Duration
 	total := map[string][]time.Duration{}
 	perRun := map[string][]float64{}
-	runners := []string{"long-lived/1", "long-lived/2", "process/2"}
+	perMutant := map[string][]time.Duration{}
+	runners := []string{"isolate/1", "isolate/2", "batched/1", "batched/2"}
 	nRuns := 0
 	for i := 0; i < runs; i++ {
 		start := time.Now()
@@ -79,8 +80,12 @@ func mainErr(runs int) error {
 		line := fmt.Sprintf("round %d: plain vitest %.2fs", i+1, plain[i].Seconds())
 		for _, rk := range runners {
 			start = time.Now()
-			kind, conc, _ := strings.Cut(rk, "/")
-			out, err := exec.Command(bin, "prove", "--json", "--runner", kind, "--concurrency", conc, "--root", repo, manifest).Output()
+			mode, conc, _ := strings.Cut(rk, "/")
+			args := []string{"prove", "--json", "--concurrency", conc, "--root", repo, manifest}
+			if mode == "isolate" {
+				args = append(args, "--isolate")
+			}
+			out, err := exec.Command(bin, args...).Output()
 			if err != nil {
 				return fmt.Errorf("prove --runner %s: %v\n%s", rk, err, out)
 			}
@@ -100,7 +105,11 @@ func mainErr(runs int) error {
 				perRun[rk] = append(perRun[rk], r.Seconds)
 			}
 			nRuns = len(doc.Operations[0].Runs)
-			line += fmt.Sprintf(", prove --runner %s %.2fs", rk, total[rk][i].Seconds())
+			// A mutant after the first run: the wall time less the baseline run
+			// (sandbox, vitest start-up, the first load), over the other runs.
+			base := time.Duration(doc.Operations[0].Runs[0].Seconds * float64(time.Second))
+			perMutant[rk] = append(perMutant[rk], (total[rk][i]-base)/time.Duration(nRuns-1))
+			line += fmt.Sprintf(", prove %s %.2fs", rk, total[rk][i].Seconds())
 		}
 		fmt.Println(line)
 	}
@@ -112,6 +121,10 @@ func mainErr(runs int) error {
 		sort.Float64s(perRun[rk])
 		fmt.Printf("prove %-13s min/median/max %.2f/%.2f/%.2fs for %d runs (baseline, red-first, %d mutants); %.2fs per run of the wall time (median of vitest's own duration %.2fs); ratio to one plain run %.1f\n",
 			rk, lo.Seconds(), mt.Seconds(), hi.Seconds(), nRuns, nRuns-2, mt.Seconds()/float64(nRuns), perRun[rk][len(perRun[rk])/2], mt.Seconds()/mp.Seconds())
+	}
+	for _, rk := range runners {
+		lo, md, hi := spread(perMutant[rk])
+		fmt.Printf("prove %-13s per mutant after the baseline run: min/median/max %.0f/%.0f/%.0f ms\n", rk, float64(lo.Milliseconds()), float64(md.Milliseconds()), float64(hi.Milliseconds()))
 	}
 	for _, rk := range runners[1:] {
 		var ratios []time.Duration // per round, in units of 1/1000

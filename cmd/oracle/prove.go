@@ -36,6 +36,7 @@ type proveTimings struct {
 	TotalSeconds   float64 `json:"total_seconds"`
 	Runs           int     `json:"runs"`
 	Mutants        int     `json:"mutants"`
+	Batched        int     `json:"batched"` // mutants whose outcome a batched run established
 	Concurrency    int     `json:"concurrency"`
 }
 
@@ -46,6 +47,9 @@ func timingsOf(res *mutate.Result) proveTimings {
 			t.Runs++
 			if r.Operator != "" {
 				t.Mutants++
+			}
+			if r.Batched {
+				t.Batched++
 			}
 			t.RunsSeconds += r.Seconds
 		}
@@ -121,9 +125,10 @@ func runProve(args []string, stdout, stderr io.Writer) int {
 
 // proveVerb is the verb; ctx ends with an interrupt.
 func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--isolate] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
+	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
@@ -140,7 +145,7 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
-	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency}
+	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
 	switch *runnerKind {
 	case "long-lived":
 		ll := runner.NewLongLived()

@@ -214,7 +214,9 @@ func TestProveInterrupted(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	before := treeHash(t, dir)
-	cmd := exec.Command(bin, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	// --isolate: a vitest run per mutant keeps prove busy for seconds (a
+	// batched prove of the sample can end before the signal comes).
+	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -287,6 +289,73 @@ func TestProveConcurrencyDeterministic(t *testing.T) {
 	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
+}
+
+// TestProveBatchedEqualsIsolated: the differential test of the batched
+// engine. On the sample's ticket, on the code as it is and broken each way
+// gen's tests break it, prove (batched) gives the document --isolate gives
+// (a vitest run per mutant), run for run, timings aside; and on the code as
+// it is the batch decided every mutant.
+func TestProveBatchedEqualsIsolated(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	orig, _ := os.ReadFile(index)
+	doc := func(extra ...string) (string, map[string]any) {
+		return proveDocOf(t, dir, "tickets/PROJ-142.yaml", extra...)
+	}
+	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
+	for _, b := range breakings {
+		cases = append(cases, struct{ name, old, new string }{b.name, b.old, b.new})
+	}
+	for _, c := range cases {
+		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
+		batched, tb := doc()
+		isolated, ti := doc("--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
+		}
+		if ti != nil && ti["batched"] != 0.0 {
+			t.Errorf("%s: --isolate batched %v mutants", c.name, ti["batched"])
+		}
+		if c.old == "" && tb["batched"] != 11.0 {
+			t.Errorf("%s: the batch decided %v of 11 mutants", c.name, tb["batched"])
+		}
+	}
+	// The class-based sample, whose fixture uses a real (sql.js) database.
+	svc := copySample(t, "services", v4(t).nodeModules)
+	for _, ticket := range methodTickets {
+		batched, tb := proveDocOf(t, svc, ticket)
+		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", ticket, batched, isolated)
+		}
+		if tb["batched"] != tb["mutants"] {
+			t.Errorf("%s: the batch decided %v of %v mutants", ticket, tb["batched"], tb["mutants"])
+		}
+	}
+}
+
+// proveDocOf is prove --json of ticket in dir, one mutant at a time, without
+// what differs from run to run (seconds, timings: returned apart).
+func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
+	t.Helper()
+	args := append([]string{"prove", "--json", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
+	_, out, errs := oracle(t, args...)
+	var d map[string]any
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
+	}
+	timings, _ := d["timings"].(map[string]any)
+	delete(d, "timings")
+	ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
+	for _, op := range ops {
+		runs, _ := op.(map[string]any)["runs"].([]any)
+		for _, r := range runs {
+			delete(r.(map[string]any), "seconds")
+		}
+	}
+	b, _ := json.MarshalIndent(d, "", " ")
+	return string(b), timings
 }
 
 // TestProveTempDirectory: after a prove nothing is left in the system's temp

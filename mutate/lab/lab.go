@@ -45,6 +45,11 @@ type Lab struct {
 	// concurrent runs in different directories. Results keep the input
 	// order whatever order the runs end in.
 	More []Slot
+	// Grow, when set and More is empty, is asked once for up to n more
+	// sandboxes when more than one mutant is left to run alone (after the
+	// batches): they are made only when they can be used. Its error ends
+	// the lab.
+	Grow func(n int) ([]Slot, error)
 	// Config is the vitest config file, relative to the workspace ("" = the
 	// package's own).
 	Config string
@@ -56,6 +61,10 @@ type Lab struct {
 	// Progress, when set, hears of every run before it starts: "baseline"
 	// or the mutant's name.
 	Progress func(run string)
+	// Isolate runs every mutant alone (a vitest run per mutant and test
+	// file); otherwise mutants run batched first (batch.go) and only what a
+	// batch cannot establish runs alone.
+	Isolate bool
 	// MarkerPrefix makes the reached markers of this lab's mutants unique in
 	// the sandbox (prove uses the operation's id).
 	MarkerPrefix string
@@ -68,6 +77,9 @@ type Run struct {
 	Outcome  Outcome
 	Detail   string // why: the failure, the load error, the time-out
 	Duration time.Duration
+	// Batched: the outcome comes from a batched run (Duration is the
+	// batch's time shared equally between its variants).
+	Batched bool
 }
 
 // Result is what a lab established, in input order.
@@ -126,7 +138,33 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	if timeout == 0 {
 		timeout = DerivedTimeout(slowest)
 	}
-	runs, err := l.spread(ctx, tests, ms, timeout)
+	ids := make([]string, len(ms))
+	for k := range ms {
+		ids[k] = fmt.Sprintf("%s-%d", l.MarkerPrefix, k)
+	}
+	pre := make([]*Run, len(ms))
+	if !l.Isolate && len(ms) > 1 {
+		var err error
+		if pre, err = l.batch(ctx, tests, ms, ids, timeout, slowest); err != nil {
+			return res, err
+		}
+	}
+	if l.Grow != nil && len(l.More) == 0 {
+		left := 0
+		for _, r := range pre {
+			if r == nil {
+				left++
+			}
+		}
+		if left > 1 {
+			more, err := l.Grow(left - 1)
+			if err != nil {
+				return res, err
+			}
+			l.More = more
+		}
+	}
+	runs, err := l.spread(ctx, tests, ms, ids, pre, timeout)
 	res.Mutants = runs
 	return res, err
 }
@@ -135,16 +173,24 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 // mutant not yet taken. It returns the runs of the mutants in input order up
 // to the first that did not complete, and that one's error. After an error
 // no worker starts another mutant.
-func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, timeout time.Duration) ([]Run, error) {
+func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, ids []string, pre []*Run, timeout time.Duration) ([]Run, error) {
 	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
 	runs := make([]Run, len(ms))
 	errs := make([]error, len(ms))
 	done := make([]bool, len(ms))
+	for k, r := range pre {
+		if r != nil {
+			runs[k], done[k] = *r, true
+		}
+	}
 	var mu sync.Mutex
 	next, failed := 0, false
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
+		for next < len(ms) && done[next] {
+			next++
+		}
 		if failed || next == len(ms) || ctx.Err() != nil {
 			return -1
 		}
@@ -158,7 +204,7 @@ func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, time
 		go func() {
 			defer wg.Done()
 			for k := take(); k >= 0; k = take() {
-				run, err := l.runMutant(ctx, sl, fmt.Sprintf("%s-%d", l.MarkerPrefix, k), &ms[k], tests, timeout)
+				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], tests, timeout)
 				mu.Lock()
 				runs[k], errs[k], done[k] = run, err, err == nil
 				failed = failed || err != nil

@@ -1,0 +1,205 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// Batched runs (the default; Lab.Isolate turns them off).
+//
+// Each mutated file is written once as a schema (edit.BuildSchema): every
+// mutant behind a run-time switch, the original as the default. A harness
+// test file next to the test file runs, in one vitest run, a describe block
+// per variant: it sets the switch, resets the module registry and imports
+// the test file afresh (`?oracle-variant=i`), so the test file's own tests
+// and hooks run once per variant. The test file itself is not changed.
+//
+// The guards against contamination (a variant leaving state that makes a
+// later one fail):
+//   - the baseline runs first and last in the batch and must pass both
+//     times; otherwise no result of the batch is used;
+//   - a batch that times out, crashes or cannot load uses no result;
+//   - a batch result is used only when it is a kill by an assertion or an
+//     exception in a test body (with both baselines green); every other
+//     variant (survived, no-coverage, error, setup failure) and every mutant
+//     the schema could not place runs alone, as with Isolate.
+// So a batch can only save time: every outcome other than a clean kill is
+// established by an isolated run.
+
+// HarnessPrefix starts the name of the harness file written next to a test
+// file for a batched run.
+const HarnessPrefix = "__oracle_batch__."
+
+// variantTitle is the describe title of variant i of a batch (switch value v).
+func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", i, v) }
+
+// harness is the source of the batch harness for test file base (a name in
+// the harness's directory) running switch values vs in order.
+func harness(base string, vs []int) []byte {
+	var b strings.Builder
+	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
+	b.WriteString("import { afterAll, beforeAll, describe, vi } from \"vitest\";\n")
+	for i, v := range vs {
+		spec, _ := jsonString("./" + base + "?oracle-variant=" + fmt.Sprint(i))
+		fmt.Fprintf(&b, `describe(%q, async () => {
+  beforeAll(() => { Reflect.set(globalThis, %q, %d); });
+  afterAll(() => { Reflect.deleteProperty(globalThis, %q); });
+  vi.resetModules();
+  await import(%s);
+});
+`, variantTitle(i, v), edit.SchemaSwitch, v, edit.SchemaSwitch, spec)
+	}
+	return []byte(b.String())
+}
+
+func jsonString(s string) (string, error) {
+	// A Go-quoted ASCII string is a valid JS string literal when it has no
+	// escapes beyond \" and \\ (paths here have none).
+	q := fmt.Sprintf("%q", s)
+	if strings.ContainsAny(s, "\\\"\n\r") {
+		return q, fmt.Errorf("unsupported path %q", s)
+	}
+	return q, nil
+}
+
+// batch runs the mutants ms in batches and returns, per mutant, the kill
+// it established (nil: run it alone). ids[k] is ms[k]'s marker id.
+func (l *Lab) batch(ctx context.Context, tests []string, ms []edit.Mutant, ids []string, timeout, baseline time.Duration) ([]*Run, error) {
+	out := make([]*Run, len(ms))
+	// Group the mutants by file and build one schema per file.
+	byPath := map[string][]int{}
+	var paths []string
+	for k, m := range ms {
+		if _, ok := byPath[m.Path]; !ok {
+			paths = append(paths, m.Path)
+		}
+		byPath[m.Path] = append(byPath[m.Path], k)
+	}
+	slices.Sort(paths)
+	var placed []int // mutant indexes in the schemas
+	var written []string
+	defer func() {
+		for _, p := range written {
+			l.Files.Restore(p)
+		}
+	}()
+	for _, p := range paths {
+		ks := byPath[p]
+		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
+		if err != nil {
+			continue // these run alone, which reports the problem
+		}
+		var sms []edit.Mutant
+		var svs []int
+		for _, k := range ks {
+			m := ms[k]
+			if src, err := edit.MarkReached(m, runner.MarkerStatement(ids[k])); err == nil {
+				m.Source = src
+			}
+			sms = append(sms, m)
+			svs = append(svs, k+1)
+		}
+		sc, err := edit.BuildSchema(p, orig, sms, svs)
+		if err != nil {
+			continue // every mutant of this file runs alone
+		}
+		if err := l.Files.WriteFile(p, sc.Source); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, p)
+		for _, v := range sc.Placed {
+			placed = append(placed, v-1)
+		}
+	}
+	slices.Sort(placed)
+	for _, t := range tests {
+		var left []int
+		for _, k := range placed {
+			if out[k] == nil {
+				left = append(left, k)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		if err := l.batchOne(ctx, t, ms, ids, left, out, timeout, baseline); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// batchOne runs the variants left of one test file in one vitest run and
+// records the kills it can trust in out.
+func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, timeout, baseline time.Duration) error {
+	vs := []int{0}
+	for _, k := range left {
+		vs = append(vs, k+1)
+	}
+	vs = append(vs, 0)
+	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
+	if _, err := jsonString(path.Base(test)); err != nil {
+		return nil // run alone
+	}
+	if err := l.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	defer l.Files.Restore(h)
+	// The batch may take as long as every variant's run after start-up.
+	r, err := l.Runner.Run(ctx, l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
+	if err != nil {
+		return l.fail(ctx, err)
+	}
+	if r.Status == runner.Timeout || len(r.Tests) == 0 {
+		return nil // timed out, crashed or could not load: nothing is trusted
+	}
+	groups := make([][]runner.Test, len(vs))
+	for _, t := range r.Tests {
+		for i, v := range vs {
+			if strings.HasPrefix(t.Name, variantTitle(i, v)+" ") {
+				groups[i] = append(groups[i], t)
+				break
+			}
+		}
+	}
+	green := func(g []runner.Test) bool {
+		if len(g) == 0 {
+			return false
+		}
+		for _, t := range g {
+			if t.Status != "passed" {
+				return false
+			}
+		}
+		return true
+	}
+	if !green(groups[0]) || !green(groups[len(vs)-1]) {
+		return nil // a baseline failed in the batch: contaminated, nothing is trusted
+	}
+	for i := 1; i < len(vs)-1; i++ {
+		k := vs[i] - 1
+		var first *runner.Test
+		for j := range groups[i] {
+			t := &groups[i][j]
+			if t.Status == "failed" && t.Phase == runner.PhaseBody {
+				first = t
+				break
+			}
+		}
+		if first == nil {
+			continue // not a clean kill: run alone
+		}
+		out[k] = &Run{Test: test, Mutant: &ms[k], Outcome: Killed, Detail: first.Failure,
+			Duration: r.Duration / time.Duration(len(vs)), Batched: true}
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// dirFiles writes into a real directory and restores from memory.
+type dirFiles struct {
+	root string
+	orig map[string][]byte // nil entry: the file did not exist
+}
+
+func (d *dirFiles) WriteFile(rel string, data []byte) error {
+	p := filepath.Join(d.root, rel)
+	if _, seen := d.orig[rel]; !seen {
+		b, _ := os.ReadFile(p)
+		d.orig[rel] = b
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+func (d *dirFiles) Restore(rel string) error {
+	p := filepath.Join(d.root, rel)
+	b := d.orig[rel]
+	delete(d.orig, rel)
+	if b == nil {
+		return os.Remove(p)
+	}
+	return os.WriteFile(p, b, 0o644)
+}
+
+// behaviour of a mutant: alone (its true outcome in an isolated run) and in
+// a batch.
+type behaviour struct {
+	alone string // "kill" or "pass"
+	batch string // "kill", "pass", "setup", "contaminate" (every later variant fails), "hang" (the batch times out)
+}
+
+// batchRunner plays vitest: a harness run gives per-variant results from
+// the titles it finds in the harness; an isolated run reads which mutant
+// is in the file (/*mK*/).
+type batchRunner struct {
+	root    string
+	mutants map[int]behaviour // by switch value (mutant index + 1)
+	batches int
+	alone   int
+	grown   []int // the n of each Grow call
+}
+
+var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
+var tagRE = regexp.MustCompile(`/\*m(\d+)\*/`)
+
+func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, error) {
+	src, _ := os.ReadFile(filepath.Join(b.root, s.TestFile))
+	if !strings.HasPrefix(filepath.Base(s.TestFile), HarnessPrefix) {
+		b.alone++
+		code, _ := os.ReadFile(filepath.Join(b.root, "x.ts"))
+		st := runner.Result{Status: runner.Passed, Reached: true, Duration: time.Second}
+		if m := tagRE.FindSubmatch(code); m != nil {
+			var v int
+			fmt.Sscan(string(m[1]), &v)
+			if b.mutants[v].alone == "kill" {
+				st = runner.Result{Status: runner.Failed, Detail: "expected 2", Tests: []runner.Test{{Name: "t", Status: "failed", Phase: runner.PhaseBody}}}
+			}
+		}
+		return st, nil
+	}
+	b.batches++
+	var tests []runner.Test
+	dirty := false
+	for _, m := range titleRE.FindAllStringSubmatch(string(src), -1) {
+		var v int
+		fmt.Sscan(m[2], &v)
+		name := m[0] + " t"
+		beh := b.mutants[v]
+		switch {
+		case beh.batch == "hang":
+			return runner.Result{Status: runner.Timeout, Detail: "timed out"}, nil
+		case dirty:
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "polluted"})
+		case v == 0 || beh.batch == "pass":
+			tests = append(tests, runner.Test{Name: name, Status: "passed"})
+		case beh.batch == "kill":
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "expected 2"})
+		case beh.batch == "setup":
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseSetup, Failure: "db down"})
+		case beh.batch == "contaminate":
+			tests = append(tests, runner.Test{Name: name, Status: "passed"})
+			dirty = true
+		}
+	}
+	return runner.Result{Status: runner.Failed, Tests: tests, Duration: time.Second}, nil
+}
+
+func (b *batchRunner) Close() error { return nil }
+
+// runBatched proves mutants with the given behaviours and returns
+// "name=outcome[/batched]" per mutant, the runner and the directory.
+func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
+	t.Helper()
+	dir := t.TempDir()
+	orig := "export function f(a: number) {\n  return a + 1;\n}\n"
+	os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.test.ts"), []byte("// the test\n"), 0o644)
+	at := strings.Index(orig, "a + 1")
+	var ms []edit.Mutant
+	r := &batchRunner{root: dir, mutants: map[int]behaviour{}}
+	for k, b := range behs {
+		m, err := edit.NewMutant("test", fmt.Sprint(k+1), "x.ts", []byte(orig),
+			[]edit.Change{{Start: uint(at), End: uint(at + 5), Text: fmt.Sprintf("a - %d /*m%d*/", k+1, k+1)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+		r.mutants[k+1] = b
+	}
+	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op",
+		Grow: func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil }}
+	res, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, run := range res.Mutants {
+		s := run.Mutant.Name + "=" + string(run.Outcome)
+		if run.Batched {
+			s += "/batched"
+		}
+		got = append(got, s)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
+		t.Errorf("x.ts left changed:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, HarnessPrefix+"x.test.ts")); err == nil {
+		t.Error("the harness was left behind")
+	}
+	return strings.Join(got, " "), r
+}
+
+// TestBatchCleanKills: clean kills are taken from the batch; a survivor in
+// the batch is established by an isolated run.
+func TestBatchCleanKills(t *testing.T) {
+	got, r := runBatched(t, []behaviour{{"kill", "kill"}, {"pass", "pass"}, {"kill", "kill"}})
+	if want := "test:1=killed/batched test:2=survived test:3=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if r.batches != 1 || r.alone != 1+1 { // the baseline and the survivor
+		t.Errorf("%d batches, %d isolated runs", r.batches, r.alone)
+	}
+	if len(r.grown) != 0 {
+		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
+}
+
+// TestBatchContamination: a mutant that leaves state behind makes every
+// later variant and the closing baseline fail in the batch; no batch result
+// is used, and the isolated runs find the later mutant survives.
+func TestBatchContamination(t *testing.T) {
+	got, r := runBatched(t, []behaviour{{"kill", "contaminate"}, {"pass", "pass"}, {"kill", "kill"}})
+	if want := "test:1=killed test:2=survived test:3=killed"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if r.alone != 1+3 {
+		t.Errorf("%d isolated runs, want the baseline and all three", r.alone)
+	}
+	if fmt.Sprint(r.grown) != "[2]" {
+		t.Errorf("Grow calls %v, want one for 2 more sandboxes", r.grown)
+	}
+}
+
+// TestBatchSetupFailure: a variant failing in setup in the batch is not a
+// kill; its isolated run decides.
+func TestBatchSetupFailure(t *testing.T) {
+	got, _ := runBatched(t, []behaviour{{"pass", "setup"}, {"kill", "kill"}})
+	if want := "test:1=survived test:2=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestBatchTimeout: a batch that times out decides nothing.
+func TestBatchTimeout(t *testing.T) {
+	got, _ := runBatched(t, []behaviour{{"kill", "kill"}, {"kill", "hang"}})
+	if want := "test:1=killed test:2=killed"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestIsolate: Isolate never batches.
+func TestIsolate(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "x.ts"), []byte("export function f() {\n  return 1;\n}\n"), 0o644)
+	r := &batchRunner{root: dir, mutants: map[int]behaviour{}}
+	m, _ := edit.NewMutant("test", "1", "x.ts", []byte("export function f() {\n  return 1;\n}\n"), []edit.Change{{Start: 32, End: 33, Text: "2 /*m1*/"}})
+	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, Isolate: true}
+	if _, err := l.Execute(context.Background(), []string{"x.test.ts"}, []edit.Mutant{m, m}); err != nil {
+		t.Fatal(err)
+	}
+	if r.batches != 0 || r.alone != 3 {
+		t.Errorf("%d batches, %d isolated runs", r.batches, r.alone)
+	}
+}
