@@ -57,9 +57,6 @@ func (x *extraction) context() *context {
 // a nested function is also a call of the functions around it, with Nested
 // set). Calls in parameter default values belong to no function.
 func (x *extraction) calls() {
-	if len(x.fnOf) == 0 {
-		return
-	}
 	ctx := x.context()
 	owner := make([]*Function, len(x.nodes)) // nearest enclosing graph function (strict ancestor)
 	for i := range x.nodes {
@@ -78,15 +75,17 @@ func (x *extraction) calls() {
 	}
 	for i := range x.nodes {
 		n := int32(i)
-		if owner[i] == nil {
-			continue
-		}
 		k := x.nodes[i].kind
 		if k != "call_expression" && k != "new_expression" {
 			continue
 		}
 		c, ok := x.call(n)
 		if !ok {
+			continue
+		}
+		if owner[i] == nil {
+			c.Nested = ctx.fn[i] >= 0
+			x.file.TopCalls = append(x.file.TopCalls, c)
 			continue
 		}
 		start := uint(x.nodes[i].start)

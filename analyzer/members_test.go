@@ -216,3 +216,30 @@ func TestObjectTypeProperties(t *testing.T) {
 		}
 	}
 }
+
+func TestMocks(t *testing.T) {
+	f := parseTS(t, `import { vi } from "vitest";
+vi.mock("@server/index", () => ({ processItem: vi.fn().mockResolvedValue({ ok: true }) }));
+vi.mock("../src/enrich", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../src/enrich")>();
+  return { ...mod, enrichItem: vi.fn(mod.enrichItem).mockName("enrichItem"), other: vi.fn() };
+});
+vi.mock("./auto");
+describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({})); }); });
+`)
+	noErrors(t, f)
+	var got []string
+	for _, m := range f.Mocks {
+		s := fmt.Sprintf("%s %s L%d factory=%v partial=%v", m.Call, m.Specifier, m.Line, m.Factory, m.Partial)
+		for _, o := range m.Overrides {
+			s += fmt.Sprintf(" %s:%v", o.Name, o.CallThrough)
+		}
+		got = append(got, s)
+	}
+	check(t, "mocks", got, []string{
+		"vi.mock @server/index L2 factory=true partial=false",
+		"vi.mock ../src/enrich L3 factory=true partial=true enrichItem:true other:false",
+		"vi.mock ./auto L7 factory=false partial=false",
+		"vi.doMock ./late L8 factory=true partial=false",
+	})
+}

@@ -34,6 +34,12 @@ type File struct {
 	// Classes lists every class (top-level, nested, class expressions bound
 	// to a name) and top-level interface of the file, in source order.
 	Classes []*Class
+	// Mocks lists the vi.mock and vi.doMock calls of the file, in source order.
+	Mocks []Mock
+	// TopCalls are the calls in no graph function: module-level code and the
+	// anonymous callbacks it passes (a test file's describe/it bodies), in
+	// source order. Their statement ranges are zero.
+	TopCalls []Call
 }
 
 // Decl is a top-level declaration that binds a name in module scope.
@@ -283,4 +289,26 @@ func (fn *Function) CallSites(text string) []*Call {
 		}
 	}
 	return sites
+}
+
+// Mock is a `vi.mock(...)` or `vi.doMock(...)` anywhere in a file (a test
+// file's module mocks: what audit's related-test rule reads).
+type Mock struct {
+	Call      string // "vi.mock" or "vi.doMock"
+	Specifier string // the module mocked, as written
+	Line      int
+	Factory   bool // a factory is given (else vitest automocks every export)
+	// Partial: the factory keeps the original module (it calls importOriginal
+	// or vi.importActual); only the exports it overrides are replaced.
+	Partial bool
+	// Overrides lists, for a partial mock, the exports the factory's object
+	// sets itself, each with whether it still calls the original
+	// (`vi.fn(mod.f)`: call-through, the real body runs).
+	Overrides []Override
+}
+
+// Override is one export a partial mock sets.
+type Override struct {
+	Name        string
+	CallThrough bool
 }

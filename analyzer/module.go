@@ -82,6 +82,7 @@ func (t *tree) extract() {
 	x.discover()
 	x.calls()
 	x.dynamicImports()
+	x.mocks()
 	f.Errors = t.errors()
 }
 

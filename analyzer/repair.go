@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // Grammar gaps: tree-sitter-typescript v0.23.2 rejects a few constructs that
 // TypeScript 5.9 accepts. When a file does not parse cleanly, repair blanks
 // (overwrites with spaces) the tokens the grammar cannot read, which keeps
@@ -15,6 +17,8 @@ package analyzer
 //	import("m").T<X>                   `<X>` blanked (a type query's type arguments)
 //	import defer * as ns from "m"      `defer` blanked: a namespace import
 //	static accessor x = 1              `accessor` blanked: a class field
+//	f<typeof import("m")>()            `import("m")` overwritten with `_`s: an identifier
+//	                                   of the same length (a type query; types are ignored)
 //	  a: T                             a member of an interface or type literal, then
 //	  <U>(x: U): U                     a generic call signature on the next line with no `;`
 //	                                   between: the grammar reads `T <U>(...)` as one type;
@@ -213,7 +217,8 @@ func repair(src []byte) ([]byte, *repairs) {
 	var blanks [][2]int
 	rep := &repairs{typeStar: map[uint32]bool{}, using: map[uint32]bool{}}
 	blank := func(k int) { blanks = append(blanks, [2]int{toks[k].start, toks[k].end}) }
-	var semis []int // offsets of a blank that becomes `;`
+	var semis []int          // offsets of a blank that becomes `;`
+	var underscores [][2]int // ranges overwritten with `_`
 
 	for k := 0; k < len(toks); k++ {
 		if val(k) == "<" && k > 0 {
@@ -273,6 +278,13 @@ func repair(src []byte) ([]byte, *repairs) {
 				rep.using[uint32(toks[j].start)] = true
 			}
 		case "import":
+			// typeof import("m") in a type argument: an identifier of the same length.
+			if val(k-1) == "typeof" && val(k+1) == "(" && toks[min(k+2, len(toks)-1)].kind == 's' && val(k+3) == ")" &&
+				!strings.ContainsAny(string(src[toks[k].start:toks[k+3].end]), "\n\r") {
+				underscores = append(underscores, [2]int{toks[k].start, toks[k+3].end})
+				k += 3
+				continue
+			}
 			switch {
 			case val(k+1) == "defer" && val(k+2) == "*":
 				blank(k + 1)
@@ -326,13 +338,18 @@ func repair(src []byte) ([]byte, *repairs) {
 			}
 		}
 	}
-	if len(blanks) == 0 && len(semis) == 0 {
+	if len(blanks) == 0 && len(semis) == 0 && len(underscores) == 0 {
 		return nil, nil
 	}
 	out := make([]byte, len(src))
 	copy(out, src)
 	for _, at := range semis {
 		out[at] = ';'
+	}
+	for _, u := range underscores {
+		for j := u[0]; j < u[1]; j++ {
+			out[j] = '_'
+		}
 	}
 	for _, b := range blanks {
 		for j := b[0]; j < b[1] && j < len(out); j++ {

@@ -491,7 +491,7 @@ func loads(p *callgraph.Program, m string, set map[string]bool) string {
 		if f == nil {
 			continue
 		}
-		for _, next := range fixtures.RuntimeModules(p, f) {
+		for _, next := range p.RuntimeModules(f) {
 			if seen[next] {
 				continue
 			}

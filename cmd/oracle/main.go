@@ -57,6 +57,9 @@ verbs:
         and on every mutant; a verdict with an attribution
   apply [--json] [--dry-run] [--root DIR] MANIFEST
         write the guard each operation describes
+  audit [--json] [--root DIR] [PATH...]
+        deterministic evidence of what the tests cannot see: exported
+        functions no test runs un-stubbed (blind-function)
   graph [--json] [--root DIR] [FILE[#FUNCTION] ...]
         print the symbol-pinned call graph of the repository (or of the
         functions named)
@@ -102,10 +105,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return runProve(args[1:], stdout, stderr)
 	case "apply":
 		return runApply(args[1:], stdout, stderr)
+	case "audit":
+		return runAudit(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		if len(args) == 2 && args[0] == "help" {
 			switch args[1] {
-			case "graph", "gen", "prove", "apply":
+			case "graph", "gen", "prove", "apply", "audit":
 				return run([]string{args[1], "-h"}, stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "oracle: no verb %q\n\n%s", args[1], usage)

@@ -1,0 +1,249 @@
+// Package audit decides, from the code alone, where a green test suite
+// proves nothing (SPEC "oracle audit"): deterministic evidence with
+// file:line a final gate can act on. Each rule is a named unit with declared
+// inputs (the manner of golang.org/x/tools go/analysis): it reads the
+// Suite (the program, the test files vitest runs, and what each of them
+// reaches through the module graph) and reports Findings.
+//
+// Rules so far: blind-function. (vacuous-test and mock-drift are not built
+// yet.)
+package audit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
+)
+
+// Severity of a finding: an error fails the audit (exit 1).
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Finding is one piece of evidence.
+type Finding struct {
+	Rule     string     `json:"rule"`
+	Severity Severity   `json:"severity"`
+	File     string     `json:"file"`
+	Line     int        `json:"line"`
+	Message  string     `json:"message"`
+	Related  []Location `json:"related,omitempty"`
+	// Ignored is the reason an `// oracle-audit-ignore RULE: reason` comment
+	// on the line before gives: the finding stays evidence, but does not
+	// count.
+	Ignored string `json:"ignored,omitempty"`
+}
+
+// Location is a place a finding points to.
+type Location struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Rule is one analysis: a name, what it needs, and the run.
+type Rule struct {
+	Name string
+	Doc  string
+	Run  func(s *Suite) []Finding
+}
+
+// Rules are the rules audit runs, in order.
+var Rules = []*Rule{BlindFunction}
+
+// Suite is what the rules read: the repository's program, its test files
+// (as vitest lists them), and for each test file what it reaches at run
+// time and what its vi.mock calls replace.
+type Suite struct {
+	Program *callgraph.Program
+	// Tests are the repo-relative test files vitest runs, sorted.
+	Tests []string
+	// Production are the repo-relative source files the rules judge: every
+	// TypeScript source that is not a test file, a declaration file or a
+	// fixture (oracle.yaml), sorted; limited to Paths when given.
+	Production []string
+	reach      map[string]*testReach
+}
+
+// testReach is what one test file runs.
+type testReach struct {
+	fns     map[string]bool             // function ids it runs un-stubbed (callgraph.ReachFunctions)
+	stubbed map[string]bool             // modules a whole-module mock replaced on the way
+	mocks   map[string][]*analyzer.Mock // the test's mocks, by the module they replace
+	file    *analyzer.File
+}
+
+// Options select what Audit reads.
+type Options struct {
+	// Tests, when set, are the test files (repo-relative) instead of asking
+	// vitest: for tests of audit itself.
+	Tests []string
+	// Fixtures are the fixture files of oracle.yaml (not production code).
+	Fixtures []string
+	// Paths limit the production files judged (repo-relative files or
+	// directories); empty: all.
+	Paths []string
+}
+
+// Report is what Audit found, sorted by rule, file, line.
+type Report struct {
+	Findings []Finding
+}
+
+// Audit runs every rule on the repository at root.
+func Audit(root string, opts Options) (*Report, error) {
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	tests := opts.Tests
+	if tests == nil {
+		if tests, err = ListTests(p.Root()); err != nil {
+			return nil, err
+		}
+	}
+	s, err := NewSuite(p, tests, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, r := range Rules {
+		out = append(out, r.Run(s)...)
+	}
+	applyIgnores(p, out)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Message < b.Message
+	})
+	return &Report{Findings: out}, nil
+}
+
+// NewSuite reads the test files and what each reaches.
+func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error) {
+	s := &Suite{Program: p, reach: map[string]*testReach{}}
+	isTest := map[string]bool{}
+	for _, t := range tests {
+		isTest[t] = true
+	}
+	s.Tests = append([]string(nil), tests...)
+	sort.Strings(s.Tests)
+	fixtures := map[string]bool{}
+	for _, f := range opts.Fixtures {
+		fixtures[f] = true
+	}
+	all, err := callgraph.SourcesUnder(p.Root(), ".")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range all {
+		if isTest[f] || fixtures[f] || isTestName(f) || strings.HasSuffix(f, ".d.ts") || !inPaths(f, opts.Paths) {
+			continue
+		}
+		s.Production = append(s.Production, f)
+	}
+	for _, t := range s.Tests {
+		f, why := p.Module(t)
+		if f == nil {
+			return nil, fmt.Errorf("test file %s: %s", t, why)
+		}
+		s.reach[t] = reachOf(p, f)
+	}
+	return s, nil
+}
+
+// reachOf is what test file f runs: everything its code and the modules it
+// loads call, except what its vi.mock calls replace (a whole module, or the
+// exports a partial mock sets to stubs; a call-through `vi.fn(original)`
+// still runs the original).
+func reachOf(p *callgraph.Program, f *analyzer.File) *testReach {
+	tr := &testReach{mocks: map[string][]*analyzer.Mock{}, file: f}
+	for i := range f.Mocks {
+		m := &f.Mocks[i]
+		if r := p.Resolver().Resolve(f.Path, m.Specifier); r.Kind == "file" {
+			tr.mocks[r.Path] = append(tr.mocks[r.Path], m)
+		}
+	}
+	stub := func(module, export string) bool {
+		for _, m := range tr.mocks[module] {
+			if export == "" && !m.Partial || export != "" && m.Partial && overriddenStub(m, export) {
+				return true
+			}
+		}
+		return false
+	}
+	tr.fns, tr.stubbed = p.ReachFunctions(f, stub)
+	return tr
+}
+
+// isTestName reports a file named as a test (vitest's default include).
+func isTestName(f string) bool {
+	base := filepath.Base(f)
+	for _, s := range []string{".test.", ".spec."} {
+		if strings.Contains(base, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func inPaths(f string, paths []string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		p = strings.TrimSuffix(p, "/")
+		if f == p || p == "." || strings.HasPrefix(f, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// applyIgnores marks the findings an `// oracle-audit-ignore RULE: reason`
+// comment on the line before silences.
+func applyIgnores(p *callgraph.Program, fs []Finding) {
+	lines := map[string][]string{}
+	for i := range fs {
+		f := &fs[i]
+		src, ok := lines[f.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(f.File)))
+			if err == nil {
+				src = strings.Split(string(b), "\n")
+			}
+			lines[f.File] = src
+		}
+		if f.Line < 2 || f.Line-2 >= len(src) {
+			continue
+		}
+		prev := strings.TrimSpace(src[f.Line-2])
+		rest, ok := strings.CutPrefix(prev, "// oracle-audit-ignore ")
+		if !ok {
+			continue
+		}
+		rule, reason, _ := strings.Cut(rest, ":")
+		if strings.TrimSpace(rule) == f.Rule {
+			f.Ignored = strings.TrimSpace(reason)
+			if f.Ignored == "" {
+				f.Ignored = "(no reason given)"
+			}
+		}
+	}
+}

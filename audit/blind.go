@@ -1,0 +1,117 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
+
+// BlindFunction reports every exported function (and method of an exported
+// class) whose body no test runs un-stubbed: each test file that reaches its
+// module replaces that module (or one on the way) with vi.mock, or a partial
+// mock replaces the function itself with a stub, or no test reaches it at
+// all. It names the test files that stub it and their vi.mock lines: the
+// functions that need an oracle.
+var BlindFunction = &Rule{
+	Name: blindFunctionRule,
+	Doc:  "an exported function no test runs un-stubbed",
+	Run:  blindFunctions,
+}
+
+const blindFunctionRule = "blind-function"
+
+func blindFunctions(s *Suite) []Finding {
+	var out []Finding
+	for _, file := range s.Production {
+		f, _ := s.Program.Module(file)
+		if f == nil {
+			continue
+		}
+		for _, fn := range f.Functions {
+			if !fn.Exported || fn.Kind != analyzer.FuncTop && fn.Kind != analyzer.FuncMethod && fn.Kind != analyzer.FuncField {
+				continue
+			}
+			if finding, blind := s.blind(file, fn); blind {
+				out = append(out, finding)
+			}
+		}
+	}
+	return out
+}
+
+// blind decides one function: it is blind unless some test runs it
+// un-stubbed. The tests that reach it only through a mock are named, with
+// their vi.mock lines.
+func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
+	id := file + "#" + fn.Qual
+	type stub struct {
+		test  string
+		mocks []*analyzer.Mock
+	}
+	var stubs []stub
+	for _, t := range s.Tests {
+		tr := s.reach[t]
+		if tr.fns[id] {
+			return Finding{}, false // runs un-stubbed in t
+		}
+		var ms []*analyzer.Mock
+		for m := range tr.stubbed {
+			if m == file || s.loads(m, file) {
+				ms = append(ms, tr.mocks[m]...)
+			}
+		}
+		export := fn.Name
+		if fn.Class != "" {
+			export = fn.Class
+		}
+		for _, m := range tr.mocks[file] {
+			if m.Partial && overriddenStub(m, export) {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) > 0 {
+			sort.Slice(ms, func(i, j int) bool { return ms[i].Line < ms[j].Line })
+			stubs = append(stubs, stub{t, ms})
+		}
+	}
+	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line}
+	if len(stubs) == 0 {
+		fd.Message = fmt.Sprintf("%s: no test runs it", fn.Qual)
+		return fd, true
+	}
+	var parts []string
+	for _, st := range stubs {
+		var lines []string
+		for _, m := range st.mocks {
+			lines = append(lines, fmt.Sprintf("%s:%d", st.test, m.Line))
+			fd.Related = append(fd.Related, Location{File: st.test, Line: m.Line})
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", st.test, strings.Join(lines, ", ")))
+	}
+	fd.Message = fmt.Sprintf("%s: no test runs it un-stubbed; reached only through vi.mock by %s", fn.Qual, strings.Join(parts, "; "))
+	return fd, true
+}
+
+// overriddenStub reports whether a partial mock replaces export with a stub
+// (set in its factory, and not a call-through `vi.fn(original)`).
+func overriddenStub(m *analyzer.Mock, export string) bool {
+	for _, o := range m.Overrides {
+		if o.Name == export {
+			return !o.CallThrough
+		}
+	}
+	return false
+}
+
+// loads reports whether module from loads module to (transitively).
+func (s *Suite) loads(from, to string) bool {
+	f, _ := s.Program.Module(from)
+	if f == nil {
+		return false
+	}
+	reached, _ := s.Program.Reach(f, nil)
+	i := sort.SearchStrings(reached, to)
+	return i < len(reached) && reached[i] == to
+}

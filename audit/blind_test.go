@@ -1,0 +1,101 @@
+package audit
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestBlindFunction: a table of finding / no finding.
+func TestBlindFunction(t *testing.T) {
+	lib := map[string]string{
+		"src/pipeline.ts": "import { save } from './repo';\nexport async function process(id: number) { await save(id); }\nexport function other() { return 1; }\n",
+		"src/repo.ts":     "export async function save(id: number) { return id; }\n",
+		"src/routes.ts":   "import { process } from './pipeline';\nexport async function handle(id: string) { return process(Number(id)); }\n",
+	}
+	with := func(files map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range lib {
+			out[k] = v
+		}
+		for k, v := range files {
+			out[k] = v
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		test  string
+		blind []string // "file:line fn" of the blind-function findings about src/pipeline.ts#process
+	}{
+		{"a route test that mocks the module: blind, naming the vi.mock",
+			"import { vi, it, expect } from 'vitest';\nimport { handle } from '../src/routes';\nvi.mock('../src/pipeline', () => ({ process: vi.fn() }));\nit('x', async () => { await handle('1'); });\n",
+			[]string{"src/pipeline.ts:2 process: no test runs it un-stubbed; reached only through vi.mock by test/a.test.ts (test/a.test.ts:3)"}},
+		{"a test that calls it: not blind",
+			"import { it } from 'vitest';\nimport { handle } from '../src/routes';\nit('x', async () => { await handle('1'); });\n",
+			nil},
+		{"a partial mock that keeps it call-through: not blind",
+			"import { vi, it } from 'vitest';\nimport { handle } from '../src/routes';\nvi.mock('../src/pipeline', async (importOriginal) => { const mod = await importOriginal<typeof import('../src/pipeline')>(); return { ...mod, process: vi.fn(mod.process) }; });\nit('x', async () => { await handle('1'); });\n",
+			nil},
+		{"a partial mock that stubs it: blind",
+			"import { vi, it } from 'vitest';\nimport { handle } from '../src/routes';\nvi.mock('../src/pipeline', async (importOriginal) => ({ ...(await importOriginal()), process: vi.fn() }));\nit('x', async () => { await handle('1'); });\n",
+			[]string{"src/pipeline.ts:2 process: no test runs it un-stubbed; reached only through vi.mock by test/a.test.ts (test/a.test.ts:3)"}},
+		{"a mock of a module on the way: blind",
+			"import { vi, it } from 'vitest';\nimport { handle } from '../src/routes';\nvi.mock('../src/routes', () => ({ handle: vi.fn() }));\nit('x', async () => { await handle('1'); });\n",
+			[]string{"src/pipeline.ts:2 process: no test runs it un-stubbed; reached only through vi.mock by test/a.test.ts (test/a.test.ts:3)"}},
+		{"a dynamic import taking it: not blind",
+			"import { it } from 'vitest';\nit('x', async () => { const { process } = await import('../src/pipeline'); await process(1); });\n",
+			nil},
+		{"no test at all: blind",
+			"import { it } from 'vitest';\nit('x', () => {});\n",
+			[]string{"src/pipeline.ts:2 process: no test runs it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, with(map[string]string{"test/a.test.ts": tc.test}))
+			rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				if f.Rule == "blind-function" && strings.Contains(f.Message, "process:") {
+					got = append(got, f.File+":"+strconv.Itoa(f.Line)+" "+f.Message)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.blind, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.blind, "\n"))
+			}
+		})
+	}
+}
+
+// TestIgnoreComment: `// oracle-audit-ignore blind-function: reason` on the
+// line before silences the finding, which stays in the report with the reason.
+func TestIgnoreComment(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"src/a.ts":       "// oracle-audit-ignore blind-function: exercised by the e2e suite\nexport function f() {}\nexport function g() {}\n",
+		"test/a.test.ts": "import { it } from 'vitest';\nit('x', () => {});\n",
+	})
+	rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 2 || rep.Findings[0].Ignored != "exercised by the e2e suite" || rep.Findings[1].Ignored != "" {
+		t.Fatalf("%+v", rep.Findings)
+	}
+}

@@ -1,0 +1,67 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// ListTests asks the repository's own vitest which test files it runs
+// (`vitest list --filesOnly --json`: its include and exclude, its projects),
+// rather than guessing from names. The files come back repo-relative, sorted.
+func ListTests(root string) ([]string, error) {
+	vitest := filepath.Join(root, "node_modules", "vitest", "vitest.mjs")
+	if _, err := os.Stat(vitest); err != nil {
+		return nil, fmt.Errorf("vitest is not installed at the repository root (%s): audit asks it which test files it runs; install the repository's dependencies first", "node_modules/vitest")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", vitest, "list", "--filesOnly", "--json")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("vitest list: %v: %s", err, firstLine(errb.String()))
+	}
+	var files []struct {
+		File string `json:"file"`
+	}
+	start := bytes.IndexByte(out.Bytes(), '[')
+	if start < 0 {
+		return nil, fmt.Errorf("vitest list printed no JSON list: %s", firstLine(out.String()))
+	}
+	if err := json.Unmarshal(out.Bytes()[start:], &files); err != nil {
+		return nil, fmt.Errorf("vitest list: %v", err)
+	}
+	realRoot, _ := filepath.EvalSymlinks(root)
+	var rel []string
+	for _, f := range files {
+		r, err := filepath.Rel(realRoot, f.File)
+		if err != nil || !filepath.IsLocal(r) {
+			if r, err = filepath.Rel(root, f.File); err != nil || !filepath.IsLocal(r) {
+				continue
+			}
+		}
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	sort.Strings(rel)
+	return rel, nil
+}
+
+func firstLine(s string) string {
+	s = string(bytes.TrimSpace([]byte(s)))
+	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+package callgraph
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph/modules"
+)
+
+// The module graph: which repository modules a file loads at run time, and
+// what loads what. Fixtures (what a fixture stands up), the generator (what a
+// callee's module loads) and audit (which tests reach a module, and through
+// which vi.mock they do not) all read it here.
+
+// Import is one repository module a file loads at run time, with the names
+// it takes from it ("*" the whole module, "default", none for a side effect).
+type Import struct {
+	Module string
+	Names  []string
+}
+
+// RuntimeImports lists the repository modules f loads at run time: its
+// static imports (type-only ones erase), re-exports, and dynamic imports
+// anywhere in it, in source order. Packages outside the repository are not
+// listed.
+func (p *Program) RuntimeImports(f *analyzer.File) []Import {
+	byModule := map[string]int{}
+	var out []Import
+	add := func(spec, name string) {
+		r := p.Resolver().Resolve(f.Path, spec)
+		if r.Kind != modules.KindFile {
+			return
+		}
+		i, ok := byModule[r.Path]
+		if !ok {
+			i = len(out)
+			byModule[r.Path] = i
+			out = append(out, Import{Module: r.Path})
+		}
+		if name != "" && !contains(out[i].Names, name) {
+			out[i].Names = append(out[i].Names, name)
+		}
+	}
+	for _, im := range f.Imports {
+		if im.TypeOnly {
+			continue
+		}
+		switch im.Kind {
+		case analyzer.ImportNamed:
+			add(im.Specifier, im.Imported)
+		case analyzer.ImportDefault:
+			add(im.Specifier, "default")
+		case analyzer.ImportSideEffect:
+			add(im.Specifier, "")
+		default:
+			add(im.Specifier, "*")
+		}
+	}
+	for _, ex := range f.Exports {
+		if ex.Specifier != "" && !ex.TypeOnly {
+			add(ex.Specifier, "")
+		}
+	}
+	for _, d := range f.DynamicImports {
+		if len(d.Names) == 0 {
+			add(d.Specifier, "*")
+		}
+		for _, n := range d.Names {
+			add(d.Specifier, n)
+		}
+	}
+	return out
+}
+
+// RuntimeModules is RuntimeImports without the names.
+func (p *Program) RuntimeModules(f *analyzer.File) []string {
+	var out []string
+	for _, im := range p.RuntimeImports(f) {
+		out = append(out, im.Module)
+	}
+	return out
+}
+
+// Reach walks the module graph from the modules a file loads, breadth first:
+// it returns every module reached (sorted), and for each module stop refused
+// (stop returns true: it is not entered, as a module replaced by a mock is
+// not), the modules that led to it. from is the file the walk starts at.
+func (p *Program) Reach(from *analyzer.File, stop func(module string) bool) (reached []string, stopped map[string][]string) {
+	seen := map[string]bool{from.Path: true}
+	stopped = map[string][]string{}
+	type step struct{ module, via string }
+	var queue []step
+	for _, m := range p.RuntimeModules(from) {
+		queue = append(queue, step{m, from.Path})
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if stop != nil && stop(s.module) {
+			if !contains(stopped[s.module], s.via) {
+				stopped[s.module] = append(stopped[s.module], s.via)
+			}
+			continue
+		}
+		if seen[s.module] {
+			continue
+		}
+		seen[s.module] = true
+		reached = append(reached, s.module)
+		if f, _ := p.Module(s.module); f != nil {
+			for _, next := range p.RuntimeModules(f) {
+				queue = append(queue, step{next, s.module})
+			}
+		}
+	}
+	sort.Strings(reached)
+	return reached, stopped
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Stub says what a test replaces: a whole module (export "") or one export
+// of a module a partial mock keeps.
+type Stub func(module, export string) bool
+
+// ReachFunctions is what a file runs, as far as names and declarations
+// decide: the module-level code of every module it loads, the functions it
+// takes by name from them (a whole module when it takes the namespace or
+// does not destructure a dynamic import), every member of a class it takes,
+// and, transitively, every function those call (resolved call edges). A
+// module stub replaces is not entered; an export it replaces is not taken.
+// It returns the function ids reached and the stubbed modules the walk met.
+func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string]bool, stubbed map[string]bool) {
+	fns, stubbed = map[string]bool{}, map[string]bool{}
+	loaded := map[string]bool{}
+	takenAll := map[string]bool{}
+	var fnQueue []string
+	addFn := func(id string) {
+		if !fns[id] {
+			fns[id] = true
+			fnQueue = append(fnQueue, id)
+		}
+	}
+	isStubbed := func(module, export string) bool {
+		if stub == nil {
+			return false
+		}
+		if stub(module, "") {
+			stubbed[module] = true
+			return true
+		}
+		return export != "" && stub(module, export)
+	}
+	var load func(f *analyzer.File)
+	var take func(module, name string)
+	// edges follows the resolved calls of a list (module-level code, a body).
+	edges := func(f *analyzer.File, calls []analyzer.Call) {
+		for i := range calls {
+			e := p.ResolveCall(f, &calls[i])
+			if e.Target == nil {
+				continue
+			}
+			module, _, _ := strings.Cut(*e.Target, "#")
+			if isStubbed(module, e.Export) {
+				continue
+			}
+			if mf, _ := p.Module(module); mf != nil {
+				load(mf)
+			}
+			addFn(*e.Target)
+		}
+	}
+	load = func(f *analyzer.File) {
+		if loaded[f.Path] {
+			return
+		}
+		loaded[f.Path] = true
+		edges(f, f.TopCalls)
+		for _, im := range p.RuntimeImports(f) {
+			if isStubbed(im.Module, "") {
+				continue
+			}
+			if len(im.Names) == 0 {
+				if mf, _ := p.Module(im.Module); mf != nil {
+					load(mf)
+				}
+			}
+			for _, n := range im.Names {
+				take(im.Module, n)
+			}
+		}
+	}
+	take = func(module, name string) {
+		if isStubbed(module, name) {
+			return
+		}
+		mf, _ := p.Module(module)
+		if mf == nil {
+			return
+		}
+		load(mf)
+		if name == "*" {
+			if takenAll[module] {
+				return
+			}
+			takenAll[module] = true
+			for _, ex := range mf.Exports {
+				switch {
+				case ex.TypeOnly:
+				case ex.Kind == analyzer.ExportAll || ex.Kind == analyzer.ExportAllAs:
+					if r := p.resolveModule(module, ex.Specifier); r.file != "" && r.reason == "" {
+						take(r.file, "*")
+					}
+				case ex.Name != "":
+					take(module, ex.Name)
+				}
+			}
+			return
+		}
+		sym := p.exportOf(module, name)
+		if sym.reason != "" || sym.external != "" || sym.file == "" {
+			return
+		}
+		if sym.namespace {
+			take(sym.file, "*")
+			return
+		}
+		df, _ := p.Module(sym.file)
+		if df == nil {
+			return
+		}
+		load(df)
+		if c := classByName(df, sym.name); c != nil {
+			for _, m := range c.Members {
+				if m.Function != "" {
+					addFn(sym.file + "#" + m.Function)
+				}
+			}
+			return
+		}
+		addFn(sym.file + "#" + sym.name)
+	}
+	load(from)
+	for _, fn := range from.Functions { // a test file's own helpers
+		addFn(from.Path + "#" + fn.Qual)
+	}
+	for len(fnQueue) > 0 {
+		id := fnQueue[0]
+		fnQueue = fnQueue[1:]
+		file, qual, _ := strings.Cut(id, "#")
+		f, _ := p.Module(file)
+		if f == nil {
+			continue
+		}
+		if fn := functionByQual(f, qual); fn != nil {
+			edges(f, fn.Calls)
+		}
+	}
+	return fns, stubbed
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/oracle-ts/oracle/audit"
+	"github.com/oracle-ts/oracle/manifest"
+)
+
+type auditDoc struct {
+	Schema   string          `json:"schema"`
+	Findings []audit.Finding `json:"findings"`
+	Counts   map[string]int  `json:"counts"`
+}
+
+func runAudit(args []string, stdout, stderr io.Writer) int {
+	v := newVerb("audit", "audit [--json] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	pos, root, code, ok := v.parse(args, -1)
+	if !ok {
+		return code
+	}
+	cfg, err := manifest.LoadConfig(root)
+	if err != nil {
+		return reportInputError(err, "oracle.audit/v1", *v.json, stdout, stderr)
+	}
+	opts := audit.Options{}
+	for _, fx := range cfg.Fixtures {
+		opts.Fixtures = append(opts.Fixtures, fx.File)
+	}
+	for _, p := range pos {
+		rel, err := repoRel(root, p)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
+			return exitUsage
+		}
+		opts.Paths = append(opts.Paths, rel)
+	}
+	rep, err := audit.Audit(root, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle audit: %v\n", err)
+		return exitError
+	}
+	code = exitOK
+	counts := map[string]int{}
+	for _, f := range rep.Findings {
+		if f.Ignored != "" {
+			counts["ignored"]++
+			continue
+		}
+		counts[f.Rule]++
+		counts[string(f.Severity)]++
+		if f.Severity == audit.Error {
+			code = exitFail
+		}
+	}
+	if *v.json {
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts}
+		if doc.Findings == nil {
+			doc.Findings = []audit.Finding{}
+		}
+		return writeJSON(stdout, stderr, doc, code)
+	}
+	rule := ""
+	for _, f := range rep.Findings {
+		if f.Rule != rule {
+			if rule != "" {
+				fmt.Fprintln(stdout)
+			}
+			rule = f.Rule
+			fmt.Fprintf(stdout, "%s (%d)\n", rule, counts[rule])
+		}
+		ign := ""
+		if f.Ignored != "" {
+			ign = " [ignored: " + f.Ignored + "]"
+		}
+		fmt.Fprintf(stdout, "  %s %s:%d %s%s\n", f.Severity, f.File, f.Line, f.Message, ign)
+		if inGitHubActions() && f.Ignored == "" {
+			kind := "warning"
+			if f.Severity == audit.Error {
+				kind = "error"
+			}
+			fmt.Fprintln(stdout, "::"+kind+annotation(f.File, f.Line, f.Rule+": "+f.Message)[len("::error"):])
+		}
+	}
+	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored\n", counts["error"], counts["warning"], counts["ignored"])
+	return code
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type auditResult struct {
+	Schema   string `json:"schema"`
+	Findings []struct {
+		Rule, Severity, File, Message string
+		Line                          int
+		Related                       []struct {
+			File string
+			Line int
+		}
+	} `json:"findings"`
+}
+
+func auditJSON(t *testing.T, dir string) auditResult {
+	t.Helper()
+	code, out, errs := oracle(t, "audit", "--json", "--root", dir)
+	var r auditResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r.Schema != "oracle.audit/v1" {
+		t.Fatalf("audit --json: exit %d %v\n%s\n%s", code, err, out, errs)
+	}
+	return r
+}
+
+// TestAuditFindsTheBlindMethodUntilItsOracle: on the class sample, the
+// controller test mocks the service module, so OrderService.finalize is a
+// blind function (the vi.mock line named) until oracle gen writes its
+// oracle, which runs it; the test files come from the repository's own
+// vitest (vitest list).
+func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
+	dir := copySample(t, "services", v4(t).nodeModules)
+	blind := func(r auditResult) (string, bool) {
+		for _, f := range r.Findings {
+			if f.Rule == "blind-function" && f.File == "src/orders/service.ts" && strings.HasPrefix(f.Message, "OrderService.finalize:") {
+				return f.Message, len(f.Related) == 1 && f.Related[0].File == "test/controller.test.ts" && f.Related[0].Line == 9
+			}
+		}
+		return "", false
+	}
+	msg, ok := blind(auditJSON(t, dir))
+	if !ok {
+		t.Fatalf("OrderService.finalize is not reported blind with the controller test's vi.mock (got %q)", msg)
+	}
+	// Text output: grouped by rule, a closing line; warnings only: exit 0.
+	code, out, _ := oracle(t, "audit", "--root", dir)
+	if code != 0 || !strings.HasPrefix(out, "blind-function (") || !strings.Contains(out, "OrderService.finalize: no test runs it un-stubbed; reached only through vi.mock by test/controller.test.ts (test/controller.test.ts:9)") || !strings.Contains(out, "\nAUDIT 0 error(s), ") {
+		t.Errorf("text output: exit %d\n%s", code, out)
+	}
+	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-201.yaml")); code != 0 {
+		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
+	}
+	if msg, _ := blind(auditJSON(t, dir)); msg != "" {
+		t.Errorf("still blind after its oracle: %s", msg)
+	}
+}
+
+// TestAuditPipelineSample: on the seed sample, processItem is NOT blind:
+// besides the route test that stubs its module, test/repo.test.ts imports it
+// dynamically and runs it against the real database. The route test's
+// blindness shows on what only it reaches (drainOutbox).
+func TestAuditPipelineSample(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	r := auditJSON(t, dir)
+	var drain bool
+	for _, f := range r.Findings {
+		if strings.HasPrefix(f.Message, "processItem:") {
+			t.Errorf("processItem reported: %s", f.Message)
+		}
+		if strings.HasPrefix(f.Message, "drainOutbox:") && strings.Contains(f.Message, "test/routes.test.ts") {
+			drain = true
+		}
+	}
+	if !drain {
+		t.Errorf("drainOutbox (reached only through the route test's mock) is not reported: %+v", r.Findings)
+	}
+}
