@@ -247,3 +247,22 @@ func applyIgnores(p *callgraph.Program, fs []Finding) {
 		}
 	}
 }
+
+// RelatedTests are the test files that run the function id un-stubbed (the
+// related-test rule the gate shares: a test that stubs the module away does
+// not test it), sorted.
+func (s *Suite) RelatedTests(id string) []string {
+	var out []string
+	for _, t := range s.Tests {
+		if s.reach[t].fns[id] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// IsTest reports whether file is one of the suite's test files.
+func (s *Suite) IsTest(file string) bool {
+	i := sort.SearchStrings(s.Tests, file)
+	return i < len(s.Tests) && s.Tests[i] == file
+}

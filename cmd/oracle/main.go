@@ -57,6 +57,9 @@ verbs:
         and on every mutant; a verdict with an attribution
   apply [--json] [--dry-run] [--root DIR] MANIFEST
         write the guard each operation describes
+  gate [--base REV] [--files FILE] [--threshold N] [--json] [--isolate] [--root DIR]
+        the task-scoped mutation gate: mutants in the functions a change
+        touched, run against the tests that run them; PASS/FAIL/SKIP
   audit [--json] [--root DIR] [PATH...]
         deterministic evidence of what the tests cannot see: exported
         functions no test runs un-stubbed (blind-function)
@@ -107,10 +110,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return runApply(args[1:], stdout, stderr)
 	case "audit":
 		return runAudit(args[1:], stdout, stderr)
+	case "gate":
+		return runGate(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		if len(args) == 2 && args[0] == "help" {
 			switch args[1] {
-			case "graph", "gen", "prove", "apply", "audit":
+			case "graph", "gen", "prove", "apply", "audit", "gate":
 				return run([]string{args[1], "-h"}, stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "oracle: no verb %q\n\n%s", args[1], usage)

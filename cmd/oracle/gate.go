@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+type gateDoc struct {
+	Schema string `json:"schema"`
+	*gate.Result
+}
+
+var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
+
+func runGate(args []string, stdout, stderr io.Writer) int {
+	intCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopInt()
+	ctx, stopTerm := signal.NotifyContext(intCtx, syscall.SIGTERM)
+	defer stopTerm()
+	err := gateVerb(ctx, args, stdout, stderr)
+	if ctx.Err() != nil {
+		code := exitTerminate
+		if intCtx.Err() != nil {
+			code = exitInterrupt
+		}
+		err = &exitStatus{code: code, msg: "interrupted: nothing was decided; the sandbox is removed"}
+	}
+	return exitCode("gate", err, stderr)
+}
+
+func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--json] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
+	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
+	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
+	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
+	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
+	pos, root, code, ok := v.parse(args, 0)
+	if !ok {
+		return &exitStatus{code: code}
+	}
+	_ = pos
+	if *threshold < 0 || *threshold > 100 {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
+	}
+	cfg, err := manifest.LoadConfig(root)
+	if err != nil {
+		return &exitStatus{code: reportInputError(err, "oracle.gate/v1", *v.json, stdout, stderr)}
+	}
+	var change gate.Change
+	if *files != "" {
+		change, err = gate.ChangeFromList(*files)
+	} else {
+		change, err = gate.ChangeFromGit(root, *base)
+	}
+	var ue *gate.UsageError
+	if errors.As(err, &ue) {
+		return &exitStatus{code: exitUsage, msg: ue.Msg}
+	}
+	if err != nil {
+		return err
+	}
+	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, Runner: runner.NewLongLived()}
+	for _, fx := range cfg.Fixtures {
+		opts.Fixtures = append(opts.Fixtures, fx.File)
+	}
+	defer opts.Runner.Close()
+	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
+	defer sandbox.CloseAll()
+	sandbox.SweepStale("", 0)
+	if !*v.json && isTerminal(stderr) {
+		opts.Progress = func(i, n int, what string) { fmt.Fprintf(stderr, "\r\033[Kmutant %d of %d: %s", i, n, what) }
+		defer fmt.Fprint(stderr, "\r\033[K")
+	}
+	res, err := gate.Run(ctx, root, change, opts)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("environment: %w", err)
+	}
+	code = gateExit[res.Verdict]
+	if *v.json {
+		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
+	} else {
+		writeGateText(stdout, res)
+	}
+	if code != exitOK {
+		return &exitStatus{code: code}
+	}
+	return nil
+}
+
+// writeGateText prints the line a loop appends to its log, then what the
+// next worker strengthens: each surviving mutant with its place, operator
+// and diff; and the targets skipped, with why.
+func writeGateText(w io.Writer, res *gate.Result) {
+	switch res.Verdict {
+	case gate.PASS, gate.FAIL:
+		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.Threshold)
+	default:
+		fmt.Fprintf(w, "GATE %s: %s\n", res.Verdict, res.Reason)
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(w, "  %s %.0f%% (%d/%d)\n", f.File, f.Score, f.Detected, f.Total)
+	}
+	for _, t := range res.Targets {
+		if t.Skipped != "" {
+			fmt.Fprintf(w, "  skipped %s: %s\n", t.ID, t.Skipped)
+		}
+	}
+	for _, m := range res.Mutants {
+		if m.Outcome != "survived" && m.Outcome != "no-coverage" {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s %s:%d:%d %s (%s)\n%s", m.Outcome, m.File, m.Line, m.Column, m.Operator, m.Target, m.Diff)
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+// End-to-end test of `oracle gate` on a repository with a git history
+// written here (a nested .git cannot be committed): the sample's vitest 4
+// runs the related tests of each change.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+type gateResult struct {
+	Schema, Verdict, Reason string
+	Score                   float64
+	Targets                 []struct {
+		ID      string
+		Tests   []string
+		Skipped string
+	}
+	Mutants []struct {
+		File, Outcome, MutatorName, Target string
+		Line                               int
+	}
+}
+
+func TestGateEndToEnd(t *testing.T) {
+	nm := v4(t).nodeModules
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=gate@test", "-c", "user.name=gate", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	commit := func(msg string, files map[string]string) {
+		t.Helper()
+		writeFiles(t, dir, files)
+		git("add", "-A")
+		git("commit", "-qm", msg)
+	}
+	gateRun := func(extra ...string) (int, gateResult, string) {
+		t.Helper()
+		code, out, errs := oracle(t, append([]string{"gate", "--json", "--root", dir}, extra...)...)
+		var r gateResult
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+		}
+		return code, r, errs
+	}
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q")
+	commit("base", map[string]string{
+		".gitignore":    "node_modules\n",
+		"package.json":  `{"name":"shop","private":true,"type":"module"}`,
+		"src/price.ts":  "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n",
+		"src/orders.ts": "export const saved: number[] = [];\nexport async function save(id: number): Promise<void> {\n  saved.push(id);\n}\n",
+		"src/notify.ts": "export function notify(msg: string): string {\n  return msg.toUpperCase();\n}\n",
+		"src/route.ts":  "import { notify } from \"./notify\";\nexport function handle(msg: string): string {\n  return notify(msg);\n}\n",
+		"test/price.test.ts": "import { expect, it } from \"vitest\";\nimport { discount } from \"../src/price\";\n" +
+			"it(\"discounts from 100\", () => {\n  expect(discount(99)).toBe(99);\n  expect(discount(100)).toBe(90);\n  expect(discount(200)).toBe(180);\n});\n",
+		"test/route.test.ts": "import { expect, it, vi } from \"vitest\";\nimport { handle } from \"../src/route\";\n" +
+			"vi.mock(\"../src/notify\", () => ({ notify: vi.fn(() => \"X\") }));\nit(\"routes\", () => {\n  expect(handle(\"a\")).toBe(\"X\");\n});\n",
+		"README.md": "shop\n",
+	})
+
+	// 1. A change with strong tests: PASS.
+	commit("strong", map[string]string{"src/price.ts": "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total + 0;\n}\n"})
+	code, r, errs := gateRun()
+	if code != 0 || r.Verdict != "PASS" || r.Schema != "oracle.gate/v1" || len(r.Mutants) == 0 {
+		t.Fatalf("strong tests: exit %d %s %q score %.0f\n%+v\n%s", code, r.Verdict, r.Reason, r.Score, r.Mutants, errs)
+	}
+
+	// 2. A boundary the tests miss and a dropped write: FAIL, the survivors by line.
+	commit("weak", map[string]string{
+		"src/shipping.ts": "import { save } from \"./orders\";\nexport async function ship(id: number, total: number): Promise<number> {\n  await save(id);\n  if (total > 50) {\n    return 0;\n  }\n  return 5;\n}\n",
+		"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
+			"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 10)).toBe(5);\n});\n",
+	})
+	code, r, _ = gateRun("--threshold", "90")
+	survived := map[string]bool{}
+	for _, m := range r.Mutants {
+		if m.Outcome == "survived" {
+			survived[m.MutatorName+"@"+strconv.Itoa(m.Line)] = true
+		}
+	}
+	if code != 1 || r.Verdict != "FAIL" || !survived["CallStatementRemoval@3"] || !survived["EqualityOperator@4"] {
+		t.Fatalf("weak tests: exit %d %s %q, survivors %v", code, r.Verdict, r.Reason, survived)
+	}
+	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90")
+	if !strings.HasPrefix(out, "GATE FAIL ") || !strings.Contains(out, "survived src/shipping.ts:3:") {
+		t.Errorf("text output:\n%s", out)
+	}
+
+	// 3. A change to a module whose only test mocks it: SKIP, with the reason.
+	commit("mocked", map[string]string{"src/notify.ts": "export function notify(msg: string): string {\n  return msg.toUpperCase().trim();\n}\n"})
+	code, r, _ = gateRun()
+	if code != 0 || r.Verdict != "SKIP" || len(r.Targets) != 1 || !strings.Contains(r.Targets[0].Skipped, "no test runs it un-stubbed") {
+		t.Fatalf("mocked only: exit %d %s %q %+v", code, r.Verdict, r.Reason, r.Targets)
+	}
+
+	// 4. A docs-only change: SKIP.
+	commit("docs", map[string]string{"README.md": "shop, documented\n"})
+	if code, r, _ = gateRun(); code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "no production TypeScript") {
+		t.Fatalf("docs only: exit %d %s %q", code, r.Verdict, r.Reason)
+	}
+
+	// 5. Inputs to fix: exit 2 with the fix.
+	if code, _, errs := oracle(t, "gate", "--root", dir, "--base", "no-such-rev"); code != exitUsage || !strings.Contains(errs, "does not exist") {
+		t.Errorf("a missing base: exit %d %s", code, errs)
+	}
+	if code, _, errs := oracle(t, "gate", "--root", t.TempDir()); code != exitUsage || !strings.Contains(errs, "not a git repository") {
+		t.Errorf("not a git repository: exit %d %s", code, errs)
+	}
+}

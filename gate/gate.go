@@ -1,0 +1,266 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/audit"
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// Verdicts of the gate.
+const (
+	PASS  = "PASS"
+	FAIL  = "FAIL"
+	SKIP  = "SKIP"
+	ERROR = "ERROR"
+)
+
+// Options tune a gate run.
+type Options struct {
+	Threshold float64 // percent; a file scoring below fails the gate
+	Tests     []string
+	Fixtures  []string
+	Arid      Arid
+	Runner    runner.Runner
+	Isolate   bool
+	Progress  func(i, n int, what string)
+}
+
+// Target is one function the change touched.
+type Target struct {
+	ID      string   `json:"id"`
+	File    string   `json:"file"`
+	Line    int      `json:"line"`
+	Tests   []string `json:"tests"`            // the related test files
+	Skipped string   `json:"skipped,omitempty"` // why it was not mutation-tested
+}
+
+// Mutant is one mutant and its outcome.
+type Mutant struct {
+	ID          string `json:"id"`
+	Target      string `json:"target"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	Operator    string `json:"mutatorName"`
+	Replacement string `json:"replacement"`
+	Outcome     string `json:"outcome"`
+	Detail      string `json:"detail,omitempty"`
+	Diff        string `json:"diff,omitempty"`
+	KilledBy    string `json:"killedBy,omitempty"` // the test file that decided it
+}
+
+// FileScore is the score of one target file.
+type FileScore struct {
+	File     string  `json:"file"`
+	Score    float64 `json:"score"` // percent
+	Detected int     `json:"detected"`
+	Total    int     `json:"total"` // detected + survived + no-coverage
+	Errors   int     `json:"errors"`
+}
+
+// Result is the gate's decision.
+type Result struct {
+	Verdict   string      `json:"verdict"`
+	Reason    string      `json:"reason,omitempty"`
+	Threshold float64     `json:"threshold"`
+	Score     float64     `json:"score"`
+	Detected  int         `json:"detected"`
+	Total     int         `json:"total"`
+	Files     []FileScore `json:"files"`
+	Targets   []Target    `json:"targets"`
+	Mutants   []Mutant    `json:"mutants"`
+	Seconds   float64     `json:"seconds"`
+}
+
+// Run decides the gate for a change of the repository at root.
+func Run(ctx context.Context, root string, change Change, opts Options) (*Result, error) {
+	start := time.Now()
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}}
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	tests := opts.Tests
+	if tests == nil {
+		if tests, err = audit.ListTests(p.Root()); err != nil {
+			return nil, err
+		}
+	}
+	suite, err := audit.NewSuite(p, tests, audit.Options{Fixtures: opts.Fixtures})
+	if err != nil {
+		return nil, err
+	}
+	production := map[string]bool{}
+	for _, f := range suite.Production {
+		production[f] = true
+	}
+	// Targets: the functions of changed production files whose lines the
+	// change touched.
+	type job struct {
+		target  *Target
+		mutants []edit.Mutant
+	}
+	var jobs []job
+	anyTS := false
+	for _, file := range change.Files() {
+		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
+			continue
+		}
+		anyTS = true
+		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
+		if err != nil {
+			continue // deleted by the change
+		}
+		f, syn := analyzer.ParseSyntax(file, src)
+		for _, fn := range f.Functions {
+			if fn.Kind != analyzer.FuncTop && fn.Class == "" || fn.Parent != nil {
+				continue // nested functions are mutated with the function around them
+			}
+			from, to := fn.Line, syn.Line(fn.EndByte)
+			if !change.Touches(file, from, to) {
+				continue
+			}
+			t := &Target{ID: file + "#" + fn.Qual, File: file, Line: fn.Line}
+			t.Tests = suite.RelatedTests(t.ID)
+			if len(t.Tests) == 0 {
+				t.Tests = []string{}
+				t.Skipped = "no test runs it un-stubbed (untested code is not mutation-tested)"
+			}
+			res.Targets = append(res.Targets, *t)
+			if t.Skipped != "" {
+				continue
+			}
+			ms := Mutants(file, src, syn, fn, opts.Arid)
+			jobs = append(jobs, job{target: &res.Targets[len(res.Targets)-1], mutants: ms})
+		}
+	}
+	switch {
+	case !anyTS:
+		res.Verdict, res.Reason = SKIP, "the change has no production TypeScript"
+	case len(jobs) == 0:
+		res.Verdict, res.Reason = SKIP, "no function the change touched has a related test"
+		if len(res.Targets) == 0 {
+			res.Reason = "the change touches no function of its TypeScript files"
+		}
+	}
+	if res.Verdict != "" {
+		res.Seconds = time.Since(start).Seconds()
+		return res, nil
+	}
+	// Runs: one sandbox, the lab of prove.
+	sb, err := sandbox.New(p.Root(), sandbox.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer sb.Close()
+	if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+		defer c.CloseDir(sb.Root)
+	}
+	total := 0
+	for _, j := range jobs {
+		total += len(j.mutants)
+	}
+	done := 0
+	for k, j := range jobs {
+		if len(j.mutants) == 0 {
+			continue
+		}
+		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: fmt.Sprintf("gate%d", k), Isolate: opts.Isolate,
+			Progress: func(run string) {
+				if run != "baseline" {
+					done++
+				}
+				if opts.Progress != nil {
+					opts.Progress(done, total, j.target.ID+" "+run)
+				}
+			}}
+		out, err := l.Execute(ctx, j.target.Tests, j.mutants)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range out.Baselines {
+			if b.Outcome != lab.Passed {
+				res.Verdict = ERROR
+				res.Reason = fmt.Sprintf("the related test %s does not pass on the code as it is (%s): the gate needs a green baseline", b.Test, b.Detail)
+				res.Seconds = time.Since(start).Seconds()
+				return res, nil
+			}
+		}
+		for i, r := range out.Mutants {
+			m := j.mutants[i]
+			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, i+1), Target: j.target.ID, File: m.Path,
+				Line: m.Original.Start.Line, Column: m.Original.Start.Column, Operator: string(m.Operator),
+				Replacement: m.Replacement, Outcome: string(r.Outcome), Detail: r.Detail, Diff: m.Diff}
+			if r.Outcome.Kills() {
+				mu.KilledBy = r.Test
+			}
+			res.Mutants = append(res.Mutants, mu)
+		}
+	}
+	score(res)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// score computes the per-file and overall scores and the verdict: (killed +
+// timeout) / (killed + timeout + survived + no-coverage); errors apart.
+func score(res *Result) {
+	byFile := map[string]*FileScore{}
+	for _, m := range res.Mutants {
+		fs := byFile[m.File]
+		if fs == nil {
+			fs = &FileScore{File: m.File}
+			byFile[m.File] = fs
+		}
+		switch lab.Outcome(m.Outcome) {
+		case lab.Killed, lab.Timeout:
+			fs.Detected++
+			fs.Total++
+		case lab.Survived, lab.NoCoverage:
+			fs.Total++
+		default:
+			fs.Errors++
+		}
+	}
+	var files []string
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	res.Verdict = PASS
+	for _, f := range files {
+		fs := byFile[f]
+		fs.Score = percent(fs.Detected, fs.Total)
+		res.Detected += fs.Detected
+		res.Total += fs.Total
+		res.Files = append(res.Files, *fs)
+		if fs.Total > 0 && fs.Score < res.Threshold {
+			res.Verdict = FAIL
+			res.Reason = fmt.Sprintf("%s scores %.0f%%, below the threshold %.0f", f, fs.Score, res.Threshold)
+		}
+	}
+	res.Score = percent(res.Detected, res.Total)
+	if res.Total == 0 {
+		res.Verdict, res.Reason = SKIP, "no mutant could be built in the functions the change touched"
+	}
+}
+
+func percent(a, b int) float64 {
+	if b == 0 {
+		return 100
+	}
+	return 100 * float64(a) / float64(b)
+}
