@@ -42,7 +42,7 @@ type Target struct {
 	ID      string   `json:"id"`
 	File    string   `json:"file"`
 	Line    int      `json:"line"`
-	Tests   []string `json:"tests"`            // the related test files
+	Tests   []string `json:"tests"`             // the related test files
 	Skipped string   `json:"skipped,omitempty"` // why it was not mutation-tested
 }
 
