@@ -56,7 +56,7 @@ type Rule struct {
 }
 
 // Rules are the rules audit runs, in order.
-var Rules = []*Rule{BlindFunction}
+var Rules = []*Rule{BlindFunction, VacuousTest}
 
 // Suite is what the rules read: the repository's program, its test files
 // (as vitest lists them), and for each test file what it reaches at run
@@ -69,7 +69,9 @@ type Suite struct {
 	// TypeScript source that is not a test file, a declaration file or a
 	// fixture (oracle.yaml), sorted; limited to Paths when given.
 	Production []string
-	reach      map[string]*testReach
+	// Enable turns on the sub-rules that are off by default.
+	Enable map[string]bool
+	reach  map[string]*testReach
 }
 
 // testReach is what one test file runs.
@@ -90,6 +92,9 @@ type Options struct {
 	// Paths limit the production files judged (repo-relative files or
 	// directories); empty: all.
 	Paths []string
+	// Enable turns on sub-rules that are off by default
+	// ("vacuous-test/no-assertion").
+	Enable []string
 }
 
 // Report is what Audit found, sorted by rule, file, line.
@@ -137,7 +142,10 @@ func Audit(root string, opts Options) (*Report, error) {
 
 // NewSuite reads the test files and what each reaches.
 func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, reach: map[string]*testReach{}}
+	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}}
+	for _, e := range opts.Enable {
+		s.Enable[e] = true
+	}
 	isTest := map[string]bool{}
 	for _, t := range tests {
 		isTest[t] = true

@@ -89,7 +89,7 @@ func TestBlindFunction(t *testing.T) {
 func TestIgnoreComment(t *testing.T) {
 	root := writeRepo(t, map[string]string{
 		"src/a.ts":       "// oracle-audit-ignore blind-function: exercised by the e2e suite\nexport function f() {}\nexport function g() {}\n",
-		"test/a.test.ts": "import { it } from 'vitest';\nit('x', () => {});\n",
+		"test/a.test.ts": "import { it, expect } from 'vitest';\nit('x', () => { expect(Math.max(1, 2)).toBe(2); });\n",
 	})
 	rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/manifest"
@@ -15,7 +16,8 @@ type auditDoc struct {
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
@@ -25,6 +27,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return reportInputError(err, "oracle.audit/v1", *v.json, stdout, stderr)
 	}
 	opts := audit.Options{}
+	for _, e := range strings.Split(*enable, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			opts.Enable = append(opts.Enable, e)
+		}
+	}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
