@@ -56,7 +56,7 @@ type Rule struct {
 }
 
 // Rules are the rules audit runs, in order.
-var Rules = []*Rule{BlindFunction, VacuousTest}
+var Rules = []*Rule{BlindFunction, VacuousTest, MockDrift}
 
 // Suite is what the rules read: the repository's program, its test files
 // (as vitest lists them), and for each test file what it reaches at run

@@ -266,3 +266,18 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 	}
 	return fns, stubbed
 }
+
+// ExportedDeclaration follows export name of module (re-exports, barrels)
+// to the declaration that defines it: its file and name. ok is false only
+// when the module does not export the name at all; a name that leads out of
+// the repository or cannot be followed gives ok with an empty file.
+func (p *Program) ExportedDeclaration(module, name string) (file, decl string, ok bool) {
+	sym := p.exportOf(module, name)
+	switch {
+	case sym.reason != "" && (strings.Contains(sym.reason, "has no export") || strings.Contains(sym.reason, "has no default export")):
+		return "", "", false
+	case sym.reason != "" || sym.external != "" || sym.namespace:
+		return "", "", true
+	}
+	return sym.file, sym.name, true
+}
