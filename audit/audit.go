@@ -13,8 +13,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
@@ -166,12 +168,35 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 		}
 		s.Production = append(s.Production, f)
 	}
-	for _, t := range s.Tests {
-		f, why := p.Module(t)
-		if f == nil {
-			return nil, fmt.Errorf("test file %s: %s", t, why)
+	p.Preload(all)
+	reaches := make([]*testReach, len(s.Tests))
+	errs := make([]error, len(s.Tests))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f, why := p.Module(s.Tests[i])
+				if f == nil {
+					errs[i] = fmt.Errorf("test file %s: %s", s.Tests[i], why)
+					continue
+				}
+				reaches[i] = reachOf(p, f)
+			}
+		}()
+	}
+	for i := range s.Tests {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, t := range s.Tests {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		s.reach[t] = reachOf(p, f)
+		s.reach[t] = reaches[i]
 	}
 	return s, nil
 }

@@ -59,10 +59,13 @@ type Program struct {
 	root     string
 	resolver *modules.Resolver
 
-	mu      sync.Mutex
-	modules map[string]*moduleEntry
-	parsers chan *analyzer.Parser
-	exports sync.Map // "file#name" -> symbol (see exportOf)
+	mu        sync.Mutex
+	modules   map[string]*moduleEntry
+	parsers   chan *analyzer.Parser
+	exports   sync.Map // "file#name" -> symbol (see exportOf)
+	imports   sync.Map // file -> []Import (RuntimeImports)
+	targets   sync.Map // "file#qual" ("file#" for module-level code) -> []target (callTargets)
+	funcIndex sync.Map // file -> map[qual]*analyzer.Function (functionOf)
 }
 
 type moduleEntry struct {
@@ -302,3 +305,7 @@ func FindFunction(f *analyzer.File, name string) (*analyzer.Function, error) {
 	}
 	return nil, fmt.Errorf("%s: no function %q (functions: %s)", f.Path, name, strings.Join(names, ", "))
 }
+
+// Preload parses files in parallel (largest first), so that what reads them
+// afterwards finds them parsed.
+func (p *Program) Preload(files []string) { p.parseAll(files, 0) }

@@ -25,6 +25,15 @@ type Import struct {
 // anywhere in it, in source order. Packages outside the repository are not
 // listed.
 func (p *Program) RuntimeImports(f *analyzer.File) []Import {
+	if v, ok := p.imports.Load(f.Path); ok {
+		return v.([]Import)
+	}
+	out := p.runtimeImports(f)
+	p.imports.Store(f.Path, out)
+	return out
+}
+
+func (p *Program) runtimeImports(f *analyzer.File) []Import {
 	byModule := map[string]int{}
 	var out []Import
 	add := func(spec, name string) {
@@ -141,6 +150,15 @@ type Stub func(module, export string) bool
 func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string]bool, stubbed map[string]bool) {
 	fns, stubbed = map[string]bool{}, map[string]bool{}
 	loaded := map[string]bool{}
+	files := map[string]*analyzer.File{}
+	module := func(path string) *analyzer.File {
+		f, ok := files[path]
+		if !ok {
+			f, _ = p.Module(path)
+			files[path] = f
+		}
+		return f
+	}
 	takenAll := map[string]bool{}
 	var fnQueue []string
 	addFn := func(id string) {
@@ -162,20 +180,15 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 	var load func(f *analyzer.File)
 	var take func(module, name string)
 	// edges follows the resolved calls of a list (module-level code, a body).
-	edges := func(f *analyzer.File, calls []analyzer.Call) {
-		for i := range calls {
-			e := p.ResolveCall(f, &calls[i])
-			if e.Target == nil {
+	edges := func(f *analyzer.File, key string, calls []analyzer.Call) {
+		for _, t := range p.callTargets(f, key, calls) {
+			if isStubbed(t.module, t.export) {
 				continue
 			}
-			module, _, _ := strings.Cut(*e.Target, "#")
-			if isStubbed(module, e.Export) {
-				continue
-			}
-			if mf, _ := p.Module(module); mf != nil {
+			if mf := module(t.module); mf != nil {
 				load(mf)
 			}
-			addFn(*e.Target)
+			addFn(t.id)
 		}
 	}
 	load = func(f *analyzer.File) {
@@ -183,13 +196,13 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			return
 		}
 		loaded[f.Path] = true
-		edges(f, f.TopCalls)
+		edges(f, f.Path+"#", f.TopCalls)
 		for _, im := range p.RuntimeImports(f) {
 			if isStubbed(im.Module, "") {
 				continue
 			}
 			if len(im.Names) == 0 {
-				if mf, _ := p.Module(im.Module); mf != nil {
+				if mf := module(im.Module); mf != nil {
 					load(mf)
 				}
 			}
@@ -198,34 +211,34 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			}
 		}
 	}
-	take = func(module, name string) {
-		if isStubbed(module, name) {
+	take = func(mod, name string) {
+		if isStubbed(mod, name) {
 			return
 		}
-		mf, _ := p.Module(module)
+		mf := module(mod)
 		if mf == nil {
 			return
 		}
 		load(mf)
 		if name == "*" {
-			if takenAll[module] {
+			if takenAll[mod] {
 				return
 			}
-			takenAll[module] = true
+			takenAll[mod] = true
 			for _, ex := range mf.Exports {
 				switch {
 				case ex.TypeOnly:
 				case ex.Kind == analyzer.ExportAll || ex.Kind == analyzer.ExportAllAs:
-					if r := p.resolveModule(module, ex.Specifier); r.file != "" && r.reason == "" {
+					if r := p.resolveModule(mod, ex.Specifier); r.file != "" && r.reason == "" {
 						take(r.file, "*")
 					}
 				case ex.Name != "":
-					take(module, ex.Name)
+					take(mod, ex.Name)
 				}
 			}
 			return
 		}
-		sym := p.exportOf(module, name)
+		sym := p.exportOf(mod, name)
 		if sym.reason != "" || sym.external != "" || sym.file == "" {
 			return
 		}
@@ -233,7 +246,7 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			take(sym.file, "*")
 			return
 		}
-		df, _ := p.Module(sym.file)
+		df := module(sym.file)
 		if df == nil {
 			return
 		}
@@ -256,12 +269,12 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 		id := fnQueue[0]
 		fnQueue = fnQueue[1:]
 		file, qual, _ := strings.Cut(id, "#")
-		f, _ := p.Module(file)
+		f := module(file)
 		if f == nil {
 			continue
 		}
-		if fn := functionByQual(f, qual); fn != nil {
-			edges(f, fn.Calls)
+		if fn := p.functionOf(f, qual); fn != nil {
+			edges(f, id, fn.Calls)
 		}
 	}
 	return fns, stubbed
@@ -280,4 +293,42 @@ func (p *Program) ExportedDeclaration(module, name string) (file, decl string, o
 		return "", "", true
 	}
 	return sym.file, sym.name, true
+}
+
+// target is a resolved call's target, for the walks over the graph.
+type target struct{ id, module, export string }
+
+// callTargets resolves calls (of the function key, or the module-level
+// code) once: the walks of every test file share the answers.
+func (p *Program) callTargets(f *analyzer.File, key string, calls []analyzer.Call) []target {
+	if v, ok := p.targets.Load(key); ok {
+		return v.([]target)
+	}
+	var out []target
+	for i := range calls {
+		e := p.ResolveCall(f, &calls[i])
+		if e.Target == nil {
+			continue
+		}
+		module, _, _ := strings.Cut(*e.Target, "#")
+		out = append(out, target{id: *e.Target, module: module, export: e.Export})
+	}
+	p.targets.Store(key, out)
+	return out
+}
+
+// functionOf finds the function of f with the id name qual (indexed once
+// per file).
+func (p *Program) functionOf(f *analyzer.File, qual string) *analyzer.Function {
+	v, ok := p.funcIndex.Load(f.Path)
+	if !ok {
+		idx := make(map[string]*analyzer.Function, len(f.Functions))
+		for _, fn := range f.Functions {
+			if _, dup := idx[fn.Qual]; !dup {
+				idx[fn.Qual] = fn
+			}
+		}
+		v, _ = p.funcIndex.LoadOrStore(f.Path, idx)
+	}
+	return v.(map[string]*analyzer.Function)[qual]
 }
