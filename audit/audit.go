@@ -20,6 +20,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/change"
 )
 
 // Severity of a finding: an error fails the audit (exit 1).
@@ -73,6 +74,8 @@ type Suite struct {
 	Production []string
 	// Enable turns on the sub-rules that are off by default.
 	Enable map[string]bool
+	// Change is what the change touched (nil: no --base).
+	Change change.Change
 	reach  map[string]*testReach
 }
 
@@ -97,6 +100,9 @@ type Options struct {
 	// Enable turns on sub-rules that are off by default
 	// ("vacuous-test/no-assertion").
 	Enable []string
+	// Change, when set (--base), is what the change touched: a blind
+	// function whose lines it touched is an error, the others warnings.
+	Change change.Change
 }
 
 // Report is what Audit found, sorted by rule, file, line.
@@ -144,7 +150,7 @@ func Audit(root string, opts Options) (*Report, error) {
 
 // NewSuite reads the test files and what each reaches.
 func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}}
+	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}, Change: opts.Change}
 	for _, e := range opts.Enable {
 		s.Enable[e] = true
 	}

@@ -1,7 +1,10 @@
 package audit
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -29,11 +32,18 @@ func blindFunctions(s *Suite) []Finding {
 		if f == nil {
 			continue
 		}
+		var src []byte
+		if s.Change != nil {
+			src, _ = os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
+		}
 		for _, fn := range f.Functions {
 			if !fn.Exported || fn.Kind != analyzer.FuncTop && fn.Kind != analyzer.FuncMethod && fn.Kind != analyzer.FuncField {
 				continue
 			}
 			if finding, blind := s.blind(file, fn); blind {
+				if s.Change != nil && int(fn.EndByte) <= len(src) && s.Change.Touches(file, fn.Line, fn.Line+bytes.Count(src[fn.StartByte:fn.EndByte], []byte("\n"))) {
+					finding.Severity = Error // the change touched it: it needs an oracle now
+				}
 				out = append(out, finding)
 			}
 		}

@@ -1,3 +1,10 @@
+// Package gate is `oracle gate`, the task-scoped mutation gate (SPEC "oracle
+// gate"): from a change alone (internal/change: git, or a list of files) it
+// finds the functions the change touched, mutates only those (its own
+// operator set, operators.go), runs each function's mutants against the test
+// files that run it (the related-test rule audit uses), on the engine `prove`
+// uses (mutate/lab: sandbox, runner, outcome rules), and scores them against
+// a threshold: PASS, FAIL or SKIP a pipeline can route on.
 package gate
 
 import (
@@ -12,6 +19,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -85,7 +93,7 @@ type Result struct {
 }
 
 // Run decides the gate for a change of the repository at root.
-func Run(ctx context.Context, root string, change Change, opts Options) (*Result, error) {
+func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}}
 	p, err := callgraph.NewProgram(root)
@@ -115,7 +123,7 @@ func Run(ctx context.Context, root string, change Change, opts Options) (*Result
 	}
 	var jobs []job
 	anyTS := false
-	for _, file := range change.Files() {
+	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
 			continue
 		}
@@ -130,7 +138,7 @@ func Run(ctx context.Context, root string, change Change, opts Options) (*Result
 				continue // nested functions are mutated with the function around them
 			}
 			from, to := fn.Line, syn.Line(fn.EndByte)
-			if !change.Touches(file, from, to) {
+			if !ch.Touches(file, from, to) {
 				continue
 			}
 			t := &Target{ID: file + "#" + fn.Qual, File: file, Line: fn.Line}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/oracle-ts/oracle/audit"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/manifest"
 )
 
@@ -16,7 +18,8 @@ type auditDoc struct {
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
@@ -42,6 +45,19 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		opts.Paths = append(opts.Paths, rel)
+	}
+	if *base != "" {
+		ch, err := change.FromGit(root, *base)
+		var ue *change.UsageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "oracle audit: %s\n", ue.Msg)
+			return exitUsage
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
+			return exitError
+		}
+		opts.Change = ch
 	}
 	rep, err := audit.Audit(root, opts)
 	if err != nil {

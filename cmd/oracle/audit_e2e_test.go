@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +81,40 @@ func TestAuditPipelineSample(t *testing.T) {
 	}
 	if !drain {
 		t.Errorf("drainOutbox (reached only through the route test's mock) is not reported: %+v", r.Findings)
+	}
+}
+
+// TestAuditBase: with --base, a blind function the change touched is an
+// error (exit 1); the blind functions it did not touch stay warnings.
+func TestAuditBase(t *testing.T) {
+	dir := copySample(t, "services", v4(t).nodeModules)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules\n"), 0o644)
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	svc := filepath.Join(dir, "src/orders/service.ts")
+	b, _ := os.ReadFile(svc)
+	os.WriteFile(svc, []byte(strings.Replace(string(b), "const total = sumLines(order.lines);", "const total = sumLines(order.lines) + 0;", 1)), 0o644)
+	git("commit", "-qam", "change finalize")
+	code, out, errs := oracle(t, "audit", "--json", "--base", "HEAD~1", "--root", dir)
+	var r struct {
+		Findings []struct{ Rule, Severity, Message string }
+	}
+	json.Unmarshal([]byte(out), &r)
+	sev := map[string]string{}
+	for _, f := range r.Findings {
+		name, _, _ := strings.Cut(f.Message, ":")
+		sev[name] = f.Severity
+	}
+	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "warning" {
+		t.Fatalf("exit %d, severities %v\n%s", code, sev, errs)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -56,13 +57,13 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &exitStatus{code: reportInputError(err, "oracle.gate/v1", *v.json, stdout, stderr)}
 	}
-	var change gate.Change
+	var ch change.Change
 	if *files != "" {
-		change, err = gate.ChangeFromList(*files)
+		ch, err = change.FromList(*files)
 	} else {
-		change, err = gate.ChangeFromGit(root, *base)
+		ch, err = change.FromGit(root, *base)
 	}
-	var ue *gate.UsageError
+	var ue *change.UsageError
 	if errors.As(err, &ue) {
 		return &exitStatus{code: exitUsage, msg: ue.Msg}
 	}
@@ -81,7 +82,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opts.Progress = func(i, n int, what string) { fmt.Fprintf(stderr, "\r\033[Kmutant %d of %d: %s", i, n, what) }
 		defer fmt.Fprint(stderr, "\r\033[K")
 	}
-	res, err := gate.Run(ctx, root, change, opts)
+	res, err := gate.Run(ctx, root, ch, opts)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

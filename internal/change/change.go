@@ -1,11 +1,7 @@
-// Package gate is `oracle gate`, the task-scoped mutation gate (SPEC "oracle
-// gate"): from a change alone (git, or a list of files) it finds the
-// functions the change touched, mutates only those (its own operator set,
-// operators.go), runs each function's mutants against the test files that
-// run it (the related-test rule audit uses), on the engine `prove` uses
-// (mutate/lab: sandbox, runner, outcome rules), and scores them against a
-// threshold: PASS, FAIL or SKIP a pipeline can route on.
-package gate
+// Package change reads what a change touched, from git (`git diff
+// --merge-base REV HEAD`, hunk by hunk) or from a list of files: the scope
+// of `oracle gate` and of `oracle audit --base`.
+package change
 
 import (
 	"bytes"
@@ -30,9 +26,9 @@ func (e *UsageError) Error() string { return e.Msg }
 // ranges of its new version (nil: the whole file, as --files says).
 type Change map[string][][2]int
 
-// ChangeFromGit is `git diff --merge-base base HEAD` of the repository at
+// FromGit is `git diff --merge-base base HEAD` of the repository at
 // root, limited to root, with the lines each hunk adds or changes.
-func ChangeFromGit(root, base string) (Change, error) {
+func FromGit(root, base string) (Change, error) {
 	git := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = root
@@ -106,9 +102,9 @@ func parseDiff(out []byte) Change {
 	return c
 }
 
-// ChangeFromList reads --files: one repo-relative path per line (blank lines
+// FromList reads --files: one repo-relative path per line (blank lines
 // and # comments skipped); each file counts whole.
-func ChangeFromList(listFile string) (Change, error) {
+func FromList(listFile string) (Change, error) {
 	b, err := os.ReadFile(listFile)
 	if err != nil {
 		return nil, &UsageError{fmt.Sprintf("--files %s: %v", listFile, errors.Unwrap(err))}
