@@ -80,7 +80,7 @@ func (r *Result) ReportOperations() []ReportOperation {
 	var out []ReportOperation
 	for _, op := range r.Operations {
 		if op.file != "" {
-			out = append(out, ReportOperation{ID: op.ID, File: op.file, Source: op.source, Runs: op.Runs})
+			out = append(out, ReportOperation{ID: op.ID, File: op.file, Source: op.source, Oracle: op.Oracle, Runs: op.Runs})
 		}
 	}
 	return out

@@ -12,17 +12,30 @@ type ReportOperation struct {
 	ID     string
 	File   string // repo-relative
 	Source string // the file as proved (before any mutant)
+	Oracle string // the oracle's repo-relative path: the test file of every run
 	Runs   []Run
 }
 
 // mutation-testing-report-schema (Stryker's report viewer), version 2 of
 // the format: see testdata/node for the schema the tests validate against.
 type mtReport struct {
-	SchemaVersion string             `json:"schemaVersion"`
-	Thresholds    mtThresholds       `json:"thresholds"`
-	Files         map[string]*mtFile `json:"files"`
-	Framework     *mtFramework       `json:"framework,omitempty"`
-	Config        map[string]any     `json:"config,omitempty"`
+	SchemaVersion string                 `json:"schemaVersion"`
+	Thresholds    mtThresholds           `json:"thresholds"`
+	Files         map[string]*mtFile     `json:"files"`
+	TestFiles     map[string]*mtTestFile `json:"testFiles,omitempty"`
+	Framework     *mtFramework           `json:"framework,omitempty"`
+	Config        map[string]any         `json:"config,omitempty"`
+}
+
+// mtTestFile lists the tests of one test file; the report's unit is the
+// test file (the lab knows which file decided a mutant, not which test).
+type mtTestFile struct {
+	Tests []mtTest `json:"tests"`
+}
+
+type mtTest struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 type mtThresholds struct {
@@ -49,6 +62,8 @@ type mtMutant struct {
 	Status      string     `json:"status"`
 	Reason      string     `json:"statusReason,omitempty"`
 	Duration    float64    `json:"duration"`
+	KilledBy    []string   `json:"killedBy,omitempty"`
+	CoveredBy   []string   `json:"coveredBy,omitempty"`
 }
 
 type mtLocation struct {
@@ -70,8 +85,11 @@ var mtStatus = map[Outcome]string{
 // mutants; not the baseline) as a mutation-testing-report-schema document.
 func MutationReport(ops []ReportOperation) ([]byte, error) {
 	r := mtReport{SchemaVersion: "2", Thresholds: mtThresholds{High: 100, Low: 100},
-		Files: map[string]*mtFile{}, Framework: &mtFramework{Name: "oracle"}}
+		Files: map[string]*mtFile{}, TestFiles: map[string]*mtTestFile{}, Framework: &mtFramework{Name: "oracle"}}
 	for _, op := range ops {
+		if op.Oracle != "" && r.TestFiles[op.Oracle] == nil {
+			r.TestFiles[op.Oracle] = &mtTestFile{Tests: []mtTest{{ID: op.Oracle, Name: op.Oracle}}}
+		}
 		f := r.Files[op.File]
 		if f == nil {
 			lang := "typescript"
@@ -91,6 +109,14 @@ func MutationReport(ops []ReportOperation) ([]byte, error) {
 				Status:      status,
 				Reason:      run.Detail,
 				Duration:    run.Seconds * 1000,
+			}
+			if op.Oracle != "" {
+				if run.Outcome != NoCoverage {
+					m.CoveredBy = []string{op.Oracle}
+				}
+				if run.Outcome == Killed || run.Outcome == Timeout {
+					m.KilledBy = []string{op.Oracle}
+				}
 			}
 			m.Location.Start = mtPos{Line: max(run.Line, 1), Column: max(run.Column, 1)}
 			m.Location.End = mtPos{Line: max(run.EndLine, m.Location.Start.Line), Column: max(run.EndColumn, 1)}

@@ -16,14 +16,18 @@ func TestMutationReportSchema(t *testing.T) {
 	for i, o := range []Outcome{Killed, Survived, Timeout, NoCoverage, Error} {
 		runs = append(runs, Run{Name: "preserve-removed:f" + string(rune('a'+i)), Outcome: o, Line: 3, Column: 5, EndLine: 3, EndColumn: 9, Replacement: "(undefined)"})
 	}
-	data, err := MutationReport([]ReportOperation{{ID: "op", File: "src/a.ts", Source: "a\nb\nc\n", Runs: runs}})
+	data, err := MutationReport([]ReportOperation{{ID: "op", File: "src/a.ts", Source: "a\nb\nc\n", Oracle: "src/o.test.ts", Runs: runs}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
 		Files map[string]struct {
-			Mutants []struct{ ID, Status string }
+			Mutants []struct {
+				ID, Status          string
+				KilledBy, CoveredBy []string
+			}
 		}
+		TestFiles map[string]struct{ Tests []struct{ ID, Name string } }
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
@@ -31,6 +35,14 @@ func TestMutationReportSchema(t *testing.T) {
 	var got []string
 	for _, m := range doc.Files["src/a.ts"].Mutants {
 		got = append(got, m.Status)
+		// The viewer's Tests tab: which test file covered and killed each mutant.
+		killed := m.Status == "Killed" || m.Status == "Timeout"
+		if (len(m.KilledBy) == 1) != killed || (len(m.CoveredBy) == 1) == (m.Status == "NoCoverage") {
+			t.Errorf("%s %s: killedBy %v coveredBy %v", m.ID, m.Status, m.KilledBy, m.CoveredBy)
+		}
+	}
+	if tf := doc.TestFiles["src/o.test.ts"]; len(tf.Tests) != 1 || tf.Tests[0].ID != "src/o.test.ts" {
+		t.Errorf("testFiles: %+v", doc.TestFiles)
 	}
 	want := []string{"Killed", "Survived", "Timeout", "NoCoverage", "RuntimeError"}
 	if len(got) != len(want) {
