@@ -20,6 +20,7 @@ import (
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -60,7 +61,9 @@ type Mutant struct {
 	Target      string `json:"target"`
 	File        string `json:"file"`
 	Line        int    `json:"line"`
-	Column      int    `json:"column"`
+	Column      int    `json:"column"` // UTF-16 code units, 1-based, as the report format counts
+	EndLine     int    `json:"endLine"`
+	EndColumn   int    `json:"endColumn"` // exclusive
 	Operator    string `json:"mutatorName"`
 	Replacement string `json:"replacement"`
 	Outcome     string `json:"outcome"`
@@ -122,6 +125,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		mutants []edit.Mutant
 	}
 	var jobs []job
+	sources := map[string][]byte{} // the target files as mutated (for columns and the report)
 	anyTS := false
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
@@ -132,6 +136,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		if err != nil {
 			continue // deleted by the change
 		}
+		sources[file] = src
 		f, syn := analyzer.ParseSyntax(file, src)
 		for _, fn := range f.Functions {
 			if fn.Kind != analyzer.FuncTop && fn.Class == "" || fn.Parent != nil {
@@ -209,9 +214,11 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		}
 		for i, r := range out.Mutants {
 			m := j.mutants[i]
+			src := sources[m.Path]
 			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, i+1), Target: j.target.ID, File: m.Path,
-				Line: m.Original.Start.Line, Column: m.Original.Start.Column, Operator: string(m.Operator),
-				Replacement: m.Replacement, Outcome: string(r.Outcome), Detail: r.Detail, Diff: m.Diff}
+				Line: m.Original.Start.Line, Column: utf16Column(src, m.Original.Start.Offset),
+				EndLine: m.Original.End.Line, EndColumn: utf16Column(src, m.Original.End.Offset),
+				Operator: string(m.Operator), Replacement: m.Replacement, Outcome: string(r.Outcome), Detail: r.Detail, Diff: m.Diff}
 			if r.Outcome.Kills() {
 				mu.KilledBy = r.Test
 			}
@@ -271,4 +278,48 @@ func percent(a, b int) float64 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// utf16Column is the 1-based column of byte offset off in src, in UTF-16
+// code units.
+func utf16Column(src []byte, off uint) int {
+	off = min(off, uint(len(src)))
+	start := strings.LastIndexByte(string(src[:off]), '\n') + 1
+	n := 0
+	for _, r := range string(src[start:off]) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n + 1
+}
+
+// Report renders the mutants as a mutation-testing-report-schema document
+// (Stryker's report viewer), with the sources of the target files and the
+// related test files as the report's tests.
+func (res *Result) Report(root string) ([]byte, error) {
+	byFile := map[string]*mutate.ReportOperation{}
+	var files []string
+	for _, m := range res.Mutants {
+		op := byFile[m.File]
+		if op == nil {
+			src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
+			op = &mutate.ReportOperation{ID: m.File, File: m.File, Source: string(src)}
+			byFile[m.File] = op
+			files = append(files, m.File)
+		}
+		run := mutate.Run{Name: m.Operator, Outcome: lab.Outcome(m.Outcome), Detail: m.Detail, Line: m.Line, Column: m.Column,
+			EndLine: m.EndLine, EndColumn: m.EndColumn, Replacement: m.Replacement}
+		op.Runs = append(op.Runs, run)
+		if m.KilledBy != "" && op.Oracle == "" {
+			op.Oracle = m.KilledBy
+		}
+	}
+	sort.Strings(files)
+	var ops []mutate.ReportOperation
+	for _, f := range files {
+		ops = append(ops, *byFile[f])
+	}
+	return mutate.MutationReport(ops)
 }

@@ -40,11 +40,12 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--json] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--json] [--report FILE] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
+	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
 		return &exitStatus{code: code}
@@ -88,6 +89,15 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)
+	}
+	if *report != "" {
+		data, err := res.Report(root)
+		if err == nil {
+			err = os.WriteFile(*report, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--report: %w", err)
+		}
 	}
 	code = gateExit[res.Verdict]
 	if *v.json {

@@ -85,7 +85,9 @@ func TestGateEndToEnd(t *testing.T) {
 		"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
 			"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 10)).toBe(5);\n});\n",
 	})
-	code, r, _ = gateRun("--threshold", "90")
+	report := filepath.Join(t.TempDir(), "gate-report.json")
+	code, r, _ = gateRun("--threshold", "90", "--report", report)
+	validateReport(t, report)
 	survived := map[string]bool{}
 	for _, m := range r.Mutants {
 		if m.Outcome == "survived" {
