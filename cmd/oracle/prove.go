@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sort"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/oracle-ts/oracle/manifest"
@@ -24,6 +26,40 @@ type proveDoc struct {
 	Verdict    string       `json:"verdict"`
 	Operations []proveOp    `json:"operations"`
 	Timings    proveTimings `json:"timings"`
+	// Fallbacks says which runs the long-lived runner handed to a fresh
+	// vitest process, and why (the outcome is the same, only slower).
+	Fallbacks []fallback `json:"fallbacks,omitempty"`
+}
+
+type fallback struct {
+	Reason string `json:"reason"`
+	Runs   int    `json:"runs"`
+}
+
+// fallbacks counts the runs the long-lived runner could not serve, by reason.
+type fallbacks struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (f *fallbacks) add(_ runner.Spec, reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.counts == nil {
+		f.counts = map[string]int{}
+	}
+	f.counts[reason]++
+}
+
+func (f *fallbacks) list() []fallback {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []fallback
+	for r, n := range f.counts {
+		out = append(out, fallback{Reason: r, Runs: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Reason < out[j].Reason })
+	return out
 }
 
 // proveTimings says where the time went: copying the repository into the
@@ -146,10 +182,12 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
 	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
+	var fell fallbacks
 	switch *runnerKind {
 	case "long-lived":
 		ll := runner.NewLongLived()
 		ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
+		ll.OnFallback = fell.add
 		opts.Runner = ll
 	case "process":
 		opts.Runner = runner.New()
@@ -204,9 +242,13 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
 		}
 		doc.Timings = timingsOf(res)
+		doc.Fallbacks = fell.list()
 		code = writeJSON(stdout, stderr, doc, code)
 	} else {
 		writeProveText(stdout, res)
+		for _, f := range fell.list() {
+			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived vitest to a fresh process (same outcome, slower): %s\n", f.Runs, f.Reason)
+		}
 		if inGitHubActions() {
 			annotateProve(stdout, res)
 		}

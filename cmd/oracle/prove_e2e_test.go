@@ -408,3 +408,18 @@ func TestProveImplementationDoesNotLoad(t *testing.T) {
 		t.Errorf("no annotation:\n%s", out)
 	}
 }
+
+// TestProveSaysWhichRunsFellBack: a vitest config the long-lived runner
+// cannot serve like a fresh process (a globalSetup) sends its runs to a
+// fresh vitest: the outcome is the same, and prove says which and why.
+func TestProveSaysWhichRunsFellBack(t *testing.T) {
+	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	os.WriteFile(filepath.Join(dir, "test", "gs.ts"), []byte("export default function () {}\n"), 0o644)
+	cfg := filepath.Join(dir, "vitest.config.ts")
+	b, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(b), "test: {", "test: {\n    globalSetup: [\"./test/gs.ts\"],", 1)), 0o644)
+	code, out, errs := oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(errs, "fell back from the long-lived vitest to a fresh process") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
