@@ -305,3 +305,16 @@ func (s *Suite) IsTest(file string) bool {
 	i := sort.SearchStrings(s.Tests, file)
 	return i < len(s.Tests) && s.Tests[i] == file
 }
+
+// eachTestSyntax parses every test file of the suite (for the rules that read
+// a test's structure) and hands it to do, in order.
+func (s *Suite) eachTestSyntax(do func(test string, syn *analyzer.Syntax)) {
+	for _, t := range s.Tests {
+		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t)))
+		if err != nil {
+			continue
+		}
+		_, syn := analyzer.ParseSyntax(t, src)
+		do(t, syn)
+	}
+}

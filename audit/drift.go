@@ -33,14 +33,7 @@ var MockDrift = &Rule{
 
 func mockDrifts(s *Suite) []Finding {
 	var out []Finding
-	for _, t := range s.Tests {
-		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t)))
-		if err != nil {
-			continue
-		}
-		_, syn := analyzer.ParseSyntax(t, src)
-		out = append(out, driftIn(s.Program, t, syn)...)
-	}
+	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) { out = append(out, driftIn(s.Program, t, syn)...) })
 	return out
 }
 

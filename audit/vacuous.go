@@ -2,8 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
@@ -29,14 +27,7 @@ var VacuousTest = &Rule{
 
 func vacuousTests(s *Suite) []Finding {
 	var out []Finding
-	for _, t := range s.Tests {
-		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t)))
-		if err != nil {
-			continue
-		}
-		_, syn := analyzer.ParseSyntax(t, src)
-		out = append(out, vacuousIn(t, syn, s.Enable)...)
-	}
+	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) { out = append(out, vacuousIn(t, syn, s.Enable)...) })
 	return out
 }
 

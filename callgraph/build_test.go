@@ -271,38 +271,44 @@ export = legacy;`,
 		},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			root := writeTree(t, tc.files)
-			g, err := Build(root, Options{})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(tc.name, func(t *testing.T) { checkCalls(t, tc.files, tc.fn, tc.want) })
+	}
+}
+
+// checkCalls builds the graph of files and compares the calls of function
+// id fn with want, one edgeLine each ("…" ends a prefix).
+func checkCalls(t *testing.T, files map[string]string, fn string, want []string) {
+	t.Helper()
+	g, err := Build(writeTree(t, files), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var node *FunctionNode
+	var ids []string
+	for _, n := range g.Functions {
+		ids = append(ids, n.ID)
+		if n.ID == fn {
+			node = n
+		}
+	}
+	if node == nil {
+		t.Fatalf("no function %s in graph: %v", fn, ids)
+	}
+	var got []string
+	for _, c := range node.Calls {
+		got = append(got, edgeLine(c))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("calls:\n got  %q\n want %q", got, want)
+	}
+	for i := range got {
+		w := want[i]
+		if p, ok := strings.CutSuffix(w, "…"); ok {
+			if !strings.HasPrefix(got[i], p) {
+				t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
 			}
-			var fn *FunctionNode
-			for _, n := range g.Functions {
-				if n.ID == tc.fn {
-					fn = n
-				}
-			}
-			if fn == nil {
-				t.Fatalf("no function %s in graph", tc.fn)
-			}
-			var got []string
-			for _, c := range fn.Calls {
-				got = append(got, edgeLine(c))
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("calls:\n got  %q\n want %q", got, tc.want)
-			}
-			for i := range got {
-				w := tc.want[i]
-				if p, ok := strings.CutSuffix(w, "…"); ok {
-					if !strings.HasPrefix(got[i], p) {
-						t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
-					}
-				} else if got[i] != w {
-					t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
-				}
-			}
-		})
+		} else if got[i] != w {
+			t.Errorf("call %d:\n got  %s\n want %s", i, got[i], w)
+		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/internal/change"
@@ -24,19 +22,7 @@ type gateDoc struct {
 var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
 
 func runGate(args []string, stdout, stderr io.Writer) int {
-	intCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopInt()
-	ctx, stopTerm := signal.NotifyContext(intCtx, syscall.SIGTERM)
-	defer stopTerm()
-	err := gateVerb(ctx, args, stdout, stderr)
-	if ctx.Err() != nil {
-		code := exitTerminate
-		if intCtx.Err() != nil {
-			code = exitInterrupt
-		}
-		err = &exitStatus{code: code, msg: "interrupted: nothing was decided; the sandbox is removed"}
-	}
-	return exitCode("gate", err, stderr)
+	return withInterrupts("gate", "nothing was decided; the sandbox is removed", args, stdout, stderr, gateVerb)
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -141,22 +141,28 @@ const (
 )
 
 func runProve(args []string, stdout, stderr io.Writer) int {
-	// Interrupts cancel the runs: vitest is stopped, the sandbox removed,
-	// and prove returns (exit 130/143). A sandbox left by a killed run is
-	// removed by the next one.
+	return withInterrupts("prove", "nothing was proved; the sandbox is removed", args, stdout, stderr, proveVerb)
+}
+
+// withInterrupts runs a verb whose work an interrupt cancels (vitest is
+// stopped, the sandbox removed): SIGINT and SIGTERM end it with 130 and 143
+// and the message, like a shell reports a process the signal killed. A
+// sandbox left by a killed run is removed by the next one.
+func withInterrupts(name, lost string, args []string, stdout, stderr io.Writer,
+	verb func(ctx context.Context, args []string, stdout, stderr io.Writer) error) int {
 	intCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stopInt()
 	ctx, stopTerm := signal.NotifyContext(intCtx, syscall.SIGTERM)
 	defer stopTerm()
-	err := proveVerb(ctx, args, stdout, stderr)
+	err := verb(ctx, args, stdout, stderr)
 	if ctx.Err() != nil {
 		code := exitTerminate
 		if intCtx.Err() != nil {
 			code = exitInterrupt
 		}
-		err = &exitStatus{code: code, msg: "interrupted (" + context.Cause(ctx).Error() + "): nothing was proved; the sandbox is removed"}
+		err = &exitStatus{code: code, msg: "interrupted (" + context.Cause(ctx).Error() + "): " + lost}
 	}
-	return exitCode("prove", err, stderr)
+	return exitCode(name, err, stderr)
 }
 
 // proveVerb is the verb; ctx ends with an interrupt.
