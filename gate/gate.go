@@ -44,6 +44,10 @@ type Options struct {
 	Runner    runner.Runner
 	Isolate   bool
 	Progress  func(i, n int, what string)
+	// Shard K of N (1-based; N 0 or 1: all): only the mutants whose index
+	// in the deterministic order of all of them is K-1 modulo N run, so the
+	// N shards together run every mutant exactly once (Merge joins them).
+	ShardK, ShardN int
 }
 
 // Target is one function the change touched.
@@ -93,6 +97,7 @@ type Result struct {
 	Targets   []Target    `json:"targets"`
 	Mutants   []Mutant    `json:"mutants"`
 	Seconds   float64     `json:"seconds"`
+	Shard     string      `json:"shard,omitempty"` // "K/N" when one shard ran
 }
 
 // Run decides the gate for a change of the repository at root.
@@ -123,9 +128,14 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	type job struct {
 		target  *Target
 		mutants []edit.Mutant
+		index   []int // each mutant's index among the target's (the ID keeps it across shards)
 	}
 	var jobs []job
 	sources := map[string][]byte{} // the target files as mutated (for columns and the report)
+	global := 0                    // the index of the next mutant among all (for --shard)
+	if opts.ShardN > 1 {
+		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
+	}
 	anyTS := false
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
@@ -157,7 +167,16 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				continue
 			}
 			ms := Mutants(file, src, syn, fn, opts.Arid)
-			jobs = append(jobs, job{target: &res.Targets[len(res.Targets)-1], mutants: ms})
+			var kept []edit.Mutant
+			var index []int
+			for i, m := range ms {
+				if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
+					kept = append(kept, m)
+					index = append(index, i)
+				}
+				global++
+			}
+			jobs = append(jobs, job{target: &res.Targets[len(res.Targets)-1], mutants: kept, index: index})
 		}
 	}
 	switch {
@@ -215,7 +234,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		for i, r := range out.Mutants {
 			m := j.mutants[i]
 			src := sources[m.Path]
-			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, i+1), Target: j.target.ID, File: m.Path,
+			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, j.index[i]+1), Target: j.target.ID, File: m.Path,
 				Line: m.Original.Start.Line, Column: utf16Column(src, m.Original.Start.Offset),
 				EndLine: m.Original.End.Line, EndColumn: utf16Column(src, m.Original.End.Offset),
 				Operator: string(m.Operator), Replacement: m.Replacement, Outcome: string(r.Outcome), Detail: r.Detail, Diff: m.Diff}
@@ -233,6 +252,20 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 // score computes the per-file and overall scores and the verdict: (killed +
 // timeout) / (killed + timeout + survived + no-coverage); errors apart.
 func score(res *Result) {
+	// One order whatever ran first, shard or not.
+	sort.SliceStable(res.Mutants, func(i, j int) bool {
+		a, b := res.Mutants[i], res.Mutants[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.ID < b.ID
+	})
 	byFile := map[string]*FileScore{}
 	for _, m := range res.Mutants {
 		fs := byFile[m.File]
@@ -322,4 +355,38 @@ func (res *Result) Report(root string) ([]byte, error) {
 		ops = append(ops, *byFile[f])
 	}
 	return mutate.MutationReport(ops)
+}
+
+// Merge joins the results of the shards of one gate (`oracle gate merge`)
+// into one decision: every mutant once, scored and judged as one run would.
+func Merge(parts []*Result) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	out := &Result{Threshold: parts[0].Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{}}
+	seen := map[string]bool{}
+	for _, p := range parts {
+		if p.Threshold != out.Threshold {
+			return nil, fmt.Errorf("the shards were run with different thresholds (%v and %v)", out.Threshold, p.Threshold)
+		}
+		if p.Verdict == ERROR {
+			out.Verdict, out.Reason = ERROR, p.Reason
+		}
+		for _, m := range p.Mutants {
+			if !seen[m.ID] {
+				seen[m.ID] = true
+				out.Mutants = append(out.Mutants, m)
+			}
+		}
+		out.Seconds = max(out.Seconds, p.Seconds)
+	}
+	if out.Verdict == ERROR {
+		return out, nil
+	}
+	if len(out.Mutants) == 0 {
+		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
+		return out, nil
+	}
+	score(out)
+	return out, nil
 }

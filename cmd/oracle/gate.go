@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,16 +23,20 @@ type gateDoc struct {
 var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
 
 func runGate(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runGateMerge(args[1:], stdout, stderr)
+	}
 	return withInterrupts("gate", "nothing was decided; the sandbox is removed", args, stdout, stderr, gateVerb)
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--json] [--report FILE] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
+	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
 		return &exitStatus{code: code}
@@ -58,6 +63,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, Runner: runner.NewLongLived()}
+	if *shard != "" {
+		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
+			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}
+		}
+	}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
@@ -121,4 +131,47 @@ func writeGateText(w io.Writer, res *gate.Result) {
 		}
 		fmt.Fprintf(w, "\n%s %s:%d:%d %s (%s)\n%s", m.Outcome, m.File, m.Line, m.Column, m.Operator, m.Target, m.Diff)
 	}
+}
+
+// runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
+// documents joined into one decision, printed as a gate prints it.
+func runGateMerge(args []string, stdout, stderr io.Writer) int {
+	v := newVerb("gate merge", "gate merge [--json] SHARD.json...", "oracle.gate/v1", stderr)
+	files, _, code, ok := v.parse(args, -1)
+	if !ok {
+		return code
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "oracle gate merge: give the --json documents of the shards")
+		return exitUsage
+	}
+	var parts []*gate.Result
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
+			return exitUsage
+		}
+		var doc struct {
+			Schema string `json:"schema"`
+			gate.Result
+		}
+		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != "oracle.gate/v1" {
+			fmt.Fprintf(stderr, "oracle gate merge: %s is not an oracle.gate/v1 document\n", f)
+			return exitUsage
+		}
+		r := doc.Result
+		parts = append(parts, &r)
+	}
+	res, err := gate.Merge(parts)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
+		return exitUsage
+	}
+	code = gateExit[res.Verdict]
+	if *v.json {
+		return writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
+	}
+	writeGateText(stdout, res)
+	return code
 }

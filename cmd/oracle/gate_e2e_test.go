@@ -97,6 +97,40 @@ func TestGateEndToEnd(t *testing.T) {
 	if code != 1 || r.Verdict != "FAIL" || !survived["CallStatementRemoval@3"] || !survived["EqualityOperator@4"] {
 		t.Fatalf("weak tests: exit %d %s %q, survivors %v", code, r.Verdict, r.Reason, survived)
 	}
+	// Sharded: the shards run every mutant exactly once; merged, they decide
+	// as the single run did.
+	var docs []string
+	seen := map[string]int{}
+	for _, sh := range []string{"1/2", "2/2"} {
+		_, out, errs := oracle(t, "gate", "--json", "--root", dir, "--threshold", "90", "--shard", sh)
+		var part gateResult
+		if err := json.Unmarshal([]byte(out), &part); err != nil {
+			t.Fatalf("shard %s: %v\n%s", sh, err, errs)
+		}
+		for _, m := range part.Mutants {
+			seen[m.Target+"@"+strconv.Itoa(m.Line)+m.MutatorName+m.Outcome]++
+		}
+		p := filepath.Join(t.TempDir(), "shard.json")
+		os.WriteFile(p, []byte(out), 0o644)
+		docs = append(docs, p)
+	}
+	if len(seen) == 0 {
+		t.Fatal("the shards ran nothing")
+	}
+	whole := map[string]int{}
+	for _, m := range r.Mutants {
+		whole[m.Target+"@"+strconv.Itoa(m.Line)+m.MutatorName+m.Outcome]++
+	}
+	for k, n := range whole {
+		if seen[k] != n {
+			t.Errorf("mutant %s: %d in the shards, %d in the single run", k, seen[k], n)
+		}
+	}
+	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json"}, docs...)...)
+	var merged gateResult
+	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
+		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
+	}
 	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90")
 	if !strings.HasPrefix(out, "GATE FAIL ") || !strings.Contains(out, "survived src/shipping.ts:3:") {
 		t.Errorf("text output:\n%s", out)
