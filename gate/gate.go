@@ -44,6 +44,8 @@ type Options struct {
 	Runner    runner.Runner
 	Isolate   bool
 	Progress  func(i, n int, what string)
+	// NoCache ignores (and does not write) the result cache.
+	NoCache bool
 	// Shard K of N (1-based; N 0 or 1: all): only the mutants whose index
 	// in the deterministic order of all of them is K-1 modulo N run, so the
 	// N shards together run every mutant exactly once (Merge joins them).
@@ -98,6 +100,7 @@ type Result struct {
 	Mutants   []Mutant    `json:"mutants"`
 	Seconds   float64     `json:"seconds"`
 	Shard     string      `json:"shard,omitempty"` // "K/N" when one shard ran
+	Cached    int         `json:"cached"`          // mutants whose outcome came from the cache
 }
 
 // Run decides the gate for a change of the repository at root.
@@ -206,8 +209,32 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		total += len(j.mutants)
 	}
 	done := 0
+	cache := openCache(p.Root(), opts.NoCache)
 	for k, j := range jobs {
 		if len(j.mutants) == 0 {
+			continue
+		}
+		// The cache: an outcome is reused while the mutant, its file and the
+		// related test files are byte for byte what they were.
+		keys := make([]string, len(j.mutants))
+		var left []edit.Mutant
+		var leftAt []int
+		for i, m := range j.mutants {
+			keys[i] = cache.key(p.Root(), m, j.target.Tests)
+			if c, ok := cache.get(keys[i]); ok {
+				src := sources[m.Path]
+				res.Mutants = append(res.Mutants, Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, j.index[i]+1), Target: j.target.ID, File: m.Path,
+					Line: m.Original.Start.Line, Column: utf16Column(src, m.Original.Start.Offset),
+					EndLine: m.Original.End.Line, EndColumn: utf16Column(src, m.Original.End.Offset),
+					Operator: string(m.Operator), Replacement: m.Replacement, Outcome: c.Outcome, Detail: c.Detail, Diff: m.Diff, KilledBy: c.KilledBy})
+				res.Cached++
+				done++
+				continue
+			}
+			left = append(left, m)
+			leftAt = append(leftAt, i)
+		}
+		if len(left) == 0 {
 			continue
 		}
 		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: fmt.Sprintf("gate%d", k), Isolate: opts.Isolate,
@@ -219,7 +246,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 					opts.Progress(done, total, j.target.ID+" "+run)
 				}
 			}}
-		out, err := l.Execute(ctx, j.target.Tests, j.mutants)
+		out, err := l.Execute(ctx, j.target.Tests, left)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +258,8 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				return res, nil
 			}
 		}
-		for i, r := range out.Mutants {
+		for n, r := range out.Mutants {
+			i := leftAt[n]
 			m := j.mutants[i]
 			src := sources[m.Path]
 			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, j.index[i]+1), Target: j.target.ID, File: m.Path,
@@ -241,8 +269,14 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			if r.Outcome.Kills() {
 				mu.KilledBy = r.Test
 			}
+			if r.Outcome != lab.Error {
+				cache.put(keys[i], cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy})
+			}
 			res.Mutants = append(res.Mutants, mu)
 		}
+	}
+	if err := cache.save(); err != nil {
+		return nil, err
 	}
 	score(res)
 	res.Seconds = time.Since(start).Seconds()

@@ -30,12 +30,13 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--isolate] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--isolate] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
+	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
@@ -62,7 +63,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, Runner: runner.NewLongLived()}
+	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: runner.NewLongLived()}
 	if *shard != "" {
 		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
 			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}
@@ -114,6 +115,9 @@ func writeGateText(w io.Writer, res *gate.Result) {
 	switch res.Verdict {
 	case gate.PASS, gate.FAIL:
 		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.Threshold)
+		if res.Cached > 0 {
+			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
+		}
 	default:
 		fmt.Fprintf(w, "GATE %s: %s\n", res.Verdict, res.Reason)
 	}

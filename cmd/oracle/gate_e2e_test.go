@@ -17,6 +17,7 @@ import (
 type gateResult struct {
 	Schema, Verdict, Reason string
 	Score                   float64
+	Cached                  int
 	Targets                 []struct {
 		ID      string
 		Tests   []string
@@ -102,7 +103,7 @@ func TestGateEndToEnd(t *testing.T) {
 	var docs []string
 	seen := map[string]int{}
 	for _, sh := range []string{"1/2", "2/2"} {
-		_, out, errs := oracle(t, "gate", "--json", "--root", dir, "--threshold", "90", "--shard", sh)
+		_, out, errs := oracle(t, "gate", "--json", "--root", dir, "--threshold", "90", "--no-cache", "--shard", sh)
 		var part gateResult
 		if err := json.Unmarshal([]byte(out), &part); err != nil {
 			t.Fatalf("shard %s: %v\n%s", sh, err, errs)
@@ -135,6 +136,25 @@ func TestGateEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(out, "GATE FAIL ") || !strings.Contains(out, "survived src/shipping.ts:3:") {
 		t.Errorf("text output:\n%s", out)
 	}
+
+	// The cache: the same change again runs nothing; a changed related test
+	// file runs its mutants again; --no-cache runs everything.
+	code2, again, _ := gateRun("--threshold", "90")
+	if code2 != code || again.Cached != len(r.Mutants) || again.Score != r.Score {
+		t.Errorf("second run: exit %d, %d of %d cached, score %.1f (first %.1f)", code2, again.Cached, len(r.Mutants), again.Score, r.Score)
+	}
+	if _, fresh, _ := gateRun("--threshold", "90", "--no-cache"); fresh.Cached != 0 {
+		t.Errorf("--no-cache: %d cached", fresh.Cached)
+	}
+	writeFiles(t, dir, map[string]string{"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
+		"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 50)).toBe(5);\n});\n"})
+	if _, after, _ := gateRun("--threshold", "90"); after.Cached != 0 {
+		t.Errorf("after the test changed: %d cached", after.Cached)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".oracle", ".gitignore")); err != nil || !strings.Contains(string(b), "*") {
+		t.Errorf(".oracle/ does not ignore itself: %v", err)
+	}
+	git("checkout", "--", "test/shipping.test.ts")
 
 	// 3. A change to a module whose only test mocks it: SKIP, with the reason.
 	commit("mocked", map[string]string{"src/notify.ts": "export function notify(msg: string): string {\n  return msg.toUpperCase().trim();\n}\n"})
