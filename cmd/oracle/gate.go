@@ -30,12 +30,13 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--isolate] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
+	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	pos, root, code, ok := v.parse(args, 0)
@@ -94,6 +95,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if err != nil {
 			return fmt.Errorf("--report: %w", err)
+		}
+	}
+	if *htmlOut != "" {
+		if err := os.WriteFile(*htmlOut, res.HTML(root), 0o644); err != nil {
+			return fmt.Errorf("--html: %w", err)
 		}
 	}
 	code = gateExit[res.Verdict]

@@ -132,7 +132,12 @@ func TestGateEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
 		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
 	}
-	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90")
+	page := filepath.Join(t.TempDir(), "gate.html")
+	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) ||
+		strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") || strings.Contains(string(b), "<script") {
+		t.Errorf("--html: %v\n%.600s", err, b)
+	}
 	if !strings.HasPrefix(out, "GATE FAIL ") || !strings.Contains(out, "survived src/shipping.ts:3:") {
 		t.Errorf("text output:\n%s", out)
 	}
