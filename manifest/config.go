@@ -37,6 +37,16 @@ type Config struct {
 	// is its position, the zero Pos when not given.
 	Out    string
 	OutPos Pos
+	// Gate configures `oracle gate`.
+	Gate GateConfig
+}
+
+// GateConfig is oracle.yaml's gate: the threshold (percent, used when
+// --threshold is not given; nil: 70) and the names of logging objects whose
+// calls are arid (never mutated), besides console.
+type GateConfig struct {
+	Threshold *float64
+	Loggers   []string
 }
 
 // Fixture is one fixture declared in oracle.yaml.
@@ -62,8 +72,9 @@ func (c *Config) Fixture(name string) *Fixture {
 }
 
 var (
-	configFields  = []string{"fixtures", "out", "$schema"}
+	configFields  = []string{"fixtures", "out", "gate", "$schema"}
 	fixtureFields = []string{"name", "file"}
+	gateFields    = []string{"threshold", "loggers"}
 )
 
 // LoadConfig reads <repoRoot>/oracle.yaml. A repository without one gets
@@ -126,6 +137,9 @@ func (p *parser) config(root *yaml.Node, c *Config) {
 			p.fixtures(f.value, c)
 		}
 	}
+	if f, ok := fs["gate"]; ok {
+		p.gate(f.value, c)
+	}
 	if f, ok := fs["out"]; ok {
 		const outExpected = "expected a path template like " + DefaultOut
 		if s, ok := p.str(f.value, "out", outExpected); ok {
@@ -133,6 +147,32 @@ func (p *parser) config(root *yaml.Node, c *Config) {
 				p.errorf(f.value, "out", "%s", msg)
 			} else {
 				c.Out, c.OutPos = s, p.pos(f.value)
+			}
+		}
+	}
+}
+
+func (p *parser) gate(n *yaml.Node, c *Config) {
+	fs, ok := p.fields(n, "gate", gateFields, "a mapping with threshold and loggers")
+	if !ok {
+		return
+	}
+	if f, ok := fs["threshold"]; ok {
+		var v float64
+		if f.value.Kind != yaml.ScalarNode || (f.value.Tag != "!!int" && f.value.Tag != "!!float") || f.value.Decode(&v) != nil || v < 0 || v > 100 {
+			p.errorf(f.value, "gate.threshold", "expected a percentage from 0 to 100, got %s", describe(f.value))
+		} else {
+			c.Gate.Threshold = &v
+		}
+	}
+	if f, ok := fs["loggers"]; ok {
+		if f.value.Kind != yaml.SequenceNode {
+			p.errorf(f.value, "gate.loggers", "expected a list of names (logger, log), got %s", describe(f.value))
+		} else {
+			for i, item := range f.value.Content {
+				if s, ok := p.str(item, index("gate.loggers", i), "expected a name"); ok {
+					c.Gate.Loggers = append(c.Gate.Loggers, s)
+				}
 			}
 		}
 	}

@@ -22,7 +22,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"not utf-8", "out: \xfe\n", []string{
 			`oracle.yaml:1:6: not valid UTF-8 (byte 0xfe): save the file as UTF-8`}},
 		{"unknown top level field", "fixture: []\n", []string{
-			`oracle.yaml:1:1: fixture: unknown field "fixture"; did you mean "fixtures"? (expected one of: fixtures, out, $schema)`}},
+			`oracle.yaml:1:1: fixture: unknown field "fixture"; did you mean "fixtures"? (expected one of: fixtures, out, gate, $schema)`}},
 		{"duplicate top level field", "out: a/{id}.ts\nout: b/{id}.ts\n", []string{
 			`oracle.yaml:2:1: out: duplicate field (first given at line 1)`}},
 		{"fixtures not a list", "fixtures: {name: a, file: a.ts}\n", []string{
@@ -90,7 +90,7 @@ func TestParseConfigErrors(t *testing.T) {
 			`oracle.yaml:1:6: out: template "x" must contain {id}: operations of a ticket need distinct files`,
 			`oracle.yaml:3:21: fixtures[0].file: expected a TypeScript file (.ts, .tsx, .mts, .cts), got "a.js"`,
 			`oracle.yaml:4:12: fixtures[1].name: duplicate fixture name "a" (first declared at line 3)`,
-			`oracle.yaml:5:1: extra: unknown field "extra" (expected one of: fixtures, out, $schema)`}},
+			`oracle.yaml:5:1: extra: unknown field "extra" (expected one of: fixtures, out, gate, $schema)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -322,5 +322,15 @@ func TestCheckFixtures(t *testing.T) {
 	c.Fixtures = append(c.Fixtures, Fixture{Name: "pipline"}, Fixture{Name: "other"})
 	if err := CheckFixtures(tk, c); err != nil {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestGateConfig(t *testing.T) {
+	c, err := ParseConfig("oracle.yaml", []byte("gate:\n  threshold: 85\n  loggers: [logger, log]\n"))
+	if err != nil || c.Gate.Threshold == nil || *c.Gate.Threshold != 85 || strings.Join(c.Gate.Loggers, ",") != "logger,log" {
+		t.Fatalf("%+v %v", c.Gate, err)
+	}
+	if _, err := ParseConfig("oracle.yaml", []byte("gate:\n  threshold: 120\n")); err == nil || !strings.Contains(err.Error(), "gate.threshold: expected a percentage from 0 to 100") {
+		t.Errorf("threshold 120: %v", err)
 	}
 }

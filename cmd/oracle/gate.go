@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +34,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
-	threshold := v.fs.Float64("threshold", 70, "the lowest mutation score, in percent, a changed file may have")
+	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
 	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
@@ -44,12 +45,20 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &exitStatus{code: code}
 	}
 	_ = pos
-	if *threshold < 0 || *threshold > 100 {
+	given := false
+	v.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "threshold" })
+	if given && (*threshold < 0 || *threshold > 100) {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
 		return &exitStatus{code: reportInputError(err, "oracle.gate/v1", *v.json, stdout, stderr)}
+	}
+	if !given {
+		*threshold = 70
+		if cfg.Gate.Threshold != nil {
+			*threshold = *cfg.Gate.Threshold
+		}
 	}
 	var ch change.Change
 	if *files != "" {
@@ -64,7 +73,8 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: runner.NewLongLived()}
+	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: runner.NewLongLived(),
+		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}}
 	if *shard != "" {
 		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
 			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}

@@ -16,7 +16,7 @@ import (
 
 type gateResult struct {
 	Schema, Verdict, Reason string
-	Score                   float64
+	Score, Threshold        float64
 	Cached                  int
 	Targets                 []struct {
 		ID      string
@@ -141,6 +141,13 @@ func TestGateEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(out, "GATE FAIL ") || !strings.Contains(out, "survived src/shipping.ts:3:") {
 		t.Errorf("text output:\n%s", out)
 	}
+
+	// The threshold from oracle.yaml when --threshold is not given.
+	writeFiles(t, dir, map[string]string{"oracle.yaml": "gate:\n  threshold: 90\n"})
+	if c, cfg, _ := gateRun(); c != 1 || cfg.Threshold != 90 || cfg.Verdict != "FAIL" {
+		t.Errorf("gate.threshold in oracle.yaml: exit %d threshold %v %s", c, cfg.Threshold, cfg.Verdict)
+	}
+	os.Remove(filepath.Join(dir, "oracle.yaml"))
 
 	// The cache: the same change again runs nothing; a changed related test
 	// file runs its mutants again; --no-cache runs everything.
