@@ -296,6 +296,7 @@ func (fn *Function) CallSites(text string) []*Call {
 type Mock struct {
 	Call      string // "vi.mock" or "vi.doMock"
 	Specifier string // the module mocked, as written
+	File      string // "" (the file holding it); set where a mock is applied to other files (vitest setupFiles)
 	Line      int
 	Factory   bool // a factory is given (else vitest automocks every export)
 	// Partial: the factory keeps the original module (it calls importOriginal

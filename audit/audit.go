@@ -92,6 +92,9 @@ type Options struct {
 	// Tests, when set, are the test files (repo-relative) instead of asking
 	// vitest: for tests of audit itself.
 	Tests []string
+	// SetupFiles are vitest's setupFiles (repo-relative): their vi.mock
+	// calls apply to every test. Asked of vitest when Tests is not set.
+	SetupFiles []string
 	// Fixtures are the fixture files of oracle.yaml (not production code).
 	Fixtures []string
 	// Paths limit the production files judged (repo-relative files or
@@ -120,6 +123,9 @@ func Audit(root string, opts Options) (*Report, error) {
 	tests := opts.Tests
 	if tests == nil {
 		if tests, err = ListTests(p.Root()); err != nil {
+			return nil, err
+		}
+		if opts.SetupFiles, err = SetupFiles(p.Root()); err != nil {
 			return nil, err
 		}
 	}
@@ -164,6 +170,20 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 	for _, f := range opts.Fixtures {
 		fixtures[f] = true
 	}
+	for _, f := range opts.SetupFiles {
+		fixtures[f] = true // test code, not production
+	}
+	// The vi.mock calls of the setup files apply to every test.
+	var global []*analyzer.Mock
+	for _, sf := range opts.SetupFiles {
+		if f, _ := p.Module(sf); f != nil {
+			for i := range f.Mocks {
+				m := f.Mocks[i]
+				m.Specifier, m.File = resolvedSpec(p, sf, m.Specifier), sf
+				global = append(global, &m)
+			}
+		}
+	}
 	all, err := callgraph.SourcesUnder(p.Root(), ".")
 	if err != nil {
 		return nil, err
@@ -189,7 +209,7 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 					errs[i] = fmt.Errorf("test file %s: %s", s.Tests[i], why)
 					continue
 				}
-				reaches[i] = reachOf(p, f)
+				reaches[i] = reachOf(p, f, global)
 			}
 		}()
 	}
@@ -211,12 +231,17 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 // loads call, except what its vi.mock calls replace (a whole module, or the
 // exports a partial mock sets to stubs; a call-through `vi.fn(original)`
 // still runs the original).
-func reachOf(p *callgraph.Program, f *analyzer.File) *testReach {
+func reachOf(p *callgraph.Program, f *analyzer.File, global []*analyzer.Mock) *testReach {
 	tr := &testReach{mocks: map[string][]*analyzer.Mock{}, file: f}
 	for i := range f.Mocks {
 		m := &f.Mocks[i]
 		if r := p.Resolver().Resolve(f.Path, m.Specifier); r.Kind == "file" {
 			tr.mocks[r.Path] = append(tr.mocks[r.Path], m)
+		}
+	}
+	for _, m := range global { // setupFiles' mocks: Specifier already resolved
+		if m.Specifier != "" {
+			tr.mocks[m.Specifier] = append(tr.mocks[m.Specifier], m)
 		}
 	}
 	stub := func(module, export string) bool {
@@ -317,4 +342,13 @@ func (s *Suite) eachTestSyntax(do func(test string, syn *analyzer.Syntax)) {
 		_, syn := analyzer.ParseSyntax(t, src)
 		do(t, syn)
 	}
+}
+
+// resolvedSpec is the repo-relative module a setup file's vi.mock names ("" when
+// it is not a module of the repository).
+func resolvedSpec(p *callgraph.Program, from, spec string) string {
+	if r := p.Resolver().Resolve(from, spec); r.Kind == "file" {
+		return r.Path
+	}
+	return ""
 }

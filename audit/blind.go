@@ -95,8 +95,12 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	for _, st := range stubs {
 		var lines []string
 		for _, m := range st.mocks {
-			lines = append(lines, fmt.Sprintf("%s:%d", st.test, m.Line))
-			fd.Related = append(fd.Related, Location{File: st.test, Line: m.Line})
+			file := st.test
+			if m.File != "" {
+				file = m.File // a setup file's mock
+			}
+			lines = append(lines, fmt.Sprintf("%s:%d", file, m.Line))
+			fd.Related = append(fd.Related, Location{File: file, Line: m.Line})
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", st.test, strings.Join(lines, ", ")))
 	}

@@ -99,3 +99,27 @@ func TestIgnoreComment(t *testing.T) {
 		t.Fatalf("%+v", rep.Findings)
 	}
 }
+
+// TestSetupFileMocks: a vi.mock in a vitest setup file applies to every
+// test: the function it stubs is blind, the setup file's line named.
+func TestSetupFileMocks(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"src/a.ts":       "export function f() { return 1; }\n",
+		"test/setup.ts":  "import { vi } from 'vitest';\nvi.mock('../src/a', () => ({ f: vi.fn() }));\n",
+		"test/a.test.ts": "import { it, expect } from 'vitest';\nimport { f } from '../src/a';\nit('x', () => { expect(f()).toBe(1); });\n",
+	})
+	rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}, SetupFiles: []string{"test/setup.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, "f: no test runs it un-stubbed; reached only through vi.mock by test/a.test.ts (test/setup.ts:2)") {
+		t.Fatalf("%+v", rep.Findings)
+	}
+	// Without the setup file, the test runs it.
+	rep, _ = Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+	for _, f := range rep.Findings {
+		if f.Rule == "blind-function" && f.File == "src/a.ts" {
+			t.Errorf("blind without the setup file: %s", f.Message)
+		}
+	}
+}

@@ -65,3 +65,54 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// setupFilesScript asks vitest's node API for the setupFiles of every
+// project of the repository's configuration (they run before each test
+// file: a vi.mock in one applies to every test).
+const setupFilesScript = `
+const [root, nodeAPI] = process.argv.slice(1);
+const { createVitest } = await import(nodeAPI);
+const ctx = await createVitest("test", { watch: false, root }, {}, {});
+const out = new Set();
+for (const p of ctx.projects ?? []) for (const f of p.config?.setupFiles ?? []) out.add(f);
+for (const f of ctx.config?.setupFiles ?? []) out.add(f);
+process.stdout.write(JSON.stringify([...out]) + "\n");
+await ctx.close();
+`
+
+// SetupFiles lists the repository's vitest setupFiles, repo-relative, sorted
+// (none when vitest's node API is not there).
+func SetupFiles(root string) ([]string, error) {
+	api := filepath.Join(root, "node_modules", "vitest", "dist", "node.js")
+	if _, err := os.Stat(api); err != nil {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", setupFilesScript, root, api)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("reading vitest's setupFiles: %v: %s", err, firstLine(errb.String()))
+	}
+	lines := bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n"))
+	var files []string
+	if err := json.Unmarshal(lines[len(lines)-1], &files); err != nil {
+		return nil, fmt.Errorf("reading vitest's setupFiles: %v", err)
+	}
+	realRoot, _ := filepath.EvalSymlinks(root)
+	var rel []string
+	for _, f := range files {
+		r, err := filepath.Rel(realRoot, f)
+		if err != nil || !filepath.IsLocal(r) {
+			if r, err = filepath.Rel(root, f); err != nil || !filepath.IsLocal(r) {
+				continue
+			}
+		}
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	sort.Strings(rel)
+	return rel, nil
+}

@@ -113,12 +113,16 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	defer p.Close()
 	tests := opts.Tests
+	var setup []string
 	if tests == nil {
 		if tests, err = audit.ListTests(p.Root()); err != nil {
 			return nil, err
 		}
+		if setup, err = audit.SetupFiles(p.Root()); err != nil {
+			return nil, err
+		}
 	}
-	suite, err := audit.NewSuite(p, tests, audit.Options{Fixtures: opts.Fixtures})
+	suite, err := audit.NewSuite(p, tests, audit.Options{Fixtures: opts.Fixtures, SetupFiles: setup})
 	if err != nil {
 		return nil, err
 	}
