@@ -14,6 +14,10 @@ func (x *extraction) mocks() {
 			continue
 		}
 		call := joinSpace(x.text(fnc))
+		if call == "vi.spyOn" {
+			x.spyStub(n)
+			continue
+		}
 		if call != "vi.mock" && call != "vi.doMock" && call != "vitest.mock" && call != "vitest.doMock" {
 			continue
 		}
@@ -122,4 +126,45 @@ func (x *extraction) callsThrough(v int32) bool {
 		v = x.child(fnc, "object") // vi.fn(f).mockName("f"): look at vi.fn(f)
 	}
 	return false
+}
+
+// spyStub records `vi.spyOn(ns, "f").mockImplementation(...)` (or
+// mockReturnValue, mockResolvedValue...) on a namespace import `ns` of a
+// module: the export f is replaced by a stub, like a partial vi.mock that
+// sets it. A spy that only observes (no mock* call on it) replaces nothing.
+func (x *extraction) spyStub(call int32) {
+	args := x.child(call, "arguments")
+	if args < 0 {
+		return
+	}
+	var list []int32
+	for c := x.nodes[args].first; c >= 0; c = x.nodes[c].next {
+		if x.nodes[c].named && x.nodes[c].kind != "comment" {
+			list = append(list, c)
+		}
+	}
+	if len(list) < 2 || x.nodes[list[0]].kind != "identifier" {
+		return
+	}
+	name, ok := x.stringValue(list[1])
+	if !ok {
+		return
+	}
+	// The spy's result must be stubbed: vi.spyOn(...).mockX(...).
+	p := x.nodes[call].parent
+	if p < 0 || x.nodes[p].kind != "member_expression" {
+		return
+	}
+	prop := x.child(p, "property")
+	if prop < 0 || !strings.HasPrefix(x.text(prop), "mock") || x.text(prop) == "mockName" || x.text(prop) == "mockClear" || x.text(prop) == "mockReset" {
+		return
+	}
+	ns := x.text(list[0])
+	for _, im := range x.file.Imports {
+		if im.Local == ns && im.Kind == ImportNamespace {
+			x.file.Mocks = append(x.file.Mocks, Mock{Call: "vi.spyOn", Specifier: im.Specifier, Line: x.line(x.nodes[call].start),
+				Factory: true, Partial: true, Overrides: []Override{{Name: name}}})
+			return
+		}
+	}
 }
