@@ -352,3 +352,33 @@ func resolvedSpec(p *callgraph.Program, from, spec string) string {
 	}
 	return ""
 }
+
+// touchedFunctions are the ids of the production functions whose lines the
+// change (--base) touched, sorted; none without a change.
+func (s *Suite) touchedFunctions() []string {
+	if s.Change == nil {
+		return nil
+	}
+	var out []string
+	for _, file := range s.Production {
+		if _, ok := s.Change[file]; !ok {
+			continue
+		}
+		f, _ := s.Program.Module(file)
+		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
+		if f == nil || err != nil {
+			continue
+		}
+		for _, fn := range f.Functions {
+			if int(fn.EndByte) > len(src) {
+				continue
+			}
+			end := fn.Line + strings.Count(string(src[fn.StartByte:fn.EndByte]), "\n")
+			if s.Change.Touches(file, fn.Line, end) {
+				out = append(out, file+"#"+fn.Qual)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

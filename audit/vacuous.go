@@ -27,7 +27,19 @@ var VacuousTest = &Rule{
 
 func vacuousTests(s *Suite) []Finding {
 	var out []Finding
-	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) { out = append(out, vacuousIn(t, syn, s.Enable)...) })
+	touched := s.touchedFunctions()
+	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) {
+		out = append(out, vacuousIn(t, syn, s.Enable)...)
+		var changed []string
+		for _, id := range touched {
+			if s.reach[t].fns[id] {
+				changed = append(changed, id)
+			}
+		}
+		if len(changed) > 0 {
+			out = append(out, skippedIn(t, syn, changed)...)
+		}
+	})
 	return out
 }
 
@@ -266,4 +278,24 @@ func assertsAfter(syn *analyzer.Syntax, body analyzer.Node, off uint, helpers ma
 		return true
 	})
 	return found
+}
+
+// skippedIn reports the `.skip`/`.todo` tests of a test file that runs a
+// function the change touched (--base): the change is tested less than the
+// suite says (vacuous-test/skipped).
+func skippedIn(file string, syn *analyzer.Syntax, changed []string) []Finding {
+	var out []Finding
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if syn.Kind(n) != "call_expression" {
+			return true
+		}
+		callee := strings.Join(strings.Fields(syn.Text(syn.Child(n, "function"))), "")
+		switch callee {
+		case "it.skip", "test.skip", "it.todo", "test.todo", "describe.skip", "describe.todo", "xit", "xtest":
+			out = append(out, Finding{Rule: "vacuous-test/skipped", Severity: Error, File: file, Line: syn.Line(syn.Start(n)),
+				Message: fmt.Sprintf("a %s in a test file of %s, which the change touched: the change is not tested here", callee, strings.Join(changed, ", "))})
+		}
+		return true
+	})
+	return out
 }

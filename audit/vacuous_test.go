@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 )
 
 // TestVacuousTest: a table of finding / no finding per sub-rule.
@@ -41,5 +42,37 @@ func TestVacuousTest(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSkippedTestsOfAChange: with a change (--base), a .skip/.todo in a
+// test file that runs a touched function is an error; without, nothing.
+func TestSkippedTestsOfAChange(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"src/a.ts":       "export function f() {\n  return 1;\n}\nexport function g() {\n  return 2;\n}\n",
+		"test/a.test.ts": "import { it, expect } from 'vitest';\nimport { f } from '../src/a';\nit('f', () => { expect(f()).toBe(1); });\nit.skip('f later', () => { expect(f()).toBe(2); });\n",
+	})
+	for _, tc := range []struct {
+		name   string
+		change change.Change
+		want   int
+	}{
+		{"f touched", change.Change{"src/a.ts": {{2, 2}}}, 1},
+		{"only g touched", change.Change{"src/a.ts": {{5, 5}}}, 0},
+		{"no change", nil, 0},
+	} {
+		rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}, Change: tc.change})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range rep.Findings {
+			if f.Rule == "vacuous-test/skipped" && f.Severity == Error && f.Line == 4 {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%s: %d skipped findings, want %d: %+v", tc.name, n, tc.want, rep.Findings)
+		}
 	}
 }
