@@ -114,6 +114,9 @@ func vacuousIn(file string, syn *analyzer.Syntax, enabled map[string]bool) []Fin
 		case constant == asserts:
 			find("constant-assertion", Warning, n, "test %q asserts only on constants: it passes whatever the code does", title)
 		}
+		if asserts > 0 && asserts == callbackAsserts(syn, body, helpers) && !countsAssertions(syn, body) {
+			find("unchecked-callback", Warning, n, "test %q asserts only inside callbacks that may never run (then/catch, an event, a timer) and does not check expect.assertions/hasAssertions: it passes if they do not run", title)
+		}
 		for _, e := range missing {
 			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, oneLine(syn.Text(e)))
 		}
@@ -298,4 +301,66 @@ func skippedIn(file string, syn *analyzer.Syntax, changed []string) []Finding {
 		return true
 	})
 	return out
+}
+
+// mayNotRun are the callees whose callback argument may never run.
+var mayNotRun = map[string]bool{"then": true, "catch": true, "finally": true, "subscribe": true, "on": true, "once": true,
+	"addEventListener": true, "setTimeout": true, "setInterval": true, "setImmediate": true, "nextTick": true, "queueMicrotask": true}
+
+// callbackAsserts counts the assertions of body that sit in a callback
+// passed to a call in mayNotRun.
+func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[string]bool) int {
+	n := 0
+	syn.Walk(body, func(x analyzer.Node) bool {
+		if syn.Kind(x) != "call_expression" {
+			return true
+		}
+		callee := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
+		if !mayNotRun[lastSegment(callee)] {
+			return true
+		}
+		if awaitedOrReturned(syn, x) {
+			return true // an awaited (or returned) promise chain runs its callbacks, or fails the test
+		}
+		for _, a := range namedChildren(syn, syn.Child(x, "arguments")) {
+			if k := syn.Kind(a); k == "arrow_function" || k == "function_expression" {
+				n += countAsserts(syn, a, helpers, nil)
+			}
+		}
+		return false
+	})
+	return n
+}
+
+// countsAssertions reports whether body checks that assertions ran:
+// expect.assertions(n) or expect.hasAssertions().
+func countsAssertions(syn *analyzer.Syntax, body analyzer.Node) bool {
+	found := false
+	syn.Walk(body, func(x analyzer.Node) bool {
+		if syn.Kind(x) == "call_expression" {
+			c := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
+			found = found || c == "expect.assertions" || c == "expect.hasAssertions"
+		}
+		return !found
+	})
+	return found
+}
+
+// awaitedOrReturned reports whether a call is awaited or returned (through
+// the rest of its promise chain), so vitest waits for it.
+func awaitedOrReturned(syn *analyzer.Syntax, call analyzer.Node) bool {
+	n := call
+	for {
+		p := syn.Parent(n)
+		switch syn.Kind(p) {
+		case "member_expression", "call_expression", "parenthesized_expression":
+			n = p // .then(...).catch(...): the chain goes on
+			continue
+		case "await_expression", "return_statement":
+			return true
+		case "arrow_function":
+			return syn.Field(n) == "body" // () => promise: returned
+		}
+		return false
+	}
 }

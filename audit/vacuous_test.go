@@ -29,6 +29,10 @@ func TestVacuousTest(t *testing.T) {
 		{"catch that asserts the error", "it(\"a\", () => {\n  try {\n    f();\n    expect.fail(\"no throw\");\n  } catch (e) {\n    expect(e).toBeInstanceOf(Error);\n  }\n});", nil},
 		{"a catch that records the error for a later assertion", "it(\"a\", () => {\n  const failures = [];\n  try { check(1); } catch (err) { failures.push(err); }\n  expect(failures).toEqual([]);\n});\nfunction check(x) { expect(x).toBe(1); }", nil},
 		{"a type-level assertion helper", `test("a", () => { util.assertEqual<A, B>(true); });`, nil},
+		{"assertions only in a then callback", `it("a", () => { f().then((r) => { expect(r).toBe(1); }); });`, []string{"vacuous-test/unchecked-callback:1"}},
+		{"the same, counted", `it("a", () => { expect.assertions(1); return f().then((r) => { expect(r).toBe(1); }); });`, nil},
+		{"a callback that runs", `it("a", () => { [1].forEach((x) => expect(f(x)).toBe(1)); });`, nil},
+		{"an awaited then", `it("a", async () => { await f().then((r) => { expect(r).toBe(1); }); });`, nil},
 		{"committed only", `it.only("a", () => { expect(f()).toBe(1); });`, []string{"vacuous-test/only:1"}},
 		{"assertion in a callback", `it("a", () => { [1, 2].forEach((x) => expect(f(x)).toBeGreaterThan(0)); });`, nil},
 	} {
