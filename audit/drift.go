@@ -86,9 +86,14 @@ func driftIn(p *callgraph.Program, test string, syn *analyzer.Syntax) []Finding 
 			if !ok {
 				continue
 			}
-			if async != nil && *async != fn.Async {
+			df, dsyn := parseFile(p, defFile)
+			if df == nil {
+				continue
+			}
+			realAsync := fn.Async || strings.HasPrefix(returnType(dsyn, fn), "Promise<")
+			if async != nil && *async != realAsync {
 				real := "synchronous"
-				if fn.Async {
+				if realAsync {
 					real = "async"
 				}
 				find("async", "vi.mock(%q) makes %s return a %s value, but %s#%s is %s (%s:%d)", spec, key,
@@ -98,17 +103,19 @@ func driftIn(p *callgraph.Program, test string, syn *analyzer.Syntax) []Finding 
 			if mock < 0 {
 				continue
 			}
-			df, dsyn := parseFile(p, defFile)
-			if df == nil {
-				continue
-			}
-			reals, readable := returnedShapes(dsyn, fn)
-			if !readable || len(reals) == 0 {
-				continue
-			}
 			mp, ok := objectPaths(syn, mock, "")
 			if !ok {
 				continue
+			}
+			reals, readable := returnedShapes(dsyn, df, fn, 1)
+			if !readable || len(reals) == 0 {
+				// The declared return type, where written: its members are
+				// the top-level keys the value can have.
+				members, ok := declaredMembers(p, dsyn, defFile, fn)
+				if !ok {
+					continue
+				}
+				reals, mp = [][]string{members}, topLevel(mp)
 			}
 			matches := false
 			for _, rp := range reals {
@@ -288,7 +295,7 @@ func objectPaths(syn *analyzer.Syntax, obj analyzer.Node, prefix string) ([]stri
 // function returns (its return statements outside nested functions, or an
 // arrow's expression body); readable is false when some return is not an
 // object literal whose shape is known (a call's result, a spread).
-func returnedShapes(syn *analyzer.Syntax, fn *analyzer.Function) (shapes [][]string, readable bool) {
+func returnedShapes(syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Function, helpers int) (shapes [][]string, readable bool) {
 	body := syn.Find(fn.BodyStartByte, fn.BodyEndByte, "")
 	if body < 0 {
 		return nil, false
@@ -306,6 +313,24 @@ func returnedShapes(syn *analyzer.Syntax, fn *analyzer.Function) (shapes [][]str
 			e := syn.Unwrap(syn.FirstNamed(n))
 			if e < 0 {
 				return false
+			}
+			if syn.Kind(e) == "await_expression" {
+				e = syn.Unwrap(syn.FirstNamed(e))
+			}
+			if syn.Kind(e) == "call_expression" && helpers > 0 {
+				// one level of local helpers: return build(x), build a function of the file
+				if callee := syn.Child(e, "function"); syn.Kind(callee) == "identifier" {
+					for _, h := range f.Functions {
+						if h.Kind == analyzer.FuncTop && h.Name == syn.Text(callee) {
+							hs, ok := returnedShapes(syn, f, h, helpers-1)
+							if !ok {
+								readable = false
+							}
+							shapes = append(shapes, hs...)
+							return false
+						}
+					}
+				}
 			}
 			if syn.Kind(e) != "object" {
 				readable = false
@@ -335,4 +360,43 @@ func subset(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// declaredMembers reads the declared return type of fn (`): Result` or
+// `): Promise<Result>`) and, when it names an interface or class of the
+// repository, lists its members.
+func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn *analyzer.Function) ([]string, bool) {
+	t := returnType(syn, fn)
+	if t == "" {
+		return nil, false
+	}
+	if inner, ok := strings.CutPrefix(t, "Promise<"); ok {
+		t = strings.TrimSuffix(inner, ">")
+	}
+	members, ok, _ := p.TypeMembers(file, t)
+	return members, ok
+}
+
+// topLevel keeps the paths without a dot.
+func topLevel(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.Contains(p, ".") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// returnType is fn's declared return type as written, "" when none.
+func returnType(syn *analyzer.Syntax, fn *analyzer.Function) string {
+	body := syn.Find(fn.BodyStartByte, fn.BodyEndByte, "")
+	if body < 0 {
+		return ""
+	}
+	rt := syn.Child(syn.Parent(body), "return_type")
+	if rt < 0 {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(syn.Text(rt)), ":"))
 }

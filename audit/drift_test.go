@@ -12,7 +12,9 @@ import (
 func TestMockDrift(t *testing.T) {
 	action := "export async function runChecks(id: number) {\n  const passed = id > 0;\n  return { success: true, details: { passed } };\n}\n" +
 		"export function version() {\n  return { major: 1 };\n}\n" +
-		"export function opaque() {\n  return compute();\n}\nfunction compute() { return { a: 1 }; }\n"
+		"export function opaque() {\n  return external();\n}\n" +
+		"export function helped() {\n  return build(1);\n}\nfunction build(n: number) { return { total: n, items: [] }; }\n" +
+		"export interface Report { count: number; revenue: number }\nexport function typed(): Promise<Report> {\n  return external();\n}\n"
 	for _, tc := range []struct {
 		name, mock string
 		want       []string // "rule:line"
@@ -26,6 +28,10 @@ func TestMockDrift(t *testing.T) {
 		{"resolved where the real function is sync", `vi.mock("../src/action", () => ({ version: vi.fn().mockResolvedValue({ major: 2 }) }));`, []string{"mock-drift/async:3"}},
 		{"plain where the real function is async", `vi.mock("../src/action", () => ({ runChecks: vi.fn().mockReturnValue({ success: true }) }));`, []string{"mock-drift/async:3"}},
 		{"an implementation", `vi.mock("../src/action", () => ({ version: vi.fn(() => ({ minor: 1 })) }));`, []string{"mock-drift/shape:3"}},
+		{"through a local helper", `vi.mock("../src/action", () => ({ helped: vi.fn().mockReturnValue({ sum: 1 }) }));`, []string{"mock-drift/shape:3"}},
+		{"through a local helper, the real shape", `vi.mock("../src/action", () => ({ helped: vi.fn().mockReturnValue({ total: 1 }) }));`, nil},
+		{"the declared return type", `vi.mock("../src/action", () => ({ typed: vi.fn().mockResolvedValue({ cnt: 1 }) }));`, []string{"mock-drift/shape:3"}},
+		{"a Promise-returning function is async", `vi.mock("../src/action", () => ({ typed: vi.fn().mockReturnValue({ count: 1 }) }));`, []string{"mock-drift/async:3"}},
 		{"the real value cannot be read: nothing said", `vi.mock("../src/action", () => ({ opaque: vi.fn().mockReturnValue({ z: 1 }) }));`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
