@@ -25,7 +25,18 @@ const (
 	ArrayDeclaration      edit.Operator = "ArrayDeclaration"
 	CallStatementRemoval  edit.Operator = "CallStatementRemoval"
 	ReturnValue           edit.Operator = "ReturnValue"
+	UnaryOperator         edit.Operator = "UnaryOperator"
+	OptionalChaining      edit.Operator = "OptionalChaining"
+	ObjectLiteral         edit.Operator = "ObjectLiteral"
+	MethodExpression      edit.Operator = "MethodExpression"
 )
+
+// methodSwaps are Stryker's method-expression replacements.
+var methodSwaps = map[string]string{
+	"startsWith": "endsWith", "endsWith": "startsWith", "toUpperCase": "toLowerCase", "toLowerCase": "toUpperCase",
+	"some": "every", "every": "some", "min": "max", "max": "min", "trimStart": "trimEnd", "trimEnd": "trimStart",
+	"charAt": "", "filter": "", "reverse": "", "slice": "", "sort": "", "substring": "", "substr": "", "trim": "",
+}
 
 // binaryOps maps a binary operator to its replacements.
 var binaryOps = map[string]struct {
@@ -103,10 +114,37 @@ func Mutants(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Functio
 		case "false":
 			add(BooleanLiteral, start, end, "true")
 		case "unary_expression":
-			if syn.HasToken(n, "!") {
-				if arg := syn.Child(n, "argument"); arg >= 0 {
-					add(BooleanLiteral, start, end, syn.Text(arg))
+			arg := syn.Child(n, "argument")
+			switch {
+			case arg < 0:
+			case syn.HasToken(n, "!"):
+				add(BooleanLiteral, start, end, syn.Text(arg))
+			case syn.HasToken(n, "-"):
+				add(UnaryOperator, start, end, "+"+syn.Text(arg))
+			case syn.HasToken(n, "+"):
+				add(UnaryOperator, start, end, "-"+syn.Text(arg))
+			}
+		case "member_expression":
+			if optionalChain(syn, n) {
+				obj, prop := syn.Child(n, "object"), syn.Child(n, "property")
+				if obj >= 0 && prop >= 0 {
+					add(OptionalChaining, start, end, syn.Text(obj)+"."+syn.Text(prop))
 				}
+			}
+			// x.method(...) -> the swapped method, or x (a call dropped): MethodExpression
+			if p := syn.Parent(n); syn.Kind(p) == "call_expression" && syn.Field(n) == "function" {
+				prop := syn.Child(n, "property")
+				if swap, ok := methodSwaps[syn.Text(prop)]; ok && prop >= 0 && !optionalChain(syn, n) {
+					if swap != "" {
+						add(MethodExpression, syn.Start(prop), syn.End(prop), swap)
+					} else if obj := syn.Child(n, "object"); obj >= 0 {
+						add(MethodExpression, syn.Start(p), syn.End(p), syn.Text(obj))
+					}
+				}
+			}
+		case "object":
+			if syn.FirstNamed(n) >= 0 {
+				add(ObjectLiteral, start, end, "{}")
 			}
 		case "update_expression":
 			t := syn.Text(n)
@@ -208,4 +246,14 @@ func disabledLines(src []byte) map[int]bool {
 		}
 	}
 	return out
+}
+
+// optionalChain reports whether member expression n is written with `?.`.
+func optionalChain(syn *analyzer.Syntax, n analyzer.Node) bool {
+	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+		if syn.Kind(c) == "optional_chain" || syn.Kind(c) == "?." {
+			return true
+		}
+	}
+	return false
 }
