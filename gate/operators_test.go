@@ -40,7 +40,7 @@ func TestOperators(t *testing.T) {
 		{"oracle-disable-next-line", "function f(a: number) {\n  // oracle-disable-next-line\n  return a + 1;\n}\n", []string{
 			`BlockStatement 1:23 "{}"`}},
 		{"unary, optional chaining, object, method expression", "function f(a: { b?: { c: string } }, n: number) {\n  const o = { k: -n };\n  return a.b?.c.toUpperCase();\n}\n", []string{
-			`BlockStatement 1:50 "{}"`, `ObjectLiteral 2:13 "{}"`, `UnaryOperator 2:18 "+n"`, `ReturnValue 3:10 "undefined"`,
+			`BlockStatement 1:49 "{}"`, `ObjectLiteral 2:13 "{}"`, `UnaryOperator 2:18 "+n"`, `ReturnValue 3:10 "undefined"`,
 			`OptionalChaining 3:10 "a.b.c"`, `MethodExpression 3:17 "toLowerCase"`}},
 		{"a dropped method call", "function f(xs: number[]) {\n  return xs.filter((x) => x > 0);\n}\n", []string{
 			`BlockStatement 1:26 "{}"`, `ReturnValue 2:10 "undefined"`, `MethodExpression 2:10 "xs"`,
