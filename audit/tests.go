@@ -24,7 +24,12 @@ func ListTests(root string) ([]string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", vitest, "list", "--filesOnly", "--json")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1")
+	tmp, err := privateTemp()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -91,7 +96,12 @@ func SetupFiles(root string) ([]string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", setupFilesScript, root, api)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1")
+	tmp, err := privateTemp()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -115,4 +125,15 @@ func SetupFiles(root string) ([]string, error) {
 	}
 	sort.Strings(rel)
 	return rel, nil
+}
+
+// privateTemp is a temporary directory for a vitest process audit starts
+// (vite writes transformed sources under $TMPDIR/<id>/ssr): removed when the
+// process ends, so nothing is left in the system's temp directory.
+func privateTemp() (string, error) {
+	tmp, err := os.MkdirTemp("", "oracle-audit-")
+	if err != nil {
+		return "", fmt.Errorf("environment: temp directory: %w", err)
+	}
+	return tmp, nil
 }

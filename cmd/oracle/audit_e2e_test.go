@@ -38,6 +38,13 @@ func auditJSON(t *testing.T, dir string) auditResult {
 // vitest (vitest list).
 func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
 	dir := copySample(t, "services", v4(t).nodeModules)
+	tmp := t.TempDir() // audit asks vitest: nothing of it may stay in $TMPDIR
+	t.Setenv("TMPDIR", tmp)
+	defer func() {
+		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+			t.Errorf("left in $TMPDIR by audit: %d entries (%s...)", len(entries), entries[0].Name())
+		}
+	}()
 	blind := func(r auditResult) (string, bool) {
 		for _, f := range r.Findings {
 			if f.Rule == "blind-function" && f.File == "src/orders/service.ts" && strings.HasPrefix(f.Message, "OrderService.finalize:") {

@@ -93,7 +93,8 @@ func runVitest(t *testing.T, tc toolchain, dir string, args ...string) vitestRep
 	cmdArgs := append([]string{filepath.Join(dir, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", "--outputFile=" + out}, args...)
 	cmd := exec.Command(tc.node, cmdArgs...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1")
+	tmp := t.TempDir() // vite's $TMPDIR/<id>/ssr goes with the test
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1", "TMPDIR="+tmp)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	_ = cmd.Run() // a failing run exits 1; the report says why
