@@ -464,7 +464,7 @@ func (t *tree) pos(off uint32) (line, col int) {
 	if !c.valid || c.line != l || c.off > o {
 		*c = posCache{valid: true, line: l, off: t.lines[l]}
 	}
-	c.col += utf16Len(t.src[c.off:o])
+	c.col += UTF16Len(t.src[c.off:o])
 	c.off = o
 	return l + 1, c.col + 1
 }
@@ -494,7 +494,9 @@ func (t *tree) line(off uint32) int {
 	return t.lineIndex(min(int(off), len(t.src))) + 1
 }
 
-func utf16Len(b []byte) int {
+// UTF16Len is the length of b in UTF-16 code units, as JavaScript counts
+// (an invalid UTF-8 byte counts one unit).
+func UTF16Len(b []byte) int {
 	n := 0
 	for i := 0; i < len(b); {
 		c := b[i]

@@ -9,7 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
 // ListTests asks the repository's own vitest which test files it runs
@@ -20,49 +23,30 @@ func ListTests(root string) ([]string, error) {
 	if _, err := os.Stat(vitest); err != nil {
 		return nil, fmt.Errorf("vitest is not installed at the repository root (%s): audit asks it which test files it runs; install the repository's dependencies first", "node_modules/vitest")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", vitest, "list", "--filesOnly", "--json")
-	cmd.Dir = root
-	tmp, err := privateTemp()
+	out, err := runNode(root, "vitest list", vitest, "list", "--filesOnly", "--json")
 	if err != nil {
 		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("vitest list: %v: %s", err, firstLine(errb.String()))
 	}
 	var files []struct {
 		File string `json:"file"`
 	}
-	start := bytes.IndexByte(out.Bytes(), '[')
+	start := bytes.IndexByte(out, '[')
 	if start < 0 {
-		return nil, fmt.Errorf("vitest list printed no JSON list: %s", firstLine(out.String()))
+		return nil, fmt.Errorf("vitest list printed no JSON list: %s", firstLine(string(out)))
 	}
-	if err := json.Unmarshal(out.Bytes()[start:], &files); err != nil {
+	if err := json.Unmarshal(out[start:], &files); err != nil {
 		return nil, fmt.Errorf("vitest list: %v", err)
 	}
-	realRoot, _ := filepath.EvalSymlinks(root)
-	var rel []string
-	for _, f := range files {
-		r, err := filepath.Rel(realRoot, f.File)
-		if err != nil || !filepath.IsLocal(r) {
-			if r, err = filepath.Rel(root, f.File); err != nil || !filepath.IsLocal(r) {
-				continue
-			}
-		}
-		rel = append(rel, filepath.ToSlash(r))
+	abs := make([]string, len(files))
+	for i, f := range files {
+		abs[i] = f.File
 	}
-	sort.Strings(rel)
-	return rel, nil
+	return repoRelative(root, abs), nil
 }
 
 func firstLine(s string) string {
-	s = string(bytes.TrimSpace([]byte(s)))
-	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
 	if len(s) > 300 {
@@ -92,26 +76,46 @@ func SetupFiles(root string) ([]string, error) {
 	if _, err := os.Stat(api); err != nil {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", setupFilesScript, root, api)
-	cmd.Dir = root
-	tmp, err := privateTemp()
+	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("reading vitest's setupFiles: %v: %s", err, firstLine(errb.String()))
-	}
-	lines := bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n"))
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
 	var files []string
 	if err := json.Unmarshal(lines[len(lines)-1], &files); err != nil {
 		return nil, fmt.Errorf("reading vitest's setupFiles: %v", err)
 	}
+	return repoRelative(root, files), nil
+}
+
+// runNode runs node with args in root, as the repository's own tests run
+// (CI=1, no colour), and returns what it printed; what names the step in
+// the error. vitest's temporary files (vite writes transformed sources under
+// $TMPDIR/<id>/ssr) go to a private directory removed when node ends, so
+// nothing is left in the system's temp directory.
+func runNode(root, what string, args ...string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "oracle-audit-")
+	if err != nil {
+		return nil, fmt.Errorf("environment: temp directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = root
+	cmd.Env = append(append(os.Environ(), "CI=1", "NO_COLOR=1"), runner.TempEnv(tmp)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: %v: %s", what, err, firstLine(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// repoRelative turns the absolute paths vitest reports (through the
+// repository's real path or the path it was given) into sorted,
+// slash-separated paths relative to root; paths outside it are dropped.
+func repoRelative(root string, files []string) []string {
 	realRoot, _ := filepath.EvalSymlinks(root)
 	var rel []string
 	for _, f := range files {
@@ -124,16 +128,5 @@ func SetupFiles(root string) ([]string, error) {
 		rel = append(rel, filepath.ToSlash(r))
 	}
 	sort.Strings(rel)
-	return rel, nil
-}
-
-// privateTemp is a temporary directory for a vitest process audit starts
-// (vite writes transformed sources under $TMPDIR/<id>/ssr): removed when the
-// process ends, so nothing is left in the system's temp directory.
-func privateTemp() (string, error) {
-	tmp, err := os.MkdirTemp("", "oracle-audit-")
-	if err != nil {
-		return "", fmt.Errorf("environment: temp directory: %w", err)
-	}
-	return tmp, nil
+	return rel
 }

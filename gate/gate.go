@@ -226,11 +226,9 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		for i, m := range j.mutants {
 			keys[i] = cache.key(p.Root(), m, j.target.Tests)
 			if c, ok := cache.get(keys[i]); ok {
-				src := sources[m.Path]
-				res.Mutants = append(res.Mutants, Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, j.index[i]+1), Target: j.target.ID, File: m.Path,
-					Line: m.Original.Start.Line, Column: utf16Column(src, m.Original.Start.Offset),
-					EndLine: m.Original.End.Line, EndColumn: utf16Column(src, m.Original.End.Offset),
-					Operator: string(m.Operator), Replacement: m.Replacement, Outcome: c.Outcome, Detail: c.Detail, Diff: m.Diff, KilledBy: c.KilledBy})
+				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
+				mu.Outcome, mu.Detail, mu.KilledBy = c.Outcome, c.Detail, c.KilledBy
+				res.Mutants = append(res.Mutants, mu)
 				res.Cached++
 				done++
 				continue
@@ -265,11 +263,8 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		for n, r := range out.Mutants {
 			i := leftAt[n]
 			m := j.mutants[i]
-			src := sources[m.Path]
-			mu := Mutant{ID: fmt.Sprintf("%s#%d", j.target.ID, j.index[i]+1), Target: j.target.ID, File: m.Path,
-				Line: m.Original.Start.Line, Column: utf16Column(src, m.Original.Start.Offset),
-				EndLine: m.Original.End.Line, EndColumn: utf16Column(src, m.Original.End.Offset),
-				Operator: string(m.Operator), Replacement: m.Replacement, Outcome: string(r.Outcome), Detail: r.Detail, Diff: m.Diff}
+			mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
+			mu.Outcome, mu.Detail = string(r.Outcome), r.Detail
 			if r.Outcome.Kills() {
 				mu.KilledBy = r.Test
 			}
@@ -344,26 +339,21 @@ func score(res *Result) {
 	}
 }
 
+// describe is the report entry of mutant m, the index-th of target, before
+// its outcome is known: its ID, where it changed src (the original source,
+// in the report's UTF-16 columns) and how.
+func describe(target string, index int, m edit.Mutant, src []byte) Mutant {
+	return Mutant{ID: fmt.Sprintf("%s#%d", target, index+1), Target: target, File: m.Path,
+		Line: m.Original.Start.Line, Column: edit.UTF16Column(src, m.Original.Start.Offset),
+		EndLine: m.Original.End.Line, EndColumn: edit.UTF16Column(src, m.Original.End.Offset),
+		Operator: string(m.Operator), Replacement: m.Replacement, Diff: m.Diff}
+}
+
 func percent(a, b int) float64 {
 	if b == 0 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
-}
-
-// utf16Column is the 1-based column of byte offset off in src, in UTF-16
-// code units.
-func utf16Column(src []byte, off uint) int {
-	off = min(off, uint(len(src)))
-	start := strings.LastIndexByte(string(src[:off]), '\n') + 1
-	n := 0
-	for _, r := range string(src[start:off]) {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n + 1
 }
 
 // Report renders the mutants as a mutation-testing-report-schema document

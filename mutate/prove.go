@@ -252,8 +252,8 @@ func mutantRun(m edit.Mutant, orig []byte) Run {
 	r := Run{Name: m.Name, Operator: m.Operator, File: m.Path, Line: m.Line, Diff: m.Diff}
 	start, end := m.Original.Start.Offset, m.Original.End.Offset
 	if m.Original.Start.Line > 0 && end >= start && int(end) <= len(orig) {
-		r.Line, r.Column = m.Original.Start.Line, utf16Column(orig, start)
-		r.EndLine, r.EndColumn = m.Original.End.Line, utf16Column(orig, end)
+		r.Line, r.Column = m.Original.Start.Line, edit.UTF16Column(orig, start)
+		r.EndLine, r.EndColumn = m.Original.End.Line, edit.UTF16Column(orig, end)
 		r.Replacement = m.Replacement
 	}
 	if r.Line == 0 {
@@ -296,18 +296,4 @@ func (p *sandboxPool) close() {
 		}
 		sb.Close()
 	}
-}
-
-// utf16Column is the 1-based column of byte offset off in src, counted in
-// UTF-16 code units as JavaScript (and the report viewer) counts.
-func utf16Column(src []byte, off uint) int {
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	n := 0
-	for _, r := range string(src[lineStart:off]) {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n + 1
 }

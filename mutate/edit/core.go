@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+
+	"github.com/oracle-ts/oracle/analyzer"
 )
 
 // The edit core: text changes and the mutant they make, whatever operator
@@ -83,6 +85,14 @@ func PosAt(src []byte, off uint) Pos {
 	line := bytes.Count(src[:off], []byte("\n")) + 1
 	col := int(off) - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 	return Pos{Line: line, Column: col, Offset: off}
+}
+
+// UTF16Column is the 1-based column of byte offset off in src, counted in
+// UTF-16 code units as JavaScript (and the mutation report viewer) counts.
+func UTF16Column(src []byte, off uint) int {
+	off = min(off, uint(len(src)))
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
+	return analyzer.UTF16Len(src[lineStart:off]) + 1
 }
 
 // SpanOf is the span of src[start:end].

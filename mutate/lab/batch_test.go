@@ -130,6 +130,18 @@ func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
+		t.Errorf("x.ts left changed:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, HarnessPrefix+"x.test.ts")); err == nil {
+		t.Error("the harness was left behind")
+	}
+	return summarize(res), r
+}
+
+// summarize lists each mutant's run as name=outcome, "/batched" when the
+// outcome came from a batch.
+func summarize(res *Result) string {
 	var got []string
 	for _, run := range res.Mutants {
 		s := run.Mutant.Name + "=" + string(run.Outcome)
@@ -138,13 +150,7 @@ func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
 		}
 		got = append(got, s)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
-		t.Errorf("x.ts left changed:\n%s", b)
-	}
-	if _, err := os.Stat(filepath.Join(dir, HarnessPrefix+"x.test.ts")); err == nil {
-		t.Error("the harness was left behind")
-	}
-	return strings.Join(got, " "), r
+	return strings.Join(got, " ")
 }
 
 // TestBatchCleanKills: clean kills are taken from the batch; a survivor in

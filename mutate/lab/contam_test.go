@@ -69,15 +69,7 @@ func TestContaminatingMutantReal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, run := range res.Mutants {
-			s := run.Mutant.Name + "=" + string(run.Outcome)
-			if run.Batched {
-				s += "/batched"
-			}
-			got = append(got, s)
-		}
-		return strings.Join(got, " ")
+		return summarize(res)
 	}
 	want := "test:polluter=killed test:equivalent=survived test:minus=killed"
 	if got := outcomes(false, ms); got != want {

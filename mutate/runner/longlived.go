@@ -368,7 +368,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		"ORACLE_PHASES="+p.path("phases.json"),
 		"npm_config_offline=true",
 	)
-	cmd.Env = append(cmd.Env, tempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {

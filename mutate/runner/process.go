@@ -170,7 +170,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		"ORACLE_PHASES="+phasesPath,
 		"npm_config_offline=true",
 	)
-	cmd.Env = append(cmd.Env, tempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
 	var out tailBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setProcessGroup(cmd)
@@ -281,9 +281,9 @@ func (t *tailBuffer) String() string {
 	return t.buf.String()
 }
 
-// tempEnv points the temporary directory of vitest and its workers into dir
+// TempEnv points the temporary directory of vitest and its workers into dir
 // (vite writes transformed sources under $TMPDIR/<id>/ssr), so that it goes
 // with the run's own files.
-func tempEnv(dir string) []string {
+func TempEnv(dir string) []string {
 	return []string{"TMPDIR=" + dir, "TMP=" + dir, "TEMP=" + dir}
 }
