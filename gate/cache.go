@@ -21,9 +21,10 @@ import (
 const cacheFile = ".oracle/cache/gate.json"
 
 type cached struct {
-	Outcome  string `json:"outcome"`
-	Detail   string `json:"detail,omitempty"`
-	KilledBy string `json:"killedBy,omitempty"`
+	Outcome   string   `json:"outcome"`
+	Detail    string   `json:"detail,omitempty"`
+	KilledBy  string   `json:"killedBy,omitempty"`
+	CoveredBy []string `json:"coveredBy,omitempty"`
 }
 
 type resultCache struct {

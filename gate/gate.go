@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -76,6 +77,9 @@ type Mutant struct {
 	Detail      string `json:"detail,omitempty"`
 	Diff        string `json:"diff,omitempty"`
 	KilledBy    string `json:"killedBy,omitempty"` // the test file that decided it
+	// CoveredBy are the related test files whose coverage run reached the
+	// mutant's code (all of them when its code could not be marked).
+	CoveredBy []string `json:"coveredBy"`
 }
 
 // FileScore is the score of one target file.
@@ -227,7 +231,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			keys[i] = cache.key(p.Root(), m, j.target.Tests)
 			if c, ok := cache.get(keys[i]); ok {
 				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
-				mu.Outcome, mu.Detail, mu.KilledBy = c.Outcome, c.Detail, c.KilledBy
+				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy
+				if mu.CoveredBy == nil {
+					mu.CoveredBy = j.target.Tests
+				}
 				res.Mutants = append(res.Mutants, mu)
 				res.Cached++
 				done++
@@ -239,7 +246,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		if len(left) == 0 {
 			continue
 		}
-		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: fmt.Sprintf("gate%d", k), Isolate: opts.Isolate,
+		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: fmt.Sprintf("gate%d", k), Isolate: opts.Isolate, Coverage: true,
 			Progress: func(run string) {
 				if run != "baseline" {
 					done++
@@ -264,12 +271,15 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			i := leftAt[n]
 			m := j.mutants[i]
 			mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
-			mu.Outcome, mu.Detail = string(r.Outcome), r.Detail
+			mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
+			if mu.CoveredBy == nil { // not marked: it ran against every related test file
+				mu.CoveredBy = j.target.Tests
+			}
 			if r.Outcome.Kills() {
 				mu.KilledBy = r.Test
 			}
 			if r.Outcome != lab.Error {
-				cache.put(keys[i], cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy})
+				cache.put(keys[i], cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
 			}
 			res.Mutants = append(res.Mutants, mu)
 		}
@@ -371,11 +381,12 @@ func (res *Result) Report(root string) ([]byte, error) {
 			files = append(files, m.File)
 		}
 		run := mutate.Run{Name: m.Operator, Outcome: lab.Outcome(m.Outcome), Detail: m.Detail, Line: m.Line, Column: m.Column,
-			EndLine: m.EndLine, EndColumn: m.EndColumn, Replacement: m.Replacement}
-		op.Runs = append(op.Runs, run)
-		if m.KilledBy != "" && op.Oracle == "" {
-			op.Oracle = m.KilledBy
+			EndLine: m.EndLine, EndColumn: m.EndColumn, Replacement: m.Replacement,
+			ID: m.ID, CoveredBy: slices.Clone(m.CoveredBy), KilledBy: []string{}}
+		if m.KilledBy != "" {
+			run.KilledBy = []string{m.KilledBy}
 		}
+		op.Runs = append(op.Runs, run)
 	}
 	sort.Strings(files)
 	var ops []mutate.ReportOperation

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -101,8 +102,12 @@ func MutationReport(ops []ReportOperation) ([]byte, error) {
 			if !ok {
 				continue // the baseline is not a mutant
 			}
+			id := op.ID + ":" + run.Name
+			if run.ID != "" {
+				id = run.ID
+			}
 			m := mtMutant{
-				ID:          op.ID + ":" + run.Name,
+				ID:          id,
 				MutatorName: mutatorName(run.Name),
 				Replacement: run.Replacement,
 				Description: run.Name,
@@ -110,7 +115,14 @@ func MutationReport(ops []ReportOperation) ([]byte, error) {
 				Reason:      run.Detail,
 				Duration:    run.Seconds * 1000,
 			}
-			if op.Oracle != "" {
+			if run.CoveredBy != nil || run.KilledBy != nil {
+				m.CoveredBy, m.KilledBy = run.CoveredBy, run.KilledBy
+				for _, t := range append(slices.Clone(run.CoveredBy), run.KilledBy...) {
+					if r.TestFiles[t] == nil {
+						r.TestFiles[t] = &mtTestFile{Tests: []mtTest{{ID: t, Name: t}}}
+					}
+				}
+			} else if op.Oracle != "" {
 				if run.Outcome != NoCoverage {
 					m.CoveredBy = []string{op.Oracle}
 				}

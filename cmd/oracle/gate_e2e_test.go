@@ -26,6 +26,7 @@ type gateResult struct {
 	Mutants []struct {
 		File, Outcome, MutatorName, Target string
 		Line                               int
+		CoveredBy                          []string
 	}
 }
 
@@ -82,9 +83,14 @@ func TestGateEndToEnd(t *testing.T) {
 
 	// 2. A boundary the tests miss and a dropped write: FAIL, the survivors by line.
 	commit("weak", map[string]string{
-		"src/shipping.ts": "import { save } from \"./orders\";\nexport async function ship(id: number, total: number): Promise<number> {\n  await save(id);\n  if (total > 50) {\n    return 0;\n  }\n  return 5;\n}\n",
+		"src/shipping.ts": "import { save } from \"./orders\";\nexport async function ship(id: number, total: number): Promise<number> {\n  await save(id);\n  if (total > 50) {\n    return 0;\n  }\n" +
+			"  if (id < 0) {\n    throw new Error(\"bad id\");\n  }\n  return 5;\n}\n",
 		"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
 			"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 10)).toBe(5);\n});\n",
+		// Related (it imports ship, un-stubbed) but runs none of its code:
+		// per-test coverage keeps ship's mutants from running against it.
+		"test/exports.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
+			"it(\"exports ship\", () => {\n  expect(typeof ship).toBe(\"function\");\n});\n",
 	})
 	report := filepath.Join(t.TempDir(), "gate-report.json")
 	code, r, _ = gateRun("--threshold", "90", "--report", report)
@@ -97,6 +103,29 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	if code != 1 || r.Verdict != "FAIL" || !survived["CallStatementRemoval@3"] || !survived["EqualityOperator@4"] {
 		t.Fatalf("weak tests: exit %d %s %q, survivors %v", code, r.Verdict, r.Reason, survived)
+	}
+	// Per-test coverage: both test files are related to ship, only one runs
+	// its code; the branch no test takes (its block from line 7, line 8) is
+	// no-coverage, not run.
+	for _, tg := range r.Targets {
+		if tg.ID == "src/shipping.ts#ship" && strings.Join(tg.Tests, " ") != "test/exports.test.ts test/shipping.test.ts" {
+			t.Errorf("ship's related tests: %v", tg.Tests)
+		}
+	}
+	uncovered := 0
+	for _, m := range r.Mutants {
+		switch {
+		case m.Line == 8 || m.Line == 7 && m.MutatorName == "BlockStatement":
+			uncovered++
+			if m.Outcome != "no-coverage" || len(m.CoveredBy) != 0 {
+				t.Errorf("%s at line 8 (a branch no test takes): %s, covered by %v", m.MutatorName, m.Outcome, m.CoveredBy)
+			}
+		case m.Target == "src/shipping.ts#ship" && strings.Join(m.CoveredBy, " ") != "test/shipping.test.ts":
+			t.Errorf("%s at line %d: covered by %v, want test/shipping.test.ts alone", m.MutatorName, m.Line, m.CoveredBy)
+		}
+	}
+	if uncovered == 0 {
+		t.Error("no mutant in the branch no test takes")
 	}
 	// Sharded: the shards run every mutant exactly once; merged, they decide
 	// as the single run did.

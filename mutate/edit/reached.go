@@ -82,3 +82,58 @@ func blockStatementAt(s *analyzer.Syntax, off uint) analyzer.Node {
 	}
 	return best
 }
+
+// MarkCoverage returns orig, the original source of path, with a marker
+// before each statement that holds one of spans (byte ranges of orig, one
+// per mutant): marker(ids) is one line of JavaScript that records the
+// indexes into spans of every mutant that statement holds. A span that is a
+// whole { } block (a removed body) is marked inside it, as its first
+// statement, so that it counts as reached only when the block runs. The
+// result runs exactly as orig does and keeps its lines; covered[k] says
+// whether spans[k] got a marker (a site outside any block, such as an
+// arrow's expression body, gets none: the caller must treat it as reached by
+// every test).
+func MarkCoverage(path string, orig []byte, spans [][2]uint, marker func(ids []int) string) (out []byte, covered []bool, err error) {
+	f, s := analyzer.ParseSyntax(path, orig)
+	if s == nil {
+		return nil, nil, fmt.Errorf("cannot parse %s: %s", path, f.Errors[0].Message)
+	}
+	covered = make([]bool, len(spans))
+	at := map[uint][]int{} // insertion offset → the mutants marked there
+	var offs []uint
+	for k, sp := range spans {
+		off, ok := uint(0), false
+		if b := s.Find(sp[0], sp[1], "statement_block"); b >= 0 && s.Start(b) == sp[0] && s.End(b) == sp[1] {
+			off, ok = sp[0]+1, true
+		} else if n := blockStatementAt(s, sp[0]); n >= 0 {
+			off, ok = s.Start(n), true
+		}
+		if !ok {
+			continue
+		}
+		if _, seen := at[off]; !seen {
+			offs = append(offs, off)
+		}
+		at[off] = append(at[off], k)
+		covered[k] = true
+	}
+	var chs []Change
+	for _, off := range offs {
+		stmt := strings.TrimSpace(marker(at[off]))
+		if stmt == "" || strings.ContainsAny(stmt, "\r\n") {
+			return nil, nil, fmt.Errorf("coverage marker must be one line of JavaScript, got %q", stmt)
+		}
+		if !strings.HasSuffix(stmt, ";") {
+			stmt += ";"
+		}
+		chs = append(chs, Change{Start: off, End: off, Text: " " + stmt + " "})
+	}
+	out, _, err = Apply(orig, chs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: coverage markers: %w", path, err)
+	}
+	if g := analyzer.Parse(path, out); len(g.Errors) > len(f.Errors) {
+		return nil, nil, fmt.Errorf("%s with coverage markers does not parse (line %d: %s)", path, g.Errors[0].Line, g.Errors[0].Message)
+	}
+	return out, covered, nil
+}

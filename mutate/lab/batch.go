@@ -71,14 +71,19 @@ func jsonString(s string) (string, error) {
 	return q, nil
 }
 
-// batch runs the mutants ms in batches and returns, per mutant, the kill
-// it established (nil: run it alone). ids[k] is ms[k]'s marker id.
-func (l *Lab) batch(ctx context.Context, tests []string, ms []edit.Mutant, ids []string, timeout, baseline time.Duration) ([]*Run, error) {
+// batch runs the mutants ms in batches, mutant k against the test files
+// runsOf[k] (of tests, in that order), and returns, per mutant, the kill it
+// established (nil: run it alone). ids[k] is ms[k]'s marker id; a mutant
+// with a run in decided already has its outcome and is not batched.
+func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, ms []edit.Mutant, ids []string, decided []*Run, timeout, baseline time.Duration) ([]*Run, error) {
 	out := make([]*Run, len(ms))
 	// Group the mutants by file and build one schema per file.
 	byPath := map[string][]int{}
 	var paths []string
 	for k, m := range ms {
+		if decided[k] != nil {
+			continue
+		}
 		if _, ok := byPath[m.Path]; !ok {
 			paths = append(paths, m.Path)
 		}
@@ -124,12 +129,12 @@ func (l *Lab) batch(ctx context.Context, tests []string, ms []edit.Mutant, ids [
 	for _, t := range tests {
 		var left []int
 		for _, k := range placed {
-			if out[k] == nil {
+			if out[k] == nil && decided[k] == nil && slices.Contains(runsOf[k], t) {
 				left = append(left, k)
 			}
 		}
 		if len(left) == 0 {
-			break
+			continue
 		}
 		if err := l.batchOne(ctx, t, ms, ids, left, out, timeout, baseline); err != nil {
 			return nil, err

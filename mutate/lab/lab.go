@@ -68,6 +68,12 @@ type Lab struct {
 	// MarkerPrefix makes the reached markers of this lab's mutants unique in
 	// the sandbox (prove uses the operation's id).
 	MarkerPrefix string
+	// Coverage makes the baselines coverage runs (coverage.go): the code
+	// under test carries a marker per mutant, and each mutant then runs only
+	// against the test files that reached its code; a mutant none reached is
+	// no-coverage without a run. Off (prove), every mutant runs against every
+	// test file in order until one kills it.
+	Coverage bool
 }
 
 // Run is one run: a baseline or a mutant.
@@ -80,6 +86,9 @@ type Run struct {
 	// Batched: the outcome comes from a batched run (Duration is the
 	// batch's time shared equally between its variants).
 	Batched bool
+	// CoveredBy are the test files whose coverage run reached the mutant
+	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
+	CoveredBy []string
 }
 
 // Result is what a lab established, in input order.
@@ -120,16 +129,30 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	res := &Result{}
 	slowest := time.Duration(0)
 	green := true
+	var cov *coverage
+	if l.Coverage {
+		var err error
+		if cov, err = l.instrument(ms); err != nil {
+			return res, err
+		}
+	}
 	for _, t := range tests {
 		l.progress("baseline")
-		r, err := l.Runner.Run(ctx, l.spec(l.Root, t, bt, ""))
+		spec := l.spec(l.Root, t, bt, "")
+		spec.Coverage = cov != nil
+		r, err := l.Runner.Run(ctx, spec)
 		if err != nil {
+			cov.restore(l.Files)
 			return res, l.fail(ctx, err)
 		}
 		o, detail := BaselineOutcome(r)
 		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
+		cov.record(t, r.Markers)
+	}
+	if err := cov.restore(l.Files); err != nil {
+		return res, err
 	}
 	if !green {
 		return res, ctx.Err()
@@ -140,13 +163,30 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	}
 	ids := make([]string, len(ms))
 	for k := range ms {
-		ids[k] = fmt.Sprintf("%s-%d", l.MarkerPrefix, k)
+		ids[k] = l.markerID(k)
 	}
+	// Which test files each mutant runs against, and the mutants no test
+	// file reached (no-coverage, without a run).
+	runsOf := make([][]string, len(ms))
 	pre := make([]*Run, len(ms))
+	for k := range ms {
+		runsOf[k] = tests
+		if by, marked := cov.of(k, ids[k], tests); marked {
+			runsOf[k] = by
+			if len(by) == 0 {
+				pre[k] = &Run{Mutant: &ms[k], Outcome: NoCoverage, Detail: "no related test file reached it", CoveredBy: []string{}}
+			}
+		}
+	}
 	if !l.Isolate && len(ms) > 1 {
-		var err error
-		if pre, err = l.batch(ctx, tests, ms, ids, timeout, slowest); err != nil {
+		batched, err := l.batch(ctx, tests, runsOf, ms, ids, pre, timeout, slowest)
+		if err != nil {
 			return res, err
+		}
+		for k, r := range batched {
+			if r != nil {
+				pre[k] = r
+			}
 		}
 	}
 	if l.Grow != nil && len(l.More) == 0 {
@@ -164,16 +204,22 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 			l.More = more
 		}
 	}
-	runs, err := l.spread(ctx, tests, ms, ids, pre, timeout)
+	runs, err := l.spread(ctx, runsOf, ms, ids, pre, timeout)
+	for k := range runs {
+		if by, marked := cov.of(k, ids[k], tests); marked && runs[k].CoveredBy == nil {
+			runs[k].CoveredBy = by
+		}
+	}
 	res.Mutants = runs
 	return res, err
 }
 
-// spread runs the mutants on one worker per slot, each taking the next
+// spread runs the mutants on one worker per slot (mutant k against the
+// test files runsOf[k]), each taking the next
 // mutant not yet taken. It returns the runs of the mutants in input order up
 // to the first that did not complete, and that one's error. After an error
 // no worker starts another mutant.
-func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, ids []string, pre []*Run, timeout time.Duration) ([]Run, error) {
+func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, ids []string, pre []*Run, timeout time.Duration) ([]Run, error) {
 	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
 	runs := make([]Run, len(ms))
 	errs := make([]error, len(ms))
@@ -204,7 +250,7 @@ func (l *Lab) spread(ctx context.Context, tests []string, ms []edit.Mutant, ids 
 		go func() {
 			defer wg.Done()
 			for k := take(); k >= 0; k = take() {
-				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], tests, timeout)
+				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], runsOf[k], timeout)
 				mu.Lock()
 				runs[k], errs[k], done[k] = run, err, err == nil
 				failed = failed || err != nil

@@ -90,7 +90,7 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if s.ReachedMarker != "" {
+	if s.ReachedMarker != "" || s.Coverage {
 		if err := checkMarkerSupport(ctx, inv.node); err != nil {
 			return Result{}, err
 		}
@@ -542,7 +542,7 @@ wait:
 			res.Status = Timeout
 			res.ExitCode = -1
 			res.Detail = fmt.Sprintf("timed out after %s", s.Timeout)
-			res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+			res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 			return res, true, false, nil
 		}
 	}
@@ -577,7 +577,7 @@ wait:
 	dur := res.Duration
 	res = classify(ev)
 	res.Duration = dur
-	res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	return res, false, false, nil
 }
 

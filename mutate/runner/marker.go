@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"strings"
 )
 
 // ReachedEnv names the file a MarkerStatement appends its id to.
@@ -14,8 +15,12 @@ const ReachedEnv = "ORACLE_REACHED"
 // Node >= 20.16 / 22.3), works in ESM and CJS, sync or async code, in vitest's forks and
 // threads pools, does nothing when the variable is unset, and never throws into the code
 // under test.
-func MarkerStatement(id string) string {
-	b, _ := json.Marshal(id + "\n") // a JSON string is a valid JS string literal
+func MarkerStatement(id string) string { return MarkersStatement(id) }
+
+// MarkersStatement is MarkerStatement for several ids at once (one line each): a coverage
+// marker before a statement that holds several mutants.
+func MarkersStatement(ids ...string) string {
+	b, _ := json.Marshal(strings.Join(ids, "\n") + "\n") // a JSON string is a valid JS string literal
 	lit := string(b)
 	return `try { const p = Reflect.get(globalThis, "process"); if (p?.env?.` + ReachedEnv + `) p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + `); } catch {}`
 }

@@ -44,7 +44,7 @@ func (r *ProcessRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if s.ReachedMarker != "" {
+	if s.ReachedMarker != "" || s.Coverage {
 		if err := checkMarkerSupport(ctx, inv.node); err != nil {
 			return Result{}, err
 		}
@@ -189,7 +189,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		res.Status = Timeout
 		res.ExitCode = -1
 		res.Detail = fmt.Sprintf("timed out after %s", s.Timeout)
-		res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}
 	code := 0
@@ -210,24 +210,29 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	d := res.Duration
 	res = classify(ev)
 	res.Duration = d
-	res.Reached = markerSeen(reachedPath, s.ReachedMarker)
+	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	return res, false, nil
 }
 
-func markerSeen(path, id string) bool {
-	if id == "" {
-		return false
-	}
+// markersSeen reads the reached file at path: whether id is in it, and every
+// distinct id in it, sorted.
+func markersSeen(path, id string) (bool, []string) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return false
+		return false, nil
 	}
+	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if l == id {
-			return true
+		if l != "" {
+			seen[l] = true
 		}
 	}
-	return false
+	ids := make([]string, 0, len(seen))
+	for l := range seen {
+		ids = append(ids, l)
+	}
+	sort.Strings(ids)
+	return id != "" && seen[id], ids
 }
 
 // checkMarkerSupport: MarkerStatement needs process.getBuiltinModule (Node >= 20.16, 22.3).

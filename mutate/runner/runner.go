@@ -23,6 +23,9 @@ type Spec struct {
 	// ReachedMarker is optional: the id a MarkerStatement in the mutated code appends to the
 	// file named by $ORACLE_REACHED. Result.Reached tells whether it appeared.
 	ReachedMarker string
+	// Coverage says the code under test carries reached markers (a coverage run): the
+	// runner checks that node can run them, and Result.Markers lists the ids that ran.
+	Coverage bool
 	// Config is optional: a vitest config file, relative to Dir, passed as -c. Empty: vitest
 	// finds the package's own config (the normal case for oracles, which live inside the
 	// default include). Needed for files outside the config's include (testdata/pipeline's
@@ -64,6 +67,9 @@ type Result struct {
 	Tests    []Test
 	Executed int  // tests that actually ran (passed + failed)
 	Reached  bool // the mutated code ran (Spec.ReachedMarker appeared)
+	// Markers are the distinct marker ids the run appended to $ORACLE_REACHED, sorted:
+	// for a coverage run, the mutants whose code the test file reached.
+	Markers []string
 	// Detail is set for failed/error/timeout: the first failure message or the load error,
 	// one line, with no absolute path of the machine.
 	Detail   string

@@ -1,0 +1,43 @@
+package edit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestMarkCoverage: a marker before the statement that holds each span,
+// inside a { } block that is the span itself, one marker for the mutants of
+// one statement, none for a site outside any block; lines never move.
+func TestMarkCoverage(t *testing.T) {
+	src := "export function f(a: number) {\n  if (a > 1) {\n    return a + 1;\n  }\n  return a && a - 1;\n}\nexport const g = (a: number) => a * 2;\n"
+	span := func(s string) [2]uint {
+		i := strings.Index(src, s)
+		if i < 0 {
+			t.Fatalf("%q not in the source", s)
+		}
+		return [2]uint{uint(i), uint(i + len(s))}
+	}
+	spans := [][2]uint{
+		span("a + 1"),                     // 0: before `return a + 1`
+		span("{\n    return a + 1;\n  }"), // 1: the if's block: inside it
+		span("a && a - 1"),                // 2: before the last return
+		span("a - 1"),                     // 3: the same statement as 2
+		span("a * 2"),                     // 4: an arrow's expression body: no marker
+		span("a > 1"),                     // 5: before the if
+	}
+	out, covered, err := MarkCoverage("x.ts", []byte(src), spans, func(ids []int) string { return strings.ReplaceAll(fmt.Sprintf("M(%v)", ids), " ", ",") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "export function f(a: number) {\n   M([5]); if (a > 1) { M([1]); \n     M([0]); return a + 1;\n  }\n   M([2,3]); return a && a - 1;\n}\nexport const g = (a: number) => a * 2;\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if fmt.Sprint(covered) != "[true true true true false true]" {
+		t.Errorf("covered %v", covered)
+	}
+	if _, _, err := MarkCoverage("x.ts", []byte(src), spans[:1], func([]int) string { return "a\nb" }); err == nil {
+		t.Error("a marker of two lines was accepted")
+	}
+}

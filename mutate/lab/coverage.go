@@ -1,0 +1,115 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// Coverage runs (Lab.Coverage), StrykerJS's perTest coverage at the grain
+// of a test file: while the baselines run, every mutated file holds its
+// original code with a marker before each statement that holds a mutant
+// (edit.MarkCoverage), so each baseline also tells which mutants' code that
+// test file reached. A mutant then runs only against those test files, and
+// one no test file reached is no-coverage without a run. A mutant whose
+// code cannot carry a marker (outside any block) runs against every test
+// file, as without coverage.
+
+// coverage is what the coverage runs established. A nil *coverage is "no
+// coverage": every mutant runs against every test file.
+type coverage struct {
+	marked   []bool              // per mutant: its code carries a marker
+	reached  map[string][]string // test file → the marker ids it reached (sorted)
+	written  []string            // the instrumented files, restored after the baselines
+	restored bool
+}
+
+// instrument writes every file the mutants ms change with the markers of
+// all of them (ids as in Execute).
+func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
+	c := &coverage{marked: make([]bool, len(ms)), reached: map[string][]string{}}
+	byPath := map[string][]int{}
+	var paths []string
+	for k, m := range ms {
+		if _, ok := byPath[m.Path]; !ok {
+			paths = append(paths, m.Path)
+		}
+		byPath[m.Path] = append(byPath[m.Path], k)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		ks := byPath[p]
+		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
+		if err != nil {
+			continue // unmarked: these run against every test file, which reports the problem
+		}
+		spans := make([][2]uint, len(ks))
+		for i, k := range ks {
+			spans[i] = [2]uint{ms[k].Original.Start.Offset, ms[k].Original.End.Offset}
+		}
+		src, covered, err := edit.MarkCoverage(p, orig, spans, func(at []int) string {
+			var names []string
+			for _, i := range at {
+				names = append(names, l.markerID(ks[i]))
+			}
+			return runner.MarkersStatement(names...)
+		})
+		if err != nil {
+			continue // unmarked, as above
+		}
+		if err := l.Files.WriteFile(p, src); err != nil {
+			c.restore(l.Files)
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		c.written = append(c.written, p)
+		for i, k := range ks {
+			c.marked[k] = covered[i]
+		}
+	}
+	return c, nil
+}
+
+// markerID is mutant k's marker id (Execute's ids[k]).
+func (l *Lab) markerID(k int) string { return fmt.Sprintf("%s-%d", l.MarkerPrefix, k) }
+
+// record notes the marker ids test file t reached in its baseline.
+func (c *coverage) record(t string, ids []string) {
+	if c != nil {
+		c.reached[t] = ids
+	}
+}
+
+// of returns the test files of tests (in order) whose baseline reached the
+// marker id of mutant k, and whether k carried a marker at all (when not,
+// the list means nothing: the mutant runs against every test file).
+func (c *coverage) of(k int, id string, tests []string) ([]string, bool) {
+	if c == nil || !c.marked[k] {
+		return nil, false
+	}
+	by := []string{}
+	for _, t := range tests {
+		if _, ok := slices.BinarySearch(c.reached[t], id); ok {
+			by = append(by, t)
+		}
+	}
+	return by, true
+}
+
+// restore puts the original code back (once).
+func (c *coverage) restore(f Files) error {
+	if c == nil || c.restored {
+		return nil
+	}
+	c.restored = true
+	var first error
+	for _, p := range c.written {
+		if err := f.Restore(p); err != nil && first == nil {
+			first = fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	return first
+}

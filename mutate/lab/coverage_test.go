@@ -1,0 +1,142 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// coverRunner plays vitest for coverage: a test file "executes" the lines of
+// x.ts holding one of its words (reaches), appending the marker ids on them;
+// a mutant run kills when the test reaches the mutated line and the mutant's
+// tag is in kills.
+type coverRunner struct {
+	root    string
+	reaches map[string][]string // test file → words of the lines it runs
+	kills   map[string]bool     // "test|tag": that test file kills the mutant tagged tag
+	runs    []string            // "test" (baseline) or "test|tag"
+}
+
+var markerIDRE = regexp.MustCompile(`"((?:op-\d+\\n)+)"`)
+
+func (c *coverRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, error) {
+	code, _ := os.ReadFile(filepath.Join(c.root, "x.ts"))
+	runs := func(line string) bool {
+		for _, w := range c.reaches[s.TestFile] {
+			if strings.Contains(line, w) {
+				return true
+			}
+		}
+		return false
+	}
+	res := runner.Result{Status: runner.Passed, Duration: time.Second, Tests: []runner.Test{{Name: "t", Status: "passed"}}}
+	if strings.HasPrefix(s.TestFile, HarnessPrefix) { // a batch: note its variants, trust nothing
+		h, _ := os.ReadFile(filepath.Join(c.root, s.TestFile))
+		var vs []string
+		for _, m := range titleRE.FindAllStringSubmatch(string(h), -1) {
+			vs = append(vs, m[2])
+		}
+		c.runs = append(c.runs, s.TestFile+"|"+strings.Join(vs, ","))
+		return runner.Result{Status: runner.Timeout}, nil
+	}
+	tag := tagRE.FindString(string(code))
+	if tag == "" {
+		c.runs = append(c.runs, s.TestFile)
+		for _, l := range strings.Split(string(code), "\n") {
+			if !runs(l) {
+				continue
+			}
+			for _, m := range markerIDRE.FindAllStringSubmatch(l, -1) {
+				for _, id := range strings.Split(m[1], `\n`) {
+					if id != "" {
+						res.Markers = append(res.Markers, id)
+					}
+				}
+			}
+		}
+		slices.Sort(res.Markers)
+		if !s.Coverage && len(res.Markers) > 0 {
+			return res, fmt.Errorf("markers in a run not asked to cover")
+		}
+		return res, nil
+	}
+	c.runs = append(c.runs, s.TestFile+"|"+tag)
+	for _, l := range strings.Split(string(code), "\n") {
+		if strings.Contains(l, tag) && runs(l) {
+			res.Reached = true
+			if c.kills[s.TestFile+"|"+tag] {
+				res.Status, res.Tests = runner.Failed, []runner.Test{{Name: "t", Status: "failed", Phase: runner.PhaseBody}}
+			}
+		}
+	}
+	return res, nil
+}
+
+func (c *coverRunner) Close() error { return nil }
+
+// TestCoverage: with Lab.Coverage each mutant runs only against the test
+// files whose baseline reached its statement; one no test file reached is
+// no-coverage without a run; the file is restored after the baselines.
+func TestCoverage(t *testing.T) {
+	orig := "export function f(a: number) {\n  return a + 1; // F\n}\n" +
+		"export function g(a: number) {\n  if (a > 9)\n  {\n    return 0; // NEVER\n  }\n  return a * 2; // G\n}\n"
+	sites := []struct{ at, text string }{
+		{"a + 1", "a - 1"},          // f: a.test.ts reaches it and kills it
+		{"a * 2", "a / 2"},          // g: only b.test.ts reaches it; it survives there
+		{"return 0", "return 1"},    // g's branch no test takes
+		{"{\n    return 0", "{}\n"}, // the branch's block, removed (marked inside the block)
+	}
+	for _, isolate := range []bool{true, false} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
+		var ms []edit.Mutant
+		for k, s := range sites {
+			at := strings.Index(orig, s.at)
+			end := at + len(s.at)
+			if strings.HasPrefix(s.at, "{") {
+				end = strings.Index(orig[at:], "}") + at + 1
+			}
+			m, err := edit.NewMutant("test", fmt.Sprint(k+1), "x.ts", []byte(orig),
+				[]edit.Change{{Start: uint(at), End: uint(end), Text: fmt.Sprintf("%s /*m%d*/", s.text, k+1)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, m)
+		}
+		r := &coverRunner{root: dir, reaches: map[string][]string{"a.test.ts": {"// F"}, "b.test.ts": {"// G", "if (a"}},
+			kills: map[string]bool{"a.test.ts|/*m1*/": true}}
+		l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op", Coverage: true, Isolate: isolate}
+		res, err := l.Execute(context.Background(), []string{"a.test.ts", "b.test.ts"}, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, run := range res.Mutants {
+			got = append(got, fmt.Sprintf("%s=%s%v", run.Mutant.Name, run.Outcome, run.CoveredBy))
+		}
+		want := "test:1=killed[a.test.ts] test:2=survived[b.test.ts] test:3=no-coverage[] test:4=no-coverage[]"
+		if strings.Join(got, " ") != want {
+			t.Errorf("isolate=%v:\n got  %s\n want %s", isolate, strings.Join(got, " "), want)
+		}
+		// Baselines, then m1 against a only, m2 against b only; m3 and m4 never run.
+		w := "a.test.ts b.test.ts a.test.ts|/*m1*/ b.test.ts|/*m2*/"
+		if !isolate { // a batch per test file with the one variant it reached (switch value k+1)
+			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0 a.test.ts|/*m1*/ b.test.ts|/*m2*/"
+		}
+		if strings.Join(r.runs, " ") != w {
+			t.Errorf("isolate=%v: runs %v, want %s", isolate, r.runs, w)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
+			t.Errorf("x.ts left changed:\n%s", b)
+		}
+	}
+}
