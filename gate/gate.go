@@ -44,7 +44,10 @@ type Options struct {
 	Arid      Arid
 	Runner    runner.Runner
 	Isolate   bool
-	Progress  func(i, n int, what string)
+	// Concurrency is how many mutants run alone at once, each in a sandbox
+	// of its own (0 or 1: one sandbox).
+	Concurrency int
+	Progress    func(i, n int, what string)
 	// NoCache ignores (and does not write) the result cache.
 	NoCache bool
 	// Shard K of N (1-based; N 0 or 1: all): only the mutants whose index
@@ -105,6 +108,20 @@ type Result struct {
 	Seconds   float64     `json:"seconds"`
 	Shard     string      `json:"shard,omitempty"` // "K/N" when one shard ran
 	Cached    int         `json:"cached"`          // mutants whose outcome came from the cache
+	Timings   Timings     `json:"timings"`
+}
+
+// Timings say where a gate's time went, in seconds: finding the change's
+// functions and their tests (vitest list, the graph), copying the sandbox,
+// the baselines (coverage runs), the batched runs, and the mutants run
+// alone (RanAlone of them: what a batch could not establish).
+type Timings struct {
+	Setup    float64 `json:"setup"`
+	Sandbox  float64 `json:"sandbox"`
+	Baseline float64 `json:"baseline"`
+	Batches  float64 `json:"batches"`
+	Alone    float64 `json:"alone"`
+	RanAlone int     `json:"ranAlone"`
 }
 
 // Run decides the gate for a change of the repository at root.
@@ -203,14 +220,25 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
-	// Runs: one sandbox, the lab of prove.
-	sb, err := sandbox.New(p.Root(), sandbox.Options{})
-	if err != nil {
+	// Runs: the lab of prove, in a sandbox, more when mutants are left to
+	// run alone.
+	res.Timings.Setup = time.Since(start).Seconds()
+	pool := &sandbox.Pool{Root: p.Root(), Max: max(opts.Concurrency, 1)}
+	if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+		pool.CloseDir = c.CloseDir
+	}
+	defer pool.Close()
+	defer func() { res.Timings.Sandbox = pool.Spent.Seconds() }()
+	if _, err := pool.Grow(1); err != nil {
 		return nil, err
 	}
-	defer sb.Close()
-	if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
-		defer c.CloseDir(sb.Root)
+	sb := pool.List[0]
+	slots := func(sbs []*sandbox.Sandbox) []lab.Slot {
+		var out []lab.Slot
+		for _, sb := range sbs {
+			out = append(out, lab.Slot{Root: sb.Root, Files: sb})
+		}
+		return out
 	}
 	total := 0
 	for _, j := range jobs {
@@ -218,18 +246,22 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	done := 0
 	cache := openCache(p.Root(), opts.NoCache)
-	for k, j := range jobs {
-		if len(j.mutants) == 0 {
-			continue
-		}
-		// The cache: an outcome is reused while the mutant, its file and the
-		// related test files are byte for byte what they were.
-		keys := make([]string, len(j.mutants))
-		var left []edit.Mutant
-		var leftAt []int
+	// The cache: an outcome is reused while the mutant, its file and the
+	// related test files are byte for byte what they were. What is left runs
+	// in one lab: one baseline (and coverage run) per related test file,
+	// each mutant against its own function's related test files.
+	type pending struct {
+		job, i int
+		key    string
+	}
+	var left []edit.Mutant
+	var allowed [][]string
+	var from []pending
+	var related []string // the union of their related test files
+	for jk, j := range jobs {
 		for i, m := range j.mutants {
-			keys[i] = cache.key(p.Root(), m, j.target.Tests)
-			if c, ok := cache.get(keys[i]); ok {
+			key := cache.key(p.Root(), m, j.target.Tests)
+			if c, ok := cache.get(key); ok {
 				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
 				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy
 				if mu.CoveredBy == nil {
@@ -241,24 +273,33 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				continue
 			}
 			left = append(left, m)
-			leftAt = append(leftAt, i)
+			allowed = append(allowed, j.target.Tests)
+			from = append(from, pending{jk, i, key})
+			related = append(related, j.target.Tests...)
 		}
-		if len(left) == 0 {
-			continue
-		}
-		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: fmt.Sprintf("gate%d", k), Isolate: opts.Isolate, Coverage: true,
+	}
+	slices.Sort(related)
+	related = slices.Compact(related)
+	if len(left) > 0 {
+		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true,
+			Grow: func(n int) ([]lab.Slot, error) {
+				sbs, err := pool.Grow(n)
+				return slots(sbs), err
+			},
 			Progress: func(run string) {
 				if run != "baseline" {
 					done++
 				}
 				if opts.Progress != nil {
-					opts.Progress(done, total, j.target.ID+" "+run)
+					opts.Progress(done, total, run)
 				}
 			}}
-		out, err := l.Execute(ctx, j.target.Tests, left)
+		out, err := l.ExecuteFor(ctx, related, left, allowed)
 		if err != nil {
 			return nil, err
 		}
+		res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = out.Baseline.Seconds(), out.Batches.Seconds(), out.Alone.Seconds()
+		res.Timings.RanAlone = out.RanAlone
 		for _, b := range out.Baselines {
 			if b.Outcome != lab.Passed {
 				res.Verdict = ERROR
@@ -268,9 +309,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			}
 		}
 		for n, r := range out.Mutants {
-			i := leftAt[n]
-			m := j.mutants[i]
-			mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
+			pd := from[n]
+			j := jobs[pd.job]
+			m := j.mutants[pd.i]
+			mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
 			mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
 			if mu.CoveredBy == nil { // not marked: it ran against every related test file
 				mu.CoveredBy = j.target.Tests
@@ -279,7 +321,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				mu.KilledBy = r.Test
 			}
 			if r.Outcome != lab.Error {
-				cache.put(keys[i], cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
+				cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
 			}
 			res.Mutants = append(res.Mutants, mu)
 		}

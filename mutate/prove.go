@@ -143,14 +143,16 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		for _, j := range jobs {
 			most = max(most, len(j.mutants))
 		}
-		pool := &sandboxPool{root: root, tempDir: opts.TempDir, runner: opts.Runner,
-			max: min(max(opts.Concurrency, 1), max(most, 1))}
-		defer func() { res.Timings.Sandbox = pool.spent }()
-		defer pool.close()
-		if _, err := pool.grow(1); err != nil {
+		pool := &sandbox.Pool{Root: root, TempDir: opts.TempDir, Max: min(max(opts.Concurrency, 1), max(most, 1))}
+		if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+			pool.CloseDir = c.CloseDir
+		}
+		defer func() { res.Timings.Sandbox = pool.Spent }()
+		defer pool.Close()
+		if _, err := pool.Grow(1); err != nil {
 			return nil, err
 		}
-		res.Timings.Concurrency = pool.max
+		res.Timings.Concurrency = pool.Max
 		i := 0
 		progress := func(op, run string) {
 			i++
@@ -189,7 +191,7 @@ func staleness(root string, o *generator.Operation) string {
 
 // proveOne runs an operation's oracle against its mutants in the lab, the
 // mutants spread over the sandboxes sbs, and judges it.
-func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
 	slots := func(sbs []*sandbox.Sandbox) ([]lab.Slot, error) {
 		var out []lab.Slot
 		for _, sb := range sbs {
@@ -200,7 +202,7 @@ func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator
 		}
 		return out, nil
 	}
-	all, err := slots(pool.list)
+	all, err := slots(pool.List)
 	if err != nil {
 		return err
 	}
@@ -208,7 +210,7 @@ func proveOne(ctx context.Context, pool *sandboxPool, op *OpResult, o *generator
 		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
 		Progress: func(run string) { progress(op.ID, run) },
 		Grow: func(n int) ([]lab.Slot, error) {
-			sbs, err := pool.grow(n)
+			sbs, err := pool.Grow(n)
 			if err != nil {
 				return nil, err
 			}
@@ -260,40 +262,4 @@ func mutantRun(m edit.Mutant, orig []byte) Run {
 		r.Line = 1
 	}
 	return r
-}
-
-// sandboxPool holds the sandboxes of a prove: one at first, more (up to max)
-// when mutants are left to run alone and can run at once.
-type sandboxPool struct {
-	root, tempDir string
-	runner        runner.Runner
-	max           int
-	list          []*sandbox.Sandbox
-	spent         time.Duration // creating them
-}
-
-// grow makes up to n more sandboxes (within max) and returns them.
-func (p *sandboxPool) grow(n int) ([]*sandbox.Sandbox, error) {
-	t0 := time.Now()
-	defer func() { p.spent += time.Since(t0) }()
-	var out []*sandbox.Sandbox
-	for range min(n, p.max-len(p.list)) {
-		sb, err := sandbox.New(p.root, sandbox.Options{TempDir: p.tempDir})
-		if err != nil {
-			return out, err // "sandbox: ..."
-		}
-		p.list = append(p.list, sb)
-		out = append(out, sb)
-	}
-	return out, nil
-}
-
-// close stops vitest in each sandbox, then removes it.
-func (p *sandboxPool) close() {
-	for _, sb := range p.list {
-		if c, ok := p.runner.(interface{ CloseDir(string) }); ok {
-			c.CloseDir(sb.Root)
-		}
-		sb.Close()
-	}
 }

@@ -33,7 +33,11 @@ import (
 //     variant (survived, no-coverage, error, setup failure) and every mutant
 //     the schema could not place runs alone, as with Isolate.
 // So a batch can only save time: every outcome other than a clean kill is
-// established by an isolated run.
+// established by an isolated run. With one exception, under Lab.Coverage:
+// a mutant whose code the coverage runs reached, and whose variant passed
+// every test in the clean batch of each test file that reached it, survived
+// (the coverage run already told it from no-coverage; StrykerJS trusts its
+// survivors the same way). Isolate runs it alone as before.
 
 // HarnessPrefix starts the name of the harness file written next to a test
 // file for a batched run.
@@ -47,12 +51,19 @@ func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", 
 func harness(base string, vs []int) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
-	b.WriteString("import { afterAll, beforeAll, describe, vi } from \"vitest\";\n")
+	b.WriteString("import { afterAll, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
 	for i, v := range vs {
 		spec, _ := jsonString("./" + base + "?oracle-variant=" + fmt.Sprint(i))
+		// Once a test of a variant failed, its later tests are skipped (the
+		// variant is killed or sent alone either way), as StrykerJS bails.
 		fmt.Fprintf(&b, `describe(%q, async () => {
+  let failed = false;
   beforeAll(() => { Reflect.set(globalThis, %q, %d); });
   afterAll(() => { Reflect.deleteProperty(globalThis, %q); });
+  beforeEach((ctx) => {
+    ctx.onTestFailed?.(() => { failed = true; });
+    if (failed && typeof ctx.skip === "function") ctx.skip();
+  });
   vi.resetModules();
   await import(%s);
 });
@@ -75,8 +86,13 @@ func jsonString(s string) (string, error) {
 // runsOf[k] (of tests, in that order), and returns, per mutant, the kill it
 // established (nil: run it alone). ids[k] is ms[k]'s marker id; a mutant
 // with a run in decided already has its outcome and is not batched.
-func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, ms []edit.Mutant, ids []string, decided []*Run, timeout, baseline time.Duration) ([]*Run, error) {
+//
+// covered[k] says that runsOf[k] are the test files whose coverage run
+// reached mutant k: then a variant that passes in each of their batches
+// survived.
+func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout, baseline time.Duration) ([]*Run, error) {
 	out := make([]*Run, len(ms))
+	passed := make([]int, len(ms)) // the clean batches mutant k passed
 	// Group the mutants by file and build one schema per file.
 	byPath := map[string][]int{}
 	var paths []string
@@ -91,12 +107,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, ms [
 	}
 	slices.Sort(paths)
 	var placed []int // mutant indexes in the schemas
-	var written []string
-	defer func() {
-		for _, p := range written {
-			l.Files.Restore(p)
-		}
-	}()
+	schemas := map[string][]byte{}
 	for _, p := range paths {
 		ks := byPath[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
@@ -117,35 +128,70 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, ms [
 		if err != nil {
 			continue // every mutant of this file runs alone
 		}
-		if err := l.Files.WriteFile(p, sc.Source); err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		written = append(written, p)
+		schemas[p] = sc.Source
 		for _, v := range sc.Placed {
 			placed = append(placed, v-1)
 		}
 	}
 	slices.Sort(placed)
+	if len(placed) == 0 {
+		return out, nil
+	}
+	// On the lab's own sandbox: more workers, each with a vitest of its own,
+	// did not pay on two cores (vitest keeps both busy; measured on ufo).
+	if err := l.batchSlot(ctx, Slot{Root: l.Root, Files: l.Files}, schemas, tests, runsOf, placed, ms, ids, out, passed, timeout, baseline); err != nil {
+		return nil, err
+	}
+	for k := range ms {
+		if out[k] == nil && covered[k] && len(runsOf[k]) > 0 && passed[k] == len(runsOf[k]) {
+			out[k] = &Run{Test: runsOf[k][len(runsOf[k])-1], Mutant: &ms[k], Outcome: Survived, Batched: true}
+		}
+	}
+	return out, nil
+}
+
+// batchSlot writes the schemas into slot sl and runs the mutants mine in a
+// batch per test file, in tests' order, each mutant in the batches of its
+// runsOf until one kills it; then restores the files.
+func (l *Lab) batchSlot(ctx context.Context, sl Slot, schemas map[string][]byte, tests []string, runsOf [][]string, mine []int, ms []edit.Mutant, ids []string, out []*Run, passed []int, timeout, baseline time.Duration) error {
+	var written []string
+	defer func() {
+		for _, p := range written {
+			sl.Files.Restore(p)
+		}
+	}()
+	paths := make([]string, 0, len(schemas))
+	for p := range schemas {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		if err := sl.Files.WriteFile(p, schemas[p]); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, p)
+	}
 	for _, t := range tests {
 		var left []int
-		for _, k := range placed {
-			if out[k] == nil && decided[k] == nil && slices.Contains(runsOf[k], t) {
+		for _, k := range mine {
+			if out[k] == nil && slices.Contains(runsOf[k], t) {
 				left = append(left, k)
 			}
 		}
 		if len(left) == 0 {
 			continue
 		}
-		if err := l.batchOne(ctx, t, ms, ids, left, out, timeout, baseline); err != nil {
-			return nil, err
+		if err := l.batchOne(ctx, sl, t, ms, ids, left, out, passed, timeout, baseline); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // batchOne runs the variants left of one test file in one vitest run and
-// records the kills it can trust in out.
-func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, timeout, baseline time.Duration) error {
+// records the kills it can trust in out, and in passed the variants that
+// passed every test of a clean batch.
+func (l *Lab) batchOne(ctx context.Context, sl Slot, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
 	vs := []int{0}
 	for _, k := range left {
 		vs = append(vs, k+1)
@@ -155,12 +201,12 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 	if _, err := jsonString(path.Base(test)); err != nil {
 		return nil // run alone
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
+	if err := sl.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	defer l.Files.Restore(h)
+	defer sl.Files.Restore(h)
 	// The batch may take as long as every variant's run after start-up.
-	r, err := l.Runner.Run(ctx, l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
+	r, err := l.Runner.Run(ctx, l.spec(sl.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
 	if err != nil {
 		return l.fail(ctx, err)
 	}
@@ -176,16 +222,20 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 			}
 		}
 	}
+	// green: no test failed and one passed at least (the file's own skipped
+	// and todo tests are skipped in every variant).
 	green := func(g []runner.Test) bool {
-		if len(g) == 0 {
-			return false
-		}
+		ran := false
 		for _, t := range g {
-			if t.Status != "passed" {
+			switch t.Status {
+			case "passed":
+				ran = true
+			case "skipped":
+			default:
 				return false
 			}
 		}
-		return true
+		return ran
 	}
 	if !green(groups[0]) || !green(groups[len(vs)-1]) {
 		return nil // a baseline failed in the batch: contaminated, nothing is trusted
@@ -201,7 +251,10 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 			}
 		}
 		if first == nil {
-			continue // not a clean kill: run alone
+			if green(groups[i]) {
+				passed[k]++
+			}
+			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
 		out[k] = &Run{Test: test, Mutant: &ms[k], Outcome: Killed, Detail: first.Failure,
 			Duration: r.Duration / time.Duration(len(vs)), Batched: true}

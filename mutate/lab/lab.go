@@ -96,6 +96,10 @@ type Result struct {
 	Baselines []Run // one per test file
 	// Mutants has one run per mutant when every baseline passed, else none.
 	Mutants []Run
+	// Where the time went: the baselines (with coverage), the batched runs,
+	// the mutants run alone; and how many ran alone.
+	Baseline, Batches, Alone time.Duration
+	RanAlone                 int
 }
 
 // DerivedTimeout is the per-mutant time-out for a baseline that took d: a
@@ -119,6 +123,17 @@ func (e *EnvError) Unwrap() error { return e.Err }
 // cancelled, an *EnvError when the environment failed, a plain error when
 // the workspace could not be written.
 func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*Result, error) {
+	return l.ExecuteFor(ctx, tests, ms, nil)
+}
+
+// ExecuteFor is Execute where mutant k may run only against the test files
+// allowed[k] (a subset of tests, in tests' order; nil: all of them): one
+// lab, one baseline per test file, for mutants of several functions with
+// test files of their own (the gate).
+func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, allowed [][]string) (*Result, error) {
+	if allowed != nil && len(allowed) != len(ms) {
+		return nil, fmt.Errorf("lab: %d mutants, %d lists of test files", len(ms), len(allowed))
+	}
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
 	}
@@ -127,6 +142,7 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 		bt = 5 * time.Minute
 	}
 	res := &Result{}
+	phase := time.Now()
 	slowest := time.Duration(0)
 	green := true
 	var cov *coverage
@@ -168,18 +184,29 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 	// Which test files each mutant runs against, and the mutants no test
 	// file reached (no-coverage, without a run).
 	runsOf := make([][]string, len(ms))
+	covered := make([]bool, len(ms)) // runsOf[k] are the test files whose coverage run reached k
 	pre := make([]*Run, len(ms))
 	for k := range ms {
-		runsOf[k] = tests
-		if by, marked := cov.of(k, ids[k], tests); marked {
-			runsOf[k] = by
+		mine := tests
+		if allowed != nil {
+			mine = allowed[k]
+		}
+		runsOf[k] = mine
+		if len(mine) == 0 {
+			pre[k] = &Run{Mutant: &ms[k], Outcome: NoCoverage, Detail: "no test file to run it against", CoveredBy: []string{}}
+			continue
+		}
+		if by, marked := cov.of(k, ids[k], mine); marked {
+			runsOf[k], covered[k] = by, true
 			if len(by) == 0 {
 				pre[k] = &Run{Mutant: &ms[k], Outcome: NoCoverage, Detail: "no related test file reached it", CoveredBy: []string{}}
 			}
 		}
 	}
+	res.Baseline = time.Since(phase)
+	phase = time.Now()
 	if !l.Isolate && len(ms) > 1 {
-		batched, err := l.batch(ctx, tests, runsOf, ms, ids, pre, timeout, slowest)
+		batched, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, slowest)
 		if err != nil {
 			return res, err
 		}
@@ -204,9 +231,17 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 			l.More = more
 		}
 	}
+	res.Batches = time.Since(phase)
+	phase = time.Now()
+	for _, r := range pre {
+		if r == nil {
+			res.RanAlone++
+		}
+	}
 	runs, err := l.spread(ctx, runsOf, ms, ids, pre, timeout)
+	res.Alone = time.Since(phase)
 	for k := range runs {
-		if by, marked := cov.of(k, ids[k], tests); marked && runs[k].CoveredBy == nil {
+		if by, marked := cov.of(k, ids[k], runsOf[k]); marked && runs[k].CoveredBy == nil {
 			runs[k].CoveredBy = by
 		}
 	}

@@ -50,6 +50,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Prefix starts the name of every sandbox directory made by [New].
@@ -403,4 +404,42 @@ func within(root, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// Pool holds the sandboxes of one run of the lab: one at first, more (up to
+// Max) when mutants are left to run alone and can run at once.
+type Pool struct {
+	Root, TempDir string // the repository and Options.TempDir of each sandbox
+	Max           int
+	// CloseDir, when set, is called with each sandbox's root before it is
+	// removed (the runner stops the vitest it keeps there).
+	CloseDir func(root string)
+	List     []*Sandbox
+	Spent    time.Duration // creating them
+}
+
+// Grow makes up to n more sandboxes (within Max) and returns them.
+func (p *Pool) Grow(n int) ([]*Sandbox, error) {
+	t0 := time.Now()
+	defer func() { p.Spent += time.Since(t0) }()
+	var out []*Sandbox
+	for range min(n, p.Max-len(p.List)) {
+		sb, err := New(p.Root, Options{TempDir: p.TempDir})
+		if err != nil {
+			return out, err // "sandbox: ..."
+		}
+		p.List = append(p.List, sb)
+		out = append(out, sb)
+	}
+	return out, nil
+}
+
+// Close stops what runs in each sandbox, then removes it.
+func (p *Pool) Close() {
+	for _, sb := range p.List {
+		if p.CloseDir != nil {
+			p.CloseDir(sb.Root)
+		}
+		sb.Close()
+	}
 }
