@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -54,7 +55,8 @@ type gateDoc struct {
 		Tests             []string
 	} `json:"targets"`
 	Mutants []struct {
-		Outcome string `json:"outcome"`
+		Outcome     string `json:"outcome"`
+		MutatorName string `json:"mutatorName"`
 	} `json:"mutants"`
 }
 
@@ -128,11 +130,12 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	fmt.Printf("work: %d functions (%s), %d test files\n", len(mutate), strings.Join(mutate, " "), len(tests))
 
 	type figures struct {
-		wall   []time.Duration
-		rate   []float64
-		n      int
-		score  float64
-		detail string
+		wall    []time.Duration
+		rate    []float64
+		n       int
+		score   float64
+		detail  string
+		mutator map[string]int
 	}
 	fig := map[string]*figures{"stryker": {}, "gate": {}}
 	for i := 0; i < runs; i++ {
@@ -149,17 +152,18 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 				if err != nil {
 					return err
 				}
-				f.n, f.score, f.detail = r.Mutants, r.Score(), fmt.Sprint(r.ByStatus)
+				f.n, f.score, f.detail, f.mutator = r.Mutants, r.Score(), fmt.Sprint(r.ByStatus), r.ByMutator
 			case "gate":
 				doc, err := gate()
 				if err != nil {
 					return err
 				}
-				by := map[string]int{}
+				by, ops := map[string]int{}, map[string]int{}
 				for _, m := range doc.Mutants {
 					by[m.Outcome]++
+					ops[m.MutatorName]++
 				}
-				f.n, f.score, f.detail = len(doc.Mutants), doc.Score, fmt.Sprint(by)
+				f.n, f.score, f.detail, f.mutator = len(doc.Mutants), doc.Score, fmt.Sprint(by), ops
 			}
 			d := time.Since(start)
 			f.wall = append(f.wall, d)
@@ -174,6 +178,22 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 		rl, rm, rh := strykerjs.Spread(f.rate)
 		fmt.Printf("%-8s wall min/median/max %.1f/%.1f/%.1fs, %d mutants, score %.1f%%, mutants/s %.2f/%.2f/%.2f; %s\n",
 			k, lo, md, hi, f.n, f.score, rl, rm, rh, f.detail)
+	}
+	// Where the mutant counts differ: the operator sets.
+	names := map[string]bool{}
+	for _, k := range []string{"stryker", "gate"} {
+		for n := range fig[k].mutator {
+			names[n] = true
+		}
+	}
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	fmt.Println("mutants by operator (stryker / gate):")
+	for _, n := range sorted {
+		fmt.Printf("  %-24s %4d %4d\n", n, fig["stryker"].mutator[n], fig["gate"].mutator[n])
 	}
 	var ratio []float64
 	for i := range fig["gate"].rate {

@@ -31,8 +31,9 @@ func Install(dir string, env []string) error {
 // Report is what a StrykerJS JSON report (mutation-testing-report-schema)
 // says: the mutants, by status.
 type Report struct {
-	Mutants  int
-	ByStatus map[string]int
+	Mutants   int
+	ByStatus  map[string]int
+	ByMutator map[string]int
 }
 
 // Score is (killed + timeout) / (killed + timeout + survived + no
@@ -55,18 +56,20 @@ func ReadReport(path string) (Report, error) {
 	var doc struct {
 		Files map[string]struct {
 			Mutants []struct {
-				Status string `json:"status"`
+				Status      string `json:"status"`
+				MutatorName string `json:"mutatorName"`
 			} `json:"mutants"`
 		} `json:"files"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return Report{}, fmt.Errorf("%s: %v", path, err)
 	}
-	r := Report{ByStatus: map[string]int{}}
+	r := Report{ByStatus: map[string]int{}, ByMutator: map[string]int{}}
 	for _, f := range doc.Files {
 		for _, m := range f.Mutants {
 			r.Mutants++
 			r.ByStatus[m.Status]++
+			r.ByMutator[m.MutatorName]++
 		}
 	}
 	return r, nil
