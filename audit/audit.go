@@ -51,11 +51,14 @@ type Location struct {
 	Line int    `json:"line"`
 }
 
-// Rule is one analysis: a name, what it needs, and the run.
+// Rule is one analysis, in the manner of a go/analysis pass: a name, what
+// it reads of the Suite, and the run. Each has a table of cases (finding /
+// no finding) in its _test.go.
 type Rule struct {
-	Name string
-	Doc  string
-	Run  func(s *Suite) []Finding
+	Name  string
+	Doc   string
+	Reads string // the parts of the Suite it reads
+	Run   func(s *Suite) []Finding
 }
 
 // Rules are the rules audit runs, in order.
@@ -77,6 +80,14 @@ type Suite struct {
 	// Change is what the change touched (nil: no --base).
 	Change change.Change
 	reach  map[string]*testReach
+	inputs map[string]*TestInput // parsed test files, by path (eachTest)
+}
+
+// TestInput is a test file as the rules read it: its syntax tree and its
+// structure (suites, tests, hooks, assertions).
+type TestInput struct {
+	Syntax    *analyzer.Syntax
+	Structure *analyzer.TestFile
 }
 
 // testReach is what one test file runs.
@@ -331,16 +342,24 @@ func (s *Suite) IsTest(file string) bool {
 	return i < len(s.Tests) && s.Tests[i] == file
 }
 
-// eachTestSyntax parses every test file of the suite (for the rules that read
-// a test's structure) and hands it to do, in order.
-func (s *Suite) eachTestSyntax(do func(test string, syn *analyzer.Syntax)) {
+// eachTest hands every test file of the suite to do, in order, parsed
+// once for all the rules.
+func (s *Suite) eachTest(do func(test string, in *TestInput)) {
+	if s.inputs == nil {
+		s.inputs = map[string]*TestInput{}
+	}
 	for _, t := range s.Tests {
-		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t)))
-		if err != nil {
-			continue
+		in, ok := s.inputs[t]
+		if !ok {
+			if src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t))); err == nil {
+				_, syn := analyzer.ParseSyntax(t, src)
+				in = &TestInput{Syntax: syn, Structure: analyzer.TestStructure(syn)}
+			}
+			s.inputs[t] = in
 		}
-		_, syn := analyzer.ParseSyntax(t, src)
-		do(t, syn)
+		if in != nil {
+			do(t, in)
+		}
 	}
 }
 

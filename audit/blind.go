@@ -18,9 +18,10 @@ import (
 // all. It names the test files that stub it and their vi.mock lines: the
 // functions that need an oracle.
 var BlindFunction = &Rule{
-	Name: blindFunctionRule,
-	Doc:  "an exported function no test runs un-stubbed",
-	Run:  blindFunctions,
+	Name:  blindFunctionRule,
+	Doc:   "an exported function no test runs un-stubbed",
+	Reads: "the production functions; what each test file runs (imports, calls, vi.mock and setupFiles mocks: Suite.reach); with --base, the change",
+	Run:   blindFunctions,
 }
 
 const blindFunctionRule = "blind-function"

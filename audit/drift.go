@@ -26,14 +26,15 @@ import (
 // Where the real value cannot be read from declarations (it returns a
 // call's result, a spread), nothing is said: no finding without evidence.
 var MockDrift = &Rule{
-	Name: "mock-drift",
-	Doc:  "a mock whose value the real function cannot produce",
-	Run:  mockDrifts,
+	Name:  "mock-drift",
+	Doc:   "a mock whose value the real function cannot produce",
+	Reads: "each test file's syntax (vi.mock factories, mock* values); the real functions' returns and declared types (the program)",
+	Run:   mockDrifts,
 }
 
 func mockDrifts(s *Suite) []Finding {
 	var out []Finding
-	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) { out = append(out, driftIn(s.Program, t, syn)...) })
+	s.eachTest(func(t string, in *TestInput) { out = append(out, driftIn(s.Program, t, in.Syntax)...) })
 	return out
 }
 

@@ -20,16 +20,18 @@ import (
 //     in its block throws (no rethrow, no assertion in the catch);
 //   - only: a committed `.only` (error: every other test is skipped).
 var VacuousTest = &Rule{
-	Name: "vacuous-test",
-	Doc:  "a test that cannot fail",
-	Run:  vacuousTests,
+	Name:  "vacuous-test",
+	Doc:   "a test that cannot fail",
+	Reads: "each test file's structure (analyzer.TestStructure); with --base, the change and what each test file runs",
+	Run:   vacuousTests,
 }
 
 func vacuousTests(s *Suite) []Finding {
 	var out []Finding
 	touched := s.touchedFunctions()
-	s.eachTestSyntax(func(t string, syn *analyzer.Syntax) {
-		out = append(out, vacuousIn(t, syn, s.Enable)...)
+	s.eachTest(func(t string, in *TestInput) {
+		tf := in.Structure
+		out = append(out, vacuousIn(t, in.Syntax, tf, s.Enable)...)
 		var changed []string
 		for _, id := range touched {
 			if s.reach[t].fns[id] {
@@ -37,70 +39,51 @@ func vacuousTests(s *Suite) []Finding {
 			}
 		}
 		if len(changed) > 0 {
-			out = append(out, skippedIn(t, syn, changed)...)
+			out = append(out, skippedIn(t, tf, changed)...)
 		}
 	})
 	return out
 }
 
-var testCallees = map[string]bool{
-	"it": true, "test": true, "it.only": true, "test.only": true, "it.concurrent": true, "test.concurrent": true,
-	"describe.only": true,
-}
-
-func vacuousIn(file string, syn *analyzer.Syntax, enabled map[string]bool) []Finding {
+// vacuousIn checks the tests of one test file, tf its structure.
+func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled map[string]bool) []Finding {
 	var out []Finding
 	find := func(kind string, sev Severity, n analyzer.Node, format string, a ...any) {
 		out = append(out, Finding{Rule: "vacuous-test/" + kind, Severity: sev, File: file, Line: syn.Line(syn.Start(n)), Message: fmt.Sprintf(format, a...)})
 	}
-	helpers := assertingHelpers(syn)
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		if syn.Kind(n) != "call_expression" {
-			return true
+	helpers := tf.Helpers
+	for i := range tf.Blocks {
+		b := &tf.Blocks[i]
+		if b.Has("only") {
+			find("only", Error, b.Call, "a committed %s: every other test of the file is skipped", b.Callee)
 		}
-		fnc := syn.Child(n, "function")
-		callee := strings.Join(strings.Fields(syn.Text(fnc)), "")
-		if strings.HasSuffix(callee, ".only") && (strings.HasPrefix(callee, "it.") || strings.HasPrefix(callee, "test.") || strings.HasPrefix(callee, "describe.")) {
-			find("only", Error, n, "a committed %s: every other test of the file is skipped", callee)
+		if b.Kind != analyzer.KindTest || b.Body < 0 || b.Has("skip") || b.Has("todo") {
+			continue
 		}
-		if !testCallees[callee] || strings.HasPrefix(callee, "describe") {
-			return true
-		}
-		args := syn.Child(n, "arguments")
-		title, body := "", analyzer.Node(-1)
-		for c := syn.FirstChild(args); c >= 0; c = syn.Next(c) {
-			switch syn.Kind(c) {
-			case "string", "template_string":
-				if title == "" {
-					title = strings.Trim(syn.Text(c), "\"'`")
-				}
-			case "arrow_function", "function_expression":
-				body = syn.Child(c, "body")
-			}
-		}
-		if body < 0 {
-			return true
-		}
-		asserts, constant := 0, 0
-		afterReturn := false
-		returned := false
+		n, title, body := b.Call, b.Title, b.Body
+		returned, afterReturn := false, false
 		for st := syn.FirstChild(body); st >= 0 && syn.Kind(body) == "statement_block"; st = syn.Next(st) {
-			if returned && countAsserts(syn, st, helpers, nil) > 0 {
+			if returned && analyzer.CountAssertions(syn, st, helpers) > 0 {
 				afterReturn = true
 			}
 			if syn.Kind(st) == "return_statement" {
 				returned = true // `return expect(...)...` asserts before it returns
 			}
 		}
+		asserts, constant := 0, 0
 		var missing []analyzer.Node
-		asserts = countAsserts(syn, body, helpers, func(e analyzer.Node, isConst, hasMatcher bool) {
-			if isConst {
+		for _, a := range tf.Assertions {
+			if syn.Start(a.Call) < syn.Start(body) || syn.End(a.Call) > syn.End(body) {
+				continue
+			}
+			asserts++
+			if a.Constant {
 				constant++
 			}
-			if !hasMatcher {
-				missing = append(missing, e)
+			if !a.Matcher {
+				missing = append(missing, a.Call)
 			}
-		})
+		}
 		switch {
 		case asserts == 0:
 			// Off by default (Options.Enable): on real suites most tests
@@ -125,7 +108,7 @@ func vacuousIn(file string, syn *analyzer.Syntax, enabled map[string]bool) []Fin
 				return true
 			}
 			block, handler := syn.Child(t, "body"), syn.Child(t, "handler")
-			if handler < 0 || countAsserts(syn, block, helpers, nil) == 0 {
+			if handler < 0 || analyzer.CountAssertions(syn, block, helpers) == 0 {
 				return true
 			}
 			hbody := syn.Child(handler, "body")
@@ -139,13 +122,12 @@ func vacuousIn(file string, syn *analyzer.Syntax, enabled map[string]bool) []Fin
 				}
 				return true
 			})
-			if !rethrows && countAsserts(syn, hbody, helpers, nil) == 0 {
+			if !rethrows && analyzer.CountAssertions(syn, hbody, helpers) == 0 {
 				find("swallowed-assertion", Warning, t, "in test %q, the catch swallows the assertion error of its try: a failing assertion passes", title)
 			}
 			return true
 		})
-		return false
-	})
+	}
 	return out
 }
 
@@ -157,85 +139,9 @@ func countBefore(syn *analyzer.Syntax, body analyzer.Node, helpers map[string]bo
 		if syn.Kind(st) == "return_statement" {
 			return n
 		}
-		n += countAsserts(syn, st, helpers, nil)
+		n += analyzer.CountAssertions(syn, st, helpers)
 	}
 	return n
-}
-
-// countAsserts counts the assertions under n: expect(...) chains,
-// assert(...) / assert.x(...), expect.fail, and calls of the file's helpers
-// that assert. each hears of every expect(...): whether its argument is a
-// constant, and whether a matcher is called on it.
-func countAsserts(syn *analyzer.Syntax, n analyzer.Node, helpers map[string]bool, each func(e analyzer.Node, isConst, hasMatcher bool)) int {
-	count := 0
-	syn.Walk(n, func(x analyzer.Node) bool {
-		if syn.Kind(x) != "call_expression" {
-			return true
-		}
-		callee := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
-		switch {
-		case callee == "expect" || callee == "expect.soft":
-			count++
-			if each != nil {
-				args := syn.Child(x, "arguments")
-				arg := syn.FirstNamed(args)
-				isConst := arg >= 0 && isConstant(syn, arg)
-				p := syn.Parent(x)
-				hasMatcher := syn.Kind(p) == "member_expression" && syn.Field(x) == "object"
-				each(x, isConst, hasMatcher)
-			}
-		case callee == "assert" || strings.HasPrefix(callee, "assert.") || callee == "expect.fail" || strings.HasPrefix(callee, "expectTypeOf") ||
-			strings.Contains(strings.ToLower(lastSegment(callee)), "assert"):
-			// assert-style helpers (util.assertEqual<A, B>(true) type tests, assertType, chai's assert)
-			count++
-		case helpers[callee]:
-			count++
-		}
-		return true
-	})
-	return count
-}
-
-func isConstant(syn *analyzer.Syntax, n analyzer.Node) bool {
-	switch syn.Kind(n) {
-	case "number", "string", "true", "false", "null", "undefined":
-		return true
-	case "template_string":
-		return !strings.Contains(syn.Text(n), "${")
-	}
-	return false
-}
-
-// assertingHelpers are the functions of a test file whose body asserts
-// (one level: a helper calling another helper counts too, as the walk
-// repeats until nothing changes).
-func assertingHelpers(syn *analyzer.Syntax) map[string]bool {
-	bodies := map[string]analyzer.Node{}
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		switch syn.Kind(n) {
-		case "function_declaration":
-			if name := syn.Child(n, "name"); name >= 0 {
-				bodies[syn.Text(name)] = syn.Child(n, "body")
-			}
-		case "variable_declarator":
-			name, v := syn.Child(n, "name"), syn.Child(n, "value")
-			if name >= 0 && v >= 0 && (syn.Kind(v) == "arrow_function" || syn.Kind(v) == "function_expression") {
-				bodies[syn.Text(name)] = syn.Child(v, "body")
-			}
-		}
-		return true
-	})
-	helpers := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		for name, b := range bodies {
-			if !helpers[name] && b >= 0 && countAsserts(syn, b, helpers, nil) > 0 {
-				helpers[name] = true
-				changed = true
-			}
-		}
-	}
-	return helpers
 }
 
 func oneLine(s string) string {
@@ -244,15 +150,6 @@ func oneLine(s string) string {
 		s = string(r[:49]) + "…"
 	}
 	return s
-}
-
-// lastSegment is the last name of a dotted callee (`util.assertEqual<A, B>`
-// is "assertEqual<A, B>").
-func lastSegment(callee string) string {
-	if i := strings.LastIndexByte(callee, '.'); i >= 0 {
-		return callee[i+1:]
-	}
-	return callee
 }
 
 // usesName reports whether an identifier name appears under n.
@@ -274,7 +171,7 @@ func assertsAfter(syn *analyzer.Syntax, body analyzer.Node, off uint, helpers ma
 		if found || syn.End(x) <= off {
 			return !found && syn.Start(x) < off // descend only into what reaches past off
 		}
-		if syn.Start(x) >= off && countAsserts(syn, x, helpers, nil) > 0 {
+		if syn.Start(x) >= off && analyzer.CountAssertions(syn, x, helpers) > 0 {
 			found = true
 			return false
 		}
@@ -283,23 +180,17 @@ func assertsAfter(syn *analyzer.Syntax, body analyzer.Node, off uint, helpers ma
 	return found
 }
 
-// skippedIn reports the `.skip`/`.todo` tests of a test file that runs a
-// function the change touched (--base): the change is tested less than the
-// suite says (vacuous-test/skipped).
-func skippedIn(file string, syn *analyzer.Syntax, changed []string) []Finding {
+// skippedIn reports the skipped and todo tests and suites of a test file
+// that runs a function the change touched (--base): the change is tested
+// less than the suite says (vacuous-test/skipped).
+func skippedIn(file string, tf *analyzer.TestFile, changed []string) []Finding {
 	var out []Finding
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		if syn.Kind(n) != "call_expression" {
-			return true
+	for _, b := range tf.Blocks {
+		if b.Kind != analyzer.KindHook && (b.Has("skip") || b.Has("todo")) {
+			out = append(out, Finding{Rule: "vacuous-test/skipped", Severity: Error, File: file, Line: b.Line,
+				Message: fmt.Sprintf("a %s in a test file of %s, which the change touched: the change is not tested here", b.Callee, strings.Join(changed, ", "))})
 		}
-		callee := strings.Join(strings.Fields(syn.Text(syn.Child(n, "function"))), "")
-		switch callee {
-		case "it.skip", "test.skip", "it.todo", "test.todo", "describe.skip", "describe.todo", "xit", "xtest":
-			out = append(out, Finding{Rule: "vacuous-test/skipped", Severity: Error, File: file, Line: syn.Line(syn.Start(n)),
-				Message: fmt.Sprintf("a %s in a test file of %s, which the change touched: the change is not tested here", callee, strings.Join(changed, ", "))})
-		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -316,7 +207,7 @@ func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[strin
 			return true
 		}
 		callee := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
-		if !mayNotRun[lastSegment(callee)] {
+		if i := strings.LastIndexByte(callee, '.'); !mayNotRun[callee[i+1:]] {
 			return true
 		}
 		if awaitedOrReturned(syn, x) {
@@ -324,7 +215,7 @@ func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[strin
 		}
 		for _, a := range namedChildren(syn, syn.Child(x, "arguments")) {
 			if k := syn.Kind(a); k == "arrow_function" || k == "function_expression" {
-				n += countAsserts(syn, a, helpers, nil)
+				n += analyzer.CountAssertions(syn, a, helpers)
 			}
 		}
 		return false

@@ -35,11 +35,17 @@ func TestVacuousTest(t *testing.T) {
 		{"an awaited then", `it("a", async () => { await f().then((r) => { expect(r).toBe(1); }); });`, nil},
 		{"committed only", `it.only("a", () => { expect(f()).toBe(1); });`, []string{"vacuous-test/only:1"}},
 		{"assertion in a callback", `it("a", () => { [1, 2].forEach((x) => expect(f(x)).toBeGreaterThan(0)); });`, nil},
+		{"a table test on constants", "it.each([[1], [2]])(\"a %i\", (n) => {\n  expect(1).toBe(1);\n});", []string{"vacuous-test/constant-assertion:1"}},
+		{"a table test on its rows", "test.each([[1], [2]])(\"a %i\", (n) => {\n  expect(f(n)).toBe(n);\n});", nil},
+		{"a committed describe.only and fit", "describe.only(\"s\", () => {\n  fit(\"a\", () => { expect(f()).toBe(1); });\n});", []string{"vacuous-test/only:1", "vacuous-test/only:2"}},
+		{"a skipped test is not checked", `it.skip("a", () => {}); xit("b", () => {});`, nil},
+		{"a hook's assertions are not the test's", "beforeEach(() => { expect(f()).toBe(1); });\nit(\"a\", () => { g(); });", []string{"vacuous-test/no-assertion:2"}},
+		{"a benchmark is not a test", `bench("a", () => { f(); });`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, syn := analyzer.ParseSyntax("a.test.ts", []byte(tc.src))
 			var got []string
-			for _, f := range vacuousIn("a.test.ts", syn, map[string]bool{"vacuous-test/no-assertion": true}) {
+			for _, f := range vacuousIn("a.test.ts", syn, analyzer.TestStructure(syn), map[string]bool{"vacuous-test/no-assertion": true}) {
 				got = append(got, f.Rule+":"+strconv.Itoa(f.Line))
 			}
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
