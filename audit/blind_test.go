@@ -3,6 +3,7 @@ package audit
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,6 +86,55 @@ func TestBlindFunction(t *testing.T) {
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.blind, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.blind, "\n"))
+			}
+		})
+	}
+}
+
+// TestBlindMethods: a class's methods run when a test imports the class
+// or runs code that constructs one (a factory, a subclass's constructor):
+// the instance's method calls go through variables and interfaces the graph
+// does not follow, so they are not reported blind (false positives on
+// google-gemini/gemini-cli); a class nothing constructs stays blind.
+func TestBlindMethods(t *testing.T) {
+	lib := map[string]string{
+		"src/session.ts": "export interface Channel {\n  subscribe(): number;\n}\nexport class Protocol {\n  constructor(private n: number) {}\n  subscribe() { return this.n; }\n}\nexport class Session {\n  private p: Channel;\n  constructor() {\n    this.p = new Protocol(1);\n  }\n  open() { return this.p.subscribe(); }\n}\n",
+		"src/derived.ts": "export class Base {\n  hello() { return 0; }\n}\nexport class Derived extends Base {\n  close() { return 1; }\n}\n",
+		"src/cache.ts":   "export class Cache {\n  constructor() {}\n  set(k: string) { return k; }\n}\nexport function createCache(): Cache { return new Cache(); }\n",
+		"src/unused.ts":  "export class Unused {\n  run() { return 1; }\n}\n",
+	}
+	for _, tc := range []struct {
+		name, test string
+		blind      []string // the blind methods (Qual)
+	}{
+		{"a class constructed by code the test runs, used through an interface: its methods run",
+			"import { it } from 'vitest';\nimport { Session } from '../src/session';\nit('x', () => { new Session().open(); });\n",
+			[]string{"Base.hello", "Cache.set", "Derived.close", "Unused.run", "createCache"}},
+		{"a subclass imported: the base's methods run",
+			"import { it } from 'vitest';\nimport { Derived } from '../src/derived';\nit('x', () => { new Derived().close(); });\n",
+			[]string{"Cache.set", "Protocol.subscribe", "Session.open", "Unused.run", "createCache"}},
+		{"a factory that constructs: the class's methods run",
+			"import { it } from 'vitest';\nimport { createCache } from '../src/cache';\nit('x', () => { createCache().set('a'); });\n",
+			[]string{"Base.hello", "Derived.close", "Protocol.subscribe", "Session.open", "Unused.run"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"test/a.test.ts": tc.test}
+			for k, v := range lib {
+				files[k] = v
+			}
+			rep, err := Audit(writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				if f.Rule == "blind-function" {
+					got = append(got, strings.SplitN(f.Message, ":", 2)[0])
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, " ") != strings.Join(tc.blind, " ") {
+				t.Errorf("blind: %v\nwant   %v", got, tc.blind)
 			}
 		})
 	}

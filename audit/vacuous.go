@@ -213,14 +213,57 @@ func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[strin
 		if awaitedOrReturned(syn, x) {
 			return true // an awaited (or returned) promise chain runs its callbacks, or fails the test
 		}
+		settles := promiseSettlers(syn, x)
 		for _, a := range namedChildren(syn, syn.Child(x, "arguments")) {
-			if k := syn.Kind(a); k == "arrow_function" || k == "function_expression" {
+			if k := syn.Kind(a); (k == "arrow_function" || k == "function_expression") && !callsAny(syn, a, settles) {
 				n += analyzer.CountAssertions(syn, a, helpers)
 			}
 		}
 		return false
 	})
 	return n
+}
+
+// promiseSettlers are the names that settle a promise the code at n is
+// inside: the parameters (resolve, reject) of each `new Promise(...)`
+// executor around n. A callback that calls one runs before the test goes on
+// (the test awaits that promise, or times out), so its assertions count.
+func promiseSettlers(syn *analyzer.Syntax, n analyzer.Node) map[string]bool {
+	names := map[string]bool{}
+	for p := syn.Parent(n); p >= 0; p = syn.Parent(p) {
+		k := syn.Kind(p)
+		if k != "arrow_function" && k != "function_expression" {
+			continue
+		}
+		args := syn.Parent(p)
+		if syn.Kind(args) != "arguments" || syn.Kind(syn.Parent(args)) != "new_expression" ||
+			syn.Text(syn.Child(syn.Parent(args), "constructor")) != "Promise" {
+			continue
+		}
+		if ps := syn.Child(p, "parameters"); ps >= 0 {
+			for _, q := range namedChildren(syn, ps) {
+				names[syn.Text(syn.Child(q, "pattern"))] = true
+			}
+		} else if q := syn.Child(p, "parameter"); q >= 0 { // resolve => ...
+			names[syn.Text(q)] = true
+		}
+	}
+	return names
+}
+
+// callsAny reports whether n calls one of names.
+func callsAny(syn *analyzer.Syntax, n analyzer.Node, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	found := false
+	syn.Walk(n, func(x analyzer.Node) bool {
+		if syn.Kind(x) == "call_expression" && names[syn.Text(syn.Child(x, "function"))] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // countsAssertions reports whether body checks that assertions ran:

@@ -41,6 +41,9 @@ func TestVacuousTest(t *testing.T) {
 		{"a skipped test is not checked", `it.skip("a", () => {}); xit("b", () => {});`, nil},
 		{"a hook's assertions are not the test's", "beforeEach(() => { expect(f()).toBe(1); });\nit(\"a\", () => { g(); });", []string{"vacuous-test/no-assertion:2"}},
 		{"a benchmark is not a test", `bench("a", () => { f(); });`, nil},
+		{"an event callback that settles an awaited promise", "it(\"a\", async () => {\n  await new Promise<void>((resolve) => {\n    bus.once(\"e\", (m) => { expect(m).toBe(1); resolve(); });\n  });\n});", nil},
+		{"a timer callback that settles a promise awaited later", "it(\"a\", async () => {\n  const p = new Promise<void>(resolve => {\n    setTimeout(() => { expect(f()).toBe(1); resolve(); }, 5);\n  });\n  await p;\n});", nil},
+		{"an event callback in a promise it does not settle", "it(\"a\", async () => {\n  await new Promise<void>((resolve) => {\n    bus.once(\"e\", (m) => { expect(m).toBe(1); });\n    resolve();\n  });\n});", []string{"vacuous-test/unchecked-callback:1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, syn := analyzer.ParseSyntax("a.test.ts", []byte(tc.src))

@@ -179,16 +179,48 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 	}
 	var load func(f *analyzer.File)
 	var take func(module, name string)
+	// addClass counts every method of class c (of file) and of its bases in
+	// the repository as run: an instance exists (a test imports the class,
+	// or code it runs constructs one), and its methods are called through
+	// it in ways calls are not followed (a local variable, a factory's
+	// result, an interface).
+	classes := map[string]bool{}
+	var addClass func(file string, c *analyzer.Class, depth int)
+	addClass = func(file string, c *analyzer.Class, depth int) {
+		if depth > 16 || c.Interface || classes[file+"#"+c.Name] {
+			return
+		}
+		classes[file+"#"+c.Name] = true
+		for _, m := range c.Members {
+			if m.Function != "" {
+				addFn(file + "#" + m.Function)
+			}
+		}
+		for _, ext := range c.Extends {
+			if tf, tc, _ := p.resolveType(file, ext); tc != nil {
+				if mf := module(tf); mf != nil {
+					load(mf)
+				}
+				addClass(tf, tc, depth+1)
+			}
+		}
+	}
 	// edges follows the resolved calls of a list (module-level code, a body).
 	edges := func(f *analyzer.File, key string, calls []analyzer.Call) {
 		for _, t := range p.callTargets(f, key, calls) {
 			if isStubbed(t.module, t.export) {
 				continue
 			}
-			if mf := module(t.module); mf != nil {
+			mf := module(t.module)
+			if mf != nil {
 				load(mf)
 			}
 			addFn(t.id)
+			if cls, ok := strings.CutSuffix(t.id[len(t.module)+1:], ".constructor"); ok && mf != nil {
+				if c := classByName(mf, cls); c != nil {
+					addClass(mf.Path, c, 0)
+				}
+			}
 		}
 	}
 	load = func(f *analyzer.File) {
@@ -252,11 +284,7 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 		}
 		load(df)
 		if c := classByName(df, sym.name); c != nil {
-			for _, m := range c.Members {
-				if m.Function != "" {
-					addFn(sym.file + "#" + m.Function)
-				}
-			}
+			addClass(sym.file, c, 0)
 			return
 		}
 		addFn(sym.file + "#" + sym.name)
