@@ -81,6 +81,7 @@ type Suite struct {
 	Change change.Change
 	reach  map[string]*testReach
 	inputs map[string]*TestInput // parsed test files, by path (eachTest)
+	loaded map[string][]string   // the modules each module loads (loads)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its

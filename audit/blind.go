@@ -120,13 +120,20 @@ func overriddenStub(m *analyzer.Mock, export string) bool {
 	return false
 }
 
-// loads reports whether module from loads module to (transitively).
+// loads reports whether module from loads module to (transitively). What
+// a module loads is computed once per module (a blind check asks it for
+// every function, test file and mocked module).
 func (s *Suite) loads(from, to string) bool {
-	f, _ := s.Program.Module(from)
-	if f == nil {
-		return false
+	reached, ok := s.loaded[from]
+	if !ok {
+		if f, _ := s.Program.Module(from); f != nil {
+			reached, _ = s.Program.Reach(f, nil)
+		}
+		if s.loaded == nil {
+			s.loaded = map[string][]string{}
+		}
+		s.loaded[from] = reached
 	}
-	reached, _ := s.Program.Reach(f, nil)
 	i := sort.SearchStrings(reached, to)
 	return i < len(reached) && reached[i] == to
 }
