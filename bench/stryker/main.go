@@ -27,10 +27,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oracle-ts/oracle/bench/internal/strykerjs"
 	"github.com/oracle-ts/oracle/internal/samplecopy"
 )
-
-const strykerVersion = "10.1.1"
 
 // sample is what a benchmark case proves.
 type sample struct {
@@ -83,16 +82,9 @@ func mainErr(runs int, nodeDir, name string, sm sample) error {
 		if name == "node" {
 			name = filepath.Join(nodeDir, name) // exec looks names up in this process's PATH
 		}
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = dir, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return out, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return out, nil
+		return strykerjs.Run(dir, env, name, args...)
 	}
-	if _, err := run(repo, "npm", "i", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-		"@stryker-mutator/core@"+strykerVersion, "@stryker-mutator/vitest-runner@"+strykerVersion); err != nil {
+	if err := strykerjs.Install(repo, env); err != nil {
 		return err
 	}
 	bin := filepath.Join(tmp, "oracle")
@@ -146,11 +138,11 @@ export default config;
 				if _, err := run(repo, "node", "node_modules/@stryker-mutator/core/bin/stryker.js", "run"); err != nil {
 					return err
 				}
-				n, err := strykerMutants(filepath.Join(repo, "reports/mutation.json"))
+				r, err := strykerjs.ReadReport(filepath.Join(repo, "reports/mutation.json"))
 				if err != nil {
 					return err
 				}
-				mutants[k] = n
+				mutants[k] = r.Mutants
 			default:
 				args := []string{"prove", "--json", "--root", repo, manifest}
 				if k == "prove --isolate" {
@@ -214,26 +206,6 @@ func functionLines(path, decl string) (int, int, error) {
 		}
 	}
 	return 0, 0, fmt.Errorf("%s: no %s...}", path, decl)
-}
-
-func strykerMutants(report string) (int, error) {
-	b, err := os.ReadFile(report)
-	if err != nil {
-		return 0, err
-	}
-	var r struct {
-		Files map[string]struct {
-			Mutants []json.RawMessage `json:"mutants"`
-		} `json:"files"`
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, f := range r.Files {
-		n += len(f.Mutants)
-	}
-	return n, nil
 }
 
 func spread(xs []time.Duration) (lo, med, hi time.Duration) {
