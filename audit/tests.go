@@ -9,9 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -32,7 +32,7 @@ func ListTests(root string) ([]string, error) {
 	}
 	start := bytes.IndexByte(out, '[')
 	if start < 0 {
-		return nil, fmt.Errorf("vitest list printed no JSON list: %s", firstLine(string(out)))
+		return nil, fmt.Errorf("vitest list printed no JSON list: %s", text.FirstLine(string(out), 300))
 	}
 	if err := json.Unmarshal(out[start:], &files); err != nil {
 		return nil, fmt.Errorf("vitest list: %v", err)
@@ -42,17 +42,6 @@ func ListTests(root string) ([]string, error) {
 		abs[i] = f.File
 	}
 	return repoRelative(root, abs), nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
 }
 
 // setupFilesScript asks vitest's node API for the setupFiles of every
@@ -107,7 +96,7 @@ func runNode(root, what string, args ...string) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", what, err, firstLine(errb.String()))
+		return nil, fmt.Errorf("%s: %v: %s", what, err, text.FirstLine(errb.String(), 300))
 	}
 	return out.Bytes(), nil
 }

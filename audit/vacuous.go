@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/text"
 )
 
 // VacuousTest reports tests that cannot fail, each kind a sub-rule of its
@@ -101,7 +102,7 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 			find("unchecked-callback", Warning, n, "test %q asserts only inside callbacks that may never run (then/catch, an event, a timer) and does not check expect.assertions/hasAssertions: it passes if they do not run", title)
 		}
 		for _, e := range missing {
-			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, oneLine(syn.Text(e)))
+			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, text.OneLine(syn.Text(e), 50))
 		}
 		syn.Walk(body, func(t analyzer.Node) bool {
 			if syn.Kind(t) != "try_statement" {
@@ -142,14 +143,6 @@ func countBefore(syn *analyzer.Syntax, body analyzer.Node, helpers map[string]bo
 		n += analyzer.CountAssertions(syn, st, helpers)
 	}
 	return n
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 50 {
-		s = string(r[:49]) + "…"
-	}
-	return s
 }
 
 // usesName reports whether an identifier name appears under n.

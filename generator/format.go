@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/text"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,7 +103,7 @@ func (f *formatter) format(src []byte) ([]byte, error) {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if err != nil && !strings.HasPrefix(f.Name, "eslint") { // eslint exits 1 when problems remain
-		return nil, fmt.Errorf("%s on the oracle: %v: %s", f.Name, err, firstLine(errb.String()))
+		return nil, fmt.Errorf("%s on the oracle: %v: %s", f.Name, err, text.FirstLine(errb.String(), 300))
 	}
 	formatted, xerr := f.extract(out.Bytes())
 	if xerr != nil {
@@ -133,15 +134,4 @@ func version(dir, name string) string {
 		return v
 	}
 	return "(unknown version)"
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
 }

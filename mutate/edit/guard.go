@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	txt "github.com/oracle-ts/oracle/internal/text"
 )
 
 // Guard writes the guard of an operation into t.Src: the statement that
@@ -144,7 +145,7 @@ func (c *ctx) describe(call, n node) string {
 	s := c.s
 	p := s.Parent(n)
 	if s.Kind(p) == "arguments" {
-		return fmt.Sprintf("in an argument of `%s(...)`", oneLine(s.Text(s.Child(s.Parent(p), "function"))))
+		return fmt.Sprintf("in an argument of `%s(...)`", txt.OneLine(s.Text(s.Child(s.Parent(p), "function")), 40))
 	}
 	// The enclosing statement.
 	st := p
@@ -162,16 +163,7 @@ func (c *ctx) describe(call, n node) string {
 		}
 		return fmt.Sprintf("in the head of `%s (...)`", kw)
 	}
-	return fmt.Sprintf("inside the larger expression `%s`", oneLine(s.Text(p)))
-}
-
-// oneLine shortens a source excerpt for a message.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
-	}
-	return s
+	return fmt.Sprintf("inside the larger expression `%s`", txt.OneLine(s.Text(p), 40))
 }
 
 // mergedGuard: when the wrapped statement is the only statement of an
@@ -249,7 +241,7 @@ func (c *ctx) guardChange(st site, cond string, init hoist, text string) (change
 		ref := c.firstUse(st.decl)
 		return change{}, &Refusal{Line: c.line(st.call), Reason: fmt.Sprintf(
 			"the result of %s is bound to `%s` and used at line %d; give `default:` in the operation",
-			text, oneLine(s.Text(name)), c.line(ref))}
+			text, txt.OneLine(s.Text(name), 40), c.line(ref))}
 	}
 	kw := "let"
 	if k := s.Child(st.stmt, "kind"); s.Text(k) == "var" || s.Kind(st.stmt) == "variable_declaration" {
