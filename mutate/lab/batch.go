@@ -96,21 +96,15 @@ func jsonString(s string) (string, error) {
 func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout, baseline time.Duration) ([]*Run, error) {
 	out := make([]*Run, len(ms))
 	passed := make([]int, len(ms)) // the clean batches mutant k passed
-	// Group the mutants by file and build one schema per file.
-	byPath := map[string][]int{}
-	var paths []string
-	for k, m := range ms {
-		if decided[k] != nil {
-			continue
-		}
-		if _, ok := byPath[m.Path]; !ok {
-			paths = append(paths, m.Path)
-		}
-		byPath[m.Path] = append(byPath[m.Path], k)
-	}
-	slices.Sort(paths)
+	// One schema per file, written for the batches and restored after.
+	paths, byPath := byFile(ms, func(k int) bool { return decided[k] == nil })
 	var placed []int // mutant indexes in the schemas
-	schemas := map[string][]byte{}
+	var written []string
+	defer func() {
+		for _, p := range written {
+			l.Files.Restore(p)
+		}
+	}()
 	for _, p := range paths {
 		ks := byPath[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
@@ -131,19 +125,31 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		if err != nil {
 			continue // every mutant of this file runs alone
 		}
-		schemas[p] = sc.Source
+		if err := l.Files.WriteFile(p, sc.Source); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, p)
 		for _, v := range sc.Placed {
 			placed = append(placed, v-1)
 		}
 	}
 	slices.Sort(placed)
-	if len(placed) == 0 {
-		return out, nil
-	}
-	// On the lab's own sandbox: more workers, each with a vitest of its own,
-	// did not pay on two cores (vitest keeps both busy; measured on ufo).
-	if err := l.batchSlot(ctx, Slot{Root: l.Root, Files: l.Files}, schemas, tests, runsOf, placed, ms, ids, out, passed, timeout, baseline); err != nil {
-		return nil, err
+	// Each mutant in the batches of its test files, in tests' order, until
+	// one kills it (more sandboxes, each with a vitest of its own, did not
+	// pay on two cores: vitest keeps both busy; measured on ufo).
+	for _, t := range tests {
+		var left []int
+		for _, k := range placed {
+			if out[k] == nil && slices.Contains(runsOf[k], t) {
+				left = append(left, k)
+			}
+		}
+		if len(left) == 0 {
+			continue
+		}
+		if err := l.batchOne(ctx, t, ms, ids, left, out, passed, timeout, baseline); err != nil {
+			return nil, err
+		}
 	}
 	for k := range ms {
 		if out[k] == nil && covered[k] && len(runsOf[k]) > 0 && passed[k] == len(runsOf[k]) {
@@ -153,48 +159,28 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 	return out, nil
 }
 
-// batchSlot writes the schemas into slot sl and runs the mutants mine in a
-// batch per test file, in tests' order, each mutant in the batches of its
-// runsOf until one kills it; then restores the files.
-func (l *Lab) batchSlot(ctx context.Context, sl Slot, schemas map[string][]byte, tests []string, runsOf [][]string, mine []int, ms []edit.Mutant, ids []string, out []*Run, passed []int, timeout, baseline time.Duration) error {
-	var written []string
-	defer func() {
-		for _, p := range written {
-			sl.Files.Restore(p)
-		}
-	}()
-	paths := make([]string, 0, len(schemas))
-	for p := range schemas {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		if err := sl.Files.WriteFile(p, schemas[p]); err != nil {
-			return fmt.Errorf("sandbox: %w", err)
-		}
-		written = append(written, p)
-	}
-	for _, t := range tests {
-		var left []int
-		for _, k := range mine {
-			if out[k] == nil && slices.Contains(runsOf[k], t) {
-				left = append(left, k)
-			}
-		}
-		if len(left) == 0 {
+// byFile groups the mutants ms that keep says to keep by the file they
+// change: the files, sorted, and each one's mutant indexes in order.
+func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int) {
+	byPath := map[string][]int{}
+	var paths []string
+	for k, m := range ms {
+		if !keep(k) {
 			continue
 		}
-		if err := l.batchOne(ctx, sl, t, ms, ids, left, out, passed, timeout, baseline); err != nil {
-			return err
+		if _, ok := byPath[m.Path]; !ok {
+			paths = append(paths, m.Path)
 		}
+		byPath[m.Path] = append(byPath[m.Path], k)
 	}
-	return nil
+	slices.Sort(paths)
+	return paths, byPath
 }
 
 // batchOne runs the variants left of one test file in one vitest run and
 // records the kills it can trust in out, and in passed the variants that
 // passed every test of a clean batch.
-func (l *Lab) batchOne(ctx context.Context, sl Slot, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
+func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
 	vs := []int{0}
 	for _, k := range left {
 		vs = append(vs, k+1)
@@ -204,12 +190,12 @@ func (l *Lab) batchOne(ctx context.Context, sl Slot, test string, ms []edit.Muta
 	if _, err := jsonString(path.Base(test)); err != nil {
 		return nil // run alone
 	}
-	if err := sl.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
+	if err := l.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	defer sl.Files.Restore(h)
+	defer l.Files.Restore(h)
 	// The batch may take as long as every variant's run after start-up.
-	r, err := l.Runner.Run(ctx, l.spec(sl.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
+	r, err := l.Runner.Run(ctx, l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
 	if err != nil {
 		return l.fail(ctx, err)
 	}

@@ -32,15 +32,7 @@ type coverage struct {
 // all of them (ids as in Execute).
 func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 	c := &coverage{marked: make([]bool, len(ms)), reached: map[string][]string{}}
-	byPath := map[string][]int{}
-	var paths []string
-	for k, m := range ms {
-		if _, ok := byPath[m.Path]; !ok {
-			paths = append(paths, m.Path)
-		}
-		byPath[m.Path] = append(byPath[m.Path], k)
-	}
-	slices.Sort(paths)
+	paths, byPath := byFile(ms, func(int) bool { return true })
 	for _, p := range paths {
 		ks := byPath[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
