@@ -313,10 +313,8 @@ func (x *extraction) iface(n int32, qual string) {
 		if x.nodes[h].kind != "extends_type_clause" {
 			continue
 		}
-		for t := x.nodes[h].first; t >= 0; t = x.nodes[t].next {
-			if x.nodes[t].named && x.nodes[t].kind != "comment" {
-				c.Extends = append(c.Extends, x.typeName(x.text(t)))
-			}
+		for _, t := range x.namedChildren(h) {
+			c.Extends = append(c.Extends, x.typeName(x.text(t)))
 		}
 	}
 	if body := x.child(n, "body"); body >= 0 {

@@ -25,12 +25,7 @@ func (x *extraction) mocks() {
 		if args < 0 {
 			continue
 		}
-		var list []int32
-		for c := x.nodes[args].first; c >= 0; c = x.nodes[c].next {
-			if x.nodes[c].named && x.nodes[c].kind != "comment" {
-				list = append(list, c)
-			}
-		}
+		list := x.namedChildren(args)
 		if len(list) == 0 {
 			continue
 		}
@@ -137,12 +132,7 @@ func (x *extraction) spyStub(call int32) {
 	if args < 0 {
 		return
 	}
-	var list []int32
-	for c := x.nodes[args].first; c >= 0; c = x.nodes[c].next {
-		if x.nodes[c].named && x.nodes[c].kind != "comment" {
-			list = append(list, c)
-		}
-	}
+	list := x.namedChildren(args)
 	if len(list) < 2 || x.nodes[list[0]].kind != "identifier" {
 		return
 	}

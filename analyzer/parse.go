@@ -353,6 +353,17 @@ func (t *tree) firstNamed(i int32) int32 {
 	return -1
 }
 
+// namedChildren returns the named children of i that are not comments.
+func (t *tree) namedChildren(i int32) []int32 {
+	var out []int32
+	for c := t.nodes[i].first; c >= 0; c = t.nodes[c].next {
+		if t.nodes[c].named && t.nodes[c].kind != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // hasToken reports whether i has an anonymous child token `tok`.
 func (t *tree) hasToken(i int32, tok string) bool {
 	for c := t.nodes[i].first; c >= 0; c = t.nodes[c].next {
