@@ -223,10 +223,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	// Runs: the lab of prove, in a sandbox, more when mutants are left to
 	// run alone.
 	res.Timings.Setup = time.Since(start).Seconds()
-	pool := &sandbox.Pool{Root: p.Root(), Max: max(opts.Concurrency, 1)}
-	if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
-		pool.CloseDir = c.CloseDir
-	}
+	pool := mutate.SandboxPool(p.Root(), "", max(opts.Concurrency, 1), opts.Runner)
 	defer pool.Close()
 	defer func() { res.Timings.Sandbox = pool.Spent.Seconds() }()
 	if _, err := pool.Grow(1); err != nil {
