@@ -23,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -172,17 +171,17 @@ export default config;
 	}
 	fmt.Printf("node %s", nodeV)
 	for _, k := range kinds {
-		lo, md, hi := spread(wall[k])
+		lo, md, hi := strykerjs.Spread(strykerjs.Seconds(wall[k]))
 		fmt.Printf("%-16s min/median/max %.2f/%.2f/%.2fs, %d mutants, %.0f ms of wall time per mutant (median)\n",
-			k, lo.Seconds(), md.Seconds(), hi.Seconds(), mutants[k], float64(md.Milliseconds())/float64(mutants[k]))
+			k, lo, md, hi, mutants[k], 1000*md/float64(mutants[k]))
 	}
 	for _, k := range kinds[1:] {
-		var rs []time.Duration
+		var rs []float64
 		for i := range wall[k] {
-			rs = append(rs, time.Duration(1000*wall[k][i].Seconds()/wall["stryker"][i].Seconds()))
+			rs = append(rs, wall[k][i].Seconds()/wall["stryker"][i].Seconds())
 		}
-		lo, md, hi := spread(rs)
-		fmt.Printf("wall time %s / stryker, per round: min/median/max %.2f/%.2f/%.2f\n", k, float64(lo)/1000, float64(md)/1000, float64(hi)/1000)
+		lo, md, hi := strykerjs.Spread(rs)
+		fmt.Printf("wall time %s / stryker, per round: min/median/max %.2f/%.2f/%.2f\n", k, lo, md, hi)
 	}
 	return nil
 }
@@ -206,10 +205,4 @@ func functionLines(path, decl string) (int, int, error) {
 		}
 	}
 	return 0, 0, fmt.Errorf("%s: no %s...}", path, decl)
-}
-
-func spread(xs []time.Duration) (lo, med, hi time.Duration) {
-	s := append([]time.Duration(nil), xs...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[0], s[len(s)/2], s[len(s)-1]
 }
