@@ -241,8 +241,8 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	runs, err := l.spread(ctx, runsOf, ms, ids, pre, timeout)
 	res.Alone = time.Since(phase)
 	for k := range runs {
-		if by, marked := cov.of(k, ids[k], runsOf[k]); marked && runs[k].CoveredBy == nil {
-			runs[k].CoveredBy = by
+		if covered[k] && runs[k].CoveredBy == nil {
+			runs[k].CoveredBy = runsOf[k]
 		}
 	}
 	res.Mutants = runs
