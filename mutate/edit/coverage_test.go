@@ -41,3 +41,34 @@ func TestMarkCoverage(t *testing.T) {
 		t.Error("a marker of two lines was accepted")
 	}
 }
+
+// TestInstrumentEntries: an entry marker as the first statement of a block
+// body, around an arrow's expression body, before a coverage marker at the
+// same place; the result parses and keeps its lines.
+func TestInstrumentEntries(t *testing.T) {
+	src := "export function f(a: number) {\n  return a + 1;\n}\nexport const g = (a: number) => ({ a });\nclass C { m() {} }\n"
+	body := func(s string) [2]uint {
+		i := strings.Index(src, s)
+		if i < 0 {
+			t.Fatalf("%q not in the source", s)
+		}
+		return [2]uint{uint(i), uint(i + len(s))}
+	}
+	bodies := [][2]uint{body("{\n  return a + 1;\n}"), body("({ a })"), body("{}")}
+	spans := [][2]uint{body("{\n  return a + 1;\n}")}
+	out, covered, err := Instrument("x.ts", []byte(src), spans, func(ids []int) string { return fmt.Sprintf("M(%d)", ids[0]) },
+		bodies, func(i int) string { return fmt.Sprintf("E(%d)", i) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "export function f(a: number) { E(0);  M(0); \n  return a + 1;\n}\nexport const g = (a: number) => ((() => { E(1); })(), ({ a }));\nclass C { m() { E(2); } }\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if !covered[0] {
+		t.Error("the body span got no coverage marker")
+	}
+	if _, _, err := Instrument("x.ts", []byte(src), nil, nil, [][2]uint{{0, 9999}}, func(int) string { return "E()" }); err == nil {
+		t.Error("a body outside the source was accepted")
+	}
+}

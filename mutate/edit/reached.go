@@ -94,6 +94,17 @@ func blockStatementAt(s *analyzer.Syntax, off uint) analyzer.Node {
 // arrow's expression body, gets none: the caller must treat it as reached by
 // every test).
 func MarkCoverage(path string, orig []byte, spans [][2]uint, marker func(ids []int) string) (out []byte, covered []bool, err error) {
+	return Instrument(path, orig, spans, marker, nil, nil)
+}
+
+// Instrument is MarkCoverage plus entry markers: for each of bodies (the
+// byte range of a function's body in orig: a { } block, or an arrow's
+// expression body), entry(i) is one line of JavaScript that runs each time
+// that function is entered. A block body gets it as its first statement; an
+// expression body e becomes `((() => { marker })(), e)`. Entry markers and
+// coverage markers at one place run in that order. The result runs as orig
+// does and keeps its lines.
+func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int) string, bodies [][2]uint, entry func(i int) string) (out []byte, covered []bool, err error) {
 	f, s := analyzer.ParseSyntax(path, orig)
 	if s == nil {
 		return nil, nil, fmt.Errorf("cannot parse %s: %s", path, f.Errors[0].Message)
@@ -117,16 +128,49 @@ func MarkCoverage(path string, orig []byte, spans [][2]uint, marker func(ids []i
 		at[off] = append(at[off], k)
 		covered[k] = true
 	}
-	var chs []Change
-	for _, off := range offs {
-		stmt := strings.TrimSpace(marker(at[off]))
+	oneLine := func(what, stmt string) (string, error) {
+		stmt = strings.TrimSpace(stmt)
 		if stmt == "" || strings.ContainsAny(stmt, "\r\n") {
-			return nil, nil, fmt.Errorf("coverage marker must be one line of JavaScript, got %q", stmt)
+			return "", fmt.Errorf("%s marker must be one line of JavaScript, got %q", what, stmt)
 		}
 		if !strings.HasSuffix(stmt, ";") {
 			stmt += ";"
 		}
-		chs = append(chs, Change{Start: off, End: off, Text: " " + stmt + " "})
+		return stmt, nil
+	}
+	texts := map[uint]string{} // insertion offset → what goes there
+	var order []uint
+	insert := func(off uint, text string) {
+		if _, seen := texts[off]; !seen {
+			order = append(order, off)
+		}
+		texts[off] += text
+	}
+	for i, b := range bodies {
+		if b[1] <= b[0] || int(b[1]) > len(orig) {
+			return nil, nil, fmt.Errorf("%s: function body %d-%d lies outside the source", path, b[0], b[1])
+		}
+		stmt, err := oneLine("entry", entry(i))
+		if err != nil {
+			return nil, nil, err
+		}
+		if orig[b[0]] == '{' {
+			insert(b[0]+1, " "+stmt+" ")
+		} else {
+			insert(b[0], "((() => { "+stmt+" })(), ")
+			insert(b[1], ")")
+		}
+	}
+	for _, off := range offs {
+		stmt, err := oneLine("coverage", marker(at[off]))
+		if err != nil {
+			return nil, nil, err
+		}
+		insert(off, " "+stmt+" ")
+	}
+	var chs []Change
+	for _, off := range order {
+		chs = append(chs, Change{Start: off, End: off, Text: texts[off]})
 	}
 	out, _, err = Apply(orig, chs)
 	if err != nil {

@@ -23,18 +23,38 @@ import (
 // coverage": every mutant runs against every test file.
 type coverage struct {
 	marked   []bool              // per mutant: its code carries a marker
+	probed   []bool              // per probe (Lab.Probes): its body carries an entry marker
 	reached  map[string][]string // test file → the marker ids it reached (sorted)
 	written  []string            // the instrumented files, restored after the baselines
 	restored bool
 }
 
-// instrument writes every file the mutants ms change with the markers of
-// all of them (ids as in Execute).
+// Probe is a function the baselines watch (Lab.Probes): its body, a byte
+// range of the file at Path in the sandbox (a { } block or an arrow's
+// expression body), gets an entry marker, so each baseline tells whether
+// that test file entered the function: the answer to "which tests execute
+// this", measured, not guessed.
+type Probe struct {
+	Path string
+	Body [2]uint
+}
+
+// instrument writes every file the mutants ms change, or a probe is in,
+// with the markers of all of them (ids as in Execute; probe i's is
+// probeID(i)).
 func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
-	c := &coverage{marked: make([]bool, len(ms)), reached: map[string][]string{}}
+	c := &coverage{marked: make([]bool, len(ms)), reached: map[string][]string{}, probed: make([]bool, len(l.Probes))}
 	paths, byPath := byFile(ms, func(int) bool { return true })
+	probes := map[string][]int{}
+	for i, pr := range l.Probes {
+		if _, ok := byPath[pr.Path]; !ok && len(probes[pr.Path]) == 0 {
+			paths = append(paths, pr.Path)
+		}
+		probes[pr.Path] = append(probes[pr.Path], i)
+	}
+	slices.Sort(paths)
 	for _, p := range paths {
-		ks := byPath[p]
+		ks, ps := byPath[p], probes[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
 		if err != nil {
 			continue // unmarked: these run against every test file, which reports the problem
@@ -43,13 +63,17 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 		for i, k := range ks {
 			spans[i] = [2]uint{ms[k].Original.Start.Offset, ms[k].Original.End.Offset}
 		}
-		src, covered, err := edit.MarkCoverage(p, orig, spans, func(at []int) string {
+		bodies := make([][2]uint, len(ps))
+		for i, pi := range ps {
+			bodies[i] = l.Probes[pi].Body
+		}
+		src, covered, err := edit.Instrument(p, orig, spans, func(at []int) string {
 			var names []string
 			for _, i := range at {
 				names = append(names, l.markerID(ks[i]))
 			}
 			return runner.MarkersStatement(names...)
-		})
+		}, bodies, func(i int) string { return runner.MarkersStatement(l.probeID(ps[i])) })
 		if err != nil {
 			continue // unmarked, as above
 		}
@@ -61,8 +85,37 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 		for i, k := range ks {
 			c.marked[k] = covered[i]
 		}
+		for _, pi := range ps {
+			c.probed[pi] = true
+		}
 	}
 	return c, nil
+}
+
+// probeID is probe i's marker id.
+func (l *Lab) probeID(i int) string { return fmt.Sprintf("%s-entry-%d", l.MarkerPrefix, i) }
+
+// entered lists, per probe, the test files (of tests, in order) whose
+// baseline entered it; nil for a probe that could not be marked (its file
+// does not parse).
+func (c *coverage) entered(l *Lab, tests []string) [][]string {
+	if c == nil {
+		return nil
+	}
+	out := make([][]string, len(l.Probes))
+	for i := range l.Probes {
+		if !c.probed[i] {
+			continue
+		}
+		id := l.probeID(i)
+		out[i] = []string{}
+		for _, t := range tests {
+			if _, ok := slices.BinarySearch(c.reached[t], id); ok {
+				out[i] = append(out[i], t)
+			}
+		}
+	}
+	return out
 }
 
 // markerID is mutant k's marker id (Execute's ids[k]).

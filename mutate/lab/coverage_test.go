@@ -27,7 +27,7 @@ type coverRunner struct {
 	batches bool                // answer batches (else they time out: nothing trusted)
 }
 
-var markerIDRE = regexp.MustCompile(`"((?:op-\d+\\n)+)"`)
+var markerIDRE = regexp.MustCompile(`"((?:op-(?:entry-)?\d+\\n)+)"`)
 
 func (c *coverRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, error) {
 	code, _ := os.ReadFile(filepath.Join(c.root, "x.ts"))
@@ -154,6 +154,54 @@ func TestCoverage(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
 			t.Errorf("%s: x.ts left changed:\n%s", mode, b)
+		}
+	}
+}
+
+// TestProbes: each probe's entry marker tells which test files' baselines
+// entered the function (with or without mutants in the lab), a probe that
+// cannot be marked is nil (not "entered by none"), and the files
+// are restored.
+func TestProbes(t *testing.T) {
+	orig := "export function f(a: number) {\n  return a + 1;\n}\n" +
+		"export function g(a: number) {\n  return a * 2;\n}\n" +
+		"export const h = (a: number) => a - 3;\n"
+	body := func(s string) [2]uint {
+		i := strings.Index(orig, s)
+		return [2]uint{uint(i), uint(i + len(s))}
+	}
+	for _, withMutant := range []bool{false, true} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
+		os.WriteFile(filepath.Join(dir, "bad.ts"), []byte("export function (\n"), 0o644)
+		var ms []edit.Mutant
+		if withMutant {
+			at := strings.Index(orig, "a * 2")
+			m, err := edit.NewMutant("test", "1", "x.ts", []byte(orig), []edit.Change{{Start: uint(at), End: uint(at + 5), Text: "a / 2 /*m1*/"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, m)
+		}
+		r := &coverRunner{root: dir, reaches: map[string][]string{"a.test.ts": {"function f"}, "b.test.ts": {"function g", "a * 2"}}}
+		l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op", Coverage: true,
+			Probes: []Probe{{Path: "x.ts", Body: body("{\n  return a + 1;\n}")}, {Path: "x.ts", Body: body("{\n  return a * 2;\n}")},
+				{Path: "x.ts", Body: body("a - 3")}, {Path: "bad.ts", Body: [2]uint{0, 999}}}}
+		res, err := l.Execute(context.Background(), []string{"a.test.ts", "b.test.ts"}, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fmt.Sprint(res.Entered), "[[a.test.ts] [b.test.ts] [] []]"; got != want {
+			t.Errorf("mutant %v: entered %s, want %s", withMutant, got, want)
+		}
+		if res.Entered[3] != nil {
+			t.Errorf("mutant %v: a probe that could not be marked counts as measured", withMutant)
+		}
+		if withMutant && (len(res.Mutants) != 1 || fmt.Sprint(res.Mutants[0].CoveredBy) != "[b.test.ts]") {
+			t.Errorf("the mutant's coverage is lost beside probes: %+v", res.Mutants)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(b) != orig {
+			t.Errorf("x.ts left changed:\n%s", b)
 		}
 	}
 }

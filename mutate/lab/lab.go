@@ -74,6 +74,9 @@ type Lab struct {
 	// no-coverage without a run. Off (prove), every mutant runs against every
 	// test file in order until one kills it.
 	Coverage bool
+	// Probes are functions whose entry the baselines record (Coverage
+	// only): Result.Entered says which test files ran each.
+	Probes []Probe
 }
 
 // Run is one run: a baseline or a mutant.
@@ -96,6 +99,10 @@ type Result struct {
 	Baselines []Run // one per test file
 	// Mutants has one run per mutant when every baseline passed, else none.
 	Mutants []Run
+	// Entered has, per probe (Lab.Probes), the test files whose baseline
+	// entered it, in the order of the tests; nil for a probe that could not
+	// be marked.
+	Entered [][]string
 	// Where the time went: the baselines (with coverage), the batched runs,
 	// the mutants run alone; and how many ran alone.
 	Baseline, Batches, Alone time.Duration
@@ -170,6 +177,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	if err := cov.restore(l.Files); err != nil {
 		return res, err
 	}
+	res.Entered = cov.entered(l, tests)
 	if !green {
 		return res, ctx.Err()
 	}
