@@ -23,6 +23,22 @@ func LangFor(p string) (Lang, bool) {
 	return "", false
 }
 
+// ScriptLangFor is LangFor for test files, which vitest also runs as
+// JavaScript: .js, .mjs, .cjs parse with the TypeScript grammar (a superset
+// of the JavaScript tests are written in), .jsx with the TSX one.
+func ScriptLangFor(p string) (Lang, bool) {
+	if l, ok := LangFor(p); ok {
+		return l, true
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".js", ".mjs", ".cjs":
+		return LangTS, true
+	case ".jsx":
+		return LangTSX, true
+	}
+	return "", false
+}
+
 // grammar is a tree-sitter language with its symbol and field tables copied
 // to Go once, so that walking a tree asks C only for positions.
 type grammar struct {
@@ -112,7 +128,7 @@ func (p *Parser) Parse(path string, src []byte) *File {
 // parse is Parse, also returning the extracted tree (nil when there is none;
 // File.Errors then says why).
 func (p *Parser) parse(path string, src []byte) (f *File, t *tree) {
-	lang, ok := LangFor(path)
+	lang, ok := ScriptLangFor(path)
 	if !ok {
 		lang = LangTS
 	}

@@ -10,7 +10,7 @@
 package audit
 
 import (
-	"fmt"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,6 +21,8 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // Severity of a finding: an error fails the audit (exit 1).
@@ -64,24 +66,31 @@ type Rule struct {
 // Rules are the rules audit runs, in order.
 var Rules = []*Rule{BlindFunction, VacuousTest, MockDrift}
 
-// Suite is what the rules read: the repository's program, its test files
-// (as vitest lists them), and for each test file what it reaches at run
-// time and what its vi.mock calls replace.
+// Suite is what the rules read: the repository's program, its test suite
+// (testsuite: the test files vitest runs, their mocks, production apart
+// from test code), what each test file reaches by the static walk, and,
+// unless the audit is static, which test files executed each function
+// (measured by running them).
 type Suite struct {
 	Program *callgraph.Program
 	// Tests are the repo-relative test files vitest runs, sorted.
 	Tests []string
 	// Production are the repo-relative source files the rules judge: every
-	// TypeScript source that is not a test file, a declaration file or a
-	// fixture (oracle.yaml), sorted; limited to Paths when given.
+	// TypeScript source that is not test code (testsuite), sorted; limited
+	// to Paths when given.
 	Production []string
 	// Enable turns on the sub-rules that are off by default.
 	Enable map[string]bool
 	// Change is what the change touched (nil: no --base).
 	Change change.Change
-	reach  map[string]*testReach
-	inputs map[string]*TestInput // parsed test files, by path (eachTest)
-	loaded map[string][]string   // the modules each module loads (loads)
+	// TestSuite is the suite as testsuite reads it.
+	TestSuite *testsuite.Suite
+	// Executed are, per function id, the test files whose run entered it
+	// (measure.go); nil when the audit is static.
+	Executed map[string][]string
+	reach    map[string]*testReach
+	inputs   map[string]*TestInput // parsed test files, by path (eachTest)
+	loaded   map[string][]string   // the modules each module loads (loads)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its
@@ -107,6 +116,8 @@ type Options struct {
 	// SetupFiles are vitest's setupFiles (repo-relative): their vi.mock
 	// calls apply to every test. Asked of vitest when Tests is not set.
 	SetupFiles []string
+	// Config is the vitest config file (--config), "" for vitest's own.
+	Config string
 	// Fixtures are the fixture files of oracle.yaml (not production code).
 	Fixtures []string
 	// Paths limit the production files judged (repo-relative files or
@@ -118,32 +129,48 @@ type Options struct {
 	// Change, when set (--base), is what the change touched: a blind
 	// function whose lines it touched is an error, the others warnings.
 	Change change.Change
+	// Runner, when set, runs the test files that may run each function
+	// (in a sandbox copy) to measure which do: blind-function decides on
+	// what ran. Nil: the audit is static (the walk alone decides).
+	Runner runner.Runner
 }
 
 // Report is what Audit found, sorted by rule, file, line.
 type Report struct {
-	Findings []Finding
+	Findings []Finding `json:"findings"`
+	// Static says blind-function decided from the code alone (no test ran).
+	Static bool `json:"static"`
+	// Problems are the test files that run nothing here (they do not
+	// parse, are written for jest, are type tests).
+	Problems []testsuite.Problem `json:"problems"`
+	// Notes say what the measurement could not see (test files that failed
+	// on the code as it is).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Audit runs every rule on the repository at root.
-func Audit(root string, opts Options) (*Report, error) {
+func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
-	tests := opts.Tests
-	if tests == nil {
-		if tests, err = ListTests(p.Root()); err != nil {
-			return nil, err
-		}
-		if opts.SetupFiles, err = SetupFiles(p.Root()); err != nil {
-			return nil, err
-		}
-	}
-	s, err := NewSuite(p, tests, opts)
+	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures})
 	if err != nil {
 		return nil, err
+	}
+	s, err := NewSuite(p, ts, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Static: opts.Runner == nil, Problems: ts.Problems}
+	if rep.Problems == nil {
+		rep.Problems = []testsuite.Problem{}
+	}
+	if opts.Runner != nil {
+		if rep.Notes, err = s.measure(ctx, opts.Runner); err != nil {
+			return nil, err
+		}
 	}
 	var out []Finding
 	for _, r := range Rules {
@@ -163,31 +190,25 @@ func Audit(root string, opts Options) (*Report, error) {
 		}
 		return a.Message < b.Message
 	})
-	return &Report{Findings: out}, nil
+	rep.Findings = out
+	return rep, nil
 }
 
-// NewSuite reads the test files and what each reaches.
-func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}, Change: opts.Change}
+// NewSuite reads what each test file of ts reaches by the static walk.
+func NewSuite(p *callgraph.Program, ts *testsuite.Suite, opts Options) (*Suite, error) {
+	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}, Change: opts.Change, TestSuite: ts}
 	for _, e := range opts.Enable {
 		s.Enable[e] = true
 	}
-	isTest := map[string]bool{}
-	for _, t := range tests {
-		isTest[t] = true
-	}
-	s.Tests = append([]string(nil), tests...)
-	sort.Strings(s.Tests)
-	fixtures := map[string]bool{}
-	for _, f := range opts.Fixtures {
-		fixtures[f] = true
-	}
-	for _, f := range opts.SetupFiles {
-		fixtures[f] = true // test code, not production
+	s.Tests = ts.Tests
+	for _, f := range ts.Production {
+		if inPaths(f, opts.Paths) {
+			s.Production = append(s.Production, f)
+		}
 	}
 	// The vi.mock calls of the setup files apply to every test.
 	var global []*analyzer.Mock
-	for _, sf := range opts.SetupFiles {
+	for _, sf := range ts.SetupFiles {
 		if f, _ := p.Module(sf); f != nil {
 			for i := range f.Mocks {
 				m := f.Mocks[i]
@@ -196,19 +217,7 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 			}
 		}
 	}
-	all, err := callgraph.SourcesUnder(p.Root(), ".")
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range all {
-		if isTest[f] || fixtures[f] || isTestName(f) || strings.HasSuffix(f, ".d.ts") || !inPaths(f, opts.Paths) {
-			continue
-		}
-		s.Production = append(s.Production, f)
-	}
-	p.Preload(all)
 	reaches := make([]*testReach, len(s.Tests))
-	errs := make([]error, len(s.Tests))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -216,12 +225,7 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, why := p.Module(s.Tests[i])
-				if f == nil {
-					errs[i] = fmt.Errorf("test file %s: %s", s.Tests[i], why)
-					continue
-				}
-				reaches[i] = reachOf(p, f, global)
+				reaches[i] = reachOf(p, ts.File(s.Tests[i]).File, global)
 			}
 		}()
 	}
@@ -231,9 +235,6 @@ func NewSuite(p *callgraph.Program, tests []string, opts Options) (*Suite, error
 	close(next)
 	wg.Wait()
 	for i, t := range s.Tests {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		s.reach[t] = reaches[i]
 	}
 	return s, nil
@@ -266,17 +267,6 @@ func reachOf(p *callgraph.Program, f *analyzer.File, global []*analyzer.Mock) *t
 	}
 	tr.fns, tr.stubbed = p.ReachFunctions(f, stub)
 	return tr
-}
-
-// isTestName reports a file named as a test (vitest's default include).
-func isTestName(f string) bool {
-	base := filepath.Base(f)
-	for _, s := range []string{".test.", ".spec."} {
-		if strings.Contains(base, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func inPaths(f string, paths []string) bool {
@@ -380,24 +370,8 @@ func (s *Suite) touchedFunctions() []string {
 		return nil
 	}
 	var out []string
-	for _, file := range s.Production {
-		if _, ok := s.Change[file]; !ok {
-			continue
-		}
-		f, _ := s.Program.Module(file)
-		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
-		if f == nil || err != nil {
-			continue
-		}
-		for _, fn := range f.Functions {
-			if int(fn.EndByte) > len(src) {
-				continue
-			}
-			end := fn.Line + strings.Count(string(src[fn.StartByte:fn.EndByte]), "\n")
-			if s.Change.Touches(file, fn.Line, end) {
-				out = append(out, file+"#"+fn.Qual)
-			}
-		}
+	for _, t := range testsuite.TouchedFunctions(s.Program, s.Change, s.Production) {
+		out = append(out, t.ID())
 	}
 	sort.Strings(out)
 	return out

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func BenchmarkAuditSynthetic(b *testing.B) {
 	root, tests := syntheticSuite(b)
 	b.ResetTimer()
 	for range b.N {
-		rep, err := Audit(root, Options{Tests: tests})
+		rep, err := Audit(context.Background(), root, Options{Tests: tests})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -38,11 +38,19 @@ func blindFunctions(s *Suite) []Finding {
 			src, _ = os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
 		}
 		for _, fn := range f.Functions {
-			if !fn.Exported || fn.Kind != analyzer.FuncTop && fn.Kind != analyzer.FuncMethod && fn.Kind != analyzer.FuncField {
+			if !judged(fn) {
 				continue
 			}
-			if finding, blind := s.blind(file, fn); blind {
-				if s.Change != nil && int(fn.EndByte) <= len(src) && s.Change.Touches(file, fn.Line, fn.Line+bytes.Count(src[fn.StartByte:fn.EndByte], []byte("\n"))) {
+			touched := s.Change != nil && int(fn.EndByte) <= len(src) && s.Change.Touches(file, fn.Line, fn.Line+bytes.Count(src[fn.StartByte:fn.EndByte], []byte("\n")))
+			if s.Executed != nil && s.Change != nil && !touched {
+				continue // measured: --base judges what the change touched
+			}
+			finding, blind := s.blindMeasured(file, fn)
+			if !blind && finding.Rule == "" {
+				finding, blind = s.blind(file, fn)
+			}
+			if blind {
+				if touched {
 					finding.Severity = Error // the change touched it: it needs an oracle now
 				}
 				out = append(out, finding)
@@ -50,6 +58,27 @@ func blindFunctions(s *Suite) []Finding {
 		}
 	}
 	return out
+}
+
+// blindMeasured decides a function on what ran (Suite.Executed): blind when
+// no test file entered it, with the static walk's explanation. A function
+// that was not measured gives no finding and an empty Rule: the static walk
+// decides it.
+func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool) {
+	ran, ok := s.Executed[file+"#"+fn.Qual]
+	if !ok {
+		return Finding{}, false
+	}
+	if len(ran) > 0 {
+		return Finding{Rule: blindFunctionRule}, false
+	}
+	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line,
+		Message: fmt.Sprintf("%s: no test executes it (measured): %s", fn.Qual, s.TestSuite.Explain(file))}
+	for _, m := range s.TestSuite.MockedAway(file) {
+		where, line := m.Where()
+		fd.Related = append(fd.Related, Location{File: where, Line: line})
+	}
+	return fd, true
 }
 
 // blind decides one function: it is blind unless some test runs it

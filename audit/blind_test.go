@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -74,7 +75,7 @@ func TestBlindFunction(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeRepo(t, with(map[string]string{"test/a.test.ts": tc.test}))
-			rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +123,7 @@ func TestBlindMethods(t *testing.T) {
 			for k, v := range lib {
 				files[k] = v
 			}
-			rep, err := Audit(writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
+			rep, err := Audit(context.Background(), writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +148,7 @@ func TestIgnoreComment(t *testing.T) {
 		"src/a.ts":       "// oracle-audit-ignore blind-function: exercised by the e2e suite\nexport function f() {}\nexport function g() {}\n",
 		"test/a.test.ts": "import { it, expect } from 'vitest';\nit('x', () => { expect(Math.max(1, 2)).toBe(2); });\n",
 	})
-	rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+	rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestSetupFileMocks(t *testing.T) {
 		"test/setup.ts":  "import { vi } from 'vitest';\nvi.mock('../src/a', () => ({ f: vi.fn() }));\n",
 		"test/a.test.ts": "import { it, expect } from 'vitest';\nimport { f } from '../src/a';\nit('x', () => { expect(f()).toBe(1); });\n",
 	})
-	rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}, SetupFiles: []string{"test/setup.ts"}})
+	rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}, SetupFiles: []string{"test/setup.ts"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestSetupFileMocks(t *testing.T) {
 		t.Fatalf("%+v", rep.Findings)
 	}
 	// Without the setup file, the test runs it.
-	rep, _ = Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+	rep, _ = Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 	for _, f := range rep.Findings {
 		if f.Rule == "blind-function" && f.File == "src/a.ts" {
 			t.Errorf("blind without the setup file: %s", f.Message)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,7 +40,7 @@ func TestMockDrift(t *testing.T) {
 				"src/action.ts":  action,
 				"test/a.test.ts": "import { vi, it, expect } from 'vitest';\nimport { runChecks } from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect((await runChecks(1)).success).toBe(true); });\n",
 			})
-			rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}})
+			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestSkippedTestsOfAChange(t *testing.T) {
 		{"only g touched", change.Change{"src/a.ts": {{5, 5}}}, 0},
 		{"no change", nil, 0},
 	} {
-		rep, err := Audit(root, Options{Tests: []string{"test/a.test.ts"}, Change: tc.change})
+		rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}, Change: tc.change})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -138,8 +138,8 @@ func (p *Program) Module(rel string) (*analyzer.File, string) {
 	}
 	p.mu.Unlock()
 	e.once.Do(func() {
-		if _, ok := analyzer.LangFor(rel); !ok {
-			e.note = "not a TypeScript file"
+		if _, ok := analyzer.ScriptLangFor(rel); !ok {
+			e.note = "not a TypeScript or JavaScript file"
 			return
 		}
 		src, why := readSource(filepath.Join(p.root, filepath.FromSlash(rel)))
@@ -232,7 +232,7 @@ func (p *Program) notes() []Note {
 	defer p.mu.Unlock()
 	var out []Note
 	for rel, e := range p.modules {
-		if e.note != "" && e.note != "not a TypeScript file" {
+		if e.note != "" && e.note != "not a TypeScript or JavaScript file" {
 			out = append(out, Note{File: rel, Reason: e.note})
 		}
 	}

@@ -18,14 +18,13 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/analyzer"
-	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // Verdicts of the gate.
@@ -54,6 +53,25 @@ type Options struct {
 	// in the deterministic order of all of them is K-1 modulo N run, so the
 	// N shards together run every mutant exactly once (Merge joins them).
 	ShardK, ShardN int
+	// Scope is where mutants go: ScopeLines (the default) the lines the
+	// change added or modified, ScopeFunction the whole of every touched
+	// function.
+	Scope string
+	// Config is the vitest config file (--config), "" for vitest's own.
+	Config string
+}
+
+// Scopes of the gate's mutants.
+const (
+	ScopeLines    = "lines"
+	ScopeFunction = "function"
+)
+
+func (o Options) scope() string {
+	if o.Scope == "" {
+		return ScopeLines
+	}
+	return o.Scope
 }
 
 // Target is one function the change touched.
@@ -107,6 +125,12 @@ type Result struct {
 	Mutants   []Mutant    `json:"mutants"`
 	Seconds   float64     `json:"seconds"`
 	Shard     string      `json:"shard,omitempty"` // "K/N" when one shard ran
+	// Scope is where the mutants were placed: "lines" (the lines the change
+	// added or modified) or "function" (the whole touched functions).
+	Scope string `json:"scope"`
+	// Changed are the lines the change added or modified in the target
+	// files (1-based, inclusive ranges), by file.
+	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached    int         `json:"cached"`          // mutants whose outcome came from the cache
 	Timings   Timings     `json:"timings"`
 }
@@ -124,211 +148,329 @@ type Timings struct {
 	RanAlone int     `json:"ranAlone"`
 }
 
-// Run decides the gate for a change of the repository at root.
+// Run decides the gate for a change of the repository at root, in stages
+// over one list of jobs (a job is a touched function and its mutants):
+// targets (the functions the change touched, and the test files that may
+// run them) → mutants (on the changed lines, or the whole function) →
+// shard → cached or not → the lab (the candidates' baselines measure which
+// of them execute each target; the mutants run against those) → score.
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}}
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope()}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
-	tests := opts.Tests
-	var setup []string
-	if tests == nil {
-		if tests, err = audit.ListTests(p.Root()); err != nil {
-			return nil, err
-		}
-		if setup, err = audit.SetupFiles(p.Root()); err != nil {
-			return nil, err
-		}
-	}
-	suite, err := audit.NewSuite(p, tests, audit.Options{Fixtures: opts.Fixtures, SetupFiles: setup})
+	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures})
 	if err != nil {
 		return nil, err
 	}
-	production := map[string]bool{}
-	for _, f := range suite.Production {
-		production[f] = true
-	}
-	// Targets: the functions of changed production files whose lines the
-	// change touched.
-	type job struct {
-		target  *Target
-		mutants []edit.Mutant
-		index   []int // each mutant's index among the target's (the ID keeps it across shards)
-	}
-	var jobs []job
-	sources := map[string][]byte{} // the target files as mutated (for columns and the report)
-	global := 0                    // the index of the next mutant among all (for --shard)
 	if opts.ShardN > 1 {
 		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
 	}
-	anyTS := false
-	for _, file := range ch.Files() {
-		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
-			continue
-		}
-		anyTS = true
-		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
-		if err != nil {
-			continue // deleted by the change
-		}
-		sources[file] = src
-		f, syn := analyzer.ParseSyntax(file, src)
-		for _, fn := range f.Functions {
-			if fn.Kind != analyzer.FuncTop && fn.Class == "" || fn.Parent != nil {
-				continue // nested functions are mutated with the function around them
-			}
-			from, to := fn.Line, syn.Line(fn.EndByte)
-			if !ch.Touches(file, from, to) {
-				continue
-			}
-			t := &Target{ID: file + "#" + fn.Qual, File: file, Line: fn.Line}
-			t.Tests = suite.RelatedTests(t.ID)
-			if len(t.Tests) == 0 {
-				t.Tests = []string{}
-				t.Skipped = "no test runs it un-stubbed (untested code is not mutation-tested)"
-			}
-			res.Targets = append(res.Targets, *t)
-			if t.Skipped != "" {
-				continue
-			}
-			ms := Mutants(file, src, syn, fn, opts.Arid)
-			var kept []edit.Mutant
-			var index []int
-			for i, m := range ms {
-				if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
-					kept = append(kept, m)
-					index = append(index, i)
-				}
-				global++
-			}
-			jobs = append(jobs, job{target: &res.Targets[len(res.Targets)-1], mutants: kept, index: index})
-		}
+	jobs, sources, why := targets(p, suite, ch, res)
+	if why == "" {
+		why = mutants(jobs, sources, ch, opts)
 	}
-	switch {
-	case !anyTS:
-		res.Verdict, res.Reason = SKIP, "the change has no production TypeScript"
-	case len(jobs) == 0:
-		res.Verdict, res.Reason = SKIP, "no function the change touched has a related test"
-		if len(res.Targets) == 0 {
-			res.Reason = "the change touches no function of its TypeScript files"
-		}
-	}
-	if res.Verdict != "" {
+	if why != "" {
+		res.Verdict, res.Reason = SKIP, why
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
-	// Runs: the lab of prove, in a sandbox, more when mutants are left to
-	// run alone.
 	res.Timings.Setup = time.Since(start).Seconds()
-	pool := mutate.SandboxPool(p.Root(), "", max(opts.Concurrency, 1), opts.Runner)
+	res.Changed = map[string][][2]int{}
+	for file := range sources {
+		res.Changed[file] = ch[file]
+	}
+	if err := execute(ctx, suite, jobs, sources, opts, res); err != nil {
+		return nil, err
+	}
+	if res.Verdict == "" {
+		score(res)
+		if res.Total == 0 {
+			res.Verdict, res.Reason = SKIP, "no mutant could be built on what the change touched"
+			if reason := skippedReason(res.Targets); reason != "" {
+				res.Reason = reason
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// ScopeText says what the score is about: "on 2 changed lines" (the lines
+// of the target files the change added or modified), or "in 3 functions".
+func (res *Result) ScopeText() string {
+	if res.Scope == ScopeFunction {
+		n := 0
+		for _, t := range res.Targets {
+			if t.Skipped == "" {
+				n++
+			}
+		}
+		return "in " + plural(n, "function", "functions")
+	}
+	lines, whole := 0, 0
+	for _, rs := range res.Changed {
+		if rs == nil {
+			whole++
+		}
+		for _, r := range rs {
+			lines += r[1] - r[0] + 1
+		}
+	}
+	switch {
+	case whole == 0:
+		return "on " + plural(lines, "changed line", "changed lines")
+	case lines == 0:
+		return "on " + plural(whole, "whole file", "whole files")
+	}
+	return "on " + plural(lines, "changed line", "changed lines") + " and " + plural(whole, "whole file", "whole files")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// job is one touched function on its way through the stages.
+type job struct {
+	target  *Target
+	fn      *analyzer.Function
+	mutants []edit.Mutant
+	index   []int // each mutant's index among the target's (the ID keeps it across shards)
+}
+
+// targets is the first stage: the functions of the change's production
+// files whose lines it touched, each with its candidate test files (the
+// test files that load its module). A function no test loads is skipped
+// here with the reason. It returns the jobs, the target files' sources, and
+// why the gate skips when there is nothing to do.
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, res *Result) ([]*job, map[string][]byte, string) {
+	var prod, test []string
+	for _, file := range ch.Files() {
+		if _, ok := analyzer.LangFor(file); !ok {
+			continue
+		}
+		if suite.IsProduction(file) {
+			prod = append(prod, file)
+		} else if _, err := os.Stat(filepath.Join(p.Root(), filepath.FromSlash(file))); err == nil {
+			test = append(test, file)
+		}
+	}
+	if len(prod) == 0 {
+		if len(test) > 0 {
+			return nil, nil, fmt.Sprintf("the change has no production TypeScript (test code only: %s)", strings.Join(test, ", "))
+		}
+		return nil, nil, "the change has no production TypeScript"
+	}
+	sources := map[string][]byte{}
+	var jobs []*job
+	touched := testsuite.TouchedFunctions(p, ch, prod)
+	res.Targets = make([]Target, len(touched))
+	for i, t := range touched {
+		res.Targets[i] = Target{ID: t.ID(), File: t.File, Line: t.Function.Line, Tests: suite.Candidates(t.File)}
+	}
+	for i, t := range touched {
+		tg := &res.Targets[i]
+		if len(tg.Tests) == 0 {
+			tg.Skipped = "no test executes it: " + suite.Explain(t.File)
+			continue
+		}
+		if sources[t.File] == nil {
+			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t.File)))
+			if err != nil {
+				tg.Skipped = "unreadable: " + err.Error()
+				continue
+			}
+			sources[t.File] = src
+		}
+		jobs = append(jobs, &job{target: tg, fn: t.Function})
+	}
+	switch {
+	case len(res.Targets) == 0:
+		return nil, nil, "the change touches no function of its TypeScript files"
+	case len(jobs) == 0:
+		return nil, nil, skippedReason(res.Targets)
+	}
+	return jobs, sources, ""
+}
+
+// skippedReason is the SKIP reason when every target was skipped.
+func skippedReason(ts []Target) string {
+	for _, t := range ts {
+		if t.Skipped == "" {
+			return ""
+		}
+	}
+	if len(ts) == 1 {
+		return fmt.Sprintf("%s is not mutation-tested: %s", ts[0].ID, ts[0].Skipped)
+	}
+	return fmt.Sprintf("no function the change touched is executed by a test (%s: %s)", ts[0].ID, ts[0].Skipped)
+}
+
+// mutants is the second stage: each job's mutants (on the lines the change
+// wrote, or the whole function with --scope function), then the shard's
+// slice of them: the mutant whose index among all is K-1 modulo N.
+func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) string {
+	global := 0
+	for _, j := range jobs {
+		file := j.target.File
+		src := sources[file]
+		_, syn := analyzer.ParseSyntax(file, src)
+		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
+			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
+				continue
+			}
+			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
+				j.mutants = append(j.mutants, m)
+				j.index = append(j.index, i)
+			}
+			global++
+		}
+	}
+	return ""
+}
+
+// execute is the lab stage: cached outcomes first, then one lab for the
+// rest: a baseline (coverage run) per candidate test file, which also
+// measures which of them enter each target (a probe in its body). A target
+// no candidate executes is skipped with the static walk's explanation, and
+// its mutants do not count; the others' mutants run against the test files
+// that reached them.
+func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources map[string][]byte, opts Options, res *Result) error {
+	root := suite.Program.Root()
+	pool := lab.SandboxPool(root, "", max(opts.Concurrency, 1), opts.Runner)
 	defer pool.Close()
 	defer func() { res.Timings.Sandbox = pool.Spent.Seconds() }()
 	if _, err := pool.Grow(1); err != nil {
-		return nil, err
+		return err
 	}
 	sb := pool.List[0]
-	slots := func(sbs []*sandbox.Sandbox) []lab.Slot {
-		var out []lab.Slot
-		for _, sb := range sbs {
-			out = append(out, lab.Slot{Root: sb.Root, Files: sb})
-		}
-		return out
-	}
 	total := 0
 	for _, j := range jobs {
 		total += len(j.mutants)
 	}
 	done := 0
-	cache := openCache(p.Root(), opts.NoCache)
-	// The cache: an outcome is reused while the mutant, its file and the
-	// related test files are byte for byte what they were. What is left runs
-	// in one lab: one baseline (and coverage run) per related test file,
-	// each mutant against its own function's related test files.
+	cache := openCache(root, opts.NoCache)
 	type pending struct {
-		job, i int
-		key    string
+		job *job
+		i   int
+		key string
 	}
 	var left []edit.Mutant
 	var allowed [][]string
 	var from []pending
-	var related []string // the union of their related test files
-	for jk, j := range jobs {
+	var related []string // the union of the candidates: every one runs its baseline
+	var probes []lab.Probe
+	out := map[*job][]Mutant{}
+	for _, j := range jobs {
+		related = append(related, j.target.Tests...)
+		probes = append(probes, lab.Probe{Path: j.target.File, Body: [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}})
 		for i, m := range j.mutants {
-			key := cache.key(p.Root(), m, j.target.Tests)
+			key := cache.key(root, m, j.target.Tests)
 			if c, ok := cache.get(key); ok {
 				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
 				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy
 				if mu.CoveredBy == nil {
 					mu.CoveredBy = j.target.Tests
 				}
-				res.Mutants = append(res.Mutants, mu)
+				out[j] = append(out[j], mu)
 				res.Cached++
 				done++
 				continue
 			}
 			left = append(left, m)
 			allowed = append(allowed, j.target.Tests)
-			from = append(from, pending{jk, i, key})
-			related = append(related, j.target.Tests...)
+			from = append(from, pending{j, i, key})
 		}
 	}
 	slices.Sort(related)
 	related = slices.Compact(related)
-	if len(left) > 0 {
-		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true,
-			Grow: func(n int) ([]lab.Slot, error) {
-				sbs, err := pool.Grow(n)
-				return slots(sbs), err
-			},
-			Progress: func(run string) {
-				if run != "baseline" {
-					done++
-				}
-				if opts.Progress != nil {
-					opts.Progress(done, total, run)
-				}
-			}}
-		out, err := l.ExecuteFor(ctx, related, left, allowed)
-		if err != nil {
-			return nil, err
-		}
-		res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = out.Baseline.Seconds(), out.Batches.Seconds(), out.Alone.Seconds()
-		res.Timings.RanAlone = out.RanAlone
-		for _, b := range out.Baselines {
-			if b.Outcome != lab.Passed {
-				res.Verdict = ERROR
-				res.Reason = fmt.Sprintf("the related test %s does not pass on the code as it is (%s): the gate needs a green baseline", b.Test, b.Detail)
-				res.Seconds = time.Since(start).Seconds()
-				return res, nil
+	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true, Probes: probes, Config: opts.Config,
+		Grow: func(n int) ([]lab.Slot, error) {
+			var slots []lab.Slot
+			sbs, err := pool.Grow(n)
+			for _, sb := range sbs {
+				slots = append(slots, lab.Slot{Root: sb.Root, Files: sb})
 			}
-		}
-		for n, r := range out.Mutants {
-			pd := from[n]
-			j := jobs[pd.job]
-			m := j.mutants[pd.i]
-			mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
-			mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
-			if mu.CoveredBy == nil { // not marked: it ran against every related test file
-				mu.CoveredBy = j.target.Tests
+			return slots, err
+		},
+		Progress: func(run string) {
+			if run != "baseline" {
+				done++
 			}
-			if r.Outcome.Kills() {
-				mu.KilledBy = r.Test
+			if opts.Progress != nil {
+				opts.Progress(done, total, run)
 			}
-			if r.Outcome != lab.Error {
-				cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
-			}
-			res.Mutants = append(res.Mutants, mu)
+		}}
+	lr, err := l.ExecuteFor(ctx, related, left, allowed)
+	if err != nil {
+		return err
+	}
+	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
+	res.Timings.RanAlone = lr.RanAlone
+	// A candidate that entered none of the targets is not related, whatever
+	// its outcome (the lab's Idle); a red baseline of one that did: the gate
+	// cannot judge. A file whose tests are all skipped runs nothing.
+	idle, red := map[string]bool{}, map[string]string{}
+	for _, t := range lr.Idle {
+		idle[t] = true
+	}
+	for _, b := range lr.Baselines {
+		switch {
+		case b.Outcome == lab.Passed:
+		case idle[b.Test] || strings.HasPrefix(b.Detail, runner.NoTestExecuted):
+			idle[b.Test] = true
+			red[b.Test] = b.Detail
+		default:
+			res.Verdict = ERROR
+			res.Reason = fmt.Sprintf("the related test %s does not pass on the code as it is (%s): the gate needs a green baseline", b.Test, b.Detail)
+			return nil
 		}
 	}
-	if err := cache.save(); err != nil {
-		return nil, err
+	for n, r := range lr.Mutants {
+		pd := from[n]
+		j, m := pd.job, pd.job.mutants[pd.i]
+		mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
+		mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
+		if mu.CoveredBy == nil { // not marked: it ran against every related test file
+			mu.CoveredBy = j.target.Tests
+		}
+		if r.Outcome.Kills() {
+			mu.KilledBy = r.Test
+		}
+		if r.Outcome != lab.Error {
+			cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
+		}
+		out[j] = append(out[j], mu)
 	}
-	score(res)
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	// Which candidates executed each target, measured; a target none of
+	// them entered is not tested, whatever the walk said.
+	for k, j := range jobs {
+		entered := lr.Entered[k]
+		if entered == nil { // its body could not be marked: its candidates stand
+			res.Mutants = append(res.Mutants, out[j]...)
+			continue
+		}
+		entered = slices.DeleteFunc(slices.Clone(entered), func(t string) bool { return idle[t] })
+		if len(entered) == 0 {
+			j.target.Skipped = "no test executes it: " + suite.Explain(j.target.File)
+			for _, t := range j.target.Tests {
+				if red[t] != "" {
+					j.target.Skipped += fmt.Sprintf("; %s runs nothing of it: %s", t, red[t])
+				}
+			}
+			j.target.Tests = []string{}
+			continue
+		}
+		j.target.Tests = entered
+		res.Mutants = append(res.Mutants, out[j]...)
+	}
+	return cache.save()
 }
 
 // score computes the per-file and overall scores and the verdict: (killed +
@@ -383,9 +525,6 @@ func score(res *Result) {
 		}
 	}
 	res.Score = percent(res.Detected, res.Total)
-	if res.Total == 0 {
-		res.Verdict, res.Reason = SKIP, "no mutant could be built in the functions the change touched"
-	}
 }
 
 // describe is the report entry of mutant m, the index-th of target, before
@@ -466,5 +605,8 @@ func Merge(parts []*Result) (*Result, error) {
 		return out, nil
 	}
 	score(out)
+	if out.Total == 0 {
+		out.Verdict, out.Reason = SKIP, "no mutant could be built on what the change touched"
+	}
 	return out, nil
 }

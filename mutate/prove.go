@@ -143,7 +143,7 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		for _, j := range jobs {
 			most = max(most, len(j.mutants))
 		}
-		pool := SandboxPool(root, opts.TempDir, min(max(opts.Concurrency, 1), max(most, 1)), opts.Runner)
+		pool := lab.SandboxPool(root, opts.TempDir, min(max(opts.Concurrency, 1), max(most, 1)), opts.Runner)
 		defer func() { res.Timings.Sandbox = pool.Spent }()
 		defer pool.Close()
 		if _, err := pool.Grow(1); err != nil {
@@ -240,18 +240,6 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 		op.Attribution = AttributeLoadError(op.Reason, op.Oracle)
 	}
 	return nil
-}
-
-// SandboxPool is the pool of sandboxes of root (in tempDir, "" for the
-// system's) for a lab run by r, up to max of them: a runner that keeps
-// vitest running per directory (runner.LongLivedRunner) is told when each
-// sandbox goes.
-func SandboxPool(root, tempDir string, max int, r runner.Runner) *sandbox.Pool {
-	pool := &sandbox.Pool{Root: root, TempDir: tempDir, Max: max}
-	if c, ok := r.(interface{ CloseDir(string) }); ok {
-		pool.CloseDir = c.CloseDir
-	}
-	return pool
 }
 
 // mutantRun describes a mutant before it runs: where it changed the code, and

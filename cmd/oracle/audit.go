@@ -1,26 +1,38 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 type auditDoc struct {
-	Schema   string          `json:"schema"`
-	Findings []audit.Finding `json:"findings"`
-	Counts   map[string]int  `json:"counts"`
+	Schema   string              `json:"schema"`
+	Findings []audit.Finding     `json:"findings"`
+	Counts   map[string]int      `json:"counts"`
+	Static   bool                `json:"static"`
+	Problems []testsuite.Problem `json:"problems"`
+	Notes    []string            `json:"notes,omitempty"`
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
+	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
+	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
@@ -29,7 +41,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportInputError(err, "oracle.audit/v1", *v.json, stdout, stderr)
 	}
-	opts := audit.Options{}
+	opts := audit.Options{Config: *config}
 	for _, e := range strings.Split(*enable, ",") {
 		if e = strings.TrimSpace(e); e != "" {
 			opts.Enable = append(opts.Enable, e)
@@ -59,7 +71,21 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		opts.Change = ch
 	}
-	rep, err := audit.Audit(root, opts)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if !*static {
+		ll := runner.NewLongLived()
+		defer ll.Close()
+		defer context.AfterFunc(ctx, func() { ll.Close() })()
+		defer sandbox.CloseAll()
+		sandbox.SweepStale("", 0)
+		opts.Runner = ll
+	}
+	rep, err := audit.Audit(ctx, root, opts)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
+		return exitTerminate
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle audit: %v\n", err)
 		return exitError
@@ -78,11 +104,20 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Problems: rep.Problems, Notes: rep.Notes}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}
 		return writeJSON(stdout, stderr, doc, code)
+	}
+	if rep.Static {
+		fmt.Fprintln(stdout, "static audit: blind-function decided from the code alone, no test ran")
+	}
+	for _, pr := range rep.Problems {
+		fmt.Fprintf(stdout, "  %s:%d %s\n", pr.File, pr.Line, pr.Reason)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(stdout, "  note: %s\n", n)
 	}
 	rule := ""
 	for _, f := range rep.Findings {
@@ -106,6 +141,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "::"+kind+annotation(f.File, f.Line, f.Rule+": "+f.Message)[len("::error"):])
 		}
 	}
-	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored\n", counts["error"], counts["warning"], counts["ignored"])
+	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored", counts["error"], counts["warning"], counts["ignored"])
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(stdout, ", %d test file(s) not audited", len(rep.Problems))
+	}
+	fmt.Fprintln(stdout)
 	return code
 }

@@ -32,7 +32,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
@@ -42,6 +42,8 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
+	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
+	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
 		return &exitStatus{code: code}
@@ -75,13 +77,16 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *scope != gate.ScopeLines && *scope != gate.ScopeFunction {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--scope %q: want lines or function", *scope)}
+	}
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
 	ll := runner.NewLongLived()
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
-		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}}
+		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config}
 	if *shard != "" {
 		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
 			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}
@@ -137,7 +142,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func writeGateText(w io.Writer, res *gate.Result) {
 	switch res.Verdict {
 	case gate.PASS, gate.FAIL:
-		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.Threshold)
+		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) %s threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.ScopeText(), res.Threshold)
 		if res.Cached > 0 {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}

@@ -13,6 +13,8 @@ package lab
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,6 +105,10 @@ type Result struct {
 	// entered it, in the order of the tests; nil for a probe that could not
 	// be marked.
 	Entered [][]string
+	// Idle are the test files whose baseline reached no marker, or executed
+	// no test (with Probes only): they run none of the code under test,
+	// whatever their outcome, and no mutant runs against them.
+	Idle []string
 	// Where the time went: the baselines (with coverage), the batched runs,
 	// the mutants run alone; and how many ran alone.
 	Baseline, Batches, Alone time.Duration
@@ -178,6 +184,28 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		return res, err
 	}
 	res.Entered = cov.entered(l, tests)
+	if l.Probes != nil {
+		// With probes every function under test carries a marker: a test
+		// file whose baseline reached none runs none of it, and its outcome
+		// (red, or no test executed) cannot matter.
+		var used []string
+		green = true
+		for _, b := range res.Baselines {
+			if len(cov.reached[b.Test]) == 0 || strings.HasPrefix(b.Detail, runner.NoTestExecuted) {
+				res.Idle = append(res.Idle, b.Test)
+				continue
+			}
+			used = append(used, b.Test)
+			green = green && b.Outcome == Passed
+		}
+		tests = used
+		if allowed != nil {
+			allowed = slices.Clone(allowed)
+			for k := range allowed {
+				allowed[k] = slices.DeleteFunc(slices.Clone(allowed[k]), func(t string) bool { return slices.Contains(res.Idle, t) })
+			}
+		}
+	}
 	if !green {
 		return res, ctx.Err()
 	}

@@ -155,9 +155,9 @@ func classify(ev evidence) Result {
 		res.Status = Error
 		skipped := len(res.Tests)
 		if fileMsg != "" {
-			res.Detail = fmt.Sprintf("no test executed (%d skipped): %s", skipped, fileMsg)
+			res.Detail = fmt.Sprintf("%s (%d skipped): %s", NoTestExecuted, skipped, fileMsg)
 		} else {
-			res.Detail = fmt.Sprintf("no test executed (%d skipped)", skipped)
+			res.Detail = fmt.Sprintf("%s (%d skipped)", NoTestExecuted, skipped)
 		}
 		return res
 	}

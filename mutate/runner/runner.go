@@ -89,3 +89,7 @@ type Runner interface {
 	// and waits for them. A runner that keeps nothing returns nil.
 	Close() error
 }
+
+// NoTestExecuted begins the Detail of a run in which the test file loaded
+// but every test was skipped (or there were none).
+const NoTestExecuted = "no test executed"

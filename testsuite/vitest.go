@@ -1,4 +1,4 @@
-package audit
+package testsuite
 
 import (
 	"bytes"
@@ -17,13 +17,18 @@ import (
 
 // ListTests asks the repository's own vitest which test files it runs
 // (`vitest list --filesOnly --json`: its include and exclude, its projects),
-// rather than guessing from names. The files come back repo-relative, sorted.
-func ListTests(root string) ([]string, error) {
-	vitest := filepath.Join(root, "node_modules", "vitest", "vitest.mjs")
-	if _, err := os.Stat(vitest); err != nil {
-		return nil, fmt.Errorf("vitest is not installed at the repository root (%s): audit asks it which test files it runs; install the repository's dependencies first", "node_modules/vitest")
+// rather than guessing from names; config is the vitest config file to use
+// ("" lets vitest find its own). The files come back repo-relative, sorted.
+func ListTests(root, config string) ([]string, error) {
+	vitest, err := findVitest(root)
+	if err != nil {
+		return nil, err
 	}
-	out, err := runNode(root, "vitest list", vitest, "list", "--filesOnly", "--json")
+	args := []string{filepath.Join(vitest, "vitest.mjs"), "list", "--filesOnly", "--json"}
+	if config != "" {
+		args = append(args, "--config", config)
+	}
+	out, err := runNode(root, "vitest list", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +53,9 @@ func ListTests(root string) ([]string, error) {
 // project of the repository's configuration (they run before each test
 // file: a vi.mock in one applies to every test).
 const setupFilesScript = `
-const [root, nodeAPI] = process.argv.slice(1);
+const [root, nodeAPI, config] = process.argv.slice(1);
 const { createVitest } = await import(nodeAPI);
-const ctx = await createVitest("test", { watch: false, root }, {}, {});
+const ctx = await createVitest("test", config ? { watch: false, root, config } : { watch: false, root }, {}, {});
 const out = new Set();
 for (const p of ctx.projects ?? []) for (const f of p.config?.setupFiles ?? []) out.add(f);
 for (const f of ctx.config?.setupFiles ?? []) out.add(f);
@@ -58,14 +63,19 @@ process.stdout.write(JSON.stringify([...out]) + "\n");
 await ctx.close();
 `
 
-// SetupFiles lists the repository's vitest setupFiles, repo-relative, sorted
-// (none when vitest's node API is not there).
-func SetupFiles(root string) ([]string, error) {
-	api := filepath.Join(root, "node_modules", "vitest", "dist", "node.js")
+// SetupFiles lists the repository's vitest setupFiles (config as for
+// ListTests), repo-relative, sorted (none when vitest's node API is not
+// there).
+func SetupFiles(root, config string) ([]string, error) {
+	vitest, err := findVitest(root)
+	if err != nil {
+		return nil, err
+	}
+	api := filepath.Join(vitest, "dist", "node.js")
 	if _, err := os.Stat(api); err != nil {
 		return nil, nil
 	}
-	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api)
+	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api, config)
 	if err != nil {
 		return nil, err
 	}
@@ -77,13 +87,47 @@ func SetupFiles(root string) ([]string, error) {
 	return repoRelative(root, files), nil
 }
 
+// findVitest is the vitest package the repository's tests run with: in
+// node_modules at root or in a directory above it, up to the workspace's
+// root (the first with a .git, or pnpm-workspace.yaml), as node resolves it.
+func findVitest(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	for dir := abs; ; {
+		v := filepath.Join(dir, "node_modules", "vitest")
+		if _, err := os.Stat(filepath.Join(v, "vitest.mjs")); err == nil {
+			return v, nil
+		}
+		if isWorkspaceRoot(dir) {
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return "", fmt.Errorf("vitest is not installed (no node_modules/vitest at %s or above it up to the workspace root): oracle asks the repository's vitest which test files it runs; install the repository's dependencies first (gate and audit work on vitest suites)", root)
+}
+
+func isWorkspaceRoot(dir string) bool {
+	for _, marker := range []string{".git", "pnpm-workspace.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // runNode runs node with args in root, as the repository's own tests run
 // (CI=1, no colour), and returns what it printed; what names the step in
 // the error. vitest's temporary files (vite writes transformed sources under
 // $TMPDIR/<id>/ssr) go to a private directory removed when node ends, so
 // nothing is left in the system's temp directory.
 func runNode(root, what string, args ...string) ([]byte, error) {
-	tmp, err := os.MkdirTemp("", "oracle-audit-")
+	tmp, err := os.MkdirTemp("", "oracle-vitest-")
 	if err != nil {
 		return nil, fmt.Errorf("environment: temp directory: %w", err)
 	}

@@ -1,0 +1,91 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/testsuite"
+)
+
+// judged reports a function blind-function judges: an exported top-level
+// function, or a method or arrow field of an exported class.
+func judged(fn *analyzer.Function) bool {
+	return fn.Exported && (fn.Kind == analyzer.FuncTop || fn.Kind == analyzer.FuncMethod || fn.Kind == analyzer.FuncField)
+}
+
+// measure runs the test files that may run the judged functions (their
+// testsuite candidates), once each, in a sandbox copy of the repository
+// with an entry marker in every judged function (the lab's probes), and
+// records in s.Executed which test files entered each. A function no test
+// loads is recorded as executed by none without a run; one whose body could
+// not be marked is left out (the static walk decides it). With a change
+// (--base) only the functions it touched are measured. It returns notes on
+// what the runs could not see.
+func (s *Suite) measure(ctx context.Context, r runner.Runner) ([]string, error) {
+	var touched map[string]bool
+	if s.Change != nil {
+		touched = map[string]bool{}
+		for _, t := range testsuite.TouchedFunctions(s.Program, s.Change, s.Production) {
+			touched[t.ID()] = true
+		}
+	}
+	s.Executed = map[string][]string{}
+	var probes []lab.Probe
+	var ids, tests []string
+	for _, file := range s.Production {
+		f, _ := s.Program.Module(file)
+		if f == nil {
+			continue
+		}
+		cands := s.TestSuite.Candidates(file)
+		for _, fn := range f.Functions {
+			id := file + "#" + fn.Qual
+			if !judged(fn) || touched != nil && !touched[id] {
+				continue
+			}
+			if len(cands) == 0 {
+				s.Executed[id] = []string{}
+				continue
+			}
+			if fn.BodyEndByte <= fn.BodyStartByte {
+				continue // no body (an overload, an abstract member)
+			}
+			probes = append(probes, lab.Probe{Path: file, Body: [2]uint{fn.BodyStartByte, fn.BodyEndByte}})
+			ids = append(ids, id)
+			tests = append(tests, cands...)
+		}
+	}
+	if len(probes) == 0 {
+		return nil, nil
+	}
+	slices.Sort(tests)
+	tests = slices.Compact(tests)
+	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
+	defer pool.Close()
+	sbs, err := pool.Grow(1)
+	if err != nil {
+		return nil, err
+	}
+	l := &lab.Lab{Root: sbs[0].Root, Files: sbs[0], Runner: r, MarkerPrefix: "audit", Coverage: true, Probes: probes, Config: s.TestSuite.Config}
+	res, err := l.ExecuteFor(ctx, tests, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if res.Entered[i] != nil {
+			s.Executed[id] = res.Entered[i]
+		}
+	}
+	var notes []string
+	for _, b := range res.Baselines {
+		if b.Outcome != lab.Passed {
+			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", b.Test, text.FirstLine(b.Detail, 200)))
+		}
+	}
+	return notes, nil
+}

@@ -1,0 +1,477 @@
+// Package testsuite is the repository's test suite as its vitest sees it,
+// and the one answer gate and audit share to "which tests run this code":
+//
+//   - the test files (vitest list: include, exclude, projects), the
+//     setupFiles, the config file, and every mock of each test file
+//     (vi.mock, vi.doMock, setupFiles), resolved like imports;
+//   - production code apart from test code (test directories, helpers,
+//     fixtures, generated oracles, declaration files);
+//   - Candidates: the test files that may run a module's code, static and
+//     sound: a test loads a module when an import path of runtime imports
+//     leads to it that no whole-module mock replaces at any hop (a barrel,
+//     `export *`, an alias, a workspace package). Any reference, not only a
+//     call, may run a function, so the unit is the module: a test that
+//     loads it may run any of its functions;
+//   - Explain: why no test executes a function, from the walk (the mock on
+//     the way, the file that re-exports it).
+//
+// What the candidates really execute is measured, not guessed: the lab's
+// probes (mutate/lab.Probe) put an entry marker in each function while the
+// candidates run; gate and audit decide on that.
+package testsuite
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
+)
+
+// Options select how the suite is read.
+type Options struct {
+	// Config is the vitest config file (--config), "" for vitest's own
+	// search.
+	Config string
+	// Tests, when set, are the test files (repo-relative) instead of asking
+	// vitest: for tests of oracle itself.
+	Tests []string
+	// SetupFiles are vitest's setupFiles (repo-relative): their mocks apply
+	// to every test. Asked of vitest when Tests is not set.
+	SetupFiles []string
+	// Fixtures are the fixture files of oracle.yaml (test code).
+	Fixtures []string
+}
+
+// Suite is the test suite of one repository.
+type Suite struct {
+	Program *callgraph.Program
+	Config  string
+	// Tests are the test files that can run (listed by vitest, parsed,
+	// written for vitest), sorted.
+	Tests []string
+	// SetupFiles are vitest's setupFiles, sorted.
+	SetupFiles []string
+	// Production are the repository's TypeScript sources that are not test
+	// code, sorted.
+	Production []string
+	// Problems are the listed test files that run nothing here: they do not
+	// parse, or are written for jest.
+	Problems []Problem
+	files    map[string]*TestFile
+	testCode map[string]bool
+	reachMu  sync.Mutex
+	loads    map[string][]string // module → the modules it loads (sorted), computed once
+}
+
+// Problem is a test file oracle cannot count as running anything.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// TestFile is one test file as the suite reads it.
+type TestFile struct {
+	Path string
+	File *analyzer.File
+	// Mocks are its mocks and the setupFiles', by the repository module
+	// they replace.
+	Mocks map[string][]*analyzer.Mock
+	// Loads are the modules it may load (its setupFiles' too), sorted.
+	Loads []string
+	// Stopped are the modules a whole-module mock replaced where the walk
+	// met them, each with the modules it was imported from.
+	Stopped map[string][]string
+}
+
+// Load reads the suite of the repository p reads: asks its vitest for the
+// test files and setupFiles unless opts gives them.
+func Load(p *callgraph.Program, opts Options) (*Suite, error) {
+	if opts.Tests == nil {
+		var err error
+		if opts.Tests, err = ListTests(p.Root(), opts.Config); err != nil {
+			return nil, err
+		}
+		if opts.SetupFiles, err = SetupFiles(p.Root(), opts.Config); err != nil {
+			return nil, err
+		}
+	}
+	return New(p, opts)
+}
+
+// New builds the suite from the test files and setupFiles opts names.
+func New(p *callgraph.Program, opts Options) (*Suite, error) {
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, testCode: map[string]bool{}, loads: map[string][]string{}}
+	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
+	listed := slices.Sorted(slices.Values(opts.Tests))
+	for _, f := range listed {
+		s.testCode[f] = true
+	}
+	for _, f := range append(slices.Clone(opts.Fixtures), opts.SetupFiles...) {
+		s.testCode[f] = true
+	}
+	all, err := callgraph.SourcesUnder(p.Root(), ".")
+	if err != nil {
+		return nil, err
+	}
+	p.Preload(append(slices.Clone(all), listed...))
+	for _, f := range all {
+		if s.testCode[f] || IsTestPath(f) || importsTestFramework(p, f) {
+			s.testCode[f] = true
+			continue
+		}
+		s.Production = append(s.Production, f)
+	}
+	// The setupFiles' mocks apply to every test file, and what they load is
+	// loaded for every test file.
+	var global []*analyzer.Mock
+	for _, sf := range s.SetupFiles {
+		if f, _ := p.Module(sf); f != nil {
+			for i := range f.Mocks {
+				m := f.Mocks[i]
+				m.File = sf
+				global = append(global, &m)
+			}
+		}
+	}
+	files := make([]*TestFile, len(listed))
+	problems := make([]*Problem, len(listed))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], problems[i] = s.read(listed[i], global)
+			}
+		}()
+	}
+	for i := range listed {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, t := range listed {
+		if problems[i] != nil {
+			s.Problems = append(s.Problems, *problems[i])
+			continue
+		}
+		s.Tests = append(s.Tests, t)
+		s.files[t] = files[i]
+	}
+	return s, nil
+}
+
+var jestCall = regexp.MustCompile(`(?m)^[^/\n]*\bjest\.(mock|fn|spyOn|doMock|unmock|useFakeTimers|requireActual)\(`)
+
+// read parses test file t and walks what it loads, or says why it runs
+// nothing here.
+func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
+	p := s.Program
+	if strings.Contains(t, ".test-d.") || strings.Contains(t, ".spec-d.") {
+		return nil, &Problem{File: t, Line: 1, Reason: "a type test: it type-checks, and runs nothing"}
+	}
+	f, why := p.Module(t)
+	if f == nil {
+		return nil, &Problem{File: t, Line: 1, Reason: "cannot audit: " + why}
+	}
+	if len(f.Errors) > 0 {
+		e := f.Errors[0]
+		return nil, &Problem{File: t, Line: e.Line, Reason: fmt.Sprintf("cannot audit: it does not parse (line %d:%d: %s)", e.Line, e.Column, e.Message)}
+	}
+	if src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t))); err == nil && !usesVitest(f) {
+		if m := jestCall.FindSubmatchIndex(src); m != nil {
+			line := 1 + strings.Count(string(src[:m[0]]), "\n")
+			call := "jest." + string(src[m[2]:m[3]])
+			return nil, &Problem{File: t, Line: line, Reason: fmt.Sprintf("cannot audit: written for jest (%s at line %d); gate and audit run vitest suites", call, line)}
+		}
+	}
+	tf := &TestFile{Path: t, File: f, Mocks: map[string][]*analyzer.Mock{}}
+	for i := range f.Mocks {
+		m := &f.Mocks[i]
+		if mod := s.resolve(t, m.Specifier); mod != "" {
+			tf.Mocks[mod] = append(tf.Mocks[mod], m)
+		}
+	}
+	for _, m := range global {
+		if mod := s.resolve(m.File, m.Specifier); mod != "" {
+			tf.Mocks[mod] = append(tf.Mocks[mod], m)
+		}
+	}
+	// A whole-module mock (vi.mock without importOriginal) replaces the
+	// module for every import of it: the walk does not enter it. A partial
+	// mock loads the real module; vi.doMock replaces only later dynamic
+	// imports, so the static ones still load the real module: neither stops
+	// the walk (sound: a candidate too many costs a run, one too few a
+	// wrong verdict).
+	stop := func(module string) bool {
+		for _, m := range tf.Mocks[module] {
+			if m.Call != "vi.doMock" && !m.Partial {
+				return true
+			}
+		}
+		return false
+	}
+	loads, stopped := p.Reach(f, stop)
+	tf.Stopped = stopped
+	for _, sf := range s.SetupFiles {
+		if sff, _ := p.Module(sf); sff != nil {
+			more, st := p.Reach(sff, stop)
+			loads = append(loads, sf)
+			loads = append(loads, more...)
+			for k, v := range st {
+				tf.Stopped[k] = append(tf.Stopped[k], v...)
+			}
+		}
+	}
+	slices.Sort(loads)
+	tf.Loads = slices.Compact(loads)
+	return tf, nil
+}
+
+// usesVitest reports a file that imports vitest (a jest-compatible call in
+// it is vitest's).
+func usesVitest(f *analyzer.File) bool {
+	for _, im := range f.Imports {
+		if im.Specifier == "vitest" || strings.HasPrefix(im.Specifier, "@vitest/") {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve is the repository module spec names from file ("" when it is a
+// package outside the repository).
+func (s *Suite) resolve(from, spec string) string {
+	if r := s.Program.Resolver().Resolve(from, spec); r.Kind == "file" {
+		return r.Path
+	}
+	return ""
+}
+
+// testDirs are directory names whose files are test code.
+var testDirs = map[string]bool{
+	"test": true, "tests": true, "__tests__": true, "spec": true, "specs": true, "e2e": true,
+	"__mocks__": true, "mocks": true, "__fixtures__": true, "fixtures": true, "__testfixtures__": true,
+	"testing": true, "test-utils": true, "testutils": true, "test-helpers": true, "__snapshots__": true,
+	"__oracles__": true,
+}
+
+// IsTestPath reports a file that is test code by its name or place: named
+// as a test (`.test.`, `.spec.`, `.bench.`, type tests), a declaration file,
+// or under a test directory (test/, __tests__/, __mocks__/, fixtures/,
+// __testfixtures__/, testing/, a generated oracle's __oracles__/, ...).
+func IsTestPath(file string) bool {
+	base := path.Base(file)
+	for _, s := range []string{".test.", ".spec.", ".bench.", ".test-d.", ".spec-d."} {
+		if strings.Contains(base, s) {
+			return true
+		}
+	}
+	if strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.mts") || strings.HasSuffix(base, ".d.cts") {
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(file), "/") {
+		if testDirs[dir] {
+			return true
+		}
+	}
+	return false
+}
+
+// importsTestFramework reports a module that imports a test framework
+// (production code never does): a shared test helper wherever it lives.
+func importsTestFramework(p *callgraph.Program, file string) bool {
+	f, _ := p.Module(file)
+	if f == nil {
+		return false
+	}
+	for _, im := range f.Imports {
+		switch sp := im.Specifier; {
+		case sp == "vitest", strings.HasPrefix(sp, "@vitest/"), strings.HasPrefix(sp, "vitest-"),
+			strings.HasPrefix(sp, "@testing-library/"), sp == "@playwright/test", sp == "@jest/globals":
+			return true
+		}
+	}
+	return false
+}
+
+// IsProduction reports whether file is one of the production sources.
+func (s *Suite) IsProduction(file string) bool {
+	_, ok := slices.BinarySearch(s.Production, file)
+	return ok
+}
+
+// IsTest reports whether file is one of the suite's runnable test files.
+func (s *Suite) IsTest(file string) bool {
+	_, ok := slices.BinarySearch(s.Tests, file)
+	return ok
+}
+
+// File is test file t as the suite read it (nil when it is not one of
+// Tests).
+func (s *Suite) File(t string) *TestFile { return s.files[t] }
+
+// Candidates are the test files that may run code of module file, sorted:
+// those that load it (see the package doc). A test that does not load it
+// cannot run any of its functions; one that does may, and running it says
+// whether it does.
+func (s *Suite) Candidates(file string) []string {
+	var out []string
+	for _, t := range s.Tests {
+		if t == file {
+			out = append(out, t)
+			continue
+		}
+		if _, ok := slices.BinarySearch(s.files[t].Loads, file); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// loadsOf is what module loads (sorted), computed once per module.
+func (s *Suite) loadsOf(module string) []string {
+	s.reachMu.Lock()
+	defer s.reachMu.Unlock()
+	reached, ok := s.loads[module]
+	if !ok {
+		if f, _ := s.Program.Module(module); f != nil {
+			reached, _ = s.Program.Reach(f, nil)
+		}
+		s.loads[module] = reached
+	}
+	return reached
+}
+
+// MockPath is one mock that keeps a test from loading a module for real.
+type MockPath struct {
+	Test   string         // the test file
+	Mock   *analyzer.Mock // the mock (Mock.File set: a setup file's)
+	Module string         // the module it replaces
+	Via    []string       // the modules it was imported from
+}
+
+// Where is the file and line of the mock's call.
+func (m MockPath) Where() (string, int) {
+	if m.Mock.File != "" {
+		return m.Mock.File, m.Mock.Line
+	}
+	return m.Test, m.Mock.Line
+}
+
+// MockedAway lists, per test file, the whole-module mocks that replace a
+// module on the way to file: the test would load file through it but for
+// the mock (the mocked module is file itself, or loads it).
+func (s *Suite) MockedAway(file string) []MockPath {
+	var out []MockPath
+	for _, t := range s.Tests {
+		tf := s.files[t]
+		mods := slices.Sorted(func(yield func(string) bool) {
+			for m := range tf.Stopped {
+				if !yield(m) {
+					return
+				}
+			}
+		})
+		for _, mod := range mods {
+			if mod != file {
+				if _, ok := slices.BinarySearch(s.loadsOf(mod), file); !ok {
+					continue
+				}
+			}
+			for _, m := range tf.Mocks[mod] {
+				if m.Call != "vi.doMock" && !m.Partial {
+					out = append(out, MockPath{Test: t, Mock: m, Module: mod, Via: tf.Stopped[mod]})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Explain says why no test executes a function of file, from the walk:
+// the mocks that replace its module (or a module that loads it) for the
+// tests that would load it, or the candidates that load it and do not run
+// it (executed: the test files that ran it, none here; the caller measured
+// it), or that no test loads its module.
+func (s *Suite) Explain(file string) string {
+	away := s.MockedAway(file)
+	cands := s.Candidates(file)
+	var parts []string
+	for _, m := range away {
+		where, line := m.Where()
+		p := fmt.Sprintf("vi.mock(%q) at %s:%d", m.Mock.Specifier, where, line)
+		if m.Module != file {
+			if declaresReexport(s.Program, m.Module, file) {
+				p += fmt.Sprintf(", which re-exports it from %s", file)
+			} else {
+				p += fmt.Sprintf(", which loads %s", file)
+			}
+		}
+		parts = append(parts, p)
+	}
+	switch {
+	case len(parts) > 0 && len(cands) == 0:
+		return "reached only through " + strings.Join(parts, "; ")
+	case len(parts) > 0:
+		return loadedBy(cands) + "; the others reach it only through " + strings.Join(parts, "; ")
+	case len(cands) > 0:
+		return loadedBy(cands)
+	}
+	return "no test loads " + file
+}
+
+// loadedBy says which candidates loaded a function's module without running
+// it: "loaded by test/a.test.ts, which does not run it", "loaded by 5 test
+// files (a, b, c, ...), none of which runs it".
+func loadedBy(fs []string) string {
+	if len(fs) == 1 {
+		return "loaded by " + fs[0] + ", which does not run it"
+	}
+	more := ""
+	if len(fs) > 3 {
+		more = ", ..."
+	}
+	return fmt.Sprintf("loaded by %d test files (%s%s), none of which runs it", len(fs), strings.Join(fs[:min(3, len(fs))], ", "), more)
+}
+
+// declaresReexport reports whether module re-exports from file (directly,
+// or through other re-exporting modules).
+func declaresReexport(p *callgraph.Program, module, file string) bool {
+	seen := map[string]bool{}
+	var walk func(m string) bool
+	walk = func(m string) bool {
+		if seen[m] {
+			return false
+		}
+		seen[m] = true
+		f, _ := p.Module(m)
+		if f == nil {
+			return false
+		}
+		for _, ex := range f.Exports {
+			if ex.Specifier == "" {
+				continue
+			}
+			r := p.Resolver().Resolve(m, ex.Specifier)
+			if r.Kind != "file" {
+				continue
+			}
+			if r.Path == file || walk(r.Path) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(module)
+}
