@@ -59,7 +59,7 @@ func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
 	}
 	// Text output: grouped by rule, a closing line; warnings only: exit 0.
 	code, out, _ := oracle(t, "audit", "--root", dir)
-	if code != 0 || !strings.HasPrefix(out, "blind-function (") || !strings.Contains(out, "OrderService.finalize: no test runs it un-stubbed; reached only through vi.mock by test/controller.test.ts (test/controller.test.ts:9)") || !strings.Contains(out, "\nAUDIT 0 error(s), ") {
+	if code != 0 || !strings.HasPrefix(out, "blind-function (") || !strings.Contains(out, `OrderService.finalize: no test executes it (measured): reached only through vi.mock("../src/orders/service") at test/controller.test.ts:9`) || !strings.Contains(out, "\nAUDIT 0 error(s), ") {
 		t.Errorf("text output: exit %d\n%s", code, out)
 	}
 	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-201.yaml")); code != 0 {
@@ -92,7 +92,8 @@ func TestAuditPipelineSample(t *testing.T) {
 }
 
 // TestAuditBase: with --base, a blind function the change touched is an
-// error (exit 1); the blind functions it did not touch stay warnings.
+// error (exit 1); the functions it did not touch are not measured nor
+// reported; with --static as well, they stay warnings.
 func TestAuditBase(t *testing.T) {
 	dir := copySample(t, "services", v4(t).nodeModules)
 	git := func(args ...string) {
@@ -121,7 +122,18 @@ func TestAuditBase(t *testing.T) {
 		name, _, _ := strings.Cut(f.Message, ":")
 		sev[name] = f.Severity
 	}
-	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "warning" {
+	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "" {
 		t.Fatalf("exit %d, severities %v\n%s", code, sev, errs)
+	}
+	code, out, errs = oracle(t, "audit", "--json", "--static", "--base", "HEAD~1", "--root", dir)
+	r.Findings = nil
+	json.Unmarshal([]byte(out), &r)
+	sev = map[string]string{}
+	for _, f := range r.Findings {
+		name, _, _ := strings.Cut(f.Message, ":")
+		sev[name] = f.Severity
+	}
+	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "warning" || !strings.Contains(out, `"static": true`) {
+		t.Fatalf("--static: exit %d, severities %v\n%s", code, sev, errs)
 	}
 }

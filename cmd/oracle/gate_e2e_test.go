@@ -63,7 +63,7 @@ func TestGateEndToEnd(t *testing.T) {
 	commit("base", map[string]string{
 		".gitignore":    "node_modules\n",
 		"package.json":  `{"name":"shop","private":true,"type":"module"}`,
-		"src/price.ts":  "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n",
+		"src/price.ts":  "export function discount(total: number): number {\n  return total;\n}\n",
 		"src/orders.ts": "export const saved: number[] = [];\nexport async function save(id: number): Promise<void> {\n  saved.push(id);\n}\n",
 		"src/notify.ts": "export function notify(msg: string): string {\n  return msg.toUpperCase();\n}\n",
 		"src/route.ts":  "import { notify } from \"./notify\";\nexport function handle(msg: string): string {\n  return notify(msg);\n}\n",
@@ -74,11 +74,23 @@ func TestGateEndToEnd(t *testing.T) {
 		"README.md": "shop\n",
 	})
 
-	// 1. A change with strong tests: PASS.
-	commit("strong", map[string]string{"src/price.ts": "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total + 0;\n}\n"})
+	// 1. A change with strong tests: PASS. Its mutants are on the lines it
+	// added (2-4), none on the line it kept (5).
+	commit("strong", map[string]string{"src/price.ts": "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n"})
 	code, r, errs := gateRun()
 	if code != 0 || r.Verdict != "PASS" || r.Schema != "oracle.gate/v1" || len(r.Mutants) == 0 {
 		t.Fatalf("strong tests: exit %d %s %q score %.0f\n%+v\n%s", code, r.Verdict, r.Reason, r.Score, r.Mutants, errs)
+	}
+	for _, m := range r.Mutants {
+		if m.Line == 5 {
+			t.Errorf("a mutant on the line the change kept: %s at line %d", m.MutatorName, m.Line)
+		}
+	}
+	if _, out, _ := oracle(t, "gate", "--root", dir); !strings.HasPrefix(out, "GATE PASS 100% ") || !strings.Contains(out, " on 3 changed lines threshold 70") {
+		t.Errorf("text: %s", out)
+	}
+	if _, whole, _ := gateRun("--scope", "function"); len(whole.Mutants) <= len(r.Mutants) {
+		t.Errorf("--scope function: %d mutants, lines scope %d", len(whole.Mutants), len(r.Mutants))
 	}
 
 	// 2. A boundary the tests miss and a dropped write: FAIL, the survivors by line.
@@ -108,7 +120,7 @@ func TestGateEndToEnd(t *testing.T) {
 	// its code; the branch no test takes (its block from line 7, line 8) is
 	// no-coverage, not run.
 	for _, tg := range r.Targets {
-		if tg.ID == "src/shipping.ts#ship" && strings.Join(tg.Tests, " ") != "test/exports.test.ts test/shipping.test.ts" {
+		if tg.ID == "src/shipping.ts#ship" && strings.Join(tg.Tests, " ") != "test/shipping.test.ts" { // measured: exports.test.ts loads ship, never runs it
 			t.Errorf("ship's related tests: %v", tg.Tests)
 		}
 	}
@@ -200,8 +212,46 @@ func TestGateEndToEnd(t *testing.T) {
 	// 3. A change to a module whose only test mocks it: SKIP, with the reason.
 	commit("mocked", map[string]string{"src/notify.ts": "export function notify(msg: string): string {\n  return msg.toUpperCase().trim();\n}\n"})
 	code, r, _ = gateRun()
-	if code != 0 || r.Verdict != "SKIP" || len(r.Targets) != 1 || !strings.Contains(r.Targets[0].Skipped, "no test runs it un-stubbed") {
+	if code != 0 || r.Verdict != "SKIP" || len(r.Targets) != 1 || r.Targets[0].Skipped != `no test executes it: reached only through vi.mock("../src/notify") at test/route.test.ts:3` {
 		t.Fatalf("mocked only: exit %d %s %q %+v", code, r.Verdict, r.Reason, r.Targets)
+	}
+
+	// 3b. The seed case: the route test mocks the barrel the code is
+	// re-exported through; another test loads the module and never runs the
+	// function. Measured: SKIP naming the mock, never a 0% FAIL.
+	commit("barrel", map[string]string{
+		"src/pipeline/process.ts": "export function processItem(id: number): number {\n  return id * 2;\n}\nexport const VERSION = 1;\n",
+		"src/pipeline/index.ts":   "export { processItem, VERSION } from \"./process\";\n",
+		"src/api.ts":              "import { processItem } from \"./pipeline\";\nexport function post(id: number): number {\n  return processItem(id);\n}\n",
+		"test/api.test.ts": "import { expect, it, vi } from \"vitest\";\nimport { post } from \"../src/api\";\n" +
+			"vi.mock(\"../src/pipeline\", () => ({ processItem: vi.fn(() => 7) }));\nit(\"posts\", () => {\n  expect(post(1)).toBe(7);\n});\n",
+		"test/version.test.ts": "import { expect, it } from \"vitest\";\nimport { VERSION } from \"../src/pipeline/process\";\nit(\"has a version\", () => {\n  expect(VERSION).toBe(1);\n});\n",
+	})
+	commit("barrel change", map[string]string{"src/pipeline/process.ts": "export function processItem(id: number): number {\n  return id * 3;\n}\nexport const VERSION = 1;\n"})
+	code, r, _ = gateRun()
+	if code != 0 || r.Verdict != "SKIP" || len(r.Targets) != 1 ||
+		r.Targets[0].Skipped != `no test executes it: loaded by test/version.test.ts, which does not run it; the others reach it only through vi.mock("../src/pipeline") at test/api.test.ts:3, which re-exports it from src/pipeline/process.ts` {
+		t.Fatalf("barrel mocked: exit %d %s %q %+v", code, r.Verdict, r.Reason, r.Targets)
+	}
+
+	// 3c. A function passed as a value (never called by name) is related to
+	// the tests that run it.
+	commit("as a value", map[string]string{
+		"src/list.ts": "function purry(fn: (xs: number[]) => number[], xs: number[]): number[] {\n  return fn(xs);\n}\nexport function evens(xs: number[]): number[] {\n  return purry(evensImplementation, xs);\n}\n" +
+			"function evensImplementation(xs: number[]): number[] {\n  return xs.filter((x) => x % 2 === 0);\n}\n",
+		"test/list.test.ts": "import { expect, it } from \"vitest\";\nimport { evens } from \"../src/list\";\nit(\"keeps evens\", () => {\n  expect(evens([1, 2, 3, 4])).toEqual([2, 4]);\n});\n",
+	})
+	commit("as a value change", map[string]string{"src/list.ts": "function purry(fn: (xs: number[]) => number[], xs: number[]): number[] {\n  return fn(xs);\n}\nexport function evens(xs: number[]): number[] {\n  return purry(evensImplementation, xs);\n}\n" +
+		"function evensImplementation(xs: number[]): number[] {\n  return xs.filter((x) => x % 2 === 0 && x > 0);\n}\n"})
+	code, r, _ = gateRun()
+	if r.Verdict == "SKIP" || len(r.Targets) != 1 || r.Targets[0].ID != "src/list.ts#evensImplementation" || strings.Join(r.Targets[0].Tests, " ") != "test/list.test.ts" {
+		t.Fatalf("passed as a value: exit %d %s %q %+v", code, r.Verdict, r.Reason, r.Targets)
+	}
+
+	// 3d. A change to a shared test helper alone: SKIP (test code), not 0%.
+	commit("helper", map[string]string{"test/helpers.ts": "export function twice(n: number): number {\n  return n * 2;\n}\n"})
+	if code, r, _ = gateRun(); code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "test code only: test/helpers.ts") {
+		t.Fatalf("helper only: exit %d %s %q", code, r.Verdict, r.Reason)
 	}
 
 	// 4. A docs-only change: SKIP.
