@@ -131,8 +131,8 @@ type Result struct {
 	// Changed are the lines the change added or modified in the target
 	// files (1-based, inclusive ranges), by file.
 	Changed map[string][][2]int `json:"changed,omitempty"`
-	Cached    int         `json:"cached"`          // mutants whose outcome came from the cache
-	Timings   Timings     `json:"timings"`
+	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
+	Timings Timings             `json:"timings"`
 }
 
 // Timings say where a gate's time went, in seconds: finding the change's
