@@ -10,6 +10,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,9 +21,9 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
-	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/report"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/testsuite"
 )
@@ -545,33 +546,31 @@ func percent(a, b int) float64 {
 }
 
 // Report renders the mutants as a mutation-testing-report-schema document
-// (Stryker's report viewer), with the sources of the target files and the
-// related test files as the report's tests.
+// (Stryker's report viewer), with the sources of the target files, the
+// related test files as the report's tests, and the gate's threshold as the
+// viewer's: a score at or above it is green, below it red.
 func (res *Result) Report(root string) ([]byte, error) {
-	byFile := map[string]*mutate.ReportOperation{}
-	var files []string
+	byFile := map[string]int{}
+	var files []report.File
 	for _, m := range res.Mutants {
-		op := byFile[m.File]
-		if op == nil {
+		i, ok := byFile[m.File]
+		if !ok {
 			src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
-			op = &mutate.ReportOperation{ID: m.File, File: m.File, Source: string(src)}
-			byFile[m.File] = op
-			files = append(files, m.File)
+			i = len(files)
+			byFile[m.File] = i
+			files = append(files, report.File{Path: m.File, Source: string(src)})
 		}
-		run := mutate.Run{Name: m.Operator, Outcome: lab.Outcome(m.Outcome), Detail: m.Detail, Line: m.Line, Column: m.Column,
-			EndLine: m.EndLine, EndColumn: m.EndColumn, Replacement: m.Replacement,
-			ID: m.ID, CoveredBy: slices.Clone(m.CoveredBy), KilledBy: []string{}}
+		rm := report.Mutant{ID: m.ID, MutatorName: m.Operator, Description: m.Operator, Replacement: m.Replacement,
+			Outcome: lab.Outcome(m.Outcome), Reason: m.Detail, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
+			CoveredBy: slices.Clone(m.CoveredBy), KilledBy: []string{}}
 		if m.KilledBy != "" {
-			run.KilledBy = []string{m.KilledBy}
+			rm.KilledBy = []string{m.KilledBy}
 		}
-		op.Runs = append(op.Runs, run)
+		files[i].Mutants = append(files[i].Mutants, rm)
 	}
-	sort.Strings(files)
-	var ops []mutate.ReportOperation
-	for _, f := range files {
-		ops = append(ops, *byFile[f])
-	}
-	return mutate.MutationReport(ops)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	th := report.Thresholds{High: int(math.Ceil(res.Threshold)), Low: int(math.Floor(res.Threshold))}
+	return report.Render(files, nil, th)
 }
 
 // Merge joins the results of the shards of one gate (`oracle gate merge`)
