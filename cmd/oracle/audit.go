@@ -41,6 +41,14 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportInputError(err, "oracle.audit/v1", *v.json, stdout, stderr)
 	}
+	if *config != "" {
+		rel, err := existingRepoFile(root, *config)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle audit: --config: %v\n", err)
+			return exitUsage
+		}
+		*config = rel
+	}
 	opts := audit.Options{Config: *config}
 	for _, e := range strings.Split(*enable, ",") {
 		if e = strings.TrimSpace(e); e != "" {

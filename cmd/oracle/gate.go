@@ -77,6 +77,13 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *config != "" {
+		rel, err := existingRepoFile(root, *config)
+		if err != nil {
+			return &exitStatus{code: exitUsage, msg: "--config: " + err.Error()}
+		}
+		*config = rel
+	}
 	if *scope != gate.ScopeLines && *scope != gate.ScopeFunction {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--scope %q: want lines or function", *scope)}
 	}

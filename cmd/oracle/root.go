@@ -182,3 +182,15 @@ func noteRoot(stderr io.Writer, root, manifestPath string) {
 	}
 	fmt.Fprintf(stderr, "note: the manifest %s is outside the repository root %s (found from the working directory); its paths are read against that root: pass --root to use another\n", manifestPath, root)
 }
+
+// existingRepoFile is repoRel for a file that must exist.
+func existingRepoFile(root, arg string) (string, error) {
+	rel, err := repoRel(root, arg)
+	if err != nil {
+		return "", err
+	}
+	if info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil || info.IsDir() {
+		return "", fmt.Errorf("%s: no such file", arg)
+	}
+	return rel, nil
+}

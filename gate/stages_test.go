@@ -1,0 +1,90 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+)
+
+// TestScore: (killed + timeout) / (killed + timeout + survived +
+// no-coverage) per file, errors apart; any file below the threshold fails
+// the gate, naming it.
+func TestScore(t *testing.T) {
+	m := func(file, outcome string) Mutant { return Mutant{File: file, Outcome: outcome} }
+	for _, tc := range []struct {
+		name      string
+		threshold float64
+		mutants   []Mutant
+		want      string // verdict score detected/total, per file
+	}{
+		{"all killed", 70, []Mutant{m("a.ts", "killed"), m("a.ts", "timeout")}, "PASS 100 2/2 [a.ts 100 2/2 e0]"},
+		{"a survivor under the threshold", 70, []Mutant{m("a.ts", "killed"), m("a.ts", "survived")}, "FAIL 50 1/2 [a.ts 50 1/2 e0]"},
+		{"no-coverage counts against", 50, []Mutant{m("a.ts", "killed"), m("a.ts", "no-coverage")}, "PASS 50 1/2 [a.ts 50 1/2 e0]"},
+		{"errors apart", 100, []Mutant{m("a.ts", "killed"), m("a.ts", "error")}, "PASS 100 1/1 [a.ts 100 1/1 e1]"},
+		{"one weak file fails the gate", 70, []Mutant{m("a.ts", "killed"), m("b.ts", "survived"), m("b.ts", "killed"), m("b.ts", "survived")},
+			"FAIL 50 2/4 [a.ts 100 1/1 e0] [b.ts 33 1/3 e0]"},
+	} {
+		res := &Result{Threshold: tc.threshold, Mutants: tc.mutants}
+		score(res)
+		got := fmt.Sprintf("%s %.0f %d/%d", res.Verdict, res.Score, res.Detected, res.Total)
+		for _, f := range res.Files {
+			got += fmt.Sprintf(" [%s %.0f %d/%d e%d]", f.File, f.Score, f.Detected, f.Total, f.Errors)
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMutantsStage: mutants go on the lines the change wrote (a span that
+// reaches a changed line counts), or everywhere in the function with
+// --scope function; the shards split the mutants by their index among all,
+// each exactly once, keeping each mutant's index in its target.
+func TestMutantsStage(t *testing.T) {
+	src := []byte("export function f(a: number): number {\n  if (a > 1) {\n    return a + 1;\n  }\n  return a - 1;\n}\n")
+	file := analyzer.Parse("src/f.ts", src)
+	build := func(scope string, k, n int, ch change.Change) []*job {
+		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
+		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, Options{Scope: scope, ShardK: k, ShardN: n})
+		return []*job{j}
+	}
+	lines := func(j *job) string {
+		var out []string
+		for i, m := range j.mutants {
+			out = append(out, fmt.Sprintf("%d@%d", j.index[i], m.Original.Start.Line))
+		}
+		return strings.Join(out, " ")
+	}
+	all := build(ScopeFunction, 0, 0, change.Change{"src/f.ts": {{5, 5}}})[0]
+	onLine5 := build(ScopeLines, 0, 0, change.Change{"src/f.ts": {{5, 5}}})[0]
+	if len(all.mutants) <= len(onLine5.mutants) || len(onLine5.mutants) == 0 {
+		t.Fatalf("function scope %d mutants, line 5 scope %d", len(all.mutants), len(onLine5.mutants))
+	}
+	for i, m := range onLine5.mutants {
+		if m.Original.Start.Line > 5 || m.Original.End.Line < 5 {
+			t.Errorf("mutant %d (%s) spans lines %d-%d, off the changed line 5", onLine5.index[i], m.Operator, m.Original.Start.Line, m.Original.End.Line)
+		}
+	}
+	// The body block spans line 5: its removal counts on a change to line 5.
+	if !strings.HasPrefix(lines(onLine5), "0@1") {
+		t.Errorf("the body's BlockStatement (index 0, line 1) is not among line 5's mutants: %s", lines(onLine5))
+	}
+	seen := map[string]int{}
+	for k := 1; k <= 3; k++ {
+		for _, part := range strings.Fields(lines(build(ScopeFunction, k, 3, change.Change{"src/f.ts": nil})[0])) {
+			seen[part]++
+		}
+	}
+	for _, part := range strings.Fields(lines(all)) {
+		if seen[part] != 1 {
+			t.Errorf("mutant %s in %d shards", part, seen[part])
+		}
+		delete(seen, part)
+	}
+	if len(seen) != 0 {
+		t.Errorf("shards made mutants the whole run does not: %v", seen)
+	}
+}
