@@ -90,6 +90,9 @@ type TestFile struct {
 	// Stopped are the modules a whole-module mock replaced where the walk
 	// met them, each with the modules it was imported from.
 	Stopped map[string][]string
+	// Opaque: the file loads modules in ways the walk cannot follow
+	// (require, a computed import()): it is a candidate for every module.
+	Opaque bool
 }
 
 // Load reads the suite of the repository p reads: asks its vitest for the
@@ -188,7 +191,8 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 		e := f.Errors[0]
 		return nil, &Problem{File: t, Line: e.Line, Reason: fmt.Sprintf("cannot audit: it does not parse (line %d:%d: %s)", e.Line, e.Column, e.Message)}
 	}
-	if src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t))); err == nil && !usesVitest(f) {
+	src, _ := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t)))
+	if !usesVitest(f) {
 		if m := jestCall.FindSubmatchIndex(src); m != nil {
 			line := 1 + strings.Count(string(src[:m[0]]), "\n")
 			call := "jest." + string(src[m[2]:m[3]])
@@ -233,10 +237,20 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 			}
 		}
 	}
+	if opaqueLoad.Match(src) {
+		// require(), import() of a computed specifier, import.meta.glob:
+		// what it loads is not written down; it may load any module.
+		tf.Opaque = true
+	}
 	slices.Sort(loads)
 	tf.Loads = slices.Compact(loads)
 	return tf, nil
 }
+
+// opaqueLoad finds the loads a walk cannot follow: require() (the analyzer
+// reads import statements), import() of anything but a string literal,
+// import.meta.glob.
+var opaqueLoad = regexp.MustCompile(`\brequire\s*\(|\bimport\s*\(\s*([^'"\x60\s)]|\x60[^\x60]*\$\{)|\bimport\.meta\.glob`)
 
 // usesVitest reports a file that imports vitest (a jest-compatible call in
 // it is vitest's).
@@ -328,7 +342,7 @@ func (s *Suite) File(t string) *TestFile { return s.files[t] }
 func (s *Suite) Candidates(file string) []string {
 	var out []string
 	for _, t := range s.Tests {
-		if t == file {
+		if t == file || s.files[t].Opaque {
 			out = append(out, t)
 			continue
 		}

@@ -96,6 +96,8 @@ func TestCandidatesAreSound(t *testing.T) {
 		{"doMock", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.doMock('../src/chunk', () => ({}));\n", "", "[test/a.test.ts]"},
 		{"dynamic import", "it('x', async () => { const m = await import('../src/index'); });\n", "", "[test/a.test.ts]"},
 		{"type-only import", "import type { chunk } from '../src';\n", "", "[]"},
+		{"require", "const { chunk } = require('../src');\n", "", "[test/a.test.ts]"},
+		{"a computed import()", "const name = 'chunk';\nit('x', async () => { await import(`../src/${name}`); });\n", "", "[test/a.test.ts]"},
 		{"whole-module mock", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk');\n", "", "[]"},
 		{"setup file's mock", "import { chunk } from '../src';\n", "import { vi } from 'vitest';\nvi.mock('../src/index', () => ({}));\n", "[]"},
 	} {
