@@ -379,7 +379,8 @@ func score(res *Result) {
 		res.Files = append(res.Files, *fs)
 		if fs.Total > 0 && fs.Score < res.Threshold {
 			res.Verdict = FAIL
-			res.Reason = fmt.Sprintf("%s scores %.0f%%, below the threshold %.0f", f, fs.Score, res.Threshold)
+			sc, th := Figures(fs.Score, res.Threshold)
+			res.Reason = fmt.Sprintf("%s scores %s%% (%d/%d), below the threshold %s", f, sc, fs.Detected, fs.Total, th)
 		}
 	}
 	res.Score = percent(res.Detected, res.Total)

@@ -49,8 +49,15 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	_ = pos
 	given := false
 	v.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "threshold" })
-	if given && (*threshold < 0 || *threshold > 100) {
+	if given && !(*threshold >= 0 && *threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
+	}
+	var shardK, shardN int
+	if *shard != "" {
+		var err error
+		if shardK, shardN, err = gate.ParseShard(*shard); err != nil {
+			return &exitStatus{code: exitUsage, msg: err.Error()}
+		}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
@@ -82,11 +89,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}}
-	if *shard != "" {
-		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
-			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}
-		}
-	}
+	opts.ShardK, opts.ShardN = shardK, shardN
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
@@ -137,7 +140,12 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func writeGateText(w io.Writer, res *gate.Result) {
 	switch res.Verdict {
 	case gate.PASS, gate.FAIL:
-		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.Threshold)
+		// The figures as compared: never "FAIL 74% ... threshold 74".
+		sc, th := gate.Figures(res.Score, res.Threshold)
+		fmt.Fprintf(w, "GATE %s %s%% (%d/%d) threshold %s\n", res.Verdict, sc, res.Detected, res.Total, th)
+		if res.Verdict == gate.FAIL && res.Reason != "" {
+			fmt.Fprintf(w, "  %s\n", res.Reason)
+		}
 		if res.Cached > 0 {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}
@@ -145,7 +153,8 @@ func writeGateText(w io.Writer, res *gate.Result) {
 		fmt.Fprintf(w, "GATE %s: %s\n", res.Verdict, res.Reason)
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(w, "  %s %.0f%% (%d/%d)\n", f.File, f.Score, f.Detected, f.Total)
+		sc, _ := gate.Figures(f.Score, res.Threshold)
+		fmt.Fprintf(w, "  %s %s%% (%d/%d)\n", f.File, sc, f.Detected, f.Total)
 	}
 	for _, t := range res.Targets {
 		if t.Skipped != "" {
