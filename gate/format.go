@@ -18,4 +18,3 @@ func Figures(score, threshold float64) (s, t string) {
 	}
 	return strconv.FormatFloat(score, 'g', -1, 64), strconv.FormatFloat(threshold, 'g', -1, 64)
 }
-
