@@ -15,11 +15,13 @@ type auditDoc struct {
 	Schema   string          `json:"schema"`
 	Findings []audit.Finding `json:"findings"`
 	Counts   map[string]int  `json:"counts"`
+	Change   *change.Origin  `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--base REV [--worktree]] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
+	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
@@ -46,8 +48,9 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
+	var origin *change.Origin
 	if *base != "" {
-		ch, err := change.FromGit(root, *base)
+		ch, o, err := change.Git(root, *base, *worktree)
 		var ue *change.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "oracle audit: %s\n", ue.Msg)
@@ -58,6 +61,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		opts.Change = ch
+		origin = o
 	}
 	rep, err := audit.Audit(root, opts)
 	if err != nil {
@@ -78,7 +82,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Change: origin}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}
@@ -107,5 +111,8 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored\n", counts["error"], counts["warning"], counts["ignored"])
+	if origin != nil {
+		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
+	}
 	return code
 }
