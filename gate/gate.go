@@ -54,6 +54,12 @@ type Options struct {
 	// in the deterministic order of all of them is K-1 modulo N run, so the
 	// N shards together run every mutant exactly once (Merge joins them).
 	ShardK, ShardN int
+	// Origin is where the change was read (change.Git: the commits, and
+	// whether the working tree is the change); nil for a list of files.
+	Origin *change.Origin
+	// Version is oracle's (its release and a digest of its executable): an
+	// input of the cache key and of a shard's identity.
+	Version string
 }
 
 // Target is one function the change touched.
@@ -109,7 +115,17 @@ type Result struct {
 	Shard     string      `json:"shard,omitempty"` // "K/N" when one shard ran
 	Cached    int         `json:"cached"`          // mutants whose outcome came from the cache
 	Timings   Timings     `json:"timings"`
+	// Attribution of a FAIL or ERROR: AttributionTests when a related test
+	// fails on the unmutated code (no mutant is judged then).
+	Attribution string         `json:"attribution,omitempty"`
+	Change      *change.Origin `json:"change,omitempty"`   // where the change was read
+	Identity    *Identity      `json:"identity,omitempty"` // what makes shards one set (shard.go)
+	Notes       []string       `json:"notes,omitempty"`    // what the run could not do (the cache not writable)
 }
+
+// AttributionTests: a related test fails before any mutant (SPEC "oracle
+// gate": FAIL, exit 1).
+const AttributionTests = "tests"
 
 // Timings say where a gate's time went, in seconds: finding the change's
 // functions and their tests (vitest list, the graph), copying the sandbox,
@@ -127,7 +143,7 @@ type Timings struct {
 // Run decides the gate for a change of the repository at root.
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}}
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Change: opts.Origin}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -165,6 +181,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
 	}
 	anyTS := false
+	list := newMutantList() // every mutant, for the shards' identity
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok || !production[file] || strings.Contains(file, "__oracles__/") {
 			continue
@@ -198,6 +215,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			var kept []edit.Mutant
 			var index []int
 			for i, m := range ms {
+				list.add(t.ID, i, m)
 				if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
 					kept = append(kept, m)
 					index = append(index, i)
@@ -207,6 +225,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			jobs = append(jobs, job{target: &res.Targets[len(res.Targets)-1], mutants: kept, index: index})
 		}
 	}
+	res.Identity = identity(ch, opts, "function", list)
 	switch {
 	case !anyTS:
 		res.Verdict, res.Reason = SKIP, "the change has no production TypeScript"
@@ -242,11 +261,19 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		total += len(j.mutants)
 	}
 	done := 0
-	cache := openCache(p.Root(), opts.NoCache)
-	// The cache: an outcome is reused while the mutant, its file and the
-	// related test files are byte for byte what they were. What is left runs
-	// in one lab: one baseline (and coverage run) per related test file,
-	// each mutant against its own function's related test files.
+	if !opts.NoCache {
+		if err := CheckCacheWritable(p.Root()); err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("the cache cannot be written (%v): this run's results are not saved", err))
+			opts.NoCache = true
+		}
+	}
+	cache := openCache(p.Root(), opts.NoCache, KeyInputs(p, setup, opts.Version))
+	// The cache: an outcome is reused while the mutant, its file and every
+	// input of its key (cache.go) are byte for byte what they were. What is
+	// left runs in one lab: one baseline (and coverage run) per related test
+	// file, each mutant against its own function's related test files. The
+	// baselines run even when every mutant is cached: a related test that
+	// fails now is a FAIL, never a cached PASS.
 	type pending struct {
 		job, i int
 		key    string
@@ -254,7 +281,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	var left []edit.Mutant
 	var allowed [][]string
 	var from []pending
-	var related []string // the union of their related test files
+	var related []string // the union of the related test files of every mutant, cached or not
 	for jk, j := range jobs {
 		for i, m := range j.mutants {
 			key := cache.key(p.Root(), m, j.target.Tests)
@@ -267,6 +294,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				res.Mutants = append(res.Mutants, mu)
 				res.Cached++
 				done++
+				related = append(related, j.target.Tests...)
 				continue
 			}
 			left = append(left, m)
@@ -277,7 +305,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	slices.Sort(related)
 	related = slices.Compact(related)
-	if len(left) > 0 {
+	if len(related) > 0 {
 		l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true,
 			Grow: func(n int) ([]lab.Slot, error) {
 				sbs, err := pool.Grow(n)
@@ -299,8 +327,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		res.Timings.RanAlone = out.RanAlone
 		for _, b := range out.Baselines {
 			if b.Outcome != lab.Passed {
-				res.Verdict = ERROR
-				res.Reason = fmt.Sprintf("the related test %s does not pass on the code as it is (%s): the gate needs a green baseline", b.Test, b.Detail)
+				res.Verdict, res.Attribution = FAIL, AttributionTests
+				res.Reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
+				res.Mutants = []Mutant{} // none judged, the cached ones neither
+				res.Cached = 0
 				res.Seconds = time.Since(start).Seconds()
 				return res, nil
 			}
@@ -434,38 +464,4 @@ func (res *Result) Report(root string) ([]byte, error) {
 		ops = append(ops, *byFile[f])
 	}
 	return mutate.MutationReport(ops)
-}
-
-// Merge joins the results of the shards of one gate (`oracle gate merge`)
-// into one decision: every mutant once, scored and judged as one run would.
-func Merge(parts []*Result) (*Result, error) {
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("nothing to merge")
-	}
-	out := &Result{Threshold: parts[0].Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{}}
-	seen := map[string]bool{}
-	for _, p := range parts {
-		if p.Threshold != out.Threshold {
-			return nil, fmt.Errorf("the shards were run with different thresholds (%v and %v)", out.Threshold, p.Threshold)
-		}
-		if p.Verdict == ERROR {
-			out.Verdict, out.Reason = ERROR, p.Reason
-		}
-		for _, m := range p.Mutants {
-			if !seen[m.ID] {
-				seen[m.ID] = true
-				out.Mutants = append(out.Mutants, m)
-			}
-		}
-		out.Seconds = max(out.Seconds, p.Seconds)
-	}
-	if out.Verdict == ERROR {
-		return out, nil
-	}
-	if len(out.Mutants) == 0 {
-		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
-		return out, nil
-	}
-	score(out)
-	return out, nil
 }

@@ -32,7 +32,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--worktree] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
@@ -42,6 +42,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
+	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
 		return &exitStatus{code: code}
@@ -59,6 +60,14 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 	}
+	// The output files are checked before any mutant runs: a path that
+	// cannot be written is the user's to fix (exit 2), not an error after
+	// the whole run.
+	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}} {
+		if err := checkWritable(out[0], out[1]); err != nil {
+			return &exitStatus{code: exitUsage, msg: err.Error()}
+		}
+	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
 		return &exitStatus{code: reportInputError(err, "oracle.gate/v1", *v.json, stdout, stderr)}
@@ -70,10 +79,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	var ch change.Change
+	var origin *change.Origin
 	if *files != "" {
 		ch, err = change.FromList(*files)
 	} else {
-		ch, err = change.FromGit(root, *base)
+		ch, origin, err = change.Git(root, *base, *worktree)
 	}
 	var ue *change.UsageError
 	if errors.As(err, &ue) {
@@ -90,6 +100,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}}
 	opts.ShardK, opts.ShardN = shardK, shardN
+	opts.Origin, opts.Version = origin, oracleVersion()
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
@@ -123,6 +134,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	code = gateExit[res.Verdict]
+	if res.Shard != "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
+		code = exitOK // the slice ran: the verdict is the merge's
+	}
 	if *v.json {
 		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	} else {
@@ -138,8 +152,18 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // next worker strengthens: each surviving mutant with its place, operator
 // and diff; and the targets skipped, with why.
 func writeGateText(w io.Writer, res *gate.Result) {
-	switch res.Verdict {
-	case gate.PASS, gate.FAIL:
+	switch {
+	case res.Shard != "" && res.Identity != nil && res.Attribution == "" && res.Verdict != gate.ERROR:
+		// A shard: its slice ran; the verdict is oracle gate merge's.
+		ran := len(res.Mutants)
+		if ran == 0 && res.Identity.Mutants > 0 {
+			fmt.Fprintf(w, "GATE SHARD %s: empty, no mutant in this shard (%d in the whole gate, fewer than the shards); merge it with the others for the verdict\n", res.Shard, res.Identity.Mutants)
+		} else {
+			sc, th := gate.Figures(res.Score, res.Threshold)
+			fmt.Fprintf(w, "GATE SHARD %s: %d of %d mutants ran (this slice alone: %s %s%% (%d/%d) threshold %s); oracle gate merge of every shard gives the verdict\n",
+				res.Shard, ran, res.Identity.Mutants, res.Verdict, sc, res.Detected, res.Total, th)
+		}
+	case res.Verdict == gate.PASS || res.Verdict == gate.FAIL && res.Attribution == "":
 		// The figures as compared: never "FAIL 74% ... threshold 74".
 		sc, th := gate.Figures(res.Score, res.Threshold)
 		fmt.Fprintf(w, "GATE %s %s%% (%d/%d) threshold %s\n", res.Verdict, sc, res.Detected, res.Total, th)
@@ -150,7 +174,17 @@ func writeGateText(w io.Writer, res *gate.Result) {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}
 	default:
-		fmt.Fprintf(w, "GATE %s: %s\n", res.Verdict, res.Reason)
+		attr := ""
+		if res.Attribution != "" {
+			attr = " (attribution: " + res.Attribution + ")"
+		}
+		fmt.Fprintf(w, "GATE %s%s: %s\n", res.Verdict, attr, res.Reason)
+	}
+	if res.Change != nil {
+		fmt.Fprintf(w, "  the change: %s\n", res.Change.Describe())
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	for _, f := range res.Files {
 		sc, _ := gate.Figures(f.Score, res.Threshold)
@@ -199,7 +233,7 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		r := doc.Result
 		parts = append(parts, &r)
 	}
-	res, err := gate.Merge(parts)
+	res, err := gate.Merge(parts, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage
