@@ -23,7 +23,11 @@ func ListTests(root string) ([]string, error) {
 	if _, err := os.Stat(vitest); err != nil {
 		return nil, fmt.Errorf("vitest is not installed at the repository root (%s): audit asks it which test files it runs; install the repository's dependencies first", "node_modules/vitest")
 	}
-	out, err := runNode(root, "vitest list", vitest, "list", "--filesOnly", "--json")
+	args := []string{vitest, "list", "--filesOnly", "--json"}
+	if readOnly(root) {
+		args = append(args, "--configLoader", "runner")
+	}
+	out, err := runNode(root, "vitest list", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +52,9 @@ func ListTests(root string) ([]string, error) {
 // project of the repository's configuration (they run before each test
 // file: a vi.mock in one applies to every test).
 const setupFilesScript = `
-const [root, nodeAPI] = process.argv.slice(1);
+const [root, nodeAPI, loader] = process.argv.slice(1);
 const { createVitest } = await import(nodeAPI);
-const ctx = await createVitest("test", { watch: false, root }, {}, {});
+const ctx = await createVitest("test", { watch: false, root, ...(loader ? { configLoader: loader } : {}) }, {}, {});
 const out = new Set();
 for (const p of ctx.projects ?? []) for (const f of p.config?.setupFiles ?? []) out.add(f);
 for (const f of ctx.config?.setupFiles ?? []) out.add(f);
@@ -65,7 +69,11 @@ func SetupFiles(root string) ([]string, error) {
 	if _, err := os.Stat(api); err != nil {
 		return nil, nil
 	}
-	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api)
+	loader := ""
+	if readOnly(root) {
+		loader = "runner"
+	}
+	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api, loader)
 	if err != nil {
 		return nil, err
 	}
@@ -75,6 +83,20 @@ func SetupFiles(root string) ([]string, error) {
 		return nil, fmt.Errorf("reading vitest's setupFiles: %v", err)
 	}
 	return repoRelative(root, files), nil
+}
+
+// readOnly reports whether root cannot be written: vite's default config
+// loader writes the bundled config next to it (vitest.config.ts.timestamp-
+// *.mjs) and fails with "failed to load config" in a read-only checkout;
+// vitest's --configLoader runner loads it without writing.
+func readOnly(root string) bool {
+	f, err := os.CreateTemp(root, ".oracle-write-check-*")
+	if err != nil {
+		return true
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return false
 }
 
 // runNode runs node with args in root, as the repository's own tests run

@@ -227,6 +227,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	res.Identity = identity(ch, opts, "function", list)
 	switch {
+	case len(ch) == 0 && opts.Origin != nil:
+		res.Verdict, res.Reason = SKIP, "the diff is empty: no file differs from the base"
+	case len(ch) == 0:
+		res.Verdict, res.Reason = SKIP, "the list of changed files is empty"
 	case !anyTS:
 		res.Verdict, res.Reason = SKIP, "the change has no production TypeScript"
 	case len(jobs) == 0:

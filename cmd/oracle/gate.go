@@ -95,6 +95,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
+	if found := jestInstead(root); found != "" {
+		return fmt.Errorf("environment: this repository's tests run on jest (%s), and vitest is not installed: oracle gate runs vitest suites only (it has no jest runner)", found)
+	}
 	ll := runner.NewLongLived()
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,

@@ -3,11 +3,14 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -57,3 +60,41 @@ var oracleVersion = sync.OnceValue(func() string {
 	}
 	return v + " " + hex.EncodeToString(h.Sum(nil))[:16]
 })
+
+// jestInstead says, for a repository with no vitest, whether its tests run
+// on jest (a jest config, a jest dependency or package.json "jest" key):
+// what was found, "" when nothing says jest. oracle gate runs vitest suites
+// only: the user is told that, not to install dependencies.
+func jestInstead(root string) string {
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "vitest", "package.json")); err == nil {
+		return ""
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "jest.config.") {
+			return e.Name()
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var pkg struct {
+		Jest            json.RawMessage   `json:"jest"`
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+		Scripts         map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal(b, &pkg) != nil {
+		return ""
+	}
+	switch {
+	case pkg.Jest != nil:
+		return `package.json "jest"`
+	case pkg.DevDependencies["jest"] != "" || pkg.Dependencies["jest"] != "":
+		return "the jest dependency in package.json"
+	case strings.Contains(pkg.Scripts["test"], "jest"):
+		return `package.json "scripts.test": ` + pkg.Scripts["test"]
+	}
+	return ""
+}
