@@ -5,9 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary be oracle itself (ORACLE_TEST_RUN_CLI=1):
@@ -101,5 +103,71 @@ func TestGateReadOnlyCheckout(t *testing.T) {
 	}
 	if after := treeHash(t, g.dir); after != before {
 		t.Error("the checkout changed")
+	}
+}
+
+// TestGateSIGKILLLeavesNoVitest: oracle killed with SIGKILL cannot stop
+// the vitest it started, in a process group of its own: a worker busy in
+// an endless loop (here a related test that never ends) spins on after the
+// driver went. The next run's sweep stops what the dead run's sandbox
+// recorded.
+func TestGateSIGKILLLeavesNoVitest(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	nm := v4(t).nodeModules
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // this test's sandboxes only
+	mark := filepath.Join(t.TempDir(), "spinning.pid")
+	g := gitRepo{t, t.TempDir()}
+	if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	g.git("init", "-q")
+	g.commit("base", map[string]string{
+		".gitignore":   "node_modules\n",
+		"package.json": `{"name":"grades","private":true,"type":"module"}`,
+		"src/grade.ts": strings.Replace(gradeTS, "50", "60", 1),
+		// The worker says who it is, then never ends.
+		"test/grade.test.ts": "import { it } from \"vitest\";\nimport { writeFileSync } from \"node:fs\";\nimport { grade } from \"../src/grade\";\n" +
+			"it(\"spins\", () => {\n  grade(1);\n  writeFileSync(process.env.ORACLE_TEST_SPIN_MARK!, String(process.pid));\n  for (;;) {}\n});\n",
+	})
+	g.commit("change", map[string]string{"src/grade.ts": gradeTS})
+	cmd := exec.Command(os.Args[0], "gate", "--root", g.dir, "--no-cache")
+	cmd.Env = append(os.Environ(), "ORACLE_TEST_RUN_CLI=1", "ORACLE_TEST_SPIN_MARK="+mark)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var spinning int
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && spinning == 0; time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(mark)
+		spinning, _ = strconv.Atoi(string(b))
+	}
+	if spinning == 0 {
+		t.Fatal("the related test never ran")
+	}
+	if pgid, err := syscall.Getpgid(spinning); err == nil && pgid > 1 && pgid != syscall.Getpgrp() {
+		defer syscall.Kill(-pgid, syscall.SIGKILL) // vitest's group, whatever the sweep did
+	}
+	defer syscall.Kill(spinning, syscall.SIGKILL)
+	gone := func() bool {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(spinning) + "/stat")
+		i := strings.LastIndexByte(string(b), ')')
+		return err != nil || i < 0 || strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if gone() {
+		t.Fatal("the worker ended with oracle: nothing is left to stop")
+	}
+	oracle(t, "gate", "--root", g.dir, "--files", os.DevNull) // its sweep
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && !gone(); time.Sleep(50 * time.Millisecond) {
+	}
+	if !gone() {
+		t.Errorf("the worker %d of the killed run still runs after the next run's sweep", spinning)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("left in the temp dir: %v", entries)
 	}
 }
