@@ -161,6 +161,9 @@ func TestGateHostile(t *testing.T) {
 	if code, out, errs := oracle(t, "gate", "--root", dir, "--worktree", "--files", "/dev/null"); code != 0 || !strings.Contains(out, "the list of changed files is empty") {
 		t.Errorf("--worktree with --files: exit %d %s%s", code, out, errs)
 	}
+	if code, out, errs := oracle(t, "audit", "--root", dir, "--base", "HEAD~1", "--worktree"); code == exitUsage || code == exitError || !strings.Contains(out, "the change: ") || !strings.Contains(out, "the working tree (--worktree)") {
+		t.Errorf("audit --base --worktree: exit %d\n%s%s", code, out, errs)
+	}
 	g.git("checkout", "--", "src/grade.ts")
 
 	// Item 11: an output file that cannot be written is refused before any

@@ -50,3 +50,18 @@ func TestGateTextFigures(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
+
+// TestAuditBaseUncommitted: audit --base reads the change as committed at
+// HEAD: an uncommitted edit of a file of the change is refused (exit 2),
+// naming it and --worktree, before anything runs.
+func TestAuditBaseUncommitted(t *testing.T) {
+	g := gitRepo{t, t.TempDir()}
+	g.git("init", "-q")
+	g.commit("base", map[string]string{"src/a.ts": "export function f(a: number) {\n  return a + 1;\n}\n"})
+	g.commit("change", map[string]string{"src/a.ts": "export function f(a: number) {\n  return a + 2;\n}\n"})
+	writeFiles(t, g.dir, map[string]string{"src/a.ts": "// six\n// comment\n// lines\nexport function f(a: number) {\n  return a + 2;\n}\n"})
+	code, _, errs := oracle(t, "audit", "--root", g.dir, "--base", "HEAD~1")
+	if code != exitUsage || !strings.Contains(errs, `"src/a.ts"`) || !strings.Contains(errs, "--worktree") {
+		t.Errorf("exit %d %s", code, errs)
+	}
+}
