@@ -60,6 +60,12 @@ type Options struct {
 	Scope string
 	// Config is the vitest config file (--config), "" for vitest's own.
 	Config string
+	// Origin is where the change was read (change.Git: the commits, and
+	// whether the working tree is the change); nil for a list of files.
+	Origin *change.Origin
+	// Version is oracle's (its release and a digest of its executable): an
+	// input of the cache key and of a shard's identity.
+	Version string
 }
 
 // Scopes of the gate's mutants.
@@ -134,7 +140,17 @@ type Result struct {
 	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
 	Timings Timings             `json:"timings"`
+	// Attribution of a FAIL or ERROR: AttributionTests when a related test
+	// fails on the unmutated code (no mutant is judged then).
+	Attribution string         `json:"attribution,omitempty"`
+	Change      *change.Origin `json:"change,omitempty"`   // where the change was read
+	Identity    *Identity      `json:"identity,omitempty"` // what makes shards one set (shard.go)
+	Notes       []string       `json:"notes,omitempty"`    // what the run could not do (the cache not writable)
 }
+
+// AttributionTests: a related test fails before any mutant (SPEC "oracle
+// gate": FAIL, exit 1).
+const AttributionTests = "tests"
 
 // Timings say where a gate's time went, in seconds: finding the change's
 // functions and their tests (vitest list, the graph), copying the sandbox,
@@ -157,7 +173,7 @@ type Timings struct {
 // of them execute each target; the mutants run against those) → score.
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope()}
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope(), Change: opts.Origin}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -170,11 +186,12 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if opts.ShardN > 1 {
 		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
 	}
-	jobs, sources, why := targets(p, suite, ch, res)
+	jobs, sources, why := targets(p, suite, ch, opts, res)
 	if why == "" {
-		why = mutants(jobs, sources, ch, opts)
+		res.Identity = mutants(jobs, sources, ch, opts)
 	}
 	if why != "" {
+		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
 		res.Verdict, res.Reason = SKIP, why
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
@@ -250,7 +267,13 @@ type job struct {
 // test files that load its module). A function no test loads is skipped
 // here with the reason. It returns the jobs, the target files' sources, and
 // why the gate skips when there is nothing to do.
-func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, res *Result) ([]*job, map[string][]byte, string) {
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, opts Options, res *Result) ([]*job, map[string][]byte, string) {
+	switch {
+	case len(ch) == 0 && opts.Origin != nil:
+		return nil, nil, "the diff is empty: no file differs from the base"
+	case len(ch) == 0:
+		return nil, nil, "the list of changed files is empty"
+	}
 	var prod, test []string
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok {
@@ -315,8 +338,10 @@ func skippedReason(ts []Target) string {
 
 // mutants is the second stage: each job's mutants (on the lines the change
 // wrote, or the whole function with --scope function), then the shard's
-// slice of them: the mutant whose index among all is K-1 modulo N.
-func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) string {
+// slice of them: the mutant whose index among all is K-1 modulo N. It
+// returns the identity of the whole list, which every shard records.
+func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) *Identity {
+	list := newMutantList() // every mutant, for the shards' identity
 	global := 0
 	for _, j := range jobs {
 		file := j.target.File
@@ -326,6 +351,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
 				continue
 			}
+			list.add(j.target.ID, i, m)
 			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
 				j.mutants = append(j.mutants, m)
 				j.index = append(j.index, i)
@@ -333,7 +359,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 			global++
 		}
 	}
-	return ""
+	return identity(ch, opts, opts.scope(), list)
 }
 
 // execute is the lab stage: cached outcomes first, then one lab for the
@@ -356,7 +382,17 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		total += len(j.mutants)
 	}
 	done := 0
-	cache := openCache(root, opts.NoCache)
+	if !opts.NoCache {
+		if err := CheckCacheWritable(root); err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("the cache cannot be written (%v): this run's results are not saved", err))
+			opts.NoCache = true
+		}
+	}
+	// The cache: an outcome is reused while the mutant, its file and every
+	// input of its key (cache.go) are byte for byte what they were. The
+	// baselines run even when every mutant is cached: a related test that
+	// fails now is a FAIL, never a cached PASS.
+	cache := openCache(root, opts.NoCache, KeyInputs(suite.Program, suite.SetupFiles, opts.Version))
 	type pending struct {
 		job *job
 		i   int
@@ -428,8 +464,10 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			idle[b.Test] = true
 			red[b.Test] = b.Detail
 		default:
-			res.Verdict = ERROR
-			res.Reason = fmt.Sprintf("the related test %s does not pass on the code as it is (%s): the gate needs a green baseline", b.Test, b.Detail)
+			res.Verdict, res.Attribution = FAIL, AttributionTests
+			res.Reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
+			res.Mutants = []Mutant{} // none judged, the cached ones neither
+			res.Cached = 0
 			return nil
 		}
 	}
@@ -522,7 +560,8 @@ func score(res *Result) {
 		res.Files = append(res.Files, *fs)
 		if fs.Total > 0 && fs.Score < res.Threshold {
 			res.Verdict = FAIL
-			res.Reason = fmt.Sprintf("%s scores %.0f%%, below the threshold %.0f", f, fs.Score, res.Threshold)
+			sc, th := Figures(fs.Score, res.Threshold)
+			res.Reason = fmt.Sprintf("%s scores %s%% (%d/%d), below the threshold %s", f, sc, fs.Detected, fs.Total, th)
 		}
 	}
 	res.Score = percent(res.Detected, res.Total)
@@ -571,41 +610,4 @@ func (res *Result) Report(root string) ([]byte, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	th := report.Thresholds{High: int(math.Ceil(res.Threshold)), Low: int(math.Floor(res.Threshold))}
 	return report.Render(files, nil, th)
-}
-
-// Merge joins the results of the shards of one gate (`oracle gate merge`)
-// into one decision: every mutant once, scored and judged as one run would.
-func Merge(parts []*Result) (*Result, error) {
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("nothing to merge")
-	}
-	out := &Result{Threshold: parts[0].Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{}}
-	seen := map[string]bool{}
-	for _, p := range parts {
-		if p.Threshold != out.Threshold {
-			return nil, fmt.Errorf("the shards were run with different thresholds (%v and %v)", out.Threshold, p.Threshold)
-		}
-		if p.Verdict == ERROR {
-			out.Verdict, out.Reason = ERROR, p.Reason
-		}
-		for _, m := range p.Mutants {
-			if !seen[m.ID] {
-				seen[m.ID] = true
-				out.Mutants = append(out.Mutants, m)
-			}
-		}
-		out.Seconds = max(out.Seconds, p.Seconds)
-	}
-	if out.Verdict == ERROR {
-		return out, nil
-	}
-	if len(out.Mutants) == 0 {
-		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
-		return out, nil
-	}
-	score(out)
-	if out.Total == 0 {
-		out.Verdict, out.Reason = SKIP, "no mutant could be built on what the change touched"
-	}
-	return out, nil
 }

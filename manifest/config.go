@@ -159,7 +159,7 @@ func (p *parser) gate(n *yaml.Node, c *Config) {
 	}
 	if f, ok := fs["threshold"]; ok {
 		var v float64
-		if f.value.Kind != yaml.ScalarNode || (f.value.Tag != "!!int" && f.value.Tag != "!!float") || f.value.Decode(&v) != nil || v < 0 || v > 100 {
+		if f.value.Kind != yaml.ScalarNode || (f.value.Tag != "!!int" && f.value.Tag != "!!float") || f.value.Decode(&v) != nil || !(v >= 0 && v <= 100) { // NaN compares false: refused too
 			p.errorf(f.value, "gate.threshold", "expected a percentage from 0 to 100, got %s", describe(f.value))
 		} else {
 			c.Gate.Threshold = &v

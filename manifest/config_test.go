@@ -333,4 +333,15 @@ func TestGateConfig(t *testing.T) {
 	if _, err := ParseConfig("oracle.yaml", []byte("gate:\n  threshold: 120\n")); err == nil || !strings.Contains(err.Error(), "gate.threshold: expected a percentage from 0 to 100") {
 		t.Errorf("threshold 120: %v", err)
 	}
+	// NaN compares false with every bound: it would pass every gate.
+	for _, v := range []string{".nan", ".NaN", ".inf", "-.inf", "-1", "100.5"} {
+		if _, err := ParseConfig("oracle.yaml", []byte("gate:\n  threshold: "+v+"\n")); err == nil || !strings.Contains(err.Error(), "oracle.yaml:2") || !strings.Contains(err.Error(), "expected a percentage from 0 to 100") {
+			t.Errorf("threshold %s: %v", v, err)
+		}
+	}
+	for _, v := range []string{"0", "100", "74.5"} {
+		if _, err := ParseConfig("oracle.yaml", []byte("gate:\n  threshold: "+v+"\n")); err != nil {
+			t.Errorf("threshold %s: %v", v, err)
+		}
+	}
 }

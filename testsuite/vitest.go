@@ -28,6 +28,9 @@ func ListTests(root, config string) ([]string, error) {
 	if config != "" {
 		args = append(args, "--config", config)
 	}
+	if readOnly(root) {
+		args = append(args, "--configLoader", "runner")
+	}
 	out, err := runNode(root, "vitest list", args...)
 	if err != nil {
 		return nil, err
@@ -53,9 +56,9 @@ func ListTests(root, config string) ([]string, error) {
 // project of the repository's configuration (they run before each test
 // file: a vi.mock in one applies to every test).
 const setupFilesScript = `
-const [root, nodeAPI, config] = process.argv.slice(1);
+const [root, nodeAPI, config, loader] = process.argv.slice(1);
 const { createVitest } = await import(nodeAPI);
-const ctx = await createVitest("test", config ? { watch: false, root, config } : { watch: false, root }, {}, {});
+const ctx = await createVitest("test", { watch: false, root, ...(config ? { config } : {}), ...(loader ? { configLoader: loader } : {}) }, {}, {});
 const out = new Set();
 for (const p of ctx.projects ?? []) for (const f of p.config?.setupFiles ?? []) out.add(f);
 for (const f of ctx.config?.setupFiles ?? []) out.add(f);
@@ -75,7 +78,11 @@ func SetupFiles(root, config string) ([]string, error) {
 	if _, err := os.Stat(api); err != nil {
 		return nil, nil
 	}
-	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api, config)
+	loader := ""
+	if readOnly(root) {
+		loader = "runner"
+	}
+	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api, config, loader)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +125,20 @@ func isWorkspaceRoot(dir string) bool {
 			return true
 		}
 	}
+	return false
+}
+
+// readOnly reports whether root cannot be written: vite's default config
+// loader writes the bundled config next to it (vitest.config.ts.timestamp-
+// *.mjs) and fails with "failed to load config" in a read-only checkout;
+// vitest's --configLoader runner loads it without writing.
+func readOnly(root string) bool {
+	f, err := os.CreateTemp(root, ".oracle-write-check-*")
+	if err != nil {
+		return true
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return false
 }
 

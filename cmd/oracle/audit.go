@@ -25,11 +25,13 @@ type auditDoc struct {
 	Static   bool                `json:"static"`
 	Problems []testsuite.Problem `json:"problems"`
 	Notes    []string            `json:"notes,omitempty"`
+	Change   *change.Origin      `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
+	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
@@ -66,8 +68,9 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
+	var origin *change.Origin
 	if *base != "" {
-		ch, err := change.FromGit(root, *base)
+		ch, o, err := change.Git(root, *base, *worktree)
 		var ue *change.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "oracle audit: %s\n", ue.Msg)
@@ -78,6 +81,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		opts.Change = ch
+		origin = o
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -112,7 +116,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Problems: rep.Problems, Notes: rep.Notes}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Problems: rep.Problems, Notes: rep.Notes, Change: origin}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}
@@ -154,5 +158,8 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, ", %d test file(s) not audited", len(rep.Problems))
 	}
 	fmt.Fprintln(stdout)
+	if origin != nil {
+		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
+	}
 	return code
 }

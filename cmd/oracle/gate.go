@@ -32,7 +32,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV] [--files FILE] [--worktree] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
 	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
@@ -44,6 +44,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
 		return &exitStatus{code: code}
@@ -51,8 +52,23 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	_ = pos
 	given := false
 	v.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "threshold" })
-	if given && (*threshold < 0 || *threshold > 100) {
+	if given && !(*threshold >= 0 && *threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
+	}
+	var shardK, shardN int
+	if *shard != "" {
+		var err error
+		if shardK, shardN, err = gate.ParseShard(*shard); err != nil {
+			return &exitStatus{code: exitUsage, msg: err.Error()}
+		}
+	}
+	// The output files are checked before any mutant runs: a path that
+	// cannot be written is the user's to fix (exit 2), not an error after
+	// the whole run.
+	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}} {
+		if err := checkWritable(out[0], out[1]); err != nil {
+			return &exitStatus{code: exitUsage, msg: err.Error()}
+		}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
@@ -65,10 +81,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	var ch change.Change
+	var origin *change.Origin
 	if *files != "" {
 		ch, err = change.FromList(*files)
 	} else {
-		ch, err = change.FromGit(root, *base)
+		ch, origin, err = change.Git(root, *base, *worktree)
 	}
 	var ue *change.UsageError
 	if errors.As(err, &ue) {
@@ -90,15 +107,15 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
+	if found := jestInstead(root); found != "" {
+		return fmt.Errorf("environment: this repository's tests run on jest (%s), and vitest is not installed: oracle gate runs vitest suites only (it has no jest runner)", found)
+	}
 	ll := runner.NewLongLived()
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config}
-	if *shard != "" {
-		if _, err := fmt.Sscanf(*shard, "%d/%d", &opts.ShardK, &opts.ShardN); err != nil || opts.ShardN < 1 || opts.ShardK < 1 || opts.ShardK > opts.ShardN {
-			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", *shard)}
-		}
-	}
+	opts.ShardK, opts.ShardN = shardK, shardN
+	opts.Origin, opts.Version = origin, oracleVersion()
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
@@ -132,6 +149,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	code = gateExit[res.Verdict]
+	if res.Shard != "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
+		code = exitOK // the slice ran: the verdict is the merge's
+	}
 	if *v.json {
 		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	} else {
@@ -147,17 +167,43 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // next worker strengthens: each surviving mutant with its place, operator
 // and diff; and the targets skipped, with why.
 func writeGateText(w io.Writer, res *gate.Result) {
-	switch res.Verdict {
-	case gate.PASS, gate.FAIL:
-		fmt.Fprintf(w, "GATE %s %.0f%% (%d/%d) %s threshold %.0f\n", res.Verdict, res.Score, res.Detected, res.Total, res.ScopeText(), res.Threshold)
+	switch {
+	case res.Shard != "" && res.Identity != nil && res.Attribution == "" && res.Verdict != gate.ERROR:
+		// A shard: its slice ran; the verdict is oracle gate merge's.
+		ran := len(res.Mutants)
+		if ran == 0 && res.Identity.Mutants > 0 {
+			fmt.Fprintf(w, "GATE SHARD %s: empty, no mutant in this shard (%d in the whole gate, fewer than the shards); merge it with the others for the verdict\n", res.Shard, res.Identity.Mutants)
+		} else {
+			sc, th := gate.Figures(res.Score, res.Threshold)
+			fmt.Fprintf(w, "GATE SHARD %s: %d of %d mutants ran (this slice alone: %s %s%% (%d/%d) threshold %s); oracle gate merge of every shard gives the verdict\n",
+				res.Shard, ran, res.Identity.Mutants, res.Verdict, sc, res.Detected, res.Total, th)
+		}
+	case res.Verdict == gate.PASS || res.Verdict == gate.FAIL && res.Attribution == "":
+		// The figures as compared: never "FAIL 74% ... threshold 74".
+		sc, th := gate.Figures(res.Score, res.Threshold)
+		fmt.Fprintf(w, "GATE %s %s%% (%d/%d) %s threshold %s\n", res.Verdict, sc, res.Detected, res.Total, res.ScopeText(), th)
+		if res.Verdict == gate.FAIL && res.Reason != "" {
+			fmt.Fprintf(w, "  %s\n", res.Reason)
+		}
 		if res.Cached > 0 {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}
 	default:
-		fmt.Fprintf(w, "GATE %s: %s\n", res.Verdict, res.Reason)
+		attr := ""
+		if res.Attribution != "" {
+			attr = " (attribution: " + res.Attribution + ")"
+		}
+		fmt.Fprintf(w, "GATE %s%s: %s\n", res.Verdict, attr, res.Reason)
+	}
+	if res.Change != nil {
+		fmt.Fprintf(w, "  the change: %s\n", res.Change.Describe())
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(w, "  %s %.0f%% (%d/%d)\n", f.File, f.Score, f.Detected, f.Total)
+		sc, _ := gate.Figures(f.Score, res.Threshold)
+		fmt.Fprintf(w, "  %s %s%% (%d/%d)\n", f.File, sc, f.Detected, f.Total)
 	}
 	for _, t := range res.Targets {
 		if t.Skipped != "" {
@@ -202,7 +248,7 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		r := doc.Result
 		parts = append(parts, &r)
 	}
-	res, err := gate.Merge(parts)
+	res, err := gate.Merge(parts, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage

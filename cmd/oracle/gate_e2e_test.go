@@ -201,7 +201,12 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
 		"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 50)).toBe(5);\n});\n"})
-	if _, after, _ := gateRun("--threshold", "90"); after.Cached != 0 {
+	// The edit is not committed: the change as committed is refused, the
+	// working tree taken as the change with --worktree.
+	if code, _, errs := oracle(t, "gate", "--root", dir, "--threshold", "90"); code != exitUsage || !strings.Contains(errs, "test/shipping.test.ts") || !strings.Contains(errs, "--worktree") {
+		t.Errorf("an uncommitted edit of a file of the change: exit %d %s", code, errs)
+	}
+	if _, after, _ := gateRun("--threshold", "90", "--worktree"); after.Cached != 0 {
 		t.Errorf("after the test changed: %d cached", after.Cached)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, ".oracle", ".gitignore")); err != nil || !strings.Contains(string(b), "*") {

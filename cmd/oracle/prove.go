@@ -178,6 +178,9 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !ok {
 		return &exitStatus{code: code}
 	}
+	if err := checkWritable("--report", *report); err != nil { // before any run, not after all of them
+		return &exitStatus{code: exitUsage, msg: err.Error()}
+	}
 	in, plan, code, ok := loadPlan(root, pos[0], "oracle.prove/v1", *asJSON, stdout, stderr)
 	if !ok {
 		return &exitStatus{code: code}

@@ -26,80 +26,236 @@ func (e *UsageError) Error() string { return e.Msg }
 // ranges of its new version (nil: the whole file, as --files says).
 type Change map[string][][2]int
 
-// FromGit is `git diff --merge-base base HEAD` of the repository at
-// root, limited to root, with the lines each hunk adds or changes.
-func FromGit(root, base string) (Change, error) {
-	git := func(args ...string) ([]byte, error) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		if err != nil {
-			return nil, fmt.Errorf("%s", strings.TrimSpace(errb.String()))
+// Origin says where a change read from git comes from: the repository (its
+// first commit: the same on every clone), the merge-base and HEAD commits,
+// and whether the working tree is the change (--worktree) or the files are
+// as committed at HEAD.
+type Origin struct {
+	Repository string `json:"repository"`
+	Base       string `json:"base"`
+	Head       string `json:"head"`
+	Worktree   bool   `json:"worktree"`
+}
+
+// Describe is the origin in a line: "base..head as committed" or "base..the
+// working tree".
+func (o *Origin) Describe() string {
+	if o == nil {
+		return "the files listed, as in the working tree"
+	}
+	if o.Worktree {
+		return fmt.Sprintf("%.12s..the working tree (--worktree)", o.Base)
+	}
+	return fmt.Sprintf("%.12s..%.12s, the files as committed at HEAD", o.Base, o.Head)
+}
+
+// git runs git in root; a failure is git's own message.
+func git(root string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-c", "core.quotePath=false"}, args...)...)
+	cmd.Dir = root
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
 		}
-		return out.Bytes(), nil
+		return nil, errors.New(msg)
 	}
+	return out.Bytes(), nil
+}
+
+// FromGit is `git diff --merge-base base HEAD` of the repository at
+// root, limited to root, with the lines each hunk adds or changes; a working
+// tree that differs from HEAD in a file of the change is refused (Git).
+func FromGit(root, base string) (Change, error) {
+	c, _, err := Git(root, base, false)
+	return c, err
+}
+
+// Git reads the change from git: `git diff --merge-base base HEAD` (with
+// worktree, `git diff --merge-base base` and the untracked files: the
+// working tree is the change), limited to root. File names are read with
+// -z, byte for byte (spaces, quotes, non-ASCII). Without worktree the files
+// of the change must be in the working tree as committed at HEAD (the
+// gate and the audit read them there): a file that differs is a
+// UsageError naming it.
+func Git(root, base string, worktree bool) (Change, *Origin, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, fmt.Errorf("git is not installed: the gate reads the change from git (or give --files)")
+		return nil, nil, fmt.Errorf("git is not installed: the gate reads the change from git (or give --files)")
 	}
-	if _, err := git("rev-parse", "--is-inside-work-tree"); err != nil {
-		return nil, &UsageError{fmt.Sprintf("%s is not a git repository: run the gate in the repository's checkout, or give the changed files with --files", root)}
+	if out, err := git(root, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
+		msg := fmt.Sprintf("%s is not a git repository: run the gate in the repository's checkout, or give the changed files with --files", root)
+		if err != nil && strings.Contains(err.Error(), "dubious ownership") {
+			// git refuses a repository another user owns (CVE-2022-24765).
+			msg = fmt.Sprintf("git refuses to read %s (the checkout belongs to another user); git says:\n%s", root, err.Error())
+			if !strings.Contains(err.Error(), "safe.directory") {
+				msg += fmt.Sprintf("\ntrust the checkout with: git config --global --add safe.directory %s", root)
+			}
+		} else if err == nil {
+			msg = fmt.Sprintf("%s is inside a git directory, not a working tree: run the gate in the repository's checkout", root)
+		}
+		return nil, nil, &UsageError{msg}
 	}
-	if _, err := git("rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
+	if _, err := git(root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
 		msg := fmt.Sprintf("the base %s does not exist in this repository", base)
-		if out, _ := git("rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" {
+		if out, _ := git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" {
 			msg += ": this is a shallow clone; fetch the history the base needs (git fetch --deepen=50, or actions/checkout with fetch-depth: 0)"
 		} else {
 			msg += ": give an existing commit or branch with --base (default HEAD~1; a repository with one commit has no HEAD~1)"
 		}
-		return nil, &UsageError{msg}
+		return nil, nil, &UsageError{msg}
 	}
-	out, err := git("diff", "--merge-base", base, "HEAD", "--relative", "-U0", "--no-color", "--no-ext-diff", "--no-renames")
+	o := &Origin{Worktree: worktree}
+	mb, err := git(root, "merge-base", base, "HEAD")
 	if err != nil {
-		if strings.Contains(err.Error(), "no merge base") {
-			return nil, &UsageError{fmt.Sprintf("%s and HEAD have no merge base (a shallow clone?): fetch more history (git fetch --deepen=50)", base)}
-		}
-		return nil, fmt.Errorf("git diff: %v", err)
+		return nil, nil, &UsageError{fmt.Sprintf("%s and HEAD have no merge base (a shallow clone?): fetch more history (git fetch --deepen=50)", base)}
 	}
-	return parseDiff(out), nil
+	o.Base = strings.TrimSpace(string(mb))
+	head, err := git(root, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return nil, nil, fmt.Errorf("git rev-parse HEAD: %v", err)
+	}
+	o.Head = strings.TrimSpace(string(head))
+	if roots, err := git(root, "rev-list", "--max-parents=0", "HEAD"); err == nil {
+		rs := strings.Fields(string(roots))
+		sort.Strings(rs)
+		o.Repository = strings.Join(rs, ",")
+	}
+	// The same diff twice: the names (-z, exact) and the hunks (the patch,
+	// whose headers quote names), paired in git's order.
+	diff := []string{"diff", o.Base}
+	if !worktree {
+		diff = append(diff, o.Head)
+	}
+	diff = append(diff, "--relative", "--no-color", "--no-ext-diff", "--no-renames", "--no-textconv")
+	names, err := git(root, append(diff, "--name-status", "-z")...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("git diff: %v", err)
+	}
+	patch, err := git(root, append(diff, "-U0")...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("git diff: %v", err)
+	}
+	c, err := pairDiff(names, patch)
+	if err != nil {
+		return nil, nil, err
+	}
+	if worktree {
+		// New files not yet added are part of the working tree's change.
+		out, err := git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+		if err != nil {
+			return nil, nil, fmt.Errorf("git ls-files: %v", err)
+		}
+		for _, f := range splitZ(out) {
+			c[f] = nil
+		}
+		return c, o, nil
+	}
+	dirty, err := git(root, "diff", "HEAD", "--relative", "--name-only", "--no-renames", "-z")
+	if err != nil {
+		return nil, nil, fmt.Errorf("git diff HEAD: %v", err)
+	}
+	var differ []string
+	for _, f := range splitZ(dirty) {
+		if _, ok := c[f]; ok {
+			differ = append(differ, strconv.Quote(f))
+		}
+	}
+	if len(differ) > 0 {
+		sort.Strings(differ)
+		return nil, nil, &UsageError{fmt.Sprintf("the working tree differs from HEAD in %s, in the change: the change is read as committed at HEAD; commit or stash the edit, or pass --worktree to take the working tree as the change", strings.Join(differ, ", "))}
+	}
+	return c, o, nil
+}
+
+// splitZ splits NUL-terminated fields.
+func splitZ(b []byte) []string {
+	var out []string
+	for _, f := range strings.Split(string(b), "\x00") {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// pairDiff reads the change from the same diff in two forms: names, from
+// --name-status -z (STATUS NUL PATH NUL, paths exact), and patch, the -U0
+// patch whose file headers git quotes or ends with a tab. The patch's file
+// sections ("diff --git " lines) come in the order of the names, one each.
+func pairDiff(names, patch []byte) (Change, error) {
+	fields := strings.Split(string(names), "\x00")
+	type entry struct{ status, path string }
+	var entries []entry
+	for i := 0; i+1 < len(fields); i += 2 {
+		if fields[i] == "" {
+			break
+		}
+		entries = append(entries, entry{fields[i], fields[i+1]})
+	}
+	want := len(entries)
+	for _, e := range entries {
+		if e.status == "T" {
+			want++ // a type change is two sections: the old deleted, the new added
+		}
+	}
+	var sections [][]byte
+	for _, line := range bytes.SplitAfter(patch, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("diff --git ")) {
+			sections = append(sections, nil)
+		}
+		if len(sections) > 0 {
+			sections[len(sections)-1] = append(sections[len(sections)-1], line...)
+		}
+	}
+	if len(sections) != want {
+		return nil, fmt.Errorf("git diff: %d files named, %d in the patch", len(entries), len(sections))
+	}
+	c := Change{}
+	i := 0
+	for _, e := range entries {
+		switch {
+		case e.status == "T":
+			c[e.path] = nil // a new kind of file: all of it
+			i += 2
+		case strings.HasPrefix(e.status, "D"):
+			i++ // deleted: nothing of it is left to test
+		default:
+			c[e.path] = hunks(sections[i])
+			i++
+		}
+	}
+	return c, nil
 }
 
 var hunkRe = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
 
-// parseDiff reads a -U0 unified diff: the new-side line ranges of each file.
-// A hunk that only deletes lines marks the lines around the deletion.
-func parseDiff(out []byte) Change {
-	c := Change{}
-	file := ""
-	for _, line := range strings.Split(string(out), "\n") {
-		switch {
-		case strings.HasPrefix(line, "+++ "):
-			file = ""
-			if p := strings.TrimPrefix(line, "+++ "); p != "/dev/null" {
-				file = strings.TrimPrefix(p, "b/")
-				if _, ok := c[file]; !ok {
-					c[file] = [][2]int{}
-				}
-			}
-		case strings.HasPrefix(line, "@@ ") && file != "":
-			m := hunkRe.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			start, _ := strconv.Atoi(m[1])
-			n := 1
-			if m[2] != "" {
-				n, _ = strconv.Atoi(m[2])
-			}
-			if n == 0 { // a deletion after line start
-				c[file] = append(c[file], [2]int{start, start + 1})
-				continue
-			}
-			c[file] = append(c[file], [2]int{start, start + n - 1})
+// hunks reads the hunk headers of one file's -U0 patch: the new-side line
+// ranges. A hunk that only deletes lines marks the lines around the
+// deletion.
+func hunks(section []byte) [][2]int {
+	out := [][2]int{}
+	for _, line := range strings.Split(string(section), "\n") {
+		if !strings.HasPrefix(line, "@@ ") {
+			continue
 		}
+		m := hunkRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		start, _ := strconv.Atoi(m[1])
+		n := 1
+		if m[2] != "" {
+			n, _ = strconv.Atoi(m[2])
+		}
+		if n == 0 { // a deletion after line start
+			out = append(out, [2]int{start, start + 1})
+			continue
+		}
+		out = append(out, [2]int{start, start + n - 1})
 	}
-	return c
+	return out
 }
 
 // FromList reads --files: one repo-relative path per line (blank lines

@@ -394,6 +394,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 	}
 	wr.Close()
 	p.cmd = cmd
+	_ = sbox.RecordProcessGroup(d.key.cwd, cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
 	go func() {
 		sc := bufio.NewScanner(rd)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)

@@ -178,7 +178,11 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	cmd.WaitDelay = 5 * time.Second
 
 	start := time.Now()
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	if runErr == nil {
+		_ = sbox.RecordProcessGroup(inv.cwd, cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
+		runErr = cmd.Wait()
+	}
 	res.Duration = time.Since(start)
 	_ = killProcessGroup(cmd) // stragglers (a worker that outlived the main process)
 

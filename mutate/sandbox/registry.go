@@ -148,7 +148,9 @@ func ownerGone(dir string) (gone, ok bool) {
 // marker is older than olderThan. A directory without a marker (the process
 // was killed between making it and marking it) is removed when older than
 // olderThan and a minute. The sandboxes of this process and of live processes
-// are never touched. It returns the directories removed.
+// are never touched. Before a dead owner's directory goes, the process
+// groups recorded in it (RecordProcessGroup: vitest and its workers, left
+// running by a SIGKILL) are stopped. It returns the directories removed.
 func SweepStale(tempDir string, olderThan time.Duration) ([]string, error) {
 	if tempDir == "" {
 		tempDir = os.TempDir()
@@ -184,6 +186,9 @@ func SweepStale(tempDir string, olderThan time.Duration) ([]string, error) {
 		}
 		if time.Since(fi.ModTime()) < age {
 			continue
+		}
+		if marked {
+			stopGroups(dir) // the vitest processes the dead owner left running
 		}
 		if err := removeTree(dir); err != nil {
 			errs = append(errs, err)

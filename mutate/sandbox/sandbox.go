@@ -159,7 +159,7 @@ func (s *Sandbox) setUp(opts Options) error {
 		return err
 	}
 	name := filepath.Base(s.Source)
-	if name == string(filepath.Separator) || name == "." || name == ownerFile {
+	if name == string(filepath.Separator) || name == "." || name == ownerFile || name == groupsFile {
 		name = "repo"
 	}
 	s.Root = filepath.Join(dir, name)

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// checkWritable tells, before any mutant runs, whether the output file
+// given with flag (--report, --html) can be written: an existing file is
+// opened for writing (not truncated), a new one made and removed again.
+func checkWritable(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s: is a directory, want a file", flag, path)
+	}
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s %s: cannot be written (%v): give a writable path", flag, path, err)
+	}
+	f.Close()
+	if errors.Is(statErr, fs.ErrNotExist) {
+		os.Remove(path)
+	}
+	return nil
+}
+
+// oracleVersion is the version line and a digest of the executable
+// running: a rebuilt oracle (new operators, new rules) never reuses the
+// cache of another.
+var oracleVersion = sync.OnceValue(func() string {
+	v := versionLine()
+	exe, err := os.Executable()
+	if err != nil {
+		return v
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return v
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return v
+	}
+	return v + " " + hex.EncodeToString(h.Sum(nil))[:16]
+})
+
+// jestInstead says, for a repository with no vitest, whether its tests run
+// on jest (a jest config, a jest dependency or package.json "jest" key):
+// what was found, "" when nothing says jest. oracle gate runs vitest suites
+// only: the user is told that, not to install dependencies.
+func jestInstead(root string) string {
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "vitest", "package.json")); err == nil {
+		return ""
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "jest.config.") {
+			return e.Name()
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var pkg struct {
+		Jest            json.RawMessage   `json:"jest"`
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+		Scripts         map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal(b, &pkg) != nil {
+		return ""
+	}
+	switch {
+	case pkg.Jest != nil:
+		return `package.json "jest"`
+	case pkg.DevDependencies["jest"] != "" || pkg.Dependencies["jest"] != "":
+		return "the jest dependency in package.json"
+	case strings.Contains(pkg.Scripts["test"], "jest"):
+		return `package.json "scripts.test": ` + pkg.Scripts["test"]
+	}
+	return ""
+}

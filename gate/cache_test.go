@@ -1,0 +1,137 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCacheKeyInputs: the key of a mutant changes when anything its
+// related test loads at run time changes (a shared assertion helper, the
+// code the target calls, a fixture), the vitest config or what it loads, a
+// setupFile, the lockfile, or oracle's version; not when an unrelated file
+// changes.
+func TestCacheKeyInputs(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"package.json":            `{"type":"module"}`,
+		"package-lock.json":       `{"lockfileVersion":3}`,
+		"vitest.config.ts":        "import { defineConfig } from \"vitest/config\";\nimport { dirs } from \"./config/dirs\";\nexport default defineConfig({ test: { include: dirs } });\n",
+		"config/dirs.ts":          "export const dirs = [\"test/**/*.test.ts\"];\n",
+		"test/setup.ts":           "import \"./polyfill\";\n",
+		"test/polyfill.ts":        "export {};\n",
+		"src/price.ts":            "import { round } from \"./round\";\nexport function price(n: number) {\n  return round(n * 2);\n}\n",
+		"src/round.ts":            "export function round(n: number) {\n  return Math.round(n);\n}\n",
+		"src/other.ts":            "export const other = 1;\n",
+		"test/helpers/check.ts":   "import { expect } from \"vitest\";\nimport data from \"../fixtures/data.json\";\nexport function check(v: number) {\n  expect(v).toBe(data.want);\n}\n",
+		"test/fixtures/data.json": `{"want": 4}`,
+		"test/price.test.ts":      "import { it } from \"vitest\";\nimport { price } from \"../src/price\";\nimport { check } from \"./helpers/check\";\nit(\"p\", () => check(price(2)));\n",
+	})
+	m := edit.Mutant{Path: "src/price.ts", Operator: ArithmeticOperator, Diff: "-n * 2\n+n / 2\n"}
+	tests := []string{"test/price.test.ts"}
+	key := func(version string) string {
+		p, err := callgraph.NewProgram(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		c := openCache(root, true, KeyInputs(p, []string{"test/setup.ts"}, version))
+		return c.key(root, m, tests)
+	}
+	before := key("v1")
+	if key("v1") != before {
+		t.Fatal("the key is not deterministic")
+	}
+	if key("v2") == before {
+		t.Error("oracle's version is not in the key")
+	}
+	for _, f := range []string{"test/helpers/check.ts", "test/fixtures/data.json", "src/round.ts", "test/price.test.ts", "src/price.ts",
+		"vitest.config.ts", "config/dirs.ts", "test/setup.ts", "test/polyfill.ts", "package-lock.json", "package.json"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		old, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(append([]byte(nil), old...), "\n// changed\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if key("v1") == before {
+			t.Errorf("a change of %s keeps the key", f)
+		}
+		if err := os.WriteFile(p, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeTree(t, root, map[string]string{"src/other.ts": "export const other = 2;\n"})
+	if key("v1") != before {
+		t.Error("a change of a file no test loads changes the key")
+	}
+}
+
+// TestCacheConcurrentSave: two runs that read the cache before either
+// saved keep both their entries (the last writer does not win alone).
+func TestCacheConcurrentSave(t *testing.T) {
+	root := t.TempDir()
+	a, b := openCache(root, false, nil), openCache(root, false, nil)
+	for i := 0; i < 20; i++ {
+		a.put("a"+string(rune('a'+i)), cached{Outcome: "killed"})
+		b.put("b"+string(rune('a'+i)), cached{Outcome: "survived"})
+	}
+	var wg sync.WaitGroup
+	for _, c := range []*resultCache{a, b} {
+		wg.Add(1)
+		go func(c *resultCache) {
+			defer wg.Done()
+			if err := c.save(); err != nil {
+				t.Error(err)
+			}
+		}(c)
+	}
+	wg.Wait()
+	got := openCache(root, false, nil)
+	if len(got.entries) != 40 || got.entries["aa"].Outcome != "killed" || got.entries["bt"].Outcome != "survived" {
+		t.Errorf("%d entries after two concurrent saves, want 40", len(got.entries))
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(cacheFile)) + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("the lock is left: %v", err)
+	}
+}
+
+// TestCacheWritable: a cache directory that cannot be written is found
+// before any mutant runs.
+func TestCacheWritable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	root := t.TempDir()
+	if err := CheckCacheWritable(root); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, ".oracle", "cache"))
+	if len(entries) != 0 {
+		t.Errorf("the check left %v", entries)
+	}
+	ro := t.TempDir()
+	os.Chmod(ro, 0o555)
+	defer os.Chmod(ro, 0o755)
+	if err := CheckCacheWritable(ro); err == nil {
+		t.Error("a read-only checkout's cache is writable?")
+	}
+}

@@ -1,0 +1,134 @@
+package gate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Merge joins the results of the shards of one gate (`oracle gate merge`)
+// into one decision: every mutant once, scored and judged as one run would.
+// names are the shards' documents, for the errors. It refuses (an error:
+// the caller's exit 2) a set that is not one gate's, whole: a document
+// without a shard identity, shards whose identities differ (repository,
+// base, head, scope, operators, version, threshold, mutant list), a shard
+// given twice, a shard missing, or mutants that do not add up.
+func Merge(parts []*Result, names []string) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	name := func(i int) string {
+		if i < len(names) {
+			return names[i]
+		}
+		return "shard document " + strconv.Itoa(i+1)
+	}
+	for i, p := range parts {
+		if p.Identity == nil {
+			return nil, fmt.Errorf("%s records no shard identity (a gate --json of an older oracle?): run the shards again with this oracle and --shard K/N", name(i))
+		}
+	}
+	ref := parts[0].Identity
+	byK := map[int]int{}
+	for i, p := range parts {
+		id := p.Identity
+		if field, a, b := identityDiff(ref, id); field != "" {
+			return nil, fmt.Errorf("%s and %s are not shards of one gate: their %s differ (%s and %s)", name(0), name(i), field, a, b)
+		}
+		if id.K < 1 || id.K > id.N {
+			return nil, fmt.Errorf("%s: shard %d/%d is not a shard of %d", name(i), id.K, id.N, id.N)
+		}
+		if j, ok := byK[id.K]; ok {
+			return nil, fmt.Errorf("shard %d/%d is given twice (%s and %s)", id.K, id.N, name(j), name(i))
+		}
+		byK[id.K] = i
+	}
+	var missing []string
+	for k := 1; k <= ref.N; k++ {
+		if _, ok := byK[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, ref.N))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the set is incomplete: shard %s missing (%d of %d given); merge every shard of the gate", strings.Join(missing, ", "), len(parts), ref.N)
+	}
+
+	out := &Result{Threshold: ref.Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{},
+		Change: parts[0].Change}
+	merged := *ref
+	merged.K = 0
+	out.Identity = &merged
+	seen := map[string]string{}
+	stopped := false // a shard stopped before its mutants (a red baseline, an error)
+	for i, p := range parts {
+		switch {
+		case p.Verdict == ERROR:
+			stopped = true
+			if out.Verdict != ERROR {
+				out.Verdict, out.Reason, out.Attribution = ERROR, p.Reason, p.Attribution
+			}
+		case p.Attribution == AttributionTests:
+			stopped = true
+			if out.Verdict == "" {
+				out.Verdict, out.Reason, out.Attribution = FAIL, p.Reason, p.Attribution
+			}
+		}
+		for _, m := range p.Mutants {
+			if prev, ok := seen[m.ID]; ok {
+				return nil, fmt.Errorf("mutant %s is in %s and in %s: the shards overlap", m.ID, prev, name(i))
+			}
+			seen[m.ID] = name(i)
+			out.Mutants = append(out.Mutants, m)
+		}
+		out.Cached += p.Cached
+		out.Seconds = max(out.Seconds, p.Seconds)
+	}
+	if out.Verdict != "" {
+		return out, nil
+	}
+	if !stopped && len(out.Mutants) != ref.Mutants {
+		return nil, fmt.Errorf("the shards hold %d mutants, their gate has %d: a shard document was cut or edited", len(out.Mutants), ref.Mutants)
+	}
+	if len(out.Mutants) == 0 { // no mutant in the whole gate: every shard says why alike
+		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
+		return out, nil
+	}
+	score(out)
+	if out.Total == 0 {
+		out.Verdict, out.Reason = SKIP, "no mutant could be built on what the change touched"
+	}
+	return out, nil
+}
+
+// identityDiff names the first field (but K) in which a and b differ, with
+// both values; "" when they agree.
+func identityDiff(a, b *Identity) (field, va, vb string) {
+	short := func(s string) string {
+		if s == "" {
+			return "none"
+		}
+		if len(s) > 12 {
+			return s[:12]
+		}
+		return s
+	}
+	for _, f := range []struct{ name, a, b string }{
+		{"repository", short(a.Repository), short(b.Repository)},
+		{"base commit", short(a.Base), short(b.Base)},
+		{"head commit", short(a.Head), short(b.Head)},
+		{"working tree (--worktree)", strconv.FormatBool(a.Worktree), strconv.FormatBool(b.Worktree)},
+		{"--files list", short(a.Files), short(b.Files)},
+		{"scope", a.Scope, b.Scope},
+		{"operators", short(a.Operators), short(b.Operators)},
+		{"oracle version", a.Version, b.Version},
+		{"threshold", strconv.FormatFloat(a.Threshold, 'g', -1, 64), strconv.FormatFloat(b.Threshold, 'g', -1, 64)},
+		{"shard count N", strconv.Itoa(a.N), strconv.Itoa(b.N)},
+		{"mutant count", strconv.Itoa(a.Mutants), strconv.Itoa(b.Mutants)},
+		{"mutant list", short(a.Digest), short(b.Digest)},
+	} {
+		if f.a != f.b {
+			return f.name, f.a, f.b
+		}
+	}
+	return "", "", ""
+}
