@@ -218,7 +218,8 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 }
 
 // ScopeText says what the score is about: "on 2 changed lines" (the lines
-// of the target files the change added or modified), or "in 3 functions".
+// of the target files the change added or modified), or "in 3 functions";
+// "" when the result does not say.
 func (res *Result) ScopeText() string {
 	if res.Scope == ScopeFunction {
 		n := 0
@@ -228,6 +229,9 @@ func (res *Result) ScopeText() string {
 			}
 		}
 		return "in " + plural(n, "function", "functions")
+	}
+	if len(res.Changed) == 0 {
+		return ""
 	}
 	lines, whole := 0, 0
 	for _, rs := range res.Changed {

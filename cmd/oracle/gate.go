@@ -181,7 +181,11 @@ func writeGateText(w io.Writer, res *gate.Result) {
 	case res.Verdict == gate.PASS || res.Verdict == gate.FAIL && res.Attribution == "":
 		// The figures as compared: never "FAIL 74% ... threshold 74".
 		sc, th := gate.Figures(res.Score, res.Threshold)
-		fmt.Fprintf(w, "GATE %s %s%% (%d/%d) %s threshold %s\n", res.Verdict, sc, res.Detected, res.Total, res.ScopeText(), th)
+		scope := res.ScopeText()
+		if scope != "" {
+			scope = " " + scope
+		}
+		fmt.Fprintf(w, "GATE %s %s%% (%d/%d)%s threshold %s\n", res.Verdict, sc, res.Detected, res.Total, scope, th)
 		if res.Verdict == gate.FAIL && res.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", res.Reason)
 		}
