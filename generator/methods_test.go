@@ -89,7 +89,7 @@ func TestMethodObservation(t *testing.T) {
 			}
 			var got []string
 			for _, ob := range o.Observed {
-				got = append(got, ob.Call+" "+ob.Target+" "+ob.Strategy)
+				got = append(got, ob.Call+" "+ob.Target+" "+string(ob.Strategy))
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("observed:\n got  %q\n want %q", got, tc.want)

@@ -21,22 +21,34 @@ import (
 )
 
 // Status of one operation.
+type Status string
+
 const (
-	StatusGenerated = "generated"
-	StatusSkipped   = "skipped"
-	StatusError     = "error"
+	StatusGenerated Status = "generated"
+	StatusSkipped   Status = "skipped"
+	StatusError     Status = "error"
 )
 
-// Strategies for observing a callee (SPEC "Observing a call").
+// Role of an observed callee: the wrapped call, or a preserved one.
+type Role string
+
 const (
-	HoistedMock = "hoisted-mock"
-	InPlaceSpy  = "in-place-spy"
+	RoleWrap     Role = "wrap"
+	RolePreserve Role = "preserve"
+)
+
+// Strategy is how a callee is observed (SPEC "Observing a call").
+type Strategy string
+
+const (
+	HoistedMock Strategy = "hoisted-mock"
+	InPlaceSpy  Strategy = "in-place-spy"
 	// For a method's callees written through `this` (SPEC: "observed on the
 	// instance the receiver holds"): a call-through spy on the receiver
 	// (`this.m()`), or on the object a field of the receiver holds
 	// (`this.dep.m()`), placed after arrange.
-	ReceiverSpy = "receiver-spy"
-	InstanceSpy = "instance-spy"
+	ReceiverSpy Strategy = "receiver-spy"
+	InstanceSpy Strategy = "instance-spy"
 )
 
 // Result is the plan for a whole ticket.
@@ -50,7 +62,7 @@ type Result struct {
 type Operation struct {
 	ID       string
 	Function string // <file>#<name>
-	Status   string
+	Status   Status
 	File     string // the oracle's repo-relative path (generated)
 	Fixture  string // the fixture used ("" when the operation's args need none)
 	Reason   string // skipped, error: why
@@ -66,11 +78,11 @@ type Operation struct {
 // Observed is one callee the oracle observes.
 type Observed struct {
 	Call     string // as written at the call site
-	Role     string // "wrap" or "preserve"
+	Role     Role
 	Target   string // <file>#<name> of the defining declaration
 	Module   string // the defining module
 	Export   string // the name the defining module exports it under
-	Strategy string
+	Strategy Strategy
 	Why      string
 	// ReceiverSpy, InstanceSpy: the field of the receiver that holds the
 	// object (InstanceSpy: "pricing" for this.pricing.quote) and the member
@@ -334,9 +346,9 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 	calls := append([]*analyzer.Call{wrap}, pres...)
 	targets := map[string]string{} // target -> first call text observing it
 	for i, c := range calls {
-		role := "preserve"
+		role := RolePreserve
 		if i == 0 {
-			role = "wrap"
+			role = RoleWrap
 		}
 		if c.Callee.Kind == analyzer.CalleeThis {
 			ob, err := observeThis(p, f, fn, c, role)
@@ -348,7 +360,7 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 				return out, fmt.Errorf("cannot observe %s (%d:%d): %s also calls it; the oracle cannot tell the two sites apart", c.Text, c.Line, c.Column, first)
 			}
 			targets[key] = c.Text
-			if others := sameCallSites(fn, c); role == "wrap" && others != "" {
+			if others := sameCallSites(fn, c); role == RoleWrap && others != "" {
 				return out, fmt.Errorf("cannot observe %s (%d:%d): it is also called at %s in the body, so \"not called when the flag is set\" cannot be asserted of this site alone", c.Text, c.Line, c.Column, others)
 			}
 			out = append(out, ob)
@@ -369,7 +381,7 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 			return out, fmt.Errorf("cannot observe %s (%d:%d): it calls %s, which %s also calls; the oracle cannot tell the two sites apart", c.Text, c.Line, c.Column, *e.Target, first)
 		}
 		targets[*e.Target] = c.Text
-		if others := otherSites(p, f, fn, c, *e.Target); role == "wrap" && others != "" {
+		if others := otherSites(p, f, fn, c, *e.Target); role == RoleWrap && others != "" {
 			return out, fmt.Errorf("cannot observe %s (%d:%d): %s is also called at %s in the body, so \"not called when the flag is set\" cannot be asserted of this site alone", c.Text, c.Line, c.Column, *e.Target, others)
 		}
 		strategy, why := chooseStrategy(p, module, fx)
@@ -382,7 +394,7 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 // a spy on the receiver (`this.m()`), or on the object a field of the
 // receiver holds (`this.dep.m()`), placed after arrange. What the oracle
 // cannot reach is an error with the reason.
-func observeThis(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, c *analyzer.Call, role string) (Observed, error) {
+func observeThis(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, c *analyzer.Call, role Role) (Observed, error) {
 	cl := c.Callee
 	if fn.Class == "" || cl.ThisClass != fn.Class {
 		return Observed{}, fmt.Errorf("cannot observe %s (%d:%d): this is not the receiver of %s there (a plain function's own this)", c.Text, c.Line, c.Column, fn.Qual)
@@ -449,7 +461,7 @@ func otherSites(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, s
 // module m: an in-place spy when the fixture imports a live symbol from m, or
 // when m (through what it loads) initialises against state the fixture sets up
 // at run time; a hoisted mock otherwise.
-func chooseStrategy(p *callgraph.Program, m string, fx *fixtures.Fixture) (string, string) {
+func chooseStrategy(p *callgraph.Program, m string, fx *fixtures.Fixture) (Strategy, string) {
 	if fx == nil {
 		return HoistedMock, "no fixture: nothing is set up at run time"
 	}

@@ -123,7 +123,7 @@ func TestStrategyChoice(t *testing.T) {
 			}
 			var got []string
 			for _, ob := range o.Observed {
-				got = append(got, ob.Call+" "+ob.Target+" "+ob.Strategy+": "+ob.Why)
+				got = append(got, ob.Call+" "+ob.Target+" "+string(ob.Strategy)+": "+ob.Why)
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("observed:\n got  %q\n want %q", got, tc.want)
@@ -170,7 +170,7 @@ func TestFixtureMatching(t *testing.T) {
 	res := plan(t, withTicket(files, op("app-run", "app.ts#run", "")+op("lone", "lone.ts#lone", "")+op("with-args", "lone.ts#lone", "    args: [{}]\n")+op("forced", "app.ts#run", "    fixture: other\n")))
 	got := []string{}
 	for _, o := range res.Operations {
-		got = append(got, o.ID+" "+o.Status+" "+o.Fixture+" "+o.Reason)
+		got = append(got, o.ID+" "+string(o.Status)+" "+o.Fixture+" "+o.Reason)
 	}
 	want := []string{
 		"app-run generated app ",

@@ -11,6 +11,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/fixtures"
 	"github.com/oracle-ts/oracle/templates"
 )
@@ -161,7 +162,7 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		v.Observed = append(v.Observed, ov)
 		v.CallWidth = max(v.CallWidth, len(ob.Call))
 		v.TargetWidth = max(v.TargetWidth, len(ob.Target))
-		if ob.Role == "wrap" {
+		if ob.Role == RoleWrap {
 			v.WrapVar = ov.Var
 		} else {
 			v.PreserveVars = append(v.PreserveVars, ov.Var)
@@ -303,10 +304,9 @@ func isIdent(s string) bool {
 		}
 		return false
 	}
-	return !reserved[s]
+	return !manifest.IsReservedWord(s)
 }
 
-var reserved = map[string]bool{"default": true, "delete": true, "new": true, "class": true, "function": true, "import": true, "export": true, "return": true, "this": true, "typeof": true, "void": true, "in": true, "of": true, "var": true, "let": true, "const": true, "if": true, "else": true, "for": true, "while": true, "do": true, "switch": true, "case": true, "break": true, "continue": true, "try": true, "catch": true, "finally": true, "throw": true, "with": true, "yield": true, "await": true, "enum": true, "super": true, "null": true, "true": true, "false": true, "instanceof": true, "debugger": true, "extends": true}
 
 // uniqueVar picks the oracle's variable name for an observed callee.
 func uniqueVar(export, call string, used map[string]bool) string {
@@ -323,7 +323,7 @@ func uniqueVar(export, call string, used map[string]bool) string {
 		}
 	}
 	name := base
-	for i := 2; used[name] || reserved[name]; i++ {
+	for i := 2; used[name] || manifest.IsReservedWord(name); i++ {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	used[name] = true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -255,7 +256,7 @@ func checkTemplate(s string) string {
 			}
 			closeAt := open + 1 + end
 			name := rest[open+1 : closeAt]
-			if !contains(Placeholders, name) {
+			if !slices.Contains(Placeholders, name) {
 				msg := fmt.Sprintf("unknown placeholder {%s}", name)
 				if sg := suggest(name, Placeholders); sg != "" {
 					msg += fmt.Sprintf("; did you mean {%s}?", sg)
@@ -279,7 +280,7 @@ func checkTemplate(s string) string {
 	}
 	base := s[strings.LastIndexByte(s, '/')+1:]
 	ext := path.Ext(base)
-	if !contains(tsExtensions, ext) || strings.HasSuffix(base, ".d"+ext) {
+	if !slices.Contains(tsExtensions, ext) || strings.HasSuffix(base, ".d"+ext) {
 		return fmt.Sprintf("template %s must end with a TypeScript test file extension (%s)", quote(s), strings.Join(tsExtensions, ", "))
 	}
 	return ""

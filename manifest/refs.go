@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -147,7 +148,7 @@ func checkRepoPath(p string) (string, string) {
 		return "", fmt.Sprintf("expected a TypeScript source file, got the declaration file %s", quote(p))
 	}
 	ext := path.Ext(clean)
-	if !contains(tsExtensions, ext) {
+	if !slices.Contains(tsExtensions, ext) {
 		return "", fmt.Sprintf("expected a TypeScript file (%s), got %s", strings.Join(tsExtensions, ", "), quote(p))
 	}
 	if strings.Trim(strings.TrimSuffix(path.Base(clean), ext), ".") == "" {
@@ -260,3 +261,7 @@ func parseOccurrence(tag, value string) (int, bool) {
 	}
 	return int(n), true
 }
+
+// IsReservedWord reports a word JavaScript modules (strict mode) never
+// allow as a binding name.
+func IsReservedWord(w string) bool { return reservedWords[w] }

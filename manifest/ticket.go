@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -238,7 +239,7 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 	kindExpected := "expected one of: " + strings.Join(Kinds, ", ")
 	if v, ok := required("kind", kindExpected); ok {
 		if s, ok := p.str(v, join(path, "kind"), kindExpected); ok {
-			if !contains(Kinds, s) {
+			if !slices.Contains(Kinds, s) {
 				p.errorf(v, join(path, "kind"), "%s, got %s", kindExpected, quote(s))
 			}
 			op.Kind = s

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -262,7 +263,7 @@ func (p *parser) fields(n *yaml.Node, path string, known []string, expected stri
 			p.errorf(k, fp, "duplicate field (first given at line %d)", prev.key.Line)
 			continue
 		}
-		if !contains(known, name) {
+		if !slices.Contains(known, name) {
 			msg := fmt.Sprintf("unknown field %s", quote(name))
 			if s := suggest(name, known); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
@@ -298,13 +299,4 @@ func join(path, name string) string {
 
 func index(path string, i int) string {
 	return fmt.Sprintf("%s[%d]", path, i)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

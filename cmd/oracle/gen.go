@@ -67,12 +67,12 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	code = exitOK
 	doc := genDoc{Schema: "oracle.gen/v1", Ticket: res.Ticket, Operations: []genOp{}}
 	for _, o := range res.Operations {
-		g := genOp{ID: o.ID, Function: o.Function, Status: o.Status, Fixture: o.Fixture, Reason: o.Reason, Unchanged: o.Unchanged, Warnings: o.Warnings}
+		g := genOp{ID: o.ID, Function: o.Function, Status: string(o.Status), Fixture: o.Fixture, Reason: o.Reason, Unchanged: o.Unchanged, Warnings: o.Warnings}
 		if o.Status == generator.StatusGenerated {
 			g.File = o.File
 		}
 		for _, ob := range o.Observed {
-			g.Observed = append(g.Observed, genObserved{Call: ob.Call, Role: ob.Role, Target: ob.Target, Strategy: ob.Strategy, Why: ob.Why})
+			g.Observed = append(g.Observed, genObserved{Call: ob.Call, Role: string(ob.Role), Target: ob.Target, Strategy: string(ob.Strategy), Why: ob.Why})
 		}
 		if o.Status == generator.StatusError {
 			code = exitFail
