@@ -1,6 +1,9 @@
 package gate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestFigures: the printed score and threshold compare as the gate compared
 // them; whole numbers when those suffice.
@@ -48,5 +51,22 @@ func TestScoreReasonFigures(t *testing.T) {
 	score(res)
 	if res.Verdict != FAIL || res.Reason != "src/a.ts scores 73.7% (14/19), below the threshold 74.0" {
 		t.Errorf("%s %q", res.Verdict, res.Reason)
+	}
+}
+
+// TestHTMLFigures: the page prints the figures compared too.
+func TestHTMLFigures(t *testing.T) {
+	res := &Result{Threshold: 74}
+	for i := 0; i < 19; i++ {
+		o := "killed"
+		if i >= 14 {
+			o = "survived"
+		}
+		res.Mutants = append(res.Mutants, Mutant{ID: string(rune('a' + i)), File: "src/a.ts", Outcome: o})
+	}
+	score(res)
+	page := string(res.HTML(t.TempDir()))
+	if !strings.Contains(page, "GATE FAIL 73.7% (14/19), threshold 74.0") || !strings.Contains(page, "<td>73.7%</td>") {
+		t.Errorf("%.800s", page)
 	}
 }

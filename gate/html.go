@@ -23,7 +23,8 @@ func (res *Result) HTML(root string) []byte {
 		"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}details{margin:.3em 0}</style></head><body>\n")
 	w("<h1 class=\"verdict-%s\">GATE %s", html.EscapeString(res.Verdict), html.EscapeString(res.Verdict))
 	if res.Total > 0 {
-		w(" %.0f%% (%d/%d), threshold %.0f", res.Score, res.Detected, res.Total, res.Threshold)
+		sc, th := Figures(res.Score, res.Threshold) // as compared: never "FAIL 74% ... threshold 74"
+		w(" %s%% (%d/%d), threshold %s", sc, res.Detected, res.Total, th)
 	}
 	w("</h1>\n")
 	if res.Reason != "" {
@@ -31,8 +32,9 @@ func (res *Result) HTML(root string) []byte {
 	}
 	w("<table><tr><th>file</th><th>score</th><th>detected</th><th>mutants</th><th>errors</th></tr>\n")
 	for _, f := range res.Files {
-		w("<tr><td><a href=\"#%s\">%s</a></td><td>%.0f%%</td><td>%d</td><td>%d</td><td>%d</td></tr>\n",
-			html.EscapeString(f.File), html.EscapeString(f.File), f.Score, f.Detected, f.Total, f.Errors)
+		sc, _ := Figures(f.Score, res.Threshold)
+		w("<tr><td><a href=\"#%s\">%s</a></td><td>%s%%</td><td>%d</td><td>%d</td><td>%d</td></tr>\n",
+			html.EscapeString(f.File), html.EscapeString(f.File), sc, f.Detected, f.Total, f.Errors)
 	}
 	w("</table>\n")
 	var skipped []Target

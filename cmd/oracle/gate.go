@@ -149,8 +149,8 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	code = gateExit[res.Verdict]
-	if res.Shard != "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
-		code = exitOK // the slice ran: the verdict is the merge's
+	if res.Shard != "" && res.Attribution == "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
+		code = exitOK // the slice ran: the verdict is the merge's (a red baseline is FAIL already)
 	}
 	if *v.json {
 		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)

@@ -150,6 +150,9 @@ func TestGateHostile(t *testing.T) {
 	if !strings.HasPrefix(out, "GATE FAIL (attribution: tests): the related test test/grade.test.ts fails") {
 		t.Errorf("red baseline text:\n%s", out)
 	}
+	if code, out, _ := oracle(t, "gate", "--root", dir, "--shard", "1/2"); code != 1 || !strings.HasPrefix(out, "GATE FAIL (attribution: tests)") {
+		t.Errorf("a shard with a red related test: exit %d\n%s", code, out)
+	}
 	g.git("checkout", "--", "test/mode.txt")
 
 	// Item 6: an uncommitted edit of a file of the change is refused
