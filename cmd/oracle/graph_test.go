@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/callgraph"
 )
 
 // oracle runs the command in-process and returns its exit code and streams.
@@ -118,6 +121,38 @@ func TestGraphJSONDocument(t *testing.T) {
 					t.Errorf("%s: unresolved call without reason: %v", fn.ID, c)
 				}
 			}
+		}
+	}
+}
+
+// TestGraphJSONStreamed: the document written one function at a time is,
+// byte for byte, what encoding it whole gives (with and without the
+// optional notes and errors, with characters JSON escapes).
+func TestGraphJSONStreamed(t *testing.T) {
+	tgt := "src/a.ts#f<T>"
+	full := graphDoc{Schema: "oracle.graph/v1",
+		Functions: []*callgraph.FunctionNode{
+			{ID: "src/a.ts#f", File: "src/a.ts", Name: "f", Exported: true, Line: 1,
+				Calls: []callgraph.CallEdge{{Text: "a && b", Line: 2, Column: 3, Target: &tgt, Via: callgraph.ViaImport}}},
+			{ID: "src/a.ts#g", File: "src/a.ts", Name: "g", Line: 9, Kind: "nested", Calls: []callgraph.CallEdge{}},
+		},
+		Notes:  []callgraph.Note{{File: "big.ts", Reason: "skipped: \"huge\""}},
+		Errors: []callgraph.FileError{{File: "x.ts", Line: 1, Column: 2, Message: "syntax error near `)`"}},
+	}
+	noExtras := full
+	noExtras.Notes, noExtras.Errors = nil, nil
+	empty := graphDoc{Schema: "oracle.graph/v1", Functions: []*callgraph.FunctionNode{}}
+	for name, doc := range map[string]graphDoc{"full": full, "no notes or errors": noExtras, "no functions": empty} {
+		var want, got bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(doc); err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(&got)
+		if err := writeGraphJSON(w, doc); err != nil || w.Flush() != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s:\n got %s\nwant %s", name, got.String(), want.String())
 		}
 	}
 }
