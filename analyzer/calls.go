@@ -247,6 +247,9 @@ func (x *extraction) callee(fnc int32) Callee {
 		if len(path) > 0 {
 			cl := Callee{Kind: CalleeThis, Path: path}
 			cl.ThisClass, cl.ThisStatic, _ = x.thisClass(e)
+			if cl.ThisClass == "" {
+				cl.ThisType, cl.ThisFrom = x.thisType(e)
+			}
 			return cl
 		}
 	case "parenthesized_expression":
@@ -458,6 +461,9 @@ func (x *extraction) scopeOf(a int32) scope {
 					for _, n := range x.patternNames(pat) {
 						x.bind(s, n, "parameter")
 					}
+					if x.nodes[pat].kind == "identifier" {
+						x.setType(s, pat, x.declaredType(x.child(c, "type")))
+					}
 				}
 			}
 		}
@@ -494,6 +500,18 @@ func (x *extraction) bindFunction(s scope, n, fnNode int32) {
 	name := x.text(n)
 	if b, ok := s[name]; ok && b.Kind == BindLocal && b.Line == x.line(x.nodes[n].start) && b.Function == "" {
 		b.Function = fn.Qual
+		s[name] = b
+	}
+}
+
+// setType gives the binding the name node n declares in s its declared type.
+func (x *extraction) setType(s scope, n int32, typ string) {
+	if typ == "" {
+		return
+	}
+	name := x.text(n)
+	if b, ok := s[name]; ok && b.Kind == BindLocal && b.Line == x.line(x.nodes[n].start) && b.Type == "" {
+		b.Type = typ
 		s[name] = b
 	}
 }
@@ -589,6 +607,11 @@ func (x *extraction) declarators(s scope, decl int32, kind string) {
 			}
 			if x.nodes[name].kind == "identifier" {
 				x.bindFunction(s, name, x.unwrap(x.child(c, "value")))
+				if t := x.child(c, "type"); t >= 0 {
+					x.setType(s, name, x.declaredType(t))
+				} else {
+					x.setType(s, name, x.newType(x.child(c, "value")))
+				}
 			}
 			continue
 		}

@@ -18,6 +18,7 @@ type symbol struct {
 	reason    string // unresolved: why
 	via       Via    // when set, how the call reaches it whatever the path (ViaMember, ViaNamespace)
 	iface     string // a member declared by this interface
+	declared  string // a class member without a body: "abstract", "field" or "signature"
 }
 
 func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Sprintf(format, a...)} }
@@ -51,7 +52,7 @@ func edge(sym symbol, via Via) CallEdge {
 		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
 	}
 	t := sym.file + "#" + sym.name
-	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface}
+	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface, Declared: sym.declared}
 }
 
 func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
@@ -75,6 +76,13 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 				return p.memberOf(sym, cl.Path), ViaMember
 			}
 			return sym, ViaLocal
+		}
+		if b.Type != "" && len(cl.Path) > 0 {
+			v, why := p.evalType(tref{file: f.Path, text: b.Type}, 0)
+			if why != "" {
+				return unresolved("%s is bound inside the function by %s, of declared type %s: %s", cl.Root, b.Detail, short(b.Type), why), ViaUnresolved
+			}
+			return p.walkMembers(v, cl.Path, false, cl.Root), ViaMember
 		}
 		where := b.Detail
 		if b.Line > 0 {
@@ -286,7 +294,7 @@ func (p *Program) reexport(mod symbol, name string, types bool, visited map[stri
 // localBinding resolves a name of f's module scope that f exports.
 func (p *Program) localBinding(f *analyzer.File, local string, types bool, visited map[string]bool) symbol {
 	for _, d := range f.Decls {
-		if d.Name == local && (d.Kind != analyzer.DeclType || types && d.Class != nil) {
+		if d.Name == local && (d.Kind != analyzer.DeclType || types && (d.Class != nil || d.Alias != nil)) {
 			return symbol{file: f.Path, name: declName(d)}
 		}
 	}
