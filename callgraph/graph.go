@@ -59,7 +59,7 @@ type CallEdge struct {
 	// (an abstract method or field), "field" (a field, called through the
 	// function it holds) or "signature" (a method declared without a body).
 	Declared string `json:"declared,omitempty"`
-	Export    string `json:"-"` // the name the target's module exports it under ("" for a local call)
+	Export   string `json:"-"` // the name the target's module exports it under ("" for a local call)
 
 	Call *analyzer.Call `json:"-"`
 }

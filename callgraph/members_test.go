@@ -300,13 +300,13 @@ export function callAll() {}`}),
 				"inferredReturn: this.clone -> unresolved: this is not a class instance here…",
 				"untyped: this.open -> unresolved: this has the declared type any (from the this parameter): any: not a class…",
 				"lazy: this.ws.flush -> src/rm.ts#RequestManager.flush (member)", // every method of the mapped type has this: T
-				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)", // typed variable
-				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)", // satisfies
-				"src/lit.ts: this.open -> src/rm.ts#Conn.open (member)",       // ThisType<Conn>
+				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)",    // typed variable
+				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)",    // satisfies
+				"src/lit.ts: this.open -> src/rm.ts#Conn.open (member)",          // ThisType<Conn>
 			},
 		},
 		{
-			name:  "abstract members and function-typed fields pin to their declaration",
+			name: "abstract members and function-typed fields pin to their declaration",
 			files: merge(lib, map[string]string{"src/abs.ts": `import { Base } from "./types";
 export abstract class Job {
   abstract step(): void;
