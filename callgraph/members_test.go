@@ -387,3 +387,18 @@ func checkAllCalls(t *testing.T, files map[string]string, file string, want []st
 		}
 	}
 }
+
+// TestModuleCalleeMemo: a module-scope callee is resolved once per file and
+// reused, but `X()` and `new X()` stay apart, and so do different paths.
+func TestModuleCalleeMemo(t *testing.T) {
+	files := map[string]string{"src/a.ts": `import * as ns from "./b";
+class A { constructor() {} static s() {} }
+export function f() { A(); new A(); A.s(); ns.g(); ns.h(); }
+export function g() { new A(); A(); ns.h(); }`,
+		"src/b.ts": `export function g() {} export function h() {}`}
+	checkCalls(t, files, "src/a.ts#f", []string{
+		"A -> src/a.ts#A (local)", "A -> src/a.ts#A.constructor (member)", "A.s -> src/a.ts#A.s (member)",
+		"ns.g -> src/b.ts#g (namespace)", "ns.h -> src/b.ts#h (namespace)"})
+	checkCalls(t, files, "src/a.ts#g", []string{
+		"A -> src/a.ts#A.constructor (member)", "A -> src/a.ts#A (local)", "ns.h -> src/b.ts#h (namespace)"})
+}
