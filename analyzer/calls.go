@@ -241,6 +241,9 @@ func (x *extraction) callee(fnc int32) Callee {
 		cl := Callee{Kind: CalleeIdent, Root: root, Binding: x.resolve(root, e)}
 		if len(path) > 0 {
 			cl.Kind, cl.Path = CalleeMember, path
+			if cl.Binding.Type != "" {
+				cl.Binding.Narrowed = x.narrowedIn(root, e)
+			}
 		}
 		return cl
 	case "this":

@@ -257,7 +257,8 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			case x.hasToken(m, "set"):
 				kind, fname = FuncSetter, name+"="
 			}
-			mem := Member{Name: name, Static: static, Line: x.line(x.nodes[m].start), Abstract: x.hasToken(m, "abstract")}
+			mem := Member{Name: name, Static: static, Line: x.line(x.nodes[m].start), Abstract: x.hasToken(m, "abstract"),
+				ThisGuard: x.thisGuard(m)}
 			if kind == FuncGetter {
 				if t := x.child(m, "return_type"); t >= 0 {
 					mem.Type = annotation(x.text(t))
@@ -296,7 +297,7 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 		case "abstract_method_signature", "method_signature":
 			if name, ok := x.memberName(x.child(m, "name")); ok {
 				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
-					Abstract: x.nodes[m].kind == "abstract_method_signature"})
+					Abstract: x.nodes[m].kind == "abstract_method_signature", ThisGuard: x.thisGuard(m)})
 			}
 		}
 		declStart = -1
@@ -355,7 +356,7 @@ func (x *extraction) iface(n int32, qual string) {
 				if !ok {
 					continue
 				}
-				mem := Member{Name: name, Line: x.line(x.nodes[m].start), Field: x.nodes[m].kind == "property_signature"}
+				mem := Member{Name: name, Line: x.line(x.nodes[m].start), Field: x.nodes[m].kind == "property_signature", ThisGuard: x.thisGuard(m)}
 				if t := x.child(m, "type"); t >= 0 {
 					mem.Type = annotation(x.text(t))
 				}

@@ -99,7 +99,10 @@ type Member struct {
 	Type     string // a field, parameter property or property signature: its declared type as written (for a field without one, the class of the `new X()` that initializes it); a getter: its declared return type; "" when none
 	Field    bool   // a field, parameter property or property signature (not a method, accessor or constructor)
 	Abstract bool   // declared `abstract`
-	Line     int
+	// ThisGuard: a method whose declared return type is a type predicate on
+	// this (`this is T`, `asserts this is T`): calling it narrows the object.
+	ThisGuard bool
+	Line      int
 }
 
 // DynamicImport is one `import("m")` expression.
@@ -258,6 +261,9 @@ type Binding struct {
 	// initialized with (a type parameter of an enclosing declaration is
 	// replaced by its constraint); "" when none.
 	Type string
+	// Narrowed: the name is the left operand of an `instanceof` in the
+	// function: its type there may be another than the declared one.
+	Narrowed bool
 }
 
 // ImportKind is the form of a static import.

@@ -53,7 +53,8 @@ type extraction struct {
 	stack     []int32 // reused by preorder
 	// scoping is set while boundLocally computes scopes: the types of the
 	// names they bind are not needed then (and would recurse).
-	scoping bool
+	scoping  bool
+	narrowed map[scopeName]bool // narrowedIn's answers
 }
 
 func (t *tree) extract() {

@@ -355,3 +355,45 @@ func (x *extraction) boundLocally(name string, from int32) bool {
 	}
 	return false
 }
+
+// thisGuard reports whether method m declares a type predicate on this as
+// its return type (`this is T`, `asserts this is T`, `asserts this`).
+func (x *extraction) thisGuard(m int32) bool {
+	t := x.child(m, "return_type")
+	if t < 0 {
+		return false
+	}
+	r := annotation(x.text(t))
+	return strings.HasPrefix(r, "this is ") || strings.HasPrefix(r, "asserts this")
+}
+
+// narrowedIn reports whether name is the left operand of an `instanceof`
+// anywhere in the module (narrowing reaches into closures), memoized.
+func (x *extraction) narrowedIn(name string, n int32) bool {
+	fn := int32(0)
+	key := scopeName{fn, name}
+	if v, ok := x.narrowed[key]; ok {
+		return v
+	}
+	if x.narrowed == nil {
+		x.narrowed = map[scopeName]bool{}
+	}
+	found := false
+	stack := []int32{fn}
+	for len(stack) > 0 && !found {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.nodes[i].kind == "binary_expression" && x.hasToken(i, "instanceof") {
+			if l := x.unwrap(x.child(i, "left")); l >= 0 && x.nodes[l].kind == "identifier" && x.text(l) == name {
+				found = true
+			}
+		}
+		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
+			if x.nodes[c].named {
+				stack = append(stack, c)
+			}
+		}
+	}
+	x.narrowed[key] = found
+	return found
+}

@@ -325,6 +325,23 @@ export abstract class Job {
 				"Job.make -> src/abs.ts#Job.make (member)",
 			},
 		},
+		{
+			name: "a value narrowed by instanceof, or of a type with a type predicate on this, stays unresolved (the checker sees the narrowed type)",
+			files: merge(lib, map[string]string{"src/narrow.ts": `import { Base } from "./types";
+export class Ws { isOpen(): this is { ws: string } { return true; } close() {} }
+export class Sub extends Base<any> { _parse(x: unknown) { return x; } }
+export function n(b: Base, w: Ws) {
+  if (b instanceof Sub) b._parse(1);
+  if (w.isOpen()) return;
+  w.close();
+}`}),
+			fn: "src/narrow.ts#n",
+			want: []string{
+				"b._parse -> unresolved: b is bound inside the function by parameter b, of declared type Base, and narrowed by instanceof…",
+				"w.isOpen -> unresolved: w is bound inside the function by parameter w, of declared type Ws, whose Ws.isOpen narrows it…",
+				"w.close -> unresolved: w is bound inside the function by parameter w, of declared type Ws, whose Ws.isOpen narrows it…",
+			},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -82,6 +82,12 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 			if why != "" {
 				return unresolved("%s is bound inside the function by %s, of declared type %s: %s", cl.Root, b.Detail, short(b.Type), why), ViaUnresolved
 			}
+			if b.Narrowed {
+				return unresolved("%s is bound inside the function by %s, of declared type %s, and narrowed by instanceof in this module (its type at the call may be another)", cl.Root, b.Detail, short(b.Type)), ViaUnresolved
+			}
+			if guard, ok := p.thisGuard(v, 0); ok {
+				return unresolved("%s is bound inside the function by %s, of declared type %s, whose %s narrows it (a type predicate on this)", cl.Root, b.Detail, short(b.Type), guard), ViaUnresolved
+			}
 			return p.walkMembers(v, cl.Path, false, cl.Root), ViaMember
 		}
 		where := b.Detail

@@ -506,3 +506,29 @@ func conditionalBranches(t string, depth int) []string {
 }
 
 func topKeywordIn(s, kw string) int { return strings.Index(" "+s+" ", " "+kw+" ") }
+
+// thisGuard finds a method of v (or of its bases) declared as a type
+// predicate on this: calling it narrows a value of type v, so that the
+// checker may see another type there than the declared one.
+func (p *Program) thisGuard(v tval, depth int) (string, bool) {
+	if v.class == nil || depth >= maxHeritage {
+		return "", false
+	}
+	for _, m := range v.class.Members {
+		if m.ThisGuard {
+			return v.class.Name + "." + m.Name, true
+		}
+	}
+	heritage := v.class.Heritage
+	if len(heritage) != len(v.class.Extends) {
+		heritage = v.class.Extends
+	}
+	for _, h := range heritage {
+		if bv, why := p.evalType(tref{file: v.file, text: h, env: v.env}, 0); why == "" {
+			if g, ok := p.thisGuard(bv, depth+1); ok {
+				return g, true
+			}
+		}
+	}
+	return "", false
+}
