@@ -367,8 +367,9 @@ func (x *extraction) thisGuard(m int32) bool {
 	return strings.HasPrefix(r, "this is ") || strings.HasPrefix(r, "asserts this")
 }
 
-// narrowedIn reports whether name is the left operand of an `instanceof`
-// anywhere in the module (narrowing reaches into closures), memoized.
+// narrowedIn reports whether name is the left operand of an `instanceof`,
+// or an argument of a call in a condition (a user-defined type guard), anywhere
+// in the module (narrowing reaches into closures), memoized.
 func (x *extraction) narrowedIn(name string, n int32) bool {
 	fn := int32(0)
 	key := scopeName{fn, name}
@@ -383,9 +384,21 @@ func (x *extraction) narrowedIn(name string, n int32) bool {
 	for len(stack) > 0 && !found {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if x.nodes[i].kind == "binary_expression" && x.hasToken(i, "instanceof") {
-			if l := x.unwrap(x.child(i, "left")); l >= 0 && x.nodes[l].kind == "identifier" && x.text(l) == name {
-				found = true
+		switch x.nodes[i].kind {
+		case "binary_expression":
+			if x.hasToken(i, "instanceof") {
+				if l := x.unwrap(x.child(i, "left")); l >= 0 && x.nodes[l].kind == "identifier" && x.text(l) == name {
+					found = true
+				}
+			}
+		case "call_expression":
+			// `if (isSub(x))`, `isSub(x) && ...`: a user-defined type guard may narrow x.
+			if a := x.child(i, "arguments"); a >= 0 && x.inCondition(i) {
+				for c := x.nodes[a].first; c >= 0; c = x.nodes[c].next {
+					if u := x.unwrap(c); u >= 0 && x.nodes[u].kind == "identifier" && x.text(u) == name {
+						found = true
+					}
+				}
 			}
 		}
 		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
@@ -396,4 +409,26 @@ func (x *extraction) narrowedIn(name string, n int32) bool {
 	}
 	x.narrowed[key] = found
 	return found
+}
+
+// inCondition reports whether expression e is (part of) a condition: of an
+// if, a loop or a ?:, or an operand of && or ||.
+func (x *extraction) inCondition(e int32) bool {
+	for p := x.nodes[e].parent; p >= 0; e, p = p, x.nodes[p].parent {
+		switch x.nodes[p].kind {
+		case "parenthesized_expression", "unary_expression":
+			continue
+		case "binary_expression":
+			if x.hasToken(p, "&&") || x.hasToken(p, "||") {
+				return true
+			}
+			return false
+		case "if_statement", "while_statement", "do_statement", "for_statement":
+			return true
+		case "ternary_expression":
+			return x.child(p, "condition") == e
+		}
+		return false
+	}
+	return false
 }

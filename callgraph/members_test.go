@@ -330,16 +330,21 @@ export abstract class Job {
 			files: merge(lib, map[string]string{"src/narrow.ts": `import { Base } from "./types";
 export class Ws { isOpen(): this is { ws: string } { return true; } close() {} }
 export class Sub extends Base<any> { _parse(x: unknown) { return x; } }
-export function n(b: Base, w: Ws) {
+function isSub(x: unknown): x is Sub { return true; }
+export function n(b: Base, w: Ws, g: Base) {
   if (b instanceof Sub) b._parse(1);
   if (w.isOpen()) return;
   w.close();
+  if (!isSub(g)) return;
+  g._parse(1);
 }`}),
 			fn: "src/narrow.ts#n",
 			want: []string{
-				"b._parse -> unresolved: b is bound inside the function by parameter b, of declared type Base, and narrowed by instanceof…",
+				"b._parse -> unresolved: b is bound inside the function by parameter b, of declared type Base, and narrowed…",
 				"w.isOpen -> unresolved: w is bound inside the function by parameter w, of declared type Ws, whose Ws.isOpen narrows it…",
 				"w.close -> unresolved: w is bound inside the function by parameter w, of declared type Ws, whose Ws.isOpen narrows it…",
+				"isSub -> src/narrow.ts#isSub (local)",
+				"g._parse -> unresolved: g is bound inside the function by parameter g, of declared type Base, and narrowed…",
 			},
 		},
 	}

@@ -83,7 +83,7 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 				return unresolved("%s is bound inside the function by %s, of declared type %s: %s", cl.Root, b.Detail, short(b.Type), why), ViaUnresolved
 			}
 			if b.Narrowed {
-				return unresolved("%s is bound inside the function by %s, of declared type %s, and narrowed by instanceof in this module (its type at the call may be another)", cl.Root, b.Detail, short(b.Type)), ViaUnresolved
+				return unresolved("%s is bound inside the function by %s, of declared type %s, and narrowed in this module (by instanceof or a type guard: its type at the call may be another)", cl.Root, b.Detail, short(b.Type)), ViaUnresolved
 			}
 			if guard, ok := p.thisGuard(v, 0); ok {
 				return unresolved("%s is bound inside the function by %s, of declared type %s, whose %s narrows it (a type predicate on this)", cl.Root, b.Detail, short(b.Type), guard), ViaUnresolved
