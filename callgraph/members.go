@@ -88,7 +88,7 @@ func (p *Program) memberOf(sym symbol, path []string) symbol {
 				return unresolved("%s#%s has the declared type %s: %s", f.Path, name, short(d.Type), why)
 			}
 			sym := p.walkMembers(v, path[i:], false, name)
-			sym.via = ViaMember
+			sym.via, sym.through = ViaMember, name
 			return sym
 		}
 		return unresolved("%s is a member of %s#%s, a value, not a module export", step, f.Path, name)
@@ -110,7 +110,9 @@ func (p *Program) resolveThis(f *analyzer.File, cl analyzer.Callee) symbol {
 			if why != "" {
 				return unresolved("this has the declared type %s (from %s): %s", short(cl.ThisType), cl.ThisFrom, why)
 			}
-			return p.walkMembers(v, cl.Path, false, "this")
+			sym := p.walkMembers(v, cl.Path, false, "this")
+			sym.through = "this"
+			return sym
 		}
 		return unresolved("this is not a class instance here (the own this of a plain function)")
 	}

@@ -19,6 +19,7 @@ type symbol struct {
 	via       Via    // when set, how the call reaches it whatever the path (ViaMember, ViaNamespace)
 	iface     string // a member declared by this interface
 	declared  string // a class member without a body: "abstract", "field" or "signature"
+	through   string // a member reached through a value of declared type: the value's name
 }
 
 func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Sprintf(format, a...)} }
@@ -52,7 +53,7 @@ func edge(sym symbol, via Via) CallEdge {
 		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
 	}
 	t := sym.file + "#" + sym.name
-	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface, Declared: sym.declared}
+	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface, Declared: sym.declared, Through: sym.through}
 }
 
 func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
@@ -88,7 +89,9 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 			if guard, ok := p.thisGuard(v, 0); ok {
 				return unresolved("%s is bound inside the function by %s, of declared type %s, whose %s narrows it (a type predicate on this)", cl.Root, b.Detail, short(b.Type), guard), ViaUnresolved
 			}
-			return p.walkMembers(v, cl.Path, false, cl.Root), ViaMember
+			sym := p.walkMembers(v, cl.Path, false, cl.Root)
+			sym.through = cl.Root
+			return sym, ViaMember
 		}
 		where := b.Detail
 		if b.Line > 0 {
