@@ -55,6 +55,7 @@ type extraction struct {
 	// names they bind are not needed then (and would recurse).
 	scoping  bool
 	narrowed map[scopeName]bool // narrowedIn's answers
+	names    map[int32]scope    // boundLocally's scopes
 }
 
 func (t *tree) extract() {

@@ -336,8 +336,9 @@ func itoa(n int) string {
 }
 
 // boundLocally reports whether name is declared in a scope around node from
-// (not at module scope). Unlike resolve it memoizes nothing: it may run
-// while the functions are still being discovered.
+// (not at module scope). It may run while the functions are still being
+// discovered, so it keeps its scopes apart from resolve's (x.names: names
+// only, without the functions and types resolve's bindings carry).
 func (x *extraction) boundLocally(name string, from int32) bool {
 	ctx := x.context()
 	x.scoping = true
@@ -349,7 +350,15 @@ func (x *extraction) boundLocally(name string, from int32) bool {
 			}
 			continue
 		}
-		if _, ok := x.scopeOf(a)[name]; ok {
+		s, ok := x.names[a]
+		if !ok {
+			s = x.scopeOf(a)
+			if x.names == nil {
+				x.names = map[int32]scope{}
+			}
+			x.names[a] = s
+		}
+		if _, ok := s[name]; ok {
 			return true
 		}
 	}
