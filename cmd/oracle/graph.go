@@ -208,6 +208,8 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 			switch {
 			case c.Target != nil && c.Interface != "":
 				to = fmt.Sprintf("%s (%s of interface %s)", *c.Target, c.Via, c.Interface)
+			case c.Target != nil && c.Declared != "":
+				to = fmt.Sprintf("%s (%s, %s: no body)", *c.Target, c.Via, c.Declared)
 			case c.Target != nil:
 				to = fmt.Sprintf("%s (%s)", *c.Target, c.Via)
 			case c.Via == callgraph.ViaExternal:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,5 +155,26 @@ func TestGraphJSONStreamed(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("%s:\n got %s\nwant %s", name, got.String(), want.String())
 		}
+	}
+}
+
+// TestGraphTextBodilessMember: a call pinned to a class member without a
+// body says so in the text form, and carries `declared` in the JSON form.
+func TestGraphTextBodilessMember(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "export abstract class J {\n  abstract step(): void;\n  run() { this.step(); }\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "src", "j.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, text, _ := oracle(t, "graph", "--root", root)
+	if !strings.Contains(text, "this.step -> src/j.ts#J.step (member, abstract: no body)") {
+		t.Errorf("text form:\n%s", text)
+	}
+	_, doc, _ := oracle(t, "graph", "--json", "--root", root)
+	if !strings.Contains(doc, `"target":"src/j.ts#J.step","via":"member","declared":"abstract"`) {
+		t.Errorf("json form:\n%s", doc)
 	}
 }
