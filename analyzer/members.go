@@ -122,6 +122,12 @@ func (x *extraction) discover() {
 				x.iface(n, join(f.prefix, x.text(name)))
 			}
 			continue
+		case "type_alias_declaration":
+			if name, v := x.child(n, "name"), x.child(n, "value"); name >= 0 && v >= 0 {
+				x.file.TypeAliases = append(x.file.TypeAliases, &TypeAlias{Name: join(f.prefix, x.text(name)),
+					TypeParams: x.typeParams(n), Type: annotation(x.text(v)), Line: x.line(x.nodes[n].start)})
+			}
+			continue
 		case "internal_module", "module":
 			if name := x.child(n, "name"); name >= 0 && x.nodes[name].kind != "string" {
 				qual := join(f.prefix, strings.Join(strings.Fields(x.text(name)), ""))
@@ -157,6 +163,13 @@ func (x *extraction) discover() {
 		for _, c := range x.file.Classes {
 			if c.Name == d.Name && (d.Kind == DeclType) == c.Interface {
 				d.Class = c
+			}
+		}
+		if d.Kind == DeclType && d.Class == nil {
+			for _, a := range x.file.TypeAliases {
+				if a.Name == d.Name {
+					d.Alias = a
+				}
 			}
 		}
 	}
@@ -198,12 +211,17 @@ func (x *extraction) className(n int32, prefix string) string {
 // graph function for every member with a body.
 func (x *extraction) class(n int32, qual string, parent *Function,
 	newFn func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function) {
-	c := &Class{Name: qual, Line: x.line(x.nodes[n].start)}
+	c := &Class{Name: qual, Line: x.line(x.nodes[n].start), TypeParams: x.typeParams(n)}
 	x.classOf[n] = qual
 	if h := x.childKind(n, "class_heritage"); h >= 0 {
 		if ext := x.childKind(h, "extends_clause"); ext >= 0 {
 			if v := x.child(ext, "value"); v >= 0 {
 				c.Extends = []string{x.typeName(x.text(v))}
+				full := strings.Join(strings.Fields(x.text(v)), "")
+				if ta := x.child(ext, "type_arguments"); ta >= 0 {
+					full += annotation(x.text(ta))
+				}
+				c.Heritage = []string{full}
 			}
 		}
 	}
@@ -239,7 +257,13 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			case x.hasToken(m, "set"):
 				kind, fname = FuncSetter, name+"="
 			}
-			mem := Member{Name: name, Static: static, Line: x.line(x.nodes[m].start)}
+			mem := Member{Name: name, Static: static, Line: x.line(x.nodes[m].start), Abstract: x.hasToken(m, "abstract"),
+				ThisGuard: x.thisGuard(m)}
+			if kind == FuncGetter {
+				if t := x.child(m, "return_type"); t >= 0 {
+					mem.Type = annotation(x.text(t))
+				}
+			}
 			if x.child(m, "body") >= 0 {
 				fn := newFn(qual+"."+fname, name, kind, m, start, parent)
 				fn.Class, fn.Static = qual, static
@@ -254,9 +278,12 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			if !ok {
 				break
 			}
-			mem := Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start)}
+			mem := Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
+				Field: true, Abstract: x.hasToken(m, "abstract")}
 			if t := x.child(m, "type"); t >= 0 {
 				mem.Type = annotation(x.text(t))
+			} else {
+				mem.Type = x.newType(x.child(m, "value"))
 			}
 			if v := x.unwrap(x.child(m, "value")); v >= 0 {
 				switch x.nodes[v].kind {
@@ -269,7 +296,8 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			c.Members = append(c.Members, mem)
 		case "abstract_method_signature", "method_signature":
 			if name, ok := x.memberName(x.child(m, "name")); ok {
-				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start)})
+				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
+					Abstract: x.nodes[m].kind == "abstract_method_signature", ThisGuard: x.thisGuard(m)})
 			}
 		}
 		declStart = -1
@@ -297,9 +325,11 @@ func (x *extraction) parameterProperties(ctor int32) []Member {
 		if pat < 0 || x.nodes[pat].kind != "identifier" {
 			continue
 		}
-		m := Member{Name: x.text(pat), Line: x.line(x.nodes[p].start)}
+		m := Member{Name: x.text(pat), Line: x.line(x.nodes[p].start), Field: true}
 		if t := x.child(p, "type"); t >= 0 {
 			m.Type = annotation(x.text(t))
+		} else {
+			m.Type = x.newType(x.child(p, "value"))
 		}
 		out = append(out, m)
 	}
@@ -308,13 +338,14 @@ func (x *extraction) parameterProperties(ctor int32) []Member {
 
 // iface records an interface declaration and its member signatures.
 func (x *extraction) iface(n int32, qual string) {
-	c := &Class{Name: qual, Interface: true, Line: x.line(x.nodes[n].start)}
+	c := &Class{Name: qual, Interface: true, Line: x.line(x.nodes[n].start), TypeParams: x.typeParams(n)}
 	for h := x.nodes[n].first; h >= 0; h = x.nodes[h].next {
 		if x.nodes[h].kind != "extends_type_clause" {
 			continue
 		}
 		for _, t := range x.namedChildren(h) {
 			c.Extends = append(c.Extends, x.typeName(x.text(t)))
+			c.Heritage = append(c.Heritage, strings.Join(strings.Fields(x.text(t)), " "))
 		}
 	}
 	if body := x.child(n, "body"); body >= 0 {
@@ -325,7 +356,7 @@ func (x *extraction) iface(n int32, qual string) {
 				if !ok {
 					continue
 				}
-				mem := Member{Name: name, Line: x.line(x.nodes[m].start)}
+				mem := Member{Name: name, Line: x.line(x.nodes[m].start), Field: x.nodes[m].kind == "property_signature", ThisGuard: x.thisGuard(m)}
 				if t := x.child(m, "type"); t >= 0 {
 					mem.Type = annotation(x.text(t))
 				}

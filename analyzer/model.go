@@ -36,6 +36,9 @@ type File struct {
 	Classes []*Class
 	// Mocks lists the vi.mock and vi.doMock calls of the file, in source order.
 	Mocks []Mock
+	// TypeAliases lists the type aliases of the file (`type A<T> = ...`),
+	// in source order: what a member call through a declared type needs.
+	TypeAliases []*TypeAlias
 	// TopCalls are the calls in no graph function: module-level code and the
 	// anonymous callbacks it passes (a test file's describe/it bodies), in
 	// source order. Their statement ranges are zero.
@@ -47,11 +50,31 @@ type Decl struct {
 	Name     string
 	Kind     DeclKind
 	Line     int
-	Function *Function // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
-	Keys     []string  // a variable bound to an object literal: its property names, in source order
-	Spreads  []string  // a variable bound to an object literal: the identifiers spread into it (`{ ...a }`), in source order
-	Values   []string  // a variable bound to an object literal: for each of Keys, the identifier its value is (`a: b`, shorthand `b`), or ""
-	Class    *Class    // DeclClass: its members; also set for `const C = class {}`
+	Function *Function  // set when the declaration is a function (declaration, or const bound to an arrow/function expression)
+	Keys     []string   // a variable bound to an object literal: its property names, in source order
+	Spreads  []string   // a variable bound to an object literal: the identifiers spread into it (`{ ...a }`), in source order
+	Values   []string   // a variable bound to an object literal: for each of Keys, the identifier its value is (`a: b`, shorthand `b`), or ""
+	Class    *Class     // DeclClass: its members; also set for `const C = class {}`
+	Alias    *TypeAlias // DeclType of a type alias
+	// Type is a variable's declared type as written: its annotation, or the
+	// class of the `new X()` it is initialized with; "" when neither.
+	Type string
+}
+
+// TypeParam is one type parameter of a class, interface, type alias or
+// function: `T extends Constraint = Default`, as written.
+type TypeParam struct {
+	Name       string
+	Constraint string
+	Default    string
+}
+
+// TypeAlias is a `type Name<TypeParams> = Type` declaration.
+type TypeAlias struct {
+	Name       string // its name path (like a Class's)
+	TypeParams []TypeParam
+	Type       string // as written, whitespace runs collapsed
+	Line       int
 }
 
 // Class is a class or interface declaration: what a member call through a
@@ -60,8 +83,11 @@ type Class struct {
 	Name      string   // the Qual of the class ("default" for an anonymous default export)
 	Interface bool     // an interface declaration (its members are signatures)
 	Extends   []string // the heritage: `extends B` (an interface may extend several); names as written, type arguments dropped
-	Members   []Member // in source order
-	Line      int
+	// Heritage is Extends with the type arguments, as written: `B<T, X>`.
+	Heritage   []string
+	TypeParams []TypeParam
+	Members    []Member // in source order
+	Line       int
 }
 
 // Member is a method, accessor, field or constructor of a class, or a
@@ -70,8 +96,13 @@ type Member struct {
 	Name     string
 	Static   bool
 	Function string // the Qual of the graph function that implements it, "" for a signature or a plain field
-	Type     string // a field, parameter property or property signature: its declared type as written, "" when none
-	Line     int
+	Type     string // a field, parameter property or property signature: its declared type as written (for a field without one, the class of the `new X()` that initializes it); a getter: its declared return type; "" when none
+	Field    bool   // a field, parameter property or property signature (not a method, accessor or constructor)
+	Abstract bool   // declared `abstract`
+	// ThisGuard: a method whose declared return type is a type predicate on
+	// this (`this is T`, `asserts this is T`): calling it narrows the object.
+	ThisGuard bool
+	Line      int
 }
 
 // DynamicImport is one `import("m")` expression.
@@ -189,6 +220,13 @@ type Callee struct {
 	// plain function's own `this`).
 	ThisClass  string
 	ThisStatic bool
+	// ThisType, when ThisClass is "", is the declared type `this` has, as
+	// written: the explicit `this: T` parameter of the enclosing function,
+	// or the declared type of the object literal whose method encloses the
+	// call (the return type of the function returning it, a `satisfies T`,
+	// a typed variable; ThisType<X> in it gives X). ThisFrom says which.
+	ThisType string
+	ThisFrom string
 }
 
 // BindingKind says where the root identifier of a callee is declared, as seen
@@ -218,6 +256,14 @@ type Binding struct {
 	Line      int    // of the declaring binding, when inside the function
 	Function  string // BindLocal: the Qual of the function the name declares (a nested function), else ""
 	Class     string // BindLocal: the Qual of the class the name declares (a class in a function), else ""
+	// Type is BindLocal's declared type as written: a parameter's or a
+	// variable's annotation, or the class of the `new X()` a variable is
+	// initialized with (a type parameter of an enclosing declaration is
+	// replaced by its constraint); "" when none.
+	Type string
+	// Narrowed: the name is the left operand of an `instanceof` in the
+	// function: its type there may be another than the declared one.
+	Narrowed bool
 }
 
 // ImportKind is the form of a static import.

@@ -51,6 +51,11 @@ type extraction struct {
 	resolved  map[scopeName]Binding
 	ctx       *context
 	stack     []int32 // reused by preorder
+	// scoping is set while boundLocally computes scopes: the types of the
+	// names they bind are not needed then (and would recurse).
+	scoping  bool
+	narrowed map[scopeName]bool // narrowedIn's answers
+	names    map[int32]scope    // boundLocally's scopes
 }
 
 func (t *tree) extract() {
@@ -369,6 +374,14 @@ func (x *extraction) declare(d, stmt int32, ambient bool) []declared {
 			}
 			for _, n := range x.patternNames(name) {
 				add(n, DeclVariable, nil)
+			}
+			if x.nodes[name].kind == "identifier" && len(x.file.Decls) > 0 && x.file.Decls[len(x.file.Decls)-1].Name == x.text(name) {
+				d := &x.file.Decls[len(x.file.Decls)-1]
+				if t := x.child(c, "type"); t >= 0 {
+					d.Type = x.declaredType(t)
+				} else {
+					d.Type = x.newType(x.child(c, "value"))
+				}
 			}
 			if v := x.unwrap(x.child(c, "value")); v >= 0 && x.nodes[v].kind == "object" && x.nodes[name].kind == "identifier" {
 				d := &x.file.Decls[len(x.file.Decls)-1]

@@ -179,8 +179,9 @@ func (p *Program) resolveAll(files []string, workers int) []*FunctionNode {
 		if f == nil {
 			return
 		}
+		memo := map[moduleCallee]CallEdge{}
 		for _, fn := range f.Functions {
-			perFile[i] = append(perFile[i], p.FunctionNode(f, fn))
+			perFile[i] = append(perFile[i], p.functionNode(f, fn, memo))
 		}
 	})
 	var out []*FunctionNode
@@ -198,6 +199,20 @@ func (p *Program) resolveAll(files []string, workers int) []*FunctionNode {
 
 // FunctionNode resolves every call of one function of a parsed module.
 func (p *Program) FunctionNode(f *analyzer.File, fn *analyzer.Function) *FunctionNode {
+	return p.functionNode(f, fn, nil)
+}
+
+// moduleCallee is a callee whose root is a name of the module scope: what it
+// resolves to depends only on the module and the names (the key of memo).
+type moduleCallee struct {
+	names string // root and path, NUL-separated
+	new   bool
+}
+
+// functionNode is FunctionNode; memo, when not nil, holds the module-scope
+// callees of f already resolved (a module calls the same imports from many
+// functions, and a nested call is listed in every function around it).
+func (p *Program) functionNode(f *analyzer.File, fn *analyzer.Function, memo map[moduleCallee]CallEdge) *FunctionNode {
 	name := FunctionName(fn)
 	n := &FunctionNode{ID: f.Path + "#" + name, File: f.Path, Name: name, Exported: fn.Exported, Line: fn.Line,
 		Class: fn.Class, Func: fn}
@@ -207,7 +222,20 @@ func (p *Program) FunctionNode(f *analyzer.File, fn *analyzer.Function) *Functio
 	n.Calls = make([]CallEdge, 0, len(fn.Calls))
 	for i := range fn.Calls {
 		c := &fn.Calls[i]
-		e := p.ResolveCall(f, c)
+		var e CallEdge
+		if k := c.Callee.Kind; memo != nil && (k == analyzer.CalleeIdent || k == analyzer.CalleeMember) && c.Callee.Binding.Kind == analyzer.BindModule {
+			key := moduleCallee{names: c.Callee.Root, new: c.New}
+			if len(c.Callee.Path) > 0 {
+				key.names += "\x00" + strings.Join(c.Callee.Path, "\x00")
+			}
+			var ok bool
+			if e, ok = memo[key]; !ok {
+				e = p.ResolveCall(f, c)
+				memo[key] = e
+			}
+		} else {
+			e = p.ResolveCall(f, c)
+		}
 		e.Text, e.Line, e.Column, e.Nested, e.New, e.Call = c.Text, c.Line, c.Column, c.Nested, c.New, c
 		n.Calls = append(n.Calls, e)
 	}

@@ -55,7 +55,15 @@ type CallEdge struct {
 	// Interface names the interface whose member declaration is the target
 	// (ViaMember through a field typed with an interface).
 	Interface string `json:"interface,omitempty"`
-	Export    string `json:"-"` // the name the target's module exports it under ("" for a local call)
+	// Declared says the target is a class member without a body: "abstract"
+	// (an abstract method or field), "field" (a field, called through the
+	// function it holds) or "signature" (a method declared without a body).
+	Declared string `json:"declared,omitempty"`
+	// Through names the value of declared type the member is reached
+	// through (a parameter, a variable, the declared this of an object
+	// literal's method), "" when the call names a declaration.
+	Through string `json:"-"`
+	Export  string `json:"-"` // the name the target's module exports it under ("" for a local call)
 
 	Call *analyzer.Call `json:"-"`
 }

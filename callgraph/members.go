@@ -27,16 +27,18 @@ func (p *Program) memberOf(sym symbol, path []string) symbol {
 		last := i == len(path)-1
 		qual := name + "." + step
 		if c := classByName(f, name); c != nil && !c.Interface {
-			file, owner, m, ok := p.findMember(f.Path, c, step, true, 0)
+			fd, ok := p.lookupMember(classType(f.Path, c), step, true, 0)
 			switch {
 			case !ok:
 				return unresolved("class %s#%s has no static member %s", f.Path, name, step)
 			case !last:
-				return unresolved("%s.%s: members of a static member are not resolved", name, step)
-			case m.Function == "":
-				return unresolved("%s.%s of %s is not a method with a body", owner.Name, step, file)
+				sym := p.walkMembers(classType(f.Path, c), path[i:], true, name)
+				sym.via = ViaMember
+				return sym
 			}
-			return symbol{file: file, name: m.Function, via: ViaMember}
+			sym := memberSymbol(fd)
+			sym.via = ViaMember
+			return sym
 		}
 		// A function of a namespace, or a namespace inside it.
 		if fn := functionByQual(f, qual); fn != nil && fn.Kind == analyzer.FuncNamespace {
@@ -80,55 +82,48 @@ func (p *Program) memberOf(sym symbol, path []string) symbol {
 			}
 			return unresolved("%s is not a member of the object literal %s (%s:%d) nor of what it spreads", step, name, f.Path, d.Line)
 		}
+		if d := declByName(f, name); d != nil && d.Kind == analyzer.DeclVariable && d.Type != "" {
+			v, why := p.evalType(tref{file: f.Path, text: d.Type}, 0)
+			if why != "" {
+				return unresolved("%s#%s has the declared type %s: %s", f.Path, name, short(d.Type), why)
+			}
+			sym := p.walkMembers(v, path[i:], false, name)
+			sym.via, sym.through = ViaMember, name
+			return sym
+		}
 		return unresolved("%s is a member of %s#%s, a value, not a module export", step, f.Path, name)
 	}
 	return symbol{file: f.Path, name: name, namespace: false}
 }
 
-// resolveThis resolves `this.m()` and `this.dep.m()`.
+// resolveThis resolves `this.m()` and `this.a.b.m()`: in a class, and where
+// `this` has a declared type (a `this: T` parameter, a method of an object
+// literal of declared type).
 func (p *Program) resolveThis(f *analyzer.File, cl analyzer.Callee) symbol {
 	if cl.ThisClass == "" {
+		if cl.ThisType != "" {
+			t := tref{file: f.Path, text: cl.ThisType}
+			if strings.HasPrefix(cl.ThisFrom, "the object literal") {
+				t = p.methodsThis(t)
+			}
+			v, why := p.evalType(t, 0)
+			if why != "" {
+				return unresolved("this has the declared type %s (from %s): %s", short(cl.ThisType), cl.ThisFrom, why)
+			}
+			sym := p.walkMembers(v, cl.Path, false, "this")
+			sym.through = "this"
+			return sym
+		}
 		return unresolved("this is not a class instance here (the own this of a plain function)")
 	}
 	c := classByName(f, cl.ThisClass)
 	if c == nil {
 		return unresolved("class %s not found in %s", cl.ThisClass, f.Path)
 	}
-	prop := cl.Path[0]
-	file, owner, m, ok := p.findMember(f.Path, c, prop, cl.ThisStatic, 0)
-	if !ok {
-		return unresolved("class %s has no member %s (nor a base class of the repository)", cl.ThisClass, prop)
+	if _, ok := p.lookupMember(classType(f.Path, c), cl.Path[0], cl.ThisStatic, 0); !ok {
+		return unresolved("class %s has no member %s (nor a base class of the repository)", cl.ThisClass, cl.Path[0])
 	}
-	if len(cl.Path) == 1 {
-		if m.Function == "" {
-			return unresolved("this.%s is a field of %s, not a method with a body", prop, owner.Name)
-		}
-		return symbol{file: file, name: m.Function}
-	}
-	if len(cl.Path) > 2 {
-		return unresolved("this.%s: only calls one property deep (this.dep.m()) are resolved", strings.Join(cl.Path, "."))
-	}
-	if m.Function != "" {
-		return unresolved("this.%s is a method of %s, not a field", prop, owner.Name)
-	}
-	if m.Type == "" {
-		return unresolved("this.%s has no declared type", prop)
-	}
-	tfile, tc, why := p.resolveType(file, m.Type)
-	if tc == nil {
-		return unresolved("the declared type %s of this.%s: %s", m.Type, prop, why)
-	}
-	file2, owner2, m2, ok := p.findMember(tfile, tc, cl.Path[1], false, 0)
-	if !ok {
-		return unresolved("%s (the declared type of this.%s) has no member %s", m.Type, prop, cl.Path[1])
-	}
-	if owner2.Interface {
-		return symbol{file: file2, name: owner2.Name + "." + m2.Name, iface: owner2.Name}
-	}
-	if m2.Function == "" {
-		return unresolved("%s.%s is a field, not a method with a body", owner2.Name, m2.Name)
-	}
-	return symbol{file: file2, name: m2.Function}
+	return p.walkMembers(classType(f.Path, c), cl.Path, cl.ThisStatic, "this")
 }
 
 // constructorOf turns the class a `new` expression names into its

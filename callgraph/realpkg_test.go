@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +13,7 @@ import (
 // realPackages are open-source packages that ship their TypeScript sources,
 // installed from the npm registry by scripts/deps (testdata/realpkgs, pinned
 // by its lock file) and never committed: code nobody here wrote.
-var realPackages = []string{"zod", "@tanstack/query-core", "immer", "mobx"}
+var realPackages = []string{"zod", "@tanstack/query-core", "immer", "mobx", "@trpc/client"}
 
 // testSource matches the files of a package's src that are its tests.
 var testSource = regexp.MustCompile(`(\.test\.|\.spec\.|__tests__/|/tests?/|\.d\.ts$)`)
@@ -24,6 +25,13 @@ func stageRealPackage(t *testing.T, pkg string) string {
 	t.Helper()
 	from := filepath.Join("../testdata/realpkgs/node_modules", filepath.FromSlash(pkg), "src")
 	needTool(t, from, "the real packages of the differential test")
+	return stageSources(t, from)
+}
+
+// stageSources copies the TypeScript sources under from (tests left out) to
+// src/ of a temporary repository with a tsconfig.
+func stageSources(t *testing.T, from string) string {
+	t.Helper()
 	root := t.TempDir()
 	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -104,4 +112,69 @@ func TestDifferentialRealPackages(t *testing.T) {
 	}
 	t.Logf("overall: %d call sites; %d resolved by the checker through names and declared types, %d the same (%.2f%%); %d only through inferred types, %d pinned by oracle",
 		total.Sites, total.Resolved, total.Same, 100*float64(total.Same)/float64(max(total.Resolved, 1)), total.Inferred, total.Pinned)
+}
+
+// thisShare counts the calls written `this.…` that the checker pins to a
+// function or member of the repository (through declared or inferred
+// types), and how many of them oracle pins to the same target.
+func thisShare(ours *Graph, want tsGraph) (checker, same int, missing []string) {
+	byID := map[string]*FunctionNode{}
+	for _, fn := range ours.Functions {
+		byID[fn.ID] = fn
+	}
+	for _, wf := range want.Functions {
+		of := byID[wf.ID]
+		if of == nil {
+			continue
+		}
+		at := map[string]CallEdge{}
+		for _, c := range of.Calls {
+			at[fmt.Sprintf("%d:%d %s", c.Line, c.Column, c.Text)] = c
+		}
+		for _, wc := range wf.Calls {
+			if wc.Target == nil || !strings.HasPrefix(wc.Text, "this.") {
+				continue
+			}
+			checker++
+			k := fmt.Sprintf("%d:%d %s", wc.Line, wc.Column, wc.Text)
+			if c, ok := at[k]; ok && c.Target != nil && *c.Target == *wc.Target {
+				same++
+			} else {
+				missing = append(missing, fmt.Sprintf("%s %s: oracle %s, checker %s", wf.ID, k, edgeLine(c), *wc.Target))
+			}
+		}
+	}
+	return checker, same, missing
+}
+
+// TestHeldOutSources measures, on sources outside the repository (not in CI:
+// ORACLE_HELDOUT_SRC lists src directories, separated by the path list
+// separator), the agreement with the checker and the share of the
+// checker-resolved `this.…` calls oracle pins. Disagreements fail.
+func TestHeldOutSources(t *testing.T) {
+	dirs := filepath.SplitList(os.Getenv("ORACLE_HELDOUT_SRC"))
+	if len(dirs) == 0 {
+		t.Skip("ORACLE_HELDOUT_SRC not set")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(filepath.Dir(dir)), func(t *testing.T) {
+			root := stageSources(t, dir)
+			want := runTSGraph(t, root, "--allow-errors")
+			ours, err := Build(root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, diffs := diffGraphsCounted(ours, want)
+			for _, d := range diffs {
+				t.Error(d)
+			}
+			checker, same, missing := thisShare(ours, want)
+			for _, m := range missing {
+				t.Log("this call not pinned:", m)
+			}
+			t.Logf("%s: %d call sites, %d disagreements; declared: %d resolved by the checker, %d the same (%.2f%%); inferred: %d, %d pinned; this.… calls the checker pins: %d, oracle the same: %d (%.1f%%)",
+				dir, a.Sites, len(diffs), a.Resolved, a.Same, 100*float64(a.Same)/float64(max(a.Resolved, 1)), a.Inferred, a.Pinned,
+				checker, same, 100*float64(same)/float64(max(checker, 1)))
+		})
+	}
 }

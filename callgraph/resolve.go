@@ -18,6 +18,8 @@ type symbol struct {
 	reason    string // unresolved: why
 	via       Via    // when set, how the call reaches it whatever the path (ViaMember, ViaNamespace)
 	iface     string // a member declared by this interface
+	declared  string // a class member without a body: "abstract", "field" or "signature"
+	through   string // a member reached through a value of declared type: the value's name
 }
 
 func unresolved(format string, a ...any) symbol { return symbol{reason: fmt.Sprintf(format, a...)} }
@@ -51,7 +53,7 @@ func edge(sym symbol, via Via) CallEdge {
 		return CallEdge{Via: ViaUnresolved, Reason: fmt.Sprintf("calls the module namespace of %s, not a function", sym.file)}
 	}
 	t := sym.file + "#" + sym.name
-	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface}
+	return CallEdge{Target: &t, Via: via, Export: sym.export, Interface: sym.iface, Declared: sym.declared, Through: sym.through}
 }
 
 func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, Via) {
@@ -75,6 +77,21 @@ func (p *Program) resolveCallee(f *analyzer.File, cl analyzer.Callee) (symbol, V
 				return p.memberOf(sym, cl.Path), ViaMember
 			}
 			return sym, ViaLocal
+		}
+		if b.Type != "" && len(cl.Path) > 0 {
+			v, why := p.evalType(tref{file: f.Path, text: b.Type}, 0)
+			if why != "" {
+				return unresolved("%s is bound inside the function by %s, of declared type %s: %s", cl.Root, b.Detail, short(b.Type), why), ViaUnresolved
+			}
+			if b.Narrowed {
+				return unresolved("%s is bound inside the function by %s, of declared type %s, and narrowed in this module (by instanceof or a type guard: its type at the call may be another)", cl.Root, b.Detail, short(b.Type)), ViaUnresolved
+			}
+			if guard, ok := p.thisGuard(v, 0); ok {
+				return unresolved("%s is bound inside the function by %s, of declared type %s, whose %s narrows it (a type predicate on this)", cl.Root, b.Detail, short(b.Type), guard), ViaUnresolved
+			}
+			sym := p.walkMembers(v, cl.Path, false, cl.Root)
+			sym.through = cl.Root
+			return sym, ViaMember
 		}
 		where := b.Detail
 		if b.Line > 0 {
@@ -286,7 +303,7 @@ func (p *Program) reexport(mod symbol, name string, types bool, visited map[stri
 // localBinding resolves a name of f's module scope that f exports.
 func (p *Program) localBinding(f *analyzer.File, local string, types bool, visited map[string]bool) symbol {
 	for _, d := range f.Decls {
-		if d.Name == local && (d.Kind != analyzer.DeclType || types && d.Class != nil) {
+		if d.Name == local && (d.Kind != analyzer.DeclType || types && (d.Class != nil || d.Alias != nil)) {
 			return symbol{file: f.Path, name: declName(d)}
 		}
 	}

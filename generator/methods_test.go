@@ -161,3 +161,25 @@ func TestFlagPropertyChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestCallThroughTypedValue: a call the graph pins through a value of
+// declared type (`dep.run()` with `dep: Dep`) is not a module export: the
+// oracle says it cannot observe it, never mocks the class's module.
+func TestCallThroughTypedValue(t *testing.T) {
+	root := writeRepo(t, withTicket(map[string]string{
+		"src/dep.ts": "export class Dep { run() {} }\n",
+		"src/a.ts":   "import type { Dep } from './dep';\nexport function go(dep: Dep, o: { skip?: boolean }) { if (!o.skip) dep.run(); }\n",
+	}, "  - kind: conditional-skip\n    function: src/a.ts#go\n    flag: o.skip\n    wrap: dep.run\n    args: [null, {}]\n"))
+	in, err := Load(root, root+"/ticket.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Program.Close()
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Operations[0]; o.Status == StatusGenerated || !strings.Contains(o.Reason, "through the value dep") {
+		t.Fatalf("%s: %s", o.Status, o.Reason)
+	}
+}

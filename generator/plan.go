@@ -372,6 +372,8 @@ func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap
 			return out, fmt.Errorf("cannot observe %s (%d:%d): it comes from package %s outside the repository, which oracle does not observe yet", c.Text, c.Line, c.Column, e.Package)
 		case e.Target == nil:
 			return out, fmt.Errorf("cannot observe %s (%d:%d): %s; neither a hoisted mock nor an in-place spy can be placed on it", c.Text, c.Line, c.Column, e.Reason)
+		case e.Through != "":
+			return out, fmt.Errorf("cannot observe %s (%d:%d): it calls %s through the value %s, not a module export; neither a hoisted mock nor an in-place spy can be placed on it", c.Text, c.Line, c.Column, *e.Target, e.Through)
 		}
 		module, _, _ := strings.Cut(*e.Target, "#")
 		if module == f.Path {

@@ -95,8 +95,10 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		}
 		// Compact: the document of a large repository is megabytes, and
 		// indenting it costs more than a third of the encoding (measured).
+		// Streamed one function at a time: encoding the whole document into
+		// one buffer first grew (and cleared) tens of megabytes (profiled).
 		w := bufio.NewWriterSize(stdout, 1<<16)
-		if err := json.NewEncoder(w).Encode(doc); err != nil || w.Flush() != nil {
+		if err := writeGraphJSON(w, doc); err != nil || w.Flush() != nil {
 			fmt.Fprintf(stderr, "oracle graph: cannot write the document: %v\n", err)
 			return exitError
 		}
@@ -110,6 +112,46 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %s\n", n.File, n.Reason)
 	}
 	return exitOK
+}
+
+// writeGraphJSON writes doc as json.Marshal would (then a newline), one
+// function at a time.
+func writeGraphJSON(w *bufio.Writer, doc graphDoc) error {
+	head, err := json.Marshal(doc.Schema)
+	if err != nil {
+		return err
+	}
+	w.WriteString(`{"schema":`)
+	w.Write(head)
+	w.WriteString(`,"functions":[`)
+	for i, fn := range doc.Functions {
+		b, err := json.Marshal(fn)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(b)
+	}
+	w.WriteByte(']')
+	for _, part := range []struct {
+		name string
+		v    any
+		n    int
+	}{{"notes", doc.Notes, len(doc.Notes)}, {"errors", doc.Errors, len(doc.Errors)}} {
+		if part.n == 0 { // omitempty
+			continue
+		}
+		b, err := json.Marshal(part.v)
+		if err != nil {
+			return err
+		}
+		w.WriteString(`,"` + part.name + `":`)
+		w.Write(b)
+	}
+	_, err = w.WriteString("}\n")
+	return err
 }
 
 // selectFunctions keeps the functions named on the command line; a named
@@ -166,6 +208,8 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 			switch {
 			case c.Target != nil && c.Interface != "":
 				to = fmt.Sprintf("%s (%s of interface %s)", *c.Target, c.Via, c.Interface)
+			case c.Target != nil && c.Declared != "":
+				to = fmt.Sprintf("%s (%s, %s: no body)", *c.Target, c.Via, c.Declared)
 			case c.Target != nil:
 				to = fmt.Sprintf("%s (%s)", *c.Target, c.Via)
 			case c.Via == callgraph.ViaExternal:

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/callgraph"
 )
 
 // oracle runs the command in-process and returns its exit code and streams.
@@ -119,5 +123,58 @@ func TestGraphJSONDocument(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGraphJSONStreamed: the document written one function at a time is,
+// byte for byte, what encoding it whole gives (with and without the
+// optional notes and errors, with characters JSON escapes).
+func TestGraphJSONStreamed(t *testing.T) {
+	tgt := "src/a.ts#f<T>"
+	full := graphDoc{Schema: "oracle.graph/v1",
+		Functions: []*callgraph.FunctionNode{
+			{ID: "src/a.ts#f", File: "src/a.ts", Name: "f", Exported: true, Line: 1,
+				Calls: []callgraph.CallEdge{{Text: "a && b", Line: 2, Column: 3, Target: &tgt, Via: callgraph.ViaImport}}},
+			{ID: "src/a.ts#g", File: "src/a.ts", Name: "g", Line: 9, Kind: "nested", Calls: []callgraph.CallEdge{}},
+		},
+		Notes:  []callgraph.Note{{File: "big.ts", Reason: "skipped: \"huge\""}},
+		Errors: []callgraph.FileError{{File: "x.ts", Line: 1, Column: 2, Message: "syntax error near `)`"}},
+	}
+	noExtras := full
+	noExtras.Notes, noExtras.Errors = nil, nil
+	empty := graphDoc{Schema: "oracle.graph/v1", Functions: []*callgraph.FunctionNode{}}
+	for name, doc := range map[string]graphDoc{"full": full, "no notes or errors": noExtras, "no functions": empty} {
+		var want, got bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(doc); err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(&got)
+		if err := writeGraphJSON(w, doc); err != nil || w.Flush() != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s:\n got %s\nwant %s", name, got.String(), want.String())
+		}
+	}
+}
+
+// TestGraphTextBodilessMember: a call pinned to a class member without a
+// body says so in the text form, and carries `declared` in the JSON form.
+func TestGraphTextBodilessMember(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "export abstract class J {\n  abstract step(): void;\n  run() { this.step(); }\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "src", "j.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, text, _ := oracle(t, "graph", "--root", root)
+	if !strings.Contains(text, "this.step -> src/j.ts#J.step (member, abstract: no body)") {
+		t.Errorf("text form:\n%s", text)
+	}
+	_, doc, _ := oracle(t, "graph", "--json", "--root", root)
+	if !strings.Contains(doc, `"target":"src/j.ts#J.step","via":"member","declared":"abstract"`) {
+		t.Errorf("json form:\n%s", doc)
 	}
 }

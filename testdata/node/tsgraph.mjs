@@ -292,6 +292,24 @@ function interfaceMemberName(decl) {
   return null;
 }
 
+// `Class.m` for a member of a graph class that has no body: an abstract or
+// bodiless method, a field (not one holding a function: that one is a graph
+// function), a parameter property.
+const classQual = new Map(); // class node -> its graph name
+function classMemberName(decl) {
+  let cls = null;
+  let n = null;
+  if ((ts.isPropertyDeclaration(decl) || ts.isMethodDeclaration(decl)) && classQual.has(decl.parent)) {
+    cls = decl.parent;
+    n = memberName(decl.name);
+  } else if (ts.isParameter(decl) && ts.isConstructorDeclaration(decl.parent) && ts.isParameterPropertyDeclaration(decl, decl.parent) &&
+      classQual.has(decl.parent.parent) && ts.isIdentifier(decl.name)) {
+    cls = decl.parent.parent;
+    n = decl.name.text;
+  }
+  return cls && n !== null ? classQual.get(cls) + "." + n : null;
+}
+
 function isClassOrInterfaceMember(decl) {
   return ts.isClassElement(decl) || ts.isTypeElement(decl) || (decl.parent && ts.isPropertyDeclaration(decl.parent));
 }
@@ -401,6 +419,7 @@ function analyseCall(project, sf, call) {
   let name = g ? g.name : topLevelName(decl);
   if (g) decl = g.decl;
   if (name === null) name = interfaceMemberName(decl);
+  if (name === null) name = classMemberName(decl);
   if (name === null) {
     out.kind = isMemberDeclaration(decl) ? "member" : "nested";
     return out;
@@ -535,6 +554,7 @@ function functionsOf(sf, qualOf) {
       const qual = className(node, prefix);
       if (qual !== null) {
         const exported = ts.isSourceFile(node.parent) && (qual === "default" || hasModifier(node, ts.SyntaxKind.ExportKeyword) || isExportedName(sf, node.name));
+        classQual.set(node, qual);
         visitClass(node, qual, exported);
         ts.forEachChild(node, (c) => visit(c, qual, false));
         return;
