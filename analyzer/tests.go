@@ -147,7 +147,7 @@ func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 
 // assertion reads call as an assertion.
 func assertion(syn *Syntax, call Node, helpers map[string]bool) (Assertion, bool) {
-	callee := strings.Join(strings.Fields(syn.Text(syn.Child(call, "function"))), "")
+	callee := syn.Callee(call)
 	a := Assertion{Line: syn.Line(syn.Start(call)), Call: call, Matcher: true}
 	switch {
 	case callee == "expect" || callee == "expect.soft":

@@ -87,6 +87,7 @@ type Suite struct {
 // TestInput is a test file as the rules read it: its syntax tree and its
 // structure (suites, tests, hooks, assertions).
 type TestInput struct {
+	File      *analyzer.File // its imports and mocks (analyzer.File.Mocks), from the same parse as Syntax
 	Syntax    *analyzer.Syntax
 	Structure *analyzer.TestFile
 }
@@ -353,8 +354,8 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 		in, ok := s.inputs[t]
 		if !ok {
 			if src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t))); err == nil {
-				_, syn := analyzer.ParseSyntax(t, src)
-				in = &TestInput{Syntax: syn, Structure: analyzer.TestStructure(syn)}
+				f, syn := analyzer.ParseSyntax(t, src)
+				in = &TestInput{File: f, Syntax: syn, Structure: analyzer.TestStructure(syn)}
 			}
 			s.inputs[t] = in
 		}

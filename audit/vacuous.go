@@ -199,7 +199,7 @@ func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[strin
 		if syn.Kind(x) != "call_expression" {
 			return true
 		}
-		callee := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
+		callee := syn.Callee(x)
 		if i := strings.LastIndexByte(callee, '.'); !mayNotRun[callee[i+1:]] {
 			return true
 		}
@@ -207,7 +207,7 @@ func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[strin
 			return true // an awaited (or returned) promise chain runs its callbacks, or fails the test
 		}
 		settles := promiseSettlers(syn, x)
-		for _, a := range namedChildren(syn, syn.Child(x, "arguments")) {
+		for _, a := range syn.NamedChildren(syn.Child(x, "arguments")) {
 			if k := syn.Kind(a); (k == "arrow_function" || k == "function_expression") && !callsAny(syn, a, settles) {
 				n += analyzer.CountAssertions(syn, a, helpers)
 			}
@@ -234,7 +234,7 @@ func promiseSettlers(syn *analyzer.Syntax, n analyzer.Node) map[string]bool {
 			continue
 		}
 		if ps := syn.Child(p, "parameters"); ps >= 0 {
-			for _, q := range namedChildren(syn, ps) {
+			for _, q := range syn.NamedChildren(ps) {
 				names[syn.Text(syn.Child(q, "pattern"))] = true
 			}
 		} else if q := syn.Child(p, "parameter"); q >= 0 { // resolve => ...
@@ -265,7 +265,7 @@ func countsAssertions(syn *analyzer.Syntax, body analyzer.Node) bool {
 	found := false
 	syn.Walk(body, func(x analyzer.Node) bool {
 		if syn.Kind(x) == "call_expression" {
-			c := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
+			c := syn.Callee(x)
 			found = found || c == "expect.assertions" || c == "expect.hasAssertions"
 		}
 		return !found
