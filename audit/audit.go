@@ -142,11 +142,14 @@ func Audit(root string, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	if err := CheckEnable(opts.Enable); err != nil {
+		return nil, err
+	}
+	tests, out := auditable(p.Root(), tests) // a file that cannot be read is reported, not run
 	s, err := NewSuite(p, tests, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []Finding
 	for _, r := range Rules {
 		out = append(out, r.Run(s)...)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/oracle-ts/oracle/audit"
@@ -21,8 +23,29 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	v := newVerb("audit", "audit [--json] [--base REV] [--enable RULE,...] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
+	// fail ends the audit on an error: the message on stderr, and with
+	// --json one document with errors[] on stdout (exit 2 and 3 too).
+	asJSON := func() bool {
+		for _, a := range args {
+			if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+				return true
+			}
+		}
+		return *v.json
+	}
+	fail := func(code int, file string, line int, format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		fmt.Fprintf(stderr, "oracle audit: %s\n", msg)
+		if asJSON() {
+			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Pos: manifest.Pos{File: file, Line: line}, Message: msg}}}, code)
+		}
+		return code
+	}
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
+		if code != exitOK && asJSON() {
+			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Message: "invalid command line (see the usage on stderr)"}}}, code)
+		}
 		return code
 	}
 	cfg, err := manifest.LoadConfig(root)
@@ -35,14 +58,19 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			opts.Enable = append(opts.Enable, e)
 		}
 	}
+	if err := audit.CheckEnable(opts.Enable); err != nil {
+		return fail(exitUsage, "", 0, "%v", err)
+	}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
 	for _, p := range pos {
 		rel, err := repoRel(root, p)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "", 0, "%v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+			return fail(exitUsage, "", 0, "%s: no such file or directory in the repository %s", p, root)
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
@@ -50,19 +78,16 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		ch, err := change.FromGit(root, *base)
 		var ue *change.UsageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "oracle audit: %s\n", ue.Msg)
-			return exitUsage
+			return fail(exitUsage, "", 0, "%s", ue.Msg)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-			return exitError
+			return fail(exitError, "", 0, "%v", err)
 		}
 		opts.Change = ch
 	}
 	rep, err := audit.Audit(root, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-		return exitError
+		return fail(exitError, "", 0, "%v", err)
 	}
 	code = exitOK
 	counts := map[string]int{}
@@ -106,6 +131,13 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "::"+kind+annotation(f.File, f.Line, f.Rule+": "+f.Message)[len("::error"):])
 		}
 	}
-	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored\n", counts["error"], counts["warning"], counts["ignored"])
+	summary := fmt.Sprintf("AUDIT %d error(s), %d warning(s), %d ignored", counts["error"], counts["warning"], counts["ignored"])
+	if counts["info"] > 0 {
+		summary += fmt.Sprintf(", %d info", counts["info"])
+	}
+	if counts[audit.CannotAudit] > 0 {
+		summary += fmt.Sprintf(", %d test file(s) cannot be audited", counts[audit.CannotAudit])
+	}
+	fmt.Fprintln(stdout, summary)
 	return code
 }
