@@ -141,8 +141,8 @@ func (d *drift) factory(m analyzer.Mock) {
 		default:
 			continue
 		}
-		if key == "__esModule" {
-			continue
+		if strings.HasPrefix(key, "__") {
+			continue // __esModule, and the test's own plumbing (__setMockImplementation): not the module's
 		}
 		target := mocked{m.Specifier, r.Path, key}
 		line := syn.Line(syn.Start(c))
@@ -452,13 +452,16 @@ func (d *drift) check(target mocked, v mockVal, line int) {
 	}
 	reals, readable := returnedShapes(dsyn, df, fn, 1)
 	if !readable || len(reals) == 0 {
-		// The declared return type, where written: its members are
-		// the top-level keys the value can have.
+		// The declared return type, where written: its members are the
+		// top-level keys the value can have. The value may be of a subtype
+		// (a class instance with more members than its interface), so only
+		// a mock sharing no key with the type is drift.
 		members, ok := declaredMembers(d.p, dsyn, defFile, fn)
-		if !ok {
+		mp = topLevel(mp)
+		if !ok || len(mp) == 0 || overlaps(mp, members) {
 			return
 		}
-		reals, mp = [][]string{members}, topLevel(mp)
+		reals = [][]string{members}
 	}
 	for _, rp := range reals {
 		if subset(mp, rp) {
@@ -466,7 +469,18 @@ func (d *drift) check(target mocked, v mockVal, line int) {
 		}
 	}
 	d.find("shape", line, at, "%s returns { %s }, a shape %s#%s cannot return: it returns { %s } (%s:%d)", what,
-		strings.Join(mp, ", "), defFile, fn.Qual, strings.Join(reals[0], ", "), defFile, fn.Line)
+		strings.Join(mp, ", "), defFile, fn.Qual, strings.Join(closed(reals[0]), ", "), defFile, fn.Line)
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // realAsync is whether fn returns a promise: async when declared async or
@@ -649,6 +663,17 @@ func returnedObject(syn *analyzer.Syntax, fn analyzer.Node) analyzer.Node {
 // "details", "details.passed"), sorted; ok is false with a spread or a
 // computed key (the shape is not known).
 func objectPaths(syn *analyzer.Syntax, obj analyzer.Node, prefix string) ([]string, bool) {
+	return paths(syn, obj, prefix, false)
+}
+
+// anyBelow marks, in the paths of a real value, a property whose value is
+// not an object literal (`{ context }`, `{ source: configSource }`): any
+// path below it may be there ("context.*").
+const anyBelow = ".*"
+
+// paths is objectPaths; open adds "key.*" for a key whose value is not an
+// object literal (the real side: its members are not known).
+func paths(syn *analyzer.Syntax, obj analyzer.Node, prefix string, open bool) ([]string, bool) {
 	var out []string
 	for _, c := range syn.NamedChildren(obj) {
 		var key string
@@ -674,11 +699,13 @@ func objectPaths(syn *analyzer.Syntax, obj analyzer.Node, prefix string) ([]stri
 		}
 		out = append(out, path)
 		if val >= 0 && syn.Kind(val) == "object" {
-			sub, ok := objectPaths(syn, val, path)
+			sub, ok := paths(syn, val, path, open)
 			if !ok {
 				return nil, false
 			}
 			out = append(out, sub...)
+		} else if open && syn.Kind(c) != "method_definition" {
+			out = append(out, path+anyBelow)
 		}
 	}
 	sort.Strings(out)
@@ -695,7 +722,7 @@ func returnedShapes(syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Functio
 		return nil, false
 	}
 	if syn.Kind(body) == "object" || syn.Kind(syn.Unwrap(body)) == "object" {
-		ps, ok := objectPaths(syn, syn.Unwrap(body), "")
+		ps, ok := paths(syn, syn.Unwrap(body), "", true)
 		return [][]string{ps}, ok
 	}
 	readable = true
@@ -730,7 +757,7 @@ func returnedShapes(syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Functio
 				readable = false
 				return false
 			}
-			ps, ok := objectPaths(syn, e, "")
+			ps, ok := paths(syn, e, "", true)
 			if !ok {
 				readable = false
 				return false
@@ -749,11 +776,33 @@ func subset(a, b []string) bool {
 		set[x] = true
 	}
 	for _, x := range a {
-		if !set[x] {
+		if !set[x] && !openAbove(set, x) {
 			return false
 		}
 	}
 	return true
+}
+
+// openAbove reports whether some property above path x has a value of
+// unknown members (its "key.*" is in set).
+func openAbove(set map[string]bool, x string) bool {
+	for i := strings.LastIndexByte(x, '.'); i > 0; i = strings.LastIndexByte(x[:i], '.') {
+		if set[x[:i]+anyBelow] {
+			return true
+		}
+	}
+	return false
+}
+
+// closed drops the "key.*" marks from paths, for a message.
+func closed(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.HasSuffix(p, anyBelow) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // declaredMembers reads the declared return type of fn (`): Result` or

@@ -18,7 +18,8 @@ func TestMockDrift(t *testing.T) {
 		"import type { Base } from \"some-pkg\";\nexport interface Rich extends Base { own: number }\nexport function rich(): Rich {\n  return external();\n}\n" +
 		"export function later() {\n  return fetch(\"x\").then((r) => r.json());\n}\n" +
 		"export function chained() {\n  return runChecks(1);\n}\n" +
-		"export function label(): string {\n  return String(external());\n}\n"
+		"export function label(): string {\n  return String(external());\n}\n" +
+		"export function host() {\n  const context = make();\n  return { context, kind: 1 };\n}\n"
 	for _, tc := range []struct {
 		name, mock string
 		want       []string // "rule:line"
@@ -58,6 +59,10 @@ func TestMockDrift(t *testing.T) {
 		{"Promise.resolve for an async function", `vi.mocked(runChecks).mockReturnValue(Promise.resolve({ success: true }));`, nil},
 		{"undefined says nothing", `vi.mocked(runChecks).mockReturnValue(undefined);`, nil},
 		// item 3: no false drift
+		{"below a property whose real value is not a literal", `vi.mock("../src/action", () => ({ host: vi.fn(() => ({ context: { extensionPath: "/x" } })) }));`, nil},
+		{"a property the real value does not have", `vi.mock("../src/action", () => ({ host: vi.fn(() => ({ contxt: { extensionPath: "/x" } })) }));`, []string{"mock-drift/shape:3"}},
+		{"more than the declared interface: the value may be a subtype", `vi.mock("../src/action", () => ({ typed: vi.fn().mockResolvedValue({ count: 1, extra: 2 }) }));`, nil},
+		{"the test's own plumbing in a factory", `vi.mock("../src/action", () => ({ __setMockImplementation: vi.fn() }));`, nil},
 		{"an interface extending a package's interface", `vi.mock("../src/action", () => ({ rich: vi.fn().mockReturnValue({ own: 1, inherited: true }) }));`, nil},
 		{"a promise returned without async: .then", `vi.mock("../src/action", () => ({ later: vi.fn().mockResolvedValue({ a: 1 }) }));`, nil},
 		{"a promise returned without async: an async function's call", `vi.mock("../src/action", () => ({ chained: vi.fn().mockResolvedValue({ success: true }) }));`, nil},

@@ -27,6 +27,7 @@ func TestVacuousTest(t *testing.T) {
 		// item 5: self-comparison
 		{"self-comparison toBe", "it(\"a\", () => {\n  const x = f();\n  expect(x).toBe(x);\n});", []string{"vacuous-test/self-comparison:3"}},
 		{"self-comparison toEqual of a member", "it(\"a\", () => {\n  const r = f();\n  expect(g()).toBe(1);\n  expect(r.items).toEqual(r .items);\n});", []string{"vacuous-test/self-comparison:4"}},
+		{"a getter's identity is a real check", `it("a", () => { const s = f(); expect(s.token).toBe(s.token); });`, nil},
 		{"the same call twice is a determinism check", `it("a", () => { expect(f(1)).toEqual(f(1)); });`, nil},
 		{"a negated self-comparison fails", `it("a", () => { const x = f(); expect(x).not.toBe(x); });`, nil},
 		// item 7: swallowed by assignment
