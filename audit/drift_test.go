@@ -104,6 +104,7 @@ func TestMockDriftWorkspacePackage(t *testing.T) {
 		{"an export the sibling does not have", `vi.mock("@ws/lib", () => ({ loadd: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
 		{"the sibling's shape", `vi.mock("@ws/lib", () => ({ load: vi.fn().mockReturnValue({ content: "" }) }));`, []string{"mock-drift/shape:3"}},
 		{"the sibling's real export", `vi.mock("@ws/lib", () => ({ load: vi.fn().mockReturnValue({ text: "" }) }));`, nil},
+		{"a sibling with only a main in dist/", `vi.mock("@ws/old", () => ({ legacyy: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeRepo(t, map[string]string{
@@ -112,6 +113,8 @@ func TestMockDriftWorkspacePackage(t *testing.T) {
 				"packages/lib/tsconfig.json": `{"compilerOptions": {"outDir": "./dist", "rootDir": "./src"}}`,
 				"packages/lib/src/index.ts":  "export function load() {\n  return { text: \"\" };\n}\n",
 				"packages/app/package.json":  `{"name": "@ws/app"}`,
+				"packages/old/package.json":  `{"name": "@ws/old", "main": "./dist/index.js"}`,
+				"packages/old/src/index.ts":  "export function legacy() {\n  return 1;\n}\n",
 				"packages/app/test/a.test.ts": "import { vi, it, expect } from 'vitest';\nimport { load } from '@ws/lib';\n" + tc.mock +
 					"\nit('x', () => { expect(load().text).toBe(''); });\n",
 			})

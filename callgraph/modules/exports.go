@@ -214,6 +214,12 @@ func (r *Resolver) resolveInPackageJSON(name, dir string, pkg *jval, sub string,
 		if f, ok := r.load([]string{dir}, true, tr); ok {
 			return fileResult(f)
 		}
+		if main := pkg.get("main"); main != nil && main.kind == jStr { // "main": "./dist/index.js", not built
+			m := &pkgMap{r: r, pkgDir: dir, conds: conds, tr: tr}
+			if f, ok := m.source(path.Join(dir, main.s)); ok {
+				return fileResult(f)
+			}
+		}
 		return unresolved("workspace package %q (%s) has no entry point (no exports; tried %s)", name, pj, tr.list())
 	}
 	if f, ok := r.load([]string{path.Join(dir, sub)}, false, tr); ok {
