@@ -304,13 +304,23 @@ func isEmpty(syn *analyzer.Syntax, v analyzer.Node) bool {
 }
 
 // valueAsync classifies an expression: a promise (new Promise, Promise.x(),
-// a .then/.catch/.finally chain), a plain literal (string, number, boolean,
-// template, object, array), or unknown.
+// a .then/.catch/.finally chain), a plain value (a string, number, boolean,
+// template, object or array literal; a comparison, arithmetic, `!x`,
+// `typeof x`), or unknown.
 func valueAsync(syn *analyzer.Syntax, v analyzer.Node) asyncness {
 	v = syn.Unwrap(v)
 	switch syn.Kind(v) {
 	case "string", "template_string", "number", "true", "false", "object", "array", "regex":
 		return isSync
+	case "binary_expression":
+		switch syn.Text(syn.Child(v, "operator")) {
+		case "===", "!==", "==", "!=", "<", ">", "<=", ">=", "instanceof", "in", "-", "*", "/", "%":
+			return isSync // a boolean or a number
+		}
+	case "unary_expression":
+		if op := syn.Text(syn.Child(v, "operator")); op == "!" || op == "typeof" || op == "-" {
+			return isSync
+		}
 	case "new_expression":
 		if syn.Text(syn.Child(v, "constructor")) == "Promise" {
 			return isAsync
@@ -514,8 +524,6 @@ func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn 
 		}
 		e = syn.Unwrap(e)
 		switch syn.Kind(e) {
-		case "binary_expression", "unary_expression":
-			return isSync
 		case "call_expression":
 			if depth > 0 {
 				if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {

@@ -54,6 +54,8 @@ func TestMockDrift(t *testing.T) {
 		{"a string where the real function is async", `vi.mocked(runChecks).mockReturnValue("text" as any);`, []string{"mock-drift/async:3"}},
 		{"mockResolvedValueOnce on a sync function", `vi.mocked(version).mockResolvedValueOnce({ major: 1 });`, []string{"mock-drift/async:3"}},
 		{"a number implementation of an async function", `vi.mocked(runChecks).mockImplementation(() => 42 as any);`, []string{"mock-drift/async:3"}},
+		{"a sync implementation returning a comparison for an async function", "vi.mocked(runChecks).mockImplementation((n: number) => {\n  return n === 1;\n});", []string{"mock-drift/async:3"}},
+		{"an implementation returning a || chain says nothing", `vi.mocked(runChecks).mockImplementation((a: any, b: any) => a || b);`, nil},
 		{"a string where the declared type is string", `vi.mocked(label).mockReturnValue("x");`, nil},
 		{"a resolved string where the declared type is string", `vi.mocked(label).mockResolvedValue("x");`, []string{"mock-drift/async:3"}},
 		{"Promise.resolve for an async function", `vi.mocked(runChecks).mockReturnValue(Promise.resolve({ success: true }));`, nil},
