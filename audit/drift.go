@@ -90,6 +90,7 @@ func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.
 			d.ns[im.Local] = mocked{im.Specifier, r.Path, ""}
 		}
 	}
+	d.dynamicImports()
 	for _, m := range f.Mocks {
 		if m.Call == "vi.mock" || m.Call == "vi.doMock" {
 			d.factory(m)
@@ -108,6 +109,49 @@ func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.
 		return true
 	})
 	return d.out
+}
+
+// dynamicImports binds the names a test takes from a module of the
+// repository by `await import(...)`: `const m = await import("./m")` (m.f)
+// and `const { f } = await import("./m")`.
+func (d *drift) dynamicImports() {
+	syn := d.syn
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if syn.Kind(n) != "variable_declarator" {
+			return true
+		}
+		v := syn.Unwrap(syn.Child(n, "value"))
+		if syn.Kind(v) == "await_expression" {
+			v = syn.Unwrap(syn.FirstNamed(v))
+		}
+		if syn.Kind(v) != "call_expression" || syn.Kind(syn.Child(v, "function")) != "import" {
+			return true
+		}
+		spec, ok := stringLit(syn, syn.FirstNamed(syn.Child(v, "arguments")))
+		if !ok {
+			return true
+		}
+		r := d.p.Resolver().Resolve(d.test, spec)
+		if r.Kind != "file" {
+			return true
+		}
+		switch name := syn.Child(n, "name"); syn.Kind(name) {
+		case "identifier":
+			d.ns[syn.Text(name)] = mocked{spec, r.Path, ""}
+		case "object_pattern":
+			for _, c := range syn.NamedChildren(name) {
+				switch syn.Kind(c) {
+				case "shorthand_property_identifier_pattern":
+					d.bound[syn.Text(c)] = mocked{spec, r.Path, syn.Text(c)}
+				case "pair_pattern":
+					if local := syn.Child(c, "value"); syn.Kind(local) == "identifier" {
+						d.bound[syn.Text(local)] = mocked{spec, r.Path, strings.Trim(syn.Text(syn.Child(c, "key")), "\"'")}
+					}
+				}
+			}
+		}
+		return true
+	})
 }
 
 // factory reads the object a vi.mock factory returns: the exports it sets,

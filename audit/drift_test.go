@@ -48,6 +48,8 @@ func TestMockDrift(t *testing.T) {
 		{"a vi.fn() a factory places", "const mockVersion = vi.fn();\nvi.mock(\"../src/action\", () => ({ version: mockVersion }));\nmockVersion.mockReturnValue({ content: 1 });", []string{"mock-drift/shape:5"}},
 		{"a vi.hoisted mock behind a forward", "const mocks = vi.hoisted(() => ({ version: vi.fn() }));\nvi.mock(\"../src/action\", () => ({ version: (...a: unknown[]) => mocks.version(...a) }));\nmocks.version.mockReturnValue({ content: 1 });", []string{"mock-drift/shape:5"}},
 		{"vi.spyOn on a namespace import", `vi.spyOn(action, "version").mockReturnValue({ content: 1 });`, []string{"mock-drift/shape:3"}},
+		{"a namespace taken by await import", "it(\"x\", async () => {\n  const m = await import(\"../src/action\");\n  vi.mocked(m.version).mockResolvedValue({ major: 1 });\n});", []string{"mock-drift/async:5"}},
+		{"names taken by await import", "it(\"x\", async () => {\n  const { version: v } = await import(\"../src/action\");\n  vi.mocked(v).mockReturnValue({ content: 1 });\n});", []string{"mock-drift/shape:5"}},
 		{"a vi.fn() of no export", `const other = vi.fn(); other.mockReturnValue({ content: 1 });`, nil},
 		{"vitest.mock is vi.mock (issue 17)", `vitest.mock("../src/action", () => ({ runCheck: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
 		// item 2: async-ness for every value

@@ -60,8 +60,9 @@ func auditable(root string, tests []string) (ok []string, out []Finding) {
 }
 
 // unreadable says why a test file cannot be audited ("" when it can): a
-// syntax error (esbuild's, as vitest's transform reports it), or jest's API
-// (jest.mock, jest.fn, @jest/globals) with no vitest in it.
+// syntax error (esbuild's, as vitest's transform reports it), or jest's API:
+// an import of @jest/globals, or a call of `jest.*` where the file binds no
+// `jest` of its own (vitest has no such global: the file fails under it).
 func unreadable(path string, src []byte) (int, string) {
 	if err := edit.SyntaxCheck(path, src); err != nil {
 		line := 1
@@ -75,27 +76,30 @@ func unreadable(path string, src []byte) (int, string) {
 	if syn == nil {
 		return 1, "cannot parse: " + f.Errors[0].Message
 	}
-	jest, vitest := 0, false
 	for _, im := range f.Imports {
-		switch {
-		case im.Specifier == "@jest/globals" && jest == 0:
-			jest = im.Line
-		case im.Specifier == "vitest":
-			vitest = true
+		if im.Specifier == "@jest/globals" {
+			return im.Line, "written for jest (it imports @jest/globals): vitest does not run it as written, so nothing it mocks or calls counts"
 		}
 	}
+	bound := false
+	for _, im := range f.Imports {
+		bound = bound || im.Local == "jest"
+	}
+	for _, d := range f.Decls {
+		bound = bound || d.Name == "jest"
+	}
+	if bound {
+		return 0, ""
+	}
+	line := 0
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		callee := syn.Callee(n)
-		switch {
-		case strings.HasPrefix(callee, "jest.") && jest == 0:
-			jest = syn.Line(syn.Start(n))
-		case strings.HasPrefix(callee, "vi.") || strings.HasPrefix(callee, "vitest."):
-			vitest = true
+		if line == 0 && strings.HasPrefix(syn.Callee(n), "jest.") {
+			line = syn.Line(syn.Start(n))
 		}
-		return true
+		return line == 0
 	})
-	if jest > 0 && !vitest {
-		return jest, "written for jest (jest's API, no vitest): vitest does not run it as written, so nothing it mocks or calls counts"
+	if line > 0 {
+		return line, "written for jest (it calls jest's API, which vitest does not define): vitest does not run it as written, so nothing it mocks or calls counts"
 	}
 	return 0, ""
 }

@@ -461,8 +461,14 @@ func mayNeverRun(syn *analyzer.Syntax, body, fn analyzer.Node) bool {
 		if syn.Kind(p) == "pair" {
 			obj = syn.Parent(p)
 		}
+		if syn.Kind(obj) != "object" {
+			return false
+		}
 		args := syn.Parent(obj)
-		if syn.Kind(obj) != "object" || syn.Kind(args) != "arguments" {
+		for syn.Kind(args) == "as_expression" || syn.Kind(args) == "satisfies_expression" || syn.Kind(args) == "parenthesized_expression" {
+			args = syn.Parent(args) // run({ ... } as any)
+		}
+		if syn.Kind(args) != "arguments" {
 			return false
 		}
 		switch callee := syn.Callee(syn.Parent(args)); {

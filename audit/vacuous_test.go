@@ -38,6 +38,7 @@ func TestVacuousTest(t *testing.T) {
 		{"an iteration of a literal empty array", `it("a", () => { [].map((x) => expect(f(x)).toBe(1)); });`, []string{"vacuous-test/unchecked-callback:1"}},
 		{"an iteration of an array that is filled", "it(\"a\", () => {\n  const items: number[] = [];\n  items.push(1);\n  items.forEach((x) => expect(f(x)).toBe(1));\n});", nil},
 		{"a callback option never checked", `it("a", async () => { await run({ onDone: (r) => { expect(r).toBe(1); } }); });`, []string{"vacuous-test/unchecked-callback:1"}},
+		{"a callback option behind a cast", `it("a", async () => { await run({ onDone: (r) => { expect(r).toBe(1); } } as any); });`, []string{"vacuous-test/unchecked-callback:1"}},
 		{"a callback option, counted", `it("a", async () => { expect.assertions(1); await run({ onDone(r) { expect(r).toBe(1); } }); });`, nil},
 		{"a callback option that settles the awaited promise", `it("a", async () => { await new Promise<void>((resolve) => run({ onDone: (r) => { expect(r).toBe(1); resolve(); } })); });`, nil},
 		{"a callback option beside a real assertion", `it("a", async () => { const r = await run({ onDone: (x) => { expect(x).toBe(1); } }); expect(r).toBe(2); });`, nil},
