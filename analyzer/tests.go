@@ -139,8 +139,8 @@ func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 	for c := syn.FirstChild(syn.Child(call, "arguments")); c >= 0; c = syn.Next(c) {
 		switch syn.Kind(c) {
 		case "string", "template_string":
-			if tb.Title == "" && !strings.Contains(syn.Text(c), "${") {
-				tb.Title = strings.Trim(syn.Text(c), "\"'`")
+			if t := syn.Text(c); tb.Title == "" && !strings.Contains(t, "${") && len(t) >= 2 {
+				tb.Title = t[1 : len(t)-1] // the delimiters only: "is 'true'" keeps its quotes
 			}
 		case "arrow_function", "function_expression":
 			if tb.Body < 0 {
