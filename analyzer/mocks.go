@@ -2,7 +2,8 @@ package analyzer
 
 import "strings"
 
-// mocks records every `vi.mock(spec, factory?)` and `vi.doMock(...)`.
+// mocks records every `vi.mock(spec, factory?)` and `vi.doMock(...)` (and
+// their `vitest.` spellings).
 func (x *extraction) mocks() {
 	for i := range x.nodes {
 		n := int32(i)
@@ -38,7 +39,7 @@ func (x *extraction) mocks() {
 		if !ok {
 			continue
 		}
-		m := Mock{Call: strings.TrimPrefix(call, "vitest."), Specifier: spec, Line: x.line(x.nodes[n].start)}
+		m := Mock{Call: strings.TrimPrefix(call, "vitest."), Specifier: spec, Line: x.line(x.nodes[n].start), Node: Node(n)}
 		if m.Call == "mock" || m.Call == "doMock" {
 			m.Call = "vi." + m.Call
 		}
@@ -152,7 +153,7 @@ func (x *extraction) spyStub(call int32) {
 	ns := x.text(list[0])
 	for _, im := range x.file.Imports {
 		if im.Local == ns && im.Kind == ImportNamespace {
-			x.file.Mocks = append(x.file.Mocks, Mock{Call: "vi.spyOn", Specifier: im.Specifier, Line: x.line(x.nodes[call].start),
+			x.file.Mocks = append(x.file.Mocks, Mock{Call: "vi.spyOn", Specifier: im.Specifier, Line: x.line(x.nodes[call].start), Node: Node(call),
 				Factory: true, Partial: true, Overrides: []Override{{Name: name}}})
 			return
 		}

@@ -337,14 +337,18 @@ func (fn *Function) CallSites(text string) []*Call {
 	return sites
 }
 
-// Mock is a `vi.mock(...)` or `vi.doMock(...)` anywhere in a file (a test
+// Mock is a `vi.mock(...)` or `vi.doMock(...)` (or `vitest.mock`, recorded as
+// vi.mock) anywhere in a file (a test
 // file's module mocks: what audit's related-test rule reads).
 type Mock struct {
 	Call      string // "vi.mock" or "vi.doMock"
 	Specifier string // the module mocked, as written
 	File      string // "" (the file holding it); set where a mock is applied to other files (vitest setupFiles)
 	Line      int
-	Factory   bool // a factory is given (else vitest automocks every export)
+	// Node is the call expression (vi.mock(...), or the vi.spyOn(...) of a
+	// stub) in the tree ParseSyntax returns for the file holding it.
+	Node    Node
+	Factory bool // a factory is given (else vitest automocks every export)
 	// Partial: the factory keeps the original module (it calls importOriginal
 	// or vi.importActual); only the exports it overrides are replaced.
 	Partial bool

@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // Syntax is the concrete syntax tree of one file, read-only, for the tools
 // that edit code by its structure (the guard edit of `oracle apply`, the
 // mutants of `oracle prove`) and must never search the text.
@@ -103,6 +105,28 @@ func (s *Syntax) FirstNamed(n Node) Node {
 		return NoNode
 	}
 	return Node(s.t.firstNamed(int32(n)))
+}
+
+// NamedChildren are n's named children that are not comments, in order.
+func (s *Syntax) NamedChildren(n Node) []Node {
+	if !s.ok(n) {
+		return nil
+	}
+	var out []Node
+	for _, c := range s.t.namedChildren(int32(n)) {
+		out = append(out, Node(c))
+	}
+	return out
+}
+
+// Callee is the callee of call expression n as written, whitespace removed
+// ("vi.mock", "expect.soft", "vi.fn().mockReturnValue"); "" when n is not a
+// call expression.
+func (s *Syntax) Callee(n Node) string {
+	if s.Kind(n) != "call_expression" {
+		return ""
+	}
+	return strings.Join(strings.Fields(s.Text(s.Child(n, "function"))), "")
 }
 
 // HasToken reports whether n has the anonymous child token tok ("!", "?.").

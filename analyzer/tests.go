@@ -74,8 +74,14 @@ var (
 )
 
 // TestStructure reads the blocks and assertions of a test file.
-func TestStructure(syn *Syntax) *TestFile {
-	tf := &TestFile{Helpers: assertingHelpers(syn)}
+func TestStructure(syn *Syntax) *TestFile { return TestStructureWith(syn, nil) }
+
+// TestStructureWith is TestStructure with the names of imported functions
+// that assert (the helpers of a shared test module: `expectValid`,
+// `h.check`): a call of one is an assertion, and so is a call of a
+// function of the file that calls one.
+func TestStructureWith(syn *Syntax, imported map[string]bool) *TestFile {
+	tf := &TestFile{Helpers: assertingHelpers(syn, imported)}
 	var walk func(n Node, suite, block int)
 	walk = func(n Node, suite, block int) {
 		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
@@ -133,8 +139,8 @@ func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 	for c := syn.FirstChild(syn.Child(call, "arguments")); c >= 0; c = syn.Next(c) {
 		switch syn.Kind(c) {
 		case "string", "template_string":
-			if tb.Title == "" && !strings.Contains(syn.Text(c), "${") {
-				tb.Title = strings.Trim(syn.Text(c), "\"'`")
+			if t := syn.Text(c); tb.Title == "" && !strings.Contains(t, "${") && len(t) >= 2 {
+				tb.Title = t[1 : len(t)-1] // the delimiters only: "is 'true'" keeps its quotes
 			}
 		case "arrow_function", "function_expression":
 			if tb.Body < 0 {
@@ -147,7 +153,7 @@ func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 
 // assertion reads call as an assertion.
 func assertion(syn *Syntax, call Node, helpers map[string]bool) (Assertion, bool) {
-	callee := strings.Join(strings.Fields(syn.Text(syn.Child(call, "function"))), "")
+	callee := syn.Callee(call)
 	a := Assertion{Line: syn.Line(syn.Start(call)), Call: call, Matcher: true}
 	switch {
 	case callee == "expect" || callee == "expect.soft":
@@ -203,7 +209,7 @@ func lastName(callee string) string {
 
 // assertingHelpers are the functions of a test file whose body asserts (the
 // search repeats until nothing changes, so a helper calling a helper counts).
-func assertingHelpers(syn *Syntax) map[string]bool {
+func assertingHelpers(syn *Syntax, imported map[string]bool) map[string]bool {
 	bodies := map[string]Node{}
 	var names []string
 	syn.Walk(syn.Root(), func(n Node) bool {
@@ -223,6 +229,9 @@ func assertingHelpers(syn *Syntax) map[string]bool {
 		return true
 	})
 	helpers := map[string]bool{}
+	for name := range imported {
+		helpers[name] = true
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, name := range names {

@@ -26,7 +26,7 @@ describe("orders", () => {
     expect(n);
   });
 });
-xit("old", () => {});
+xit("old 'one'", () => {});
 test.concurrent.only(` + "`t`" + `, () => { assert.equal(f(), 1); });
 bench("fast", () => { f(); });
 `
@@ -43,7 +43,7 @@ bench("fast", () => { f(); });
 		`suite describe.skip [skip] "later" @9 in 0 body=true`,
 		`test it.todo [todo] "ships" @10 in 3 body=false`,
 		`test it.each [each] "row %i" @12 in 0 body=true`,
-		`test xit [skip] "old" @17 in -1 body=true`,
+		`test xit [skip] "old 'one'" @17 in -1 body=true`,
 		`test test.concurrent.only [concurrent only] "t" @18 in -1 body=true`,
 	}
 	if strings.Join(blocks, "\n") != strings.Join(want, "\n") {

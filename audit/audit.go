@@ -96,6 +96,7 @@ type Suite struct {
 // TestInput is a test file as the rules read it: its syntax tree and its
 // structure (suites, tests, hooks, assertions).
 type TestInput struct {
+	File      *analyzer.File // its imports and mocks (analyzer.File.Mocks), from the same parse as Syntax
 	Syntax    *analyzer.Syntax
 	Structure *analyzer.TestFile
 }
@@ -140,9 +141,6 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	// Static says blind-function decided from the code alone (no test ran).
 	Static bool `json:"static"`
-	// Problems are the test files that run nothing here (they do not
-	// parse, are written for jest, are type tests).
-	Problems []testsuite.Problem `json:"problems"`
 	// Notes say what the measurement could not see (test files that failed
 	// on the code as it is).
 	Notes []string `json:"notes,omitempty"`
@@ -155,6 +153,9 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer p.Close()
+	if err := CheckEnable(opts.Enable); err != nil {
+		return nil, err
+	}
 	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures})
 	if err != nil {
 		return nil, err
@@ -163,16 +164,19 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Static: opts.Runner == nil, Problems: ts.Problems}
-	if rep.Problems == nil {
-		rep.Problems = []testsuite.Problem{}
-	}
+	rep := &Report{Static: opts.Runner == nil}
 	if opts.Runner != nil {
 		if rep.Notes, err = s.measure(ctx, opts.Runner); err != nil {
 			return nil, err
 		}
 	}
+	// A test file that does not parse, or is written for jest, runs
+	// nothing here (testsuite): reported, and nothing it seems to run or
+	// stub counts.
 	var out []Finding
+	for _, pr := range ts.Problems {
+		out = append(out, Finding{Rule: CannotAudit, Severity: Warning, File: pr.File, Line: pr.Line, Message: pr.Reason})
+	}
 	for _, r := range Rules {
 		out = append(out, r.Run(s)...)
 	}
@@ -343,8 +347,8 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 		in, ok := s.inputs[t]
 		if !ok {
 			if src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t))); err == nil {
-				_, syn := analyzer.ParseSyntax(t, src)
-				in = &TestInput{Syntax: syn, Structure: analyzer.TestStructure(syn)}
+				f, syn := analyzer.ParseSyntax(t, src)
+				in = &TestInput{File: f, Syntax: syn, Structure: analyzer.TestStructure(syn)}
 			}
 			s.inputs[t] = in
 		}

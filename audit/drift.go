@@ -11,129 +11,651 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 )
 
-// MockDrift reports a vi.mock factory that stands in for a function of the
-// repository with a value the real function cannot produce (the finding's
-// rule is "mock-drift/<kind>"):
+// MockDrift reports a mock that stands in for a function of the repository
+// with a value the real function cannot produce (the finding's rule is
+// "mock-drift/<kind>"). A mock's value is read wherever the test sets it: a
+// vi.mock factory's object (`f: vi.fn(() => ...)`, `f: vi.fn().mockReturnValue(...)`,
+// `f: () => ...`), and every mockReturnValue(Once), mockResolvedValue(Once),
+// mockRejectedValue(Once) and mockImplementation(Once) on an export of a
+// module of the repository: `vi.mocked(f)`, `(f as Mock)`, `f` itself, `ns.f`,
+// `vi.spyOn(ns, "f")`, or the `vi.fn()` a factory places (`f: mockF`,
+// `f: (...a) => mockF(...a)`).
 //
 //   - shape: the mock returns an object literal whose property paths match
 //     no object literal the real function returns (`{ passed }` where the
-//     code returns `{ success, details: { passed } }`);
+//     code returns `{ success, details: { passed } }`), or members its
+//     declared return type (an interface of the repository, all of whose
+//     members are known) does not have;
 //   - unknown-export: the factory sets an export the real module does not
 //     have;
-//   - async: a resolved value where the real function is synchronous, or a
-//     plain object where it is async.
+//   - async: a promise where the real function is synchronous, or a plain
+//     value (any literal) where it is async (declared async, `Promise<...>`,
+//     or every return a promise: `new Promise`, `.then(...)`, a call of an
+//     async function of the repository).
 //
-// Where the real value cannot be read from declarations (it returns a
-// call's result, a spread), nothing is said: no finding without evidence.
+// Where the real value or its async-ness cannot be read (it returns a call's
+// result, a spread, a type of a package), nothing is said: no finding
+// without evidence.
 var MockDrift = &Rule{
 	Name:  "mock-drift",
 	Doc:   "a mock whose value the real function cannot produce",
-	Reads: "each test file's syntax (vi.mock factories, mock* values); the real functions' returns and declared types (the program)",
+	Reads: "each test file's imports, mocks (analyzer.File.Mocks) and syntax (mock* calls); the real functions' returns and declared types (the program)",
 	Run:   mockDrifts,
 }
 
 func mockDrifts(s *Suite) []Finding {
 	var out []Finding
-	s.eachTest(func(t string, in *TestInput) { out = append(out, driftIn(s.Program, t, in.Syntax)...) })
+	s.eachTest(func(t string, in *TestInput) {
+		if in.File != nil && in.Syntax != nil {
+			out = append(out, driftIn(s.Program, t, in.File, in.Syntax)...)
+		}
+	})
 	return out
 }
 
-func driftIn(p *callgraph.Program, test string, syn *analyzer.Syntax) []Finding {
-	var out []Finding
+// mocked is an export of a module of the repository that a mock stands in
+// for: spec as the test writes it, module its repo-relative file.
+type mocked struct{ spec, module, export string }
+
+// drift is the reading of one test file.
+type drift struct {
+	p     *callgraph.Program
+	test  string
+	syn   *analyzer.Syntax
+	bound map[string]mocked // expressions (`f`, `mocks.f`) that are a mocked export
+	ns    map[string]mocked // namespace imports of modules of the repository
+	out   []Finding
+}
+
+// mockSetters are the mock methods that set what the mock returns.
+var mockSetters = map[string]bool{
+	"mockReturnValue": true, "mockReturnValueOnce": true, "mockResolvedValue": true, "mockResolvedValueOnce": true,
+	"mockRejectedValue": true, "mockRejectedValueOnce": true, "mockImplementation": true, "mockImplementationOnce": true,
+}
+
+func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) []Finding {
+	d := &drift{p: p, test: test, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+	for _, im := range f.Imports {
+		if im.TypeOnly || im.Local == "" {
+			continue
+		}
+		r := p.Resolver().Resolve(test, im.Specifier)
+		if r.Kind != "file" {
+			continue
+		}
+		switch im.Kind {
+		case analyzer.ImportNamed, analyzer.ImportDefault:
+			d.bound[im.Local] = mocked{im.Specifier, r.Path, im.Imported}
+		case analyzer.ImportNamespace:
+			d.ns[im.Local] = mocked{im.Specifier, r.Path, ""}
+		}
+	}
+	d.dynamicImports()
+	for _, m := range f.Mocks {
+		if m.Call == "vi.mock" || m.Call == "vi.doMock" {
+			d.factory(m)
+		}
+	}
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		if syn.Kind(n) != "call_expression" {
+		fnc := syn.Child(n, "function")
+		if syn.Kind(n) != "call_expression" || syn.Kind(fnc) != "member_expression" || !mockSetters[syn.Text(syn.Child(fnc, "property"))] {
 			return true
 		}
-		callee := strings.Join(strings.Fields(syn.Text(syn.Child(n, "function"))), "")
-		if callee != "vi.mock" && callee != "vi.doMock" {
+		if target, ok := d.targetOf(syn.Child(fnc, "object")); ok {
+			if v, ok := setValue(syn, n); ok {
+				d.check(target, v, syn.Line(syn.Start(n)))
+			}
+		}
+		return true
+	})
+	return d.out
+}
+
+// dynamicImports binds the names a test takes from a module of the
+// repository by `await import(...)`: `const m = await import("./m")` (m.f)
+// and `const { f } = await import("./m")`.
+func (d *drift) dynamicImports() {
+	syn := d.syn
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if syn.Kind(n) != "variable_declarator" {
 			return true
 		}
-		args := namedChildren(syn, syn.Child(n, "arguments"))
-		if len(args) < 2 {
+		v := syn.Unwrap(syn.Child(n, "value"))
+		if syn.Kind(v) == "await_expression" {
+			v = syn.Unwrap(syn.FirstNamed(v))
+		}
+		if syn.Kind(v) != "call_expression" || syn.Kind(syn.Child(v, "function")) != "import" {
 			return true
 		}
-		spec := strings.Trim(syn.Text(args[0]), "\"'`")
-		r := p.Resolver().Resolve(test, spec)
+		spec, ok := stringLit(syn, syn.FirstNamed(syn.Child(v, "arguments")))
+		if !ok {
+			return true
+		}
+		r := d.p.Resolver().Resolve(d.test, spec)
 		if r.Kind != "file" {
 			return true
 		}
-		obj := returnedObject(syn, args[1])
-		if obj < 0 {
-			return true
+		switch name := syn.Child(n, "name"); syn.Kind(name) {
+		case "identifier":
+			d.ns[syn.Text(name)] = mocked{spec, r.Path, ""}
+		case "object_pattern":
+			for _, c := range syn.NamedChildren(name) {
+				switch syn.Kind(c) {
+				case "shorthand_property_identifier_pattern":
+					d.bound[syn.Text(c)] = mocked{spec, r.Path, syn.Text(c)}
+				case "pair_pattern":
+					if local := syn.Child(c, "value"); syn.Kind(local) == "identifier" {
+						d.bound[syn.Text(local)] = mocked{spec, r.Path, strings.Trim(syn.Text(syn.Child(c, "key")), "\"'")}
+					}
+				}
+			}
 		}
-		mod, _ := p.Module(r.Path)
-		if mod == nil {
-			return true
+		return true
+	})
+}
+
+// factory reads the object a vi.mock factory returns: the exports it sets,
+// the values it sets them to, and the names of the vi.fn()s it places.
+func (d *drift) factory(m analyzer.Mock) {
+	syn := d.syn
+	args := syn.NamedChildren(syn.Child(m.Node, "arguments"))
+	if len(args) < 2 {
+		return
+	}
+	r := d.p.Resolver().Resolve(d.test, m.Specifier)
+	if r.Kind != "file" {
+		return
+	}
+	if mod, _ := d.p.Module(r.Path); mod == nil {
+		return
+	}
+	obj := returnedObject(syn, args[1])
+	for _, c := range syn.NamedChildren(obj) {
+		var key string
+		var val analyzer.Node = analyzer.NoNode
+		switch syn.Kind(c) {
+		case "pair":
+			k := syn.Child(c, "key")
+			if syn.Kind(k) == "computed_property_name" {
+				continue
+			}
+			key, val = strings.Trim(syn.Text(k), "\"'`"), syn.Unwrap(syn.Child(c, "value"))
+		case "shorthand_property_identifier":
+			key, val = syn.Text(c), c
+		default:
+			continue
 		}
-		for _, pair := range namedChildren(syn, obj) {
-			if syn.Kind(pair) != "pair" {
+		if strings.HasPrefix(key, "__") {
+			continue // __esModule, and the test's own plumbing (__setMockImplementation): not the module's
+		}
+		target := mocked{m.Specifier, r.Path, key}
+		line := syn.Line(syn.Start(c))
+		if _, _, exists := realFunction(d.p, r.Path, key); !exists {
+			d.find("unknown-export", line, nil, "vi.mock(%q) sets %s, which %s does not export", m.Specifier, key, r.Path)
+			continue
+		}
+		switch syn.Kind(val) {
+		case "identifier", "shorthand_property_identifier", "member_expression":
+			d.bound[strings.Join(strings.Fields(syn.Text(val)), "")] = target
+			continue
+		case "arrow_function", "function_expression":
+			// (...a) => mockF(...a): a forward to the vi.fn() the test sets
+			if body := syn.Unwrap(syn.Child(val, "body")); syn.Kind(body) == "call_expression" && forwards(syn, val, body) {
+				d.bound[syn.Callee(body)] = target
 				continue
 			}
-			key := strings.Trim(syn.Text(syn.Child(pair, "key")), "\"'")
-			line := syn.Line(syn.Start(pair))
-			find := func(kind, format string, a ...any) {
-				out = append(out, Finding{Rule: "mock-drift/" + kind, Severity: Warning, File: test, Line: line,
-					Message: fmt.Sprintf(format, a...)})
+			if v, ok := implValue(syn, val); ok {
+				d.check(target, v, line)
 			}
-			fn, defFile, exists := realFunction(p, r.Path, key)
-			if !exists {
-				find("unknown-export", "vi.mock(%q) sets %s, which %s does not export", spec, key, r.Path)
-				continue
+			continue
+		}
+		if v, ok := factoryValue(syn, val); ok {
+			d.check(target, v, line)
+		}
+	}
+}
+
+// forwards reports whether call, the body of arrow fn, passes fn's
+// parameters on unchanged to a named function ((...a) => f(...a), (x) =>
+// mocks.f(x), () => f()).
+func forwards(syn *analyzer.Syntax, fn, call analyzer.Node) bool {
+	var params, args []string
+	if q := syn.Child(fn, "parameter"); q >= 0 {
+		params = append(params, syn.Text(q))
+	}
+	for _, q := range syn.NamedChildren(syn.Child(fn, "parameters")) {
+		if pat := syn.Child(q, "pattern"); pat >= 0 {
+			q = pat
+		}
+		params = append(params, syn.Text(q))
+	}
+	for _, a := range syn.NamedChildren(syn.Child(call, "arguments")) {
+		args = append(args, syn.Text(a))
+	}
+	k := syn.Kind(syn.Child(call, "function"))
+	return strings.Join(params, ",") == strings.Join(args, ",") && (k == "identifier" || k == "member_expression" && !strings.Contains(syn.Callee(call), "("))
+}
+
+// targetOf is the mocked export expression x stands for: `f`, `mocks.f`,
+// `ns.f`, `vi.mocked(f)`, `(f as Mock)`, `vi.spyOn(ns, "f")`, or a chain of
+// mock calls on one (`vi.mocked(f).mockReturnValueOnce(a)`).
+func (d *drift) targetOf(x analyzer.Node) (mocked, bool) {
+	syn := d.syn
+	x = syn.Unwrap(x)
+	switch syn.Kind(x) {
+	case "identifier", "member_expression":
+		if t, ok := d.bound[strings.Join(strings.Fields(syn.Text(x)), "")]; ok {
+			return t, true
+		}
+		if syn.Kind(x) == "member_expression" {
+			if ns, ok := d.ns[syn.Text(syn.Unwrap(syn.Child(x, "object")))]; ok {
+				ns.export = syn.Text(syn.Child(x, "property"))
+				return ns, true
 			}
-			if fn == nil {
-				continue
+		}
+	case "call_expression":
+		args := syn.NamedChildren(syn.Child(x, "arguments"))
+		switch callee := syn.Callee(x); {
+		case callee == "vi.mocked" && len(args) >= 1:
+			return d.targetOf(args[0])
+		case callee == "vi.spyOn" && len(args) >= 2:
+			ns, ok := d.ns[syn.Text(syn.Unwrap(args[0]))]
+			name, isString := stringLit(syn, args[1])
+			if ok && isString {
+				ns.export = name
+				return ns, true
 			}
-			mock, async, ok := mockValue(syn, syn.Child(pair, "value"))
-			if !ok {
-				continue
+		default:
+			if fnc := syn.Child(x, "function"); syn.Kind(fnc) == "member_expression" && strings.HasPrefix(syn.Text(syn.Child(fnc, "property")), "mock") {
+				return d.targetOf(syn.Child(fnc, "object"))
 			}
-			df, dsyn := parseFile(p, defFile)
-			if df == nil {
-				continue
+		}
+	}
+	return mocked{}, false
+}
+
+func stringLit(syn *analyzer.Syntax, n analyzer.Node) (string, bool) {
+	n = syn.Unwrap(n)
+	if k := syn.Kind(n); k != "string" && !(k == "template_string" && !strings.Contains(syn.Text(n), "${")) {
+		return "", false
+	}
+	return strings.Trim(syn.Text(n), "\"'`"), true
+}
+
+// asyncness is what a value or a function is known to be: a promise, a
+// plain value, or unknown.
+type asyncness int
+
+const (
+	unknownAsync asyncness = iota
+	isAsync
+	isSync
+)
+
+// mockVal is what a mock makes the function return.
+type mockVal struct {
+	obj   analyzer.Node // the object literal it returns (resolves to, for a promise), or NoNode
+	async asyncness
+	empty bool // nothing, null or undefined: no claim on the value
+}
+
+// setValue reads the value of a mock setter call (mockReturnValue(v), ...).
+func setValue(syn *analyzer.Syntax, call analyzer.Node) (mockVal, bool) {
+	fnc := syn.Child(call, "function")
+	args := syn.NamedChildren(syn.Child(call, "arguments"))
+	method := syn.Text(syn.Child(fnc, "property"))
+	var arg analyzer.Node = analyzer.NoNode
+	if len(args) > 0 {
+		arg = syn.Unwrap(args[0])
+	}
+	switch method {
+	case "mockReturnValue", "mockReturnValueOnce":
+		if arg < 0 {
+			return mockVal{}, false
+		}
+		return plainValue(syn, arg), true
+	case "mockResolvedValue", "mockResolvedValueOnce":
+		v := mockVal{obj: analyzer.NoNode, async: isAsync, empty: arg < 0 || isEmpty(syn, arg)}
+		if syn.Kind(arg) == "object" {
+			v.obj = arg
+		}
+		return v, true
+	case "mockRejectedValue", "mockRejectedValueOnce":
+		return mockVal{obj: analyzer.NoNode, async: isAsync, empty: true}, true
+	case "mockImplementation", "mockImplementationOnce":
+		return implValue(syn, arg)
+	}
+	return mockVal{}, false
+}
+
+// plainValue reads v, a value a mock returns as it is.
+func plainValue(syn *analyzer.Syntax, v analyzer.Node) mockVal {
+	out := mockVal{obj: analyzer.NoNode, async: valueAsync(syn, v), empty: isEmpty(syn, v)}
+	switch {
+	case syn.Kind(v) == "object":
+		out.obj = v
+	case syn.Kind(v) == "call_expression" && (syn.Callee(v) == "Promise.resolve"):
+		if a := syn.Unwrap(syn.FirstNamed(syn.Child(v, "arguments"))); syn.Kind(a) == "object" {
+			out.obj = a
+		}
+	}
+	return out
+}
+
+func isEmpty(syn *analyzer.Syntax, v analyzer.Node) bool {
+	k := syn.Kind(v)
+	return k == "null" || k == "undefined" || k == "identifier" && syn.Text(v) == "undefined"
+}
+
+// valueAsync classifies an expression: a promise (new Promise, Promise.x(),
+// a .then/.catch/.finally chain), a plain value (a string, number, boolean,
+// template, object or array literal; a comparison, arithmetic, `!x`,
+// `typeof x`), or unknown.
+func valueAsync(syn *analyzer.Syntax, v analyzer.Node) asyncness {
+	v = syn.Unwrap(v)
+	switch syn.Kind(v) {
+	case "string", "template_string", "number", "true", "false", "object", "array", "regex":
+		return isSync
+	case "binary_expression":
+		switch syn.Text(syn.Child(v, "operator")) {
+		case "===", "!==", "==", "!=", "<", ">", "<=", ">=", "instanceof", "in", "-", "*", "/", "%":
+			return isSync // a boolean or a number
+		}
+	case "unary_expression":
+		if op := syn.Text(syn.Child(v, "operator")); op == "!" || op == "typeof" || op == "-" {
+			return isSync
+		}
+	case "new_expression":
+		if syn.Text(syn.Child(v, "constructor")) == "Promise" {
+			return isAsync
+		}
+	case "call_expression":
+		callee := syn.Callee(v)
+		if strings.HasPrefix(callee, "Promise.") {
+			return isAsync
+		}
+		if fnc := syn.Child(v, "function"); syn.Kind(fnc) == "member_expression" {
+			switch syn.Text(syn.Child(fnc, "property")) {
+			case "then", "catch", "finally":
+				return isAsync
 			}
-			realAsync := fn.Async || strings.HasPrefix(returnType(dsyn, fn), "Promise<")
-			if async != nil && *async != realAsync {
-				real := "synchronous"
-				if realAsync {
-					real = "async"
-				}
-				find("async", "vi.mock(%q) makes %s return a %s value, but %s#%s is %s (%s:%d)", spec, key,
-					map[bool]string{true: "resolved (Promise)", false: "plain"}[*async], defFile, fn.Qual, real, defFile, fn.Line)
-				out[len(out)-1].Related = []Location{{File: defFile, Line: fn.Line}}
+		}
+	}
+	return unknownAsync
+}
+
+// factoryValue reads a value a factory sets an export to: vi.fn(impl), or
+// vi.fn().mockX(...) (the last setter of the chain).
+func factoryValue(syn *analyzer.Syntax, v analyzer.Node) (mockVal, bool) {
+	for syn.Kind(v) == "call_expression" {
+		fnc := syn.Child(v, "function")
+		if syn.Callee(v) == "vi.fn" {
+			args := syn.NamedChildren(syn.Child(v, "arguments"))
+			if len(args) == 1 {
+				return implValue(syn, syn.Unwrap(args[0]))
 			}
-			if mock < 0 {
-				continue
+			return mockVal{}, false
+		}
+		if syn.Kind(fnc) != "member_expression" {
+			return mockVal{}, false
+		}
+		if mockSetters[syn.Text(syn.Child(fnc, "property"))] {
+			return setValue(syn, v)
+		}
+		v = syn.Child(fnc, "object") // vi.fn().mockName("x").mockResolvedValue(...)
+	}
+	return mockVal{}, false
+}
+
+// implValue reads a mock implementation: async when declared so, else what
+// every return gives.
+func implValue(syn *analyzer.Syntax, fn analyzer.Node) (mockVal, bool) {
+	switch syn.Kind(fn) {
+	case "arrow_function", "function_expression", "function":
+	default:
+		return mockVal{}, false
+	}
+	v := mockVal{obj: returnedObject(syn, fn), async: unknownAsync}
+	if syn.HasToken(fn, "async") {
+		v.async = isAsync
+		return v, true
+	}
+	var returns []analyzer.Node
+	body := syn.Child(fn, "body")
+	if syn.Kind(body) != "statement_block" {
+		returns = append(returns, body)
+	} else {
+		returns = returnsOf(syn, body)
+	}
+	v.async = allOf(returns, func(e analyzer.Node) asyncness { return valueAsync(syn, e) })
+	for _, e := range returns {
+		if isEmpty(syn, syn.Unwrap(e)) {
+			v.empty = true
+		}
+	}
+	if len(returns) == 0 {
+		v.empty = true
+	}
+	return v, true
+}
+
+// returnsOf are the expressions the return statements of body return,
+// outside nested functions (a bare `return` gives none).
+func returnsOf(syn *analyzer.Syntax, body analyzer.Node) []analyzer.Node {
+	var out []analyzer.Node
+	syn.Walk(body, func(n analyzer.Node) bool {
+		switch syn.Kind(n) {
+		case "arrow_function", "function_expression", "function_declaration", "method_definition", "class", "generator_function_declaration":
+			return false
+		case "return_statement":
+			if e := syn.FirstNamed(n); e >= 0 {
+				out = append(out, e)
 			}
-			mp, ok := objectPaths(syn, mock, "")
-			if !ok {
-				continue
-			}
-			reals, readable := returnedShapes(dsyn, df, fn, 1)
-			if !readable || len(reals) == 0 {
-				// The declared return type, where written: its members are
-				// the top-level keys the value can have.
-				members, ok := declaredMembers(p, dsyn, defFile, fn)
-				if !ok {
-					continue
-				}
-				reals, mp = [][]string{members}, topLevel(mp)
-			}
-			matches := false
-			for _, rp := range reals {
-				if subset(mp, rp) {
-					matches = true
-				}
-			}
-			if !matches {
-				find("shape", "vi.mock(%q) makes %s return { %s }, a shape %s#%s cannot return: it returns { %s } (%s:%d)", spec, key,
-					strings.Join(mp, ", "), defFile, fn.Qual, strings.Join(reals[0], ", "), defFile, fn.Line)
-				out[len(out)-1].Related = []Location{{File: defFile, Line: fn.Line}}
-			}
+			return false
 		}
 		return true
 	})
 	return out
 }
+
+// allOf is the async-ness every expression shares, unknownAsync when they
+// differ or there are none.
+func allOf(es []analyzer.Node, of func(analyzer.Node) asyncness) asyncness {
+	if len(es) == 0 {
+		return unknownAsync
+	}
+	first := of(es[0])
+	for _, e := range es[1:] {
+		if of(e) != first {
+			return unknownAsync
+		}
+	}
+	return first
+}
+
+func (d *drift) find(kind string, line int, related []Location, format string, a ...any) {
+	d.out = append(d.out, Finding{Rule: "mock-drift/" + kind, Severity: Warning, File: d.test, Line: line,
+		Message: fmt.Sprintf(format, a...), Related: related})
+}
+
+// check compares what a mock of target returns with the real function.
+func (d *drift) check(target mocked, v mockVal, line int) {
+	fn, defFile, exists := realFunction(d.p, target.module, target.export)
+	if !exists || fn == nil {
+		return
+	}
+	df, dsyn := parseFile(d.p, defFile)
+	if df == nil || dsyn == nil {
+		return
+	}
+	what := fmt.Sprintf("the mock of %s (%s)", target.export, target.spec)
+	at := []Location{{File: defFile, Line: fn.Line}}
+	real, void := realAsync(d.p, dsyn, df, fn, 2)
+	switch {
+	case v.async == isAsync && real == isSync && !(void && v.empty):
+		d.find("async", line, at, "%s returns a promise, but %s#%s is synchronous (%s:%d)", what, defFile, fn.Qual, defFile, fn.Line)
+	case v.async == isSync && real == isAsync:
+		d.find("async", line, at, "%s returns a plain value, but %s#%s is async (%s:%d): it returns a promise", what, defFile, fn.Qual, defFile, fn.Line)
+	}
+	if v.obj < 0 {
+		return
+	}
+	mp, ok := objectPaths(d.syn, v.obj, "")
+	if !ok {
+		return
+	}
+	reals, readable := returnedShapes(dsyn, df, fn, 1)
+	if !readable || len(reals) == 0 {
+		// The declared return type, where written: its members are the
+		// top-level keys the value can have. The value may be of a subtype
+		// (a class instance with more members than its interface), so only
+		// a mock sharing no key with the type is drift.
+		members, ok := declaredMembers(d.p, dsyn, defFile, fn)
+		mp = topLevel(mp)
+		if !ok || len(mp) == 0 || overlaps(mp, members) {
+			return
+		}
+		reals = [][]string{members}
+	}
+	for _, rp := range reals {
+		if subset(mp, rp) {
+			return
+		}
+	}
+	d.find("shape", line, at, "%s returns { %s }, a shape %s#%s cannot return: it returns { %s } (%s:%d)", what,
+		strings.Join(mp, ", "), defFile, fn.Qual, strings.Join(closed(reals[0]), ", "), defFile, fn.Line)
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// realAsync is whether fn returns a promise: async when declared async or
+// `Promise<...>`, or when every return is a promise (new Promise, a .then
+// chain, a call of an async function of the repository, depth levels
+// deep); sync when its declared type is not a promise or every return is a
+// plain literal; void when it returns nothing.
+func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Function, depth int) (a asyncness, void bool) {
+	body := syn.Find(fn.BodyStartByte, fn.BodyEndByte, "")
+	if body < 0 {
+		return unknownAsync, false
+	}
+	if head := string(syn.Src()[fn.StartByte:fn.BodyStartByte]); strings.Contains(head, "*") && !strings.Contains(head, "=>") {
+		return unknownAsync, false // a generator: an iterator either way
+	}
+	if fn.Async {
+		return isAsync, false
+	}
+	if rt := returnType(syn, fn); rt != "" {
+		return declaredAsync(p, f.Path, rt), rt == "void"
+	}
+	var returns []analyzer.Node
+	if syn.Kind(body) != "statement_block" {
+		returns = []analyzer.Node{body}
+	} else if returns = returnsOf(syn, body); len(returns) == 0 {
+		return isSync, true
+	}
+	return allOf(returns, func(e analyzer.Node) asyncness {
+		if a := valueAsync(syn, e); a != unknownAsync {
+			return a
+		}
+		e = syn.Unwrap(e)
+		switch syn.Kind(e) {
+		case "call_expression":
+			if depth > 0 {
+				if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {
+					_, csyn := parseFile(p, cf.Path)
+					if csyn != nil {
+						a, _ := realAsync(p, csyn, cf, callee, depth-1)
+						return a
+					}
+				}
+			}
+			if syn.Callee(e) == "fetch" {
+				return isAsync
+			}
+		}
+		return unknownAsync
+	}), false
+}
+
+// calledFunction is the function of the repository that a call of name (an
+// identifier) in file f calls: a top-level function of f, or one it imports.
+func calledFunction(p *callgraph.Program, f *analyzer.File, name string) (*analyzer.Function, *analyzer.File) {
+	if name == "" || strings.ContainsAny(name, ".([") {
+		return nil, nil
+	}
+	for _, fn := range f.Functions {
+		if fn.Kind == analyzer.FuncTop && fn.Name == name {
+			return fn, f
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Local != name || im.Kind == analyzer.ImportNamespace {
+			continue
+		}
+		if r := p.Resolver().Resolve(f.Path, im.Specifier); r.Kind == "file" {
+			if fn, file, _ := realFunction(p, r.Path, im.Imported); fn != nil {
+				df, _ := parseFile(p, file)
+				if df != nil {
+					return fn, df
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// declaredAsync reads a declared return type: a promise (`Promise<T>`,
+// `PromiseLike<T>`), not one (primitives, arrays, object types, interfaces
+// and classes of the repository, unions of those), or unknown (a type alias,
+// a type of a package, `any`, `T | Promise<T>`).
+func declaredAsync(p *callgraph.Program, file, rt string) asyncness {
+	if strings.HasPrefix(rt, "Promise<") || strings.HasPrefix(rt, "PromiseLike<") {
+		return isAsync
+	}
+	depth := 0
+	var parts []string
+	last := 0
+	for i, r := range rt {
+		switch r {
+		case '<', '(', '{', '[':
+			depth++
+		case '>', ')', '}', ']':
+			depth--
+		case '|':
+			if depth == 0 {
+				parts = append(parts, rt[last:i])
+				last = i + 1
+			}
+		}
+	}
+	parts = append(parts, rt[last:])
+	for _, part := range parts {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+		case strings.Contains(part, "Promise") || strings.Contains(part, "Thenable") || strings.Contains(part, "Awaitable"):
+			return unknownAsync
+		case primitiveType[part], strings.HasPrefix(part, "{"), strings.HasSuffix(part, "[]"), strings.HasPrefix(part, "\""), strings.HasPrefix(part, "'"):
+		default:
+			if _, ok, _ := p.TypeMembers(file, part); !ok {
+				return unknownAsync
+			}
+		}
+	}
+	return isSync
+}
+
+var primitiveType = map[string]bool{"string": true, "number": true, "boolean": true, "void": true, "bigint": true, "symbol": true,
+	"null": true, "undefined": true, "never": true, "true": true, "false": true, "object": true}
 
 // realFunction finds export name of module: the function declaring it (nil
 // when the export is not a function), its file, and whether the export exists.
@@ -166,19 +688,6 @@ func parseFile(p *callgraph.Program, file string) (*analyzer.File, *analyzer.Syn
 	return analyzer.ParseSyntax(file, src)
 }
 
-func namedChildren(syn *analyzer.Syntax, n analyzer.Node) []analyzer.Node {
-	var out []analyzer.Node
-	if n < 0 {
-		return nil
-	}
-	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-		if syn.Named(c) && syn.Kind(c) != "comment" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // returnedObject is the object literal a function node returns (an arrow's
 // expression body, or its body's last `return {...}`), or -1.
 func returnedObject(syn *analyzer.Syntax, fn analyzer.Node) analyzer.Node {
@@ -192,7 +701,7 @@ func returnedObject(syn *analyzer.Syntax, fn analyzer.Node) analyzer.Node {
 		return body
 	}
 	var obj analyzer.Node = -1
-	for _, st := range namedChildren(syn, body) {
+	for _, st := range syn.NamedChildren(body) {
 		if syn.Kind(st) == "return_statement" {
 			if e := syn.Unwrap(syn.FirstNamed(st)); e >= 0 && syn.Kind(e) == "object" {
 				obj = e
@@ -202,62 +711,23 @@ func returnedObject(syn *analyzer.Syntax, fn analyzer.Node) analyzer.Node {
 	return obj
 }
 
-// mockValue reads a mock's value: the object it returns (or -1 when not an
-// object literal) and whether it is resolved (async); ok is false when the
-// value is not a recognised mock.
-func mockValue(syn *analyzer.Syntax, v analyzer.Node) (obj analyzer.Node, async *bool, ok bool) {
-	t, f := true, false
-	for v >= 0 && syn.Kind(v) == "call_expression" {
-		fnc := syn.Child(v, "function")
-		args := namedChildren(syn, syn.Child(v, "arguments"))
-		name := strings.Join(strings.Fields(syn.Text(fnc)), "")
-		switch {
-		case name == "vi.fn":
-			if len(args) == 1 {
-				o := returnedObject(syn, args[0])
-				a := syn.HasToken(args[0], "async")
-				return o, &a, o >= 0 || a
-			}
-			return -1, nil, false
-		case syn.Kind(fnc) == "member_expression":
-			prop := syn.Text(syn.Child(fnc, "property"))
-			switch prop {
-			case "mockReturnValue", "mockReturnValueOnce":
-				if len(args) == 1 {
-					if o := syn.Unwrap(args[0]); syn.Kind(o) == "object" {
-						return o, &f, true
-					}
-					return -1, nil, false
-				}
-			case "mockResolvedValue", "mockResolvedValueOnce":
-				if len(args) == 1 {
-					o := syn.Unwrap(args[0])
-					if syn.Kind(o) != "object" {
-						o = -1
-					}
-					return o, &t, true
-				}
-			case "mockImplementation", "mockImplementationOnce":
-				if len(args) == 1 {
-					o := returnedObject(syn, args[0])
-					a := syn.HasToken(args[0], "async")
-					return o, &a, o >= 0 || a
-				}
-			}
-			v = syn.Child(fnc, "object") // vi.fn().mockName("x").mockResolvedValue(...)
-			continue
-		}
-		return -1, nil, false
-	}
-	return -1, nil, false
-}
-
 // objectPaths lists the property paths of an object literal ("success",
 // "details", "details.passed"), sorted; ok is false with a spread or a
 // computed key (the shape is not known).
 func objectPaths(syn *analyzer.Syntax, obj analyzer.Node, prefix string) ([]string, bool) {
+	return paths(syn, obj, prefix, false)
+}
+
+// anyBelow marks, in the paths of a real value, a property whose value is
+// not an object literal (`{ context }`, `{ source: configSource }`): any
+// path below it may be there ("context.*").
+const anyBelow = ".*"
+
+// paths is objectPaths; open adds "key.*" for a key whose value is not an
+// object literal (the real side: its members are not known).
+func paths(syn *analyzer.Syntax, obj analyzer.Node, prefix string, open bool) ([]string, bool) {
 	var out []string
-	for _, c := range namedChildren(syn, obj) {
+	for _, c := range syn.NamedChildren(obj) {
 		var key string
 		var val analyzer.Node = -1
 		switch syn.Kind(c) {
@@ -281,11 +751,13 @@ func objectPaths(syn *analyzer.Syntax, obj analyzer.Node, prefix string) ([]stri
 		}
 		out = append(out, path)
 		if val >= 0 && syn.Kind(val) == "object" {
-			sub, ok := objectPaths(syn, val, path)
+			sub, ok := paths(syn, val, path, open)
 			if !ok {
 				return nil, false
 			}
 			out = append(out, sub...)
+		} else if open && syn.Kind(c) != "method_definition" {
+			out = append(out, path+anyBelow)
 		}
 	}
 	sort.Strings(out)
@@ -302,7 +774,7 @@ func returnedShapes(syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Functio
 		return nil, false
 	}
 	if syn.Kind(body) == "object" || syn.Kind(syn.Unwrap(body)) == "object" {
-		ps, ok := objectPaths(syn, syn.Unwrap(body), "")
+		ps, ok := paths(syn, syn.Unwrap(body), "", true)
 		return [][]string{ps}, ok
 	}
 	readable = true
@@ -337,7 +809,7 @@ func returnedShapes(syn *analyzer.Syntax, f *analyzer.File, fn *analyzer.Functio
 				readable = false
 				return false
 			}
-			ps, ok := objectPaths(syn, e, "")
+			ps, ok := paths(syn, e, "", true)
 			if !ok {
 				readable = false
 				return false
@@ -356,11 +828,33 @@ func subset(a, b []string) bool {
 		set[x] = true
 	}
 	for _, x := range a {
-		if !set[x] {
+		if !set[x] && !openAbove(set, x) {
 			return false
 		}
 	}
 	return true
+}
+
+// openAbove reports whether some property above path x has a value of
+// unknown members (its "key.*" is in set).
+func openAbove(set map[string]bool, x string) bool {
+	for i := strings.LastIndexByte(x, '.'); i > 0; i = strings.LastIndexByte(x[:i], '.') {
+		if set[x[:i]+anyBelow] {
+			return true
+		}
+	}
+	return false
+}
+
+// closed drops the "key.*" marks from paths, for a message.
+func closed(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.HasSuffix(p, anyBelow) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // declaredMembers reads the declared return type of fn (`): Result` or
@@ -374,8 +868,8 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 	if inner, ok := strings.CutPrefix(t, "Promise<"); ok {
 		t = strings.TrimSuffix(inner, ">")
 	}
-	members, ok, _ := p.TypeMembers(file, t)
-	return members, ok
+	members, complete, ok, _ := p.KnownTypeMembers(file, t)
+	return members, ok && complete // a member of an interface of a package may be the one the mock sets
 }
 
 // topLevel keeps the paths without a dot.

@@ -15,7 +15,12 @@ func TestMockDrift(t *testing.T) {
 		"export function version() {\n  return { major: 1 };\n}\n" +
 		"export function opaque() {\n  return external();\n}\n" +
 		"export function helped() {\n  return build(1);\n}\nfunction build(n: number) { return { total: n, items: [] }; }\n" +
-		"export interface Report { count: number; revenue: number }\nexport function typed(): Promise<Report> {\n  return external();\n}\n"
+		"export interface Report { count: number; revenue: number }\nexport function typed(): Promise<Report> {\n  return external();\n}\n" +
+		"import type { Base } from \"some-pkg\";\nexport interface Rich extends Base { own: number }\nexport function rich(): Rich {\n  return external();\n}\n" +
+		"export function later() {\n  return fetch(\"x\").then((r) => r.json());\n}\n" +
+		"export function chained() {\n  return runChecks(1);\n}\n" +
+		"export function label(): string {\n  return String(external());\n}\n" +
+		"export function host() {\n  const context = make();\n  return { context, kind: 1 };\n}\n"
 	for _, tc := range []struct {
 		name, mock string
 		want       []string // "rule:line"
@@ -34,11 +39,44 @@ func TestMockDrift(t *testing.T) {
 		{"the declared return type", `vi.mock("../src/action", () => ({ typed: vi.fn().mockResolvedValue({ cnt: 1 }) }));`, []string{"mock-drift/shape:3"}},
 		{"a Promise-returning function is async", `vi.mock("../src/action", () => ({ typed: vi.fn().mockReturnValue({ count: 1 }) }));`, []string{"mock-drift/async:3"}},
 		{"the real value cannot be read: nothing said", `vi.mock("../src/action", () => ({ opaque: vi.fn().mockReturnValue({ z: 1 }) }));`, nil},
+		// issue 20 item 1: every way a test sets what a mock returns
+		{"vi.mocked(f).mockReturnValue", "vi.mock(\"../src/action\");\nvi.mocked(version).mockReturnValue({ content: 1 });", []string{"mock-drift/shape:4"}},
+		{"vi.mocked(f).mockReturnValue, the real shape", "vi.mock(\"../src/action\");\nvi.mocked(version).mockReturnValue({ major: 3 });", nil},
+		{"mockReturnValueOnce chained", `vi.mocked(version).mockReturnValueOnce({ major: 1 }).mockReturnValueOnce({ content: 1 });`, []string{"mock-drift/shape:3"}},
+		{"mockResolvedValueOnce", `vi.mocked(runChecks).mockResolvedValueOnce({ passed: true });`, []string{"mock-drift/shape:3"}},
+		{"mockImplementation", `vi.mocked(version).mockImplementation(() => ({ minor: 2 }));`, []string{"mock-drift/shape:3"}},
+		{"a cast to Mock", `(version as unknown as Mock).mockReturnValue({ content: 1 });`, []string{"mock-drift/shape:3"}},
+		{"a vi.fn() a factory places", "const mockVersion = vi.fn();\nvi.mock(\"../src/action\", () => ({ version: mockVersion }));\nmockVersion.mockReturnValue({ content: 1 });", []string{"mock-drift/shape:5"}},
+		{"a vi.hoisted mock behind a forward", "const mocks = vi.hoisted(() => ({ version: vi.fn() }));\nvi.mock(\"../src/action\", () => ({ version: (...a: unknown[]) => mocks.version(...a) }));\nmocks.version.mockReturnValue({ content: 1 });", []string{"mock-drift/shape:5"}},
+		{"vi.spyOn on a namespace import", `vi.spyOn(action, "version").mockReturnValue({ content: 1 });`, []string{"mock-drift/shape:3"}},
+		{"a namespace taken by await import", "it(\"x\", async () => {\n  const m = await import(\"../src/action\");\n  vi.mocked(m.version).mockResolvedValue({ major: 1 });\n});", []string{"mock-drift/async:5"}},
+		{"names taken by await import", "it(\"x\", async () => {\n  const { version: v } = await import(\"../src/action\");\n  vi.mocked(v).mockReturnValue({ content: 1 });\n});", []string{"mock-drift/shape:5"}},
+		{"a vi.fn() of no export", `const other = vi.fn(); other.mockReturnValue({ content: 1 });`, nil},
+		{"vitest.mock is vi.mock (issue 17)", `vitest.mock("../src/action", () => ({ runCheck: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
+		// item 2: async-ness for every value
+		{"a string where the real function is async", `vi.mocked(runChecks).mockReturnValue("text" as any);`, []string{"mock-drift/async:3"}},
+		{"mockResolvedValueOnce on a sync function", `vi.mocked(version).mockResolvedValueOnce({ major: 1 });`, []string{"mock-drift/async:3"}},
+		{"a number implementation of an async function", `vi.mocked(runChecks).mockImplementation(() => 42 as any);`, []string{"mock-drift/async:3"}},
+		{"a sync implementation returning a comparison for an async function", "vi.mocked(runChecks).mockImplementation((n: number) => {\n  return n === 1;\n});", []string{"mock-drift/async:3"}},
+		{"an implementation returning a || chain says nothing", `vi.mocked(runChecks).mockImplementation((a: any, b: any) => a || b);`, nil},
+		{"a string where the declared type is string", `vi.mocked(label).mockReturnValue("x");`, nil},
+		{"a resolved string where the declared type is string", `vi.mocked(label).mockResolvedValue("x");`, []string{"mock-drift/async:3"}},
+		{"Promise.resolve for an async function", `vi.mocked(runChecks).mockReturnValue(Promise.resolve({ success: true }));`, nil},
+		{"undefined says nothing", `vi.mocked(runChecks).mockReturnValue(undefined);`, nil},
+		// item 3: no false drift
+		{"below a property whose real value is not a literal", `vi.mock("../src/action", () => ({ host: vi.fn(() => ({ context: { extensionPath: "/x" } })) }));`, nil},
+		{"a property the real value does not have", `vi.mock("../src/action", () => ({ host: vi.fn(() => ({ contxt: { extensionPath: "/x" } })) }));`, []string{"mock-drift/shape:3"}},
+		{"more than the declared interface: the value may be a subtype", `vi.mock("../src/action", () => ({ typed: vi.fn().mockResolvedValue({ count: 1, extra: 2 }) }));`, nil},
+		{"the test's own plumbing in a factory", `vi.mock("../src/action", () => ({ __setMockImplementation: vi.fn() }));`, nil},
+		{"an interface extending a package's interface", `vi.mock("../src/action", () => ({ rich: vi.fn().mockReturnValue({ own: 1, inherited: true }) }));`, nil},
+		{"a promise returned without async: .then", `vi.mock("../src/action", () => ({ later: vi.fn().mockResolvedValue({ a: 1 }) }));`, nil},
+		{"a promise returned without async: an async function's call", `vi.mock("../src/action", () => ({ chained: vi.fn().mockResolvedValue({ success: true }) }));`, nil},
+		{"a plain value for a function returning an async call", `vi.mock("../src/action", () => ({ chained: vi.fn().mockReturnValue({ success: true }) }));`, []string{"mock-drift/async:3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeRepo(t, map[string]string{
 				"src/action.ts":  action,
-				"test/a.test.ts": "import { vi, it, expect } from 'vitest';\nimport { runChecks } from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect((await runChecks(1)).success).toBe(true); });\n",
+				"test/a.test.ts": "import { vi, vitest, it, expect, type Mock } from 'vitest';\nimport { runChecks, version, label } from '../src/action'; import * as action from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect((await runChecks(1)).success).toBe(true); });\n",
 			})
 			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 			if err != nil {
@@ -55,6 +93,48 @@ func TestMockDrift(t *testing.T) {
 				for _, f := range rep.Findings {
 					t.Log(f.Rule, f.Message)
 				}
+			}
+		})
+	}
+}
+
+// TestMockDriftWorkspacePackage (issue 20 item 4): a test of one package
+// mocks a sibling workspace package that is not built (its exports name
+// dist/): the mock is read against the package's sources.
+func TestMockDriftWorkspacePackage(t *testing.T) {
+	for _, tc := range []struct {
+		name, mock string
+		want       []string
+	}{
+		{"an export the sibling does not have", `vi.mock("@ws/lib", () => ({ loadd: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
+		{"the sibling's shape", `vi.mock("@ws/lib", () => ({ load: vi.fn().mockReturnValue({ content: "" }) }));`, []string{"mock-drift/shape:3"}},
+		{"the sibling's real export", `vi.mock("@ws/lib", () => ({ load: vi.fn().mockReturnValue({ text: "" }) }));`, nil},
+		{"a sibling with only a main in dist/", `vi.mock("@ws/old", () => ({ legacyy: vi.fn() }));`, []string{"mock-drift/unknown-export:3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, map[string]string{
+				"package.json":               `{"private": true, "workspaces": ["packages/*"]}`,
+				"packages/lib/package.json":  `{"name": "@ws/lib", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"}}}`,
+				"packages/lib/tsconfig.json": `{"compilerOptions": {"outDir": "./dist", "rootDir": "./src"}}`,
+				"packages/lib/src/index.ts":  "export function load() {\n  return { text: \"\" };\n}\n",
+				"packages/app/package.json":  `{"name": "@ws/app"}`,
+				"packages/old/package.json":  `{"name": "@ws/old", "main": "./dist/index.js"}`,
+				"packages/old/src/index.ts":  "export function legacy() {\n  return 1;\n}\n",
+				"packages/app/test/a.test.ts": "import { vi, it, expect } from 'vitest';\nimport { load } from '@ws/lib';\n" + tc.mock +
+					"\nit('x', () => { expect(load().text).toBe(''); });\n",
+			})
+			rep, err := Audit(context.Background(), root, Options{Tests: []string{"packages/app/test/a.test.ts"}, Paths: []string{"packages/app"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				if strings.HasPrefix(f.Rule, "mock-drift") {
+					got = append(got, f.Rule+":"+strconv.Itoa(f.Line))
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
 	}

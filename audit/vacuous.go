@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/text"
 )
 
@@ -12,13 +13,22 @@ import (
 // own (the finding's rule is "vacuous-test/<kind>"):
 //
 //   - no-assertion: a test whose body calls no expect/assert, directly or
-//     through a helper function of the test file that does (or only after
-//     an unconditional return);
+//     through a helper function of the test file or of a module it imports
+//     that does (or only after an unconditional return); off by default,
+//     and type tests (a .test-d.ts file, @ts-expect-error) are not checked;
 //   - constant-assertion: every assertion is on a constant
-//     (`expect(true).toBe(true)`);
+//     (`expect(true).toBe(true)`); one that always passes among real
+//     assertions is a finding too, of severity info, on its line;
+//   - self-comparison: an assertion comparing an expression with itself
+//     (`expect(x).toBe(x)`, `toEqual` of the same expression);
 //   - missing-matcher: `expect(x)` with no matcher called on it;
 //   - swallowed-assertion: a try whose catch swallows what an assertion
-//     in its block throws (no rethrow, no assertion in the catch);
+//     in its block throws (no rethrow, no assertion in the catch, and what
+//     it records of the error, `lastError = e`, read by no assertion after);
+//   - unchecked-callback: every assertion sits in a callback that may never
+//     run (then/catch, an event, a timer, an iteration of an array the test
+//     built empty, a callback option it passes and cannot check was called),
+//     with no expect.assertions/hasAssertions;
 //   - only: a committed `.only` (error: every other test is skipped).
 var VacuousTest = &Rule{
 	Name:  "vacuous-test",
@@ -27,11 +37,24 @@ var VacuousTest = &Rule{
 	Run:   vacuousTests,
 }
 
+// Info is the severity of a finding that is evidence but less than a
+// warning (a constant assertion among real ones).
+const Info Severity = "info"
+
 func vacuousTests(s *Suite) []Finding {
 	var out []Finding
 	touched := s.touchedFunctions()
+	shared := map[string]map[string]bool{} // asserting functions of imported modules, by module
 	s.eachTest(func(t string, in *TestInput) {
+		if in.Syntax == nil {
+			return
+		}
 		tf := in.Structure
+		if s.Enable["vacuous-test/no-assertion"] && in.File != nil {
+			if imported := importedHelpers(s.Program, t, in.File, shared); len(imported) > 0 {
+				tf = analyzer.TestStructureWith(in.Syntax, imported)
+			}
+		}
 		out = append(out, vacuousIn(t, in.Syntax, tf, s.Enable)...)
 		var changed []string
 		for _, id := range touched {
@@ -90,16 +113,27 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 			// Off by default (Options.Enable): on real suites most tests
 			// without an expect are type tests or smoke tests that fail when
 			// the code throws; measured precision is under the 90% bar.
-			if enabled["vacuous-test/no-assertion"] {
+			if enabled["vacuous-test/no-assertion"] && !typeTest(file, syn, body) {
 				find("no-assertion", Warning, n, "test %q asserts nothing: it passes unless the code throws", title)
 			}
 		case afterReturn && countBefore(syn, body, helpers) == 0:
 			find("no-assertion", Warning, n, "test %q asserts only after an unconditional return: no assertion runs", title)
 		case constant == asserts:
 			find("constant-assertion", Warning, n, "test %q asserts only on constants: it passes whatever the code does", title)
+		default:
+			for _, a := range tf.Assertions {
+				if a.Constant && within(syn, a.Call, body) && alwaysPasses(syn, a.Call) {
+					find("constant-assertion", Info, a.Call, "in test %q, `%s` asserts on constants: it passes whatever the code does", title, text.OneLine(assertionText(syn, a.Call), 60))
+				}
+			}
+		}
+		for _, a := range tf.Assertions {
+			if a.Kind == "expect" && within(syn, a.Call, body) && selfComparison(syn, a.Call) {
+				find("self-comparison", Warning, a.Call, "in test %q, `%s` compares a value with itself: it passes whatever the code does", title, text.OneLine(assertionText(syn, a.Call), 60))
+			}
 		}
 		if asserts > 0 && asserts == callbackAsserts(syn, body, helpers) && !countsAssertions(syn, body) {
-			find("unchecked-callback", Warning, n, "test %q asserts only inside callbacks that may never run (then/catch, an event, a timer) and does not check expect.assertions/hasAssertions: it passes if they do not run", title)
+			find("unchecked-callback", Warning, n, "test %q asserts only inside callbacks that may never run (then/catch, an event, a timer, an iteration of an empty array, a callback option) and does not check expect.assertions/hasAssertions: it passes if they do not run", title)
 		}
 		for _, e := range missing {
 			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, text.OneLine(syn.Text(e), 50))
@@ -113,7 +147,7 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 				return true
 			}
 			hbody := syn.Child(handler, "body")
-			if param := syn.Child(handler, "parameter"); param >= 0 && usesName(syn, hbody, syn.Text(param)) && assertsAfter(syn, body, syn.End(t), helpers) {
+			if param := syn.Child(handler, "parameter"); param >= 0 && readsAfter(syn, body, syn.End(t), helpers, recorded(syn, hbody, syn.Text(param))) {
 				return true // the catch records the error for an assertion after the try: deliberate
 			}
 			rethrows := false
@@ -145,6 +179,48 @@ func countBefore(syn *analyzer.Syntax, body analyzer.Node, helpers map[string]bo
 	return n
 }
 
+// recorded are the names a catch block stores its error param in:
+// `last = e`, `errors.push(e)`, `state.error = e` (the root name), and param
+// itself when the block does nothing else with it.
+func recorded(syn *analyzer.Syntax, hbody analyzer.Node, param string) map[string]bool {
+	names := map[string]bool{}
+	syn.Walk(hbody, func(x analyzer.Node) bool {
+		switch syn.Kind(x) {
+		case "assignment_expression", "augmented_assignment_expression":
+			if usesName(syn, syn.Child(x, "right"), param) {
+				names[rootName(syn, syn.Child(x, "left"))] = true
+			}
+		case "call_expression":
+			fnc := syn.Child(x, "function")
+			if syn.Kind(fnc) == "member_expression" && usesName(syn, syn.Child(x, "arguments"), param) {
+				switch syn.Text(syn.Child(fnc, "property")) {
+				case "push", "add", "set", "unshift":
+					names[rootName(syn, syn.Child(fnc, "object"))] = true
+				}
+			}
+		}
+		return true
+	})
+	delete(names, "")
+	return names
+}
+
+// rootName is the variable a member chain starts from (`state` of
+// `state.errors[0]`), "" when it is not one.
+func rootName(syn *analyzer.Syntax, n analyzer.Node) string {
+	for {
+		n = syn.Unwrap(n)
+		switch syn.Kind(n) {
+		case "identifier":
+			return syn.Text(n)
+		case "member_expression", "subscript_expression":
+			n = syn.Child(n, "object")
+		default:
+			return ""
+		}
+	}
+}
+
 // usesName reports whether an identifier name appears under n.
 func usesName(syn *analyzer.Syntax, n analyzer.Node, name string) bool {
 	used := false
@@ -157,20 +233,179 @@ func usesName(syn *analyzer.Syntax, n analyzer.Node, name string) bool {
 	return used
 }
 
-// assertsAfter reports whether body asserts after offset off.
-func assertsAfter(syn *analyzer.Syntax, body analyzer.Node, off uint, helpers map[string]bool) bool {
+// readsAfter reports whether an assertion of body after offset off reads
+// one of names.
+func readsAfter(syn *analyzer.Syntax, body analyzer.Node, off uint, helpers map[string]bool, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
 	found := false
 	syn.Walk(body, func(x analyzer.Node) bool {
 		if found || syn.End(x) <= off {
 			return !found && syn.Start(x) < off // descend only into what reaches past off
 		}
-		if syn.Start(x) >= off && analyzer.CountAssertions(syn, x, helpers) > 0 {
-			found = true
+		if syn.Start(x) >= off && syn.Kind(x) == "expression_statement" && analyzer.CountAssertions(syn, x, helpers) > 0 {
+			for name := range names {
+				if usesName(syn, x, name) {
+					found = true
+				}
+			}
 			return false
 		}
 		return true
 	})
 	return found
+}
+
+func within(syn *analyzer.Syntax, n, body analyzer.Node) bool {
+	return syn.Start(n) >= syn.Start(body) && syn.End(n) <= syn.End(body)
+}
+
+// matcherOf is the matcher call on expect call e (`expect(x).toBe(y)`: the
+// call of toBe) with its name; negated when a `.not` comes between.
+func matcherOf(syn *analyzer.Syntax, e analyzer.Node) (call analyzer.Node, name string, negated bool) {
+	n := e
+	for {
+		p := syn.Parent(n)
+		if syn.Kind(p) != "member_expression" || syn.Field(n) != "object" {
+			return analyzer.NoNode, "", false
+		}
+		prop := syn.Text(syn.Child(p, "property"))
+		switch prop {
+		case "not":
+			negated = !negated
+			n = p
+			continue
+		case "resolves", "rejects":
+			return analyzer.NoNode, "", false
+		}
+		if c := syn.Parent(p); syn.Kind(c) == "call_expression" && syn.Field(p) == "function" {
+			return c, prop, negated
+		}
+		return analyzer.NoNode, "", false
+	}
+}
+
+// assertionText is the whole assertion statement of expect call e.
+func assertionText(syn *analyzer.Syntax, e analyzer.Node) string {
+	if m, _, _ := matcherOf(syn, e); m >= 0 {
+		return syn.Text(m)
+	}
+	return syn.Text(e)
+}
+
+// alwaysPasses reports whether an expect on a literal passes whatever the
+// code does: the same literal on both sides of toBe/toEqual/toStrictEqual,
+// or a truthiness matcher its literal satisfies (an `expect(true).toBe(false)`
+// that always fails is a marker of a line never to reach, not vacuous).
+func alwaysPasses(syn *analyzer.Syntax, e analyzer.Node) bool {
+	m, name, negated := matcherOf(syn, e)
+	if m < 0 || negated {
+		return false
+	}
+	actual := syn.Text(syn.FirstNamed(syn.Child(e, "arguments")))
+	margs := syn.NamedChildren(syn.Child(m, "arguments"))
+	truthy := !(actual == "false" || actual == "0" || actual == "null" || actual == "undefined" || actual == `""` || actual == "''" || actual == "``")
+	switch name {
+	case "toBe", "toEqual", "toStrictEqual":
+		return len(margs) == 1 && syn.Text(margs[0]) == actual
+	case "toBeTruthy":
+		return truthy
+	case "toBeFalsy":
+		return !truthy
+	case "toBeDefined":
+		return actual != "undefined"
+	case "toBeNull":
+		return actual == "null"
+	}
+	return false
+}
+
+// selfComparison reports `expect(x).toBe(x)` (toEqual, toStrictEqual,
+// toMatchObject): the same expression, without calls, on both sides; a
+// property (maybe a getter) only with a deep-equality matcher.
+func selfComparison(syn *analyzer.Syntax, e analyzer.Node) bool {
+	m, name, negated := matcherOf(syn, e)
+	if m < 0 || negated {
+		return false
+	}
+	switch name {
+	case "toBe", "toEqual", "toStrictEqual", "toMatchObject":
+	default:
+		return false
+	}
+	a := syn.NamedChildren(syn.Child(e, "arguments"))
+	b := syn.NamedChildren(syn.Child(m, "arguments"))
+	if len(a) != 1 || len(b) != 1 || isLiteralNode(syn, a[0]) {
+		return false
+	}
+	if strings.Join(strings.Fields(syn.Text(a[0])), "") != strings.Join(strings.Fields(syn.Text(b[0])), "") {
+		return false
+	}
+	if syn.Kind(syn.Unwrap(a[0])) != "identifier" && name == "toBe" {
+		return false // `expect(s.token).toBe(s.token)`: a getter's identity, a real check
+	}
+	pure := true
+	syn.Walk(a[0], func(x analyzer.Node) bool {
+		switch syn.Kind(x) {
+		case "call_expression", "new_expression", "await_expression", "update_expression", "assignment_expression", "object", "array", "arrow_function", "function_expression":
+			pure = false // a fresh value each time: the comparison says something
+		}
+		return pure
+	})
+	return pure
+}
+
+func isLiteralNode(syn *analyzer.Syntax, n analyzer.Node) bool {
+	switch syn.Kind(n) {
+	case "number", "string", "true", "false", "null", "undefined", "template_string":
+		return true
+	}
+	return false
+}
+
+// typeTest reports a test of types: in a .test-d.ts file, or with a
+// @ts-expect-error (the compiler is its assertion).
+func typeTest(file string, syn *analyzer.Syntax, body analyzer.Node) bool {
+	if strings.Contains(file, ".test-d.") || strings.Contains(file, ".spec-d.") {
+		return true
+	}
+	return strings.Contains(syn.Text(body), "@ts-expect-error")
+}
+
+// importedHelpers are the names under which test file f imports functions
+// of the repository that assert (a shared helper module's `expectValid`,
+// `h.check` of a namespace import); cache holds each module's asserting
+// functions.
+func importedHelpers(p *callgraph.Program, test string, f *analyzer.File, cache map[string]map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, im := range f.Imports {
+		if im.TypeOnly || im.Local == "" {
+			continue
+		}
+		r := p.Resolver().Resolve(test, im.Specifier)
+		if r.Kind != "file" {
+			continue
+		}
+		hs, ok := cache[r.Path]
+		if !ok {
+			if _, syn := parseFile(p, r.Path); syn != nil {
+				hs = analyzer.TestStructure(syn).Helpers
+			}
+			cache[r.Path] = hs
+		}
+		switch im.Kind {
+		case analyzer.ImportNamed, analyzer.ImportDefault:
+			if hs[im.Imported] {
+				out[im.Local] = true
+			}
+		case analyzer.ImportNamespace:
+			for h := range hs {
+				out[im.Local+"."+h] = true
+			}
+		}
+	}
+	return out
 }
 
 // skippedIn reports the skipped and todo tests and suites of a test file
@@ -191,30 +426,100 @@ func skippedIn(file string, tf *analyzer.TestFile, changed []string) []Finding {
 var mayNotRun = map[string]bool{"then": true, "catch": true, "finally": true, "subscribe": true, "on": true, "once": true,
 	"addEventListener": true, "setTimeout": true, "setInterval": true, "setImmediate": true, "nextTick": true, "queueMicrotask": true}
 
+// iterators are the array methods whose callback runs once per element.
+var iterators = map[string]bool{"forEach": true, "map": true, "filter": true, "some": true, "every": true, "find": true,
+	"findIndex": true, "flatMap": true, "reduce": true}
+
 // callbackAsserts counts the assertions of body that sit in a callback
-// passed to a call in mayNotRun.
+// that may never run: one passed to a call in mayNotRun (not awaited or
+// returned), to an iteration of an array the test built empty, or as an
+// option (an object's function property) to a call the test cannot check
+// called it; a callback that settles the promise around it counts as run.
 func callbackAsserts(syn *analyzer.Syntax, body analyzer.Node, helpers map[string]bool) int {
 	n := 0
 	syn.Walk(body, func(x analyzer.Node) bool {
-		if syn.Kind(x) != "call_expression" {
+		k := syn.Kind(x)
+		if k != "arrow_function" && k != "function_expression" && k != "method_definition" {
 			return true
 		}
-		callee := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
-		if i := strings.LastIndexByte(callee, '.'); !mayNotRun[callee[i+1:]] {
+		if !mayNeverRun(syn, body, x) || callsAny(syn, x, promiseSettlers(syn, x)) {
 			return true
 		}
-		if awaitedOrReturned(syn, x) {
-			return true // an awaited (or returned) promise chain runs its callbacks, or fails the test
-		}
-		settles := promiseSettlers(syn, x)
-		for _, a := range namedChildren(syn, syn.Child(x, "arguments")) {
-			if k := syn.Kind(a); (k == "arrow_function" || k == "function_expression") && !callsAny(syn, a, settles) {
-				n += analyzer.CountAssertions(syn, a, helpers)
-			}
-		}
+		n += analyzer.CountAssertions(syn, x, helpers)
 		return false
 	})
 	return n
+}
+
+// mayNeverRun reports whether function fn, inside test body, is a callback
+// whose running the test's own code does not show.
+func mayNeverRun(syn *analyzer.Syntax, body, fn analyzer.Node) bool {
+	p := syn.Parent(fn)
+	if syn.Kind(fn) == "method_definition" || syn.Kind(p) == "pair" && syn.Field(fn) == "value" {
+		// an option: { onDone: (r) => ... } passed to a call
+		obj := syn.Parent(fn)
+		if syn.Kind(p) == "pair" {
+			obj = syn.Parent(p)
+		}
+		if syn.Kind(obj) != "object" {
+			return false
+		}
+		args := syn.Parent(obj)
+		for syn.Kind(args) == "as_expression" || syn.Kind(args) == "satisfies_expression" || syn.Kind(args) == "parenthesized_expression" {
+			args = syn.Parent(args) // run({ ... } as any)
+		}
+		if syn.Kind(args) != "arguments" {
+			return false
+		}
+		switch callee := syn.Callee(syn.Parent(args)); {
+		case callee == "", strings.HasPrefix(callee, "vi."), strings.HasPrefix(callee, "expect"), strings.Contains(callee, "mock"), strings.Contains(callee, "("):
+			return false
+		}
+		return true
+	}
+	if syn.Kind(p) != "arguments" {
+		return false
+	}
+	call := syn.Parent(p)
+	fnc := syn.Child(call, "function")
+	callee := syn.Callee(call)
+	last := callee[strings.LastIndexByte(callee, '.')+1:]
+	switch {
+	case mayNotRun[last]:
+		return !awaitedOrReturned(syn, call) // an awaited (or returned) promise chain runs its callbacks, or fails the test
+	case iterators[last] && syn.Kind(fnc) == "member_expression":
+		return emptyArray(syn, body, syn.Child(fnc, "object"))
+	}
+	return false
+}
+
+// emptyArray reports an array the test built empty and never fills: `[]`,
+// or a name declared `= []` in body that body uses only to iterate.
+func emptyArray(syn *analyzer.Syntax, body, x analyzer.Node) bool {
+	x = syn.Unwrap(x)
+	if syn.Kind(x) == "array" {
+		return len(syn.NamedChildren(x)) == 0
+	}
+	if syn.Kind(x) != "identifier" {
+		return false
+	}
+	name := syn.Text(x)
+	empty, other := false, false
+	syn.Walk(body, func(n analyzer.Node) bool {
+		if syn.Kind(n) == "variable_declarator" && syn.Text(syn.Child(n, "name")) == name {
+			v := syn.Unwrap(syn.Child(n, "value"))
+			empty = syn.Kind(v) == "array" && len(syn.NamedChildren(v)) == 0
+			return false
+		}
+		if syn.Kind(n) == "identifier" && syn.Text(n) == name {
+			p := syn.Parent(n)
+			if !(syn.Kind(p) == "member_expression" && syn.Field(n) == "object" && iterators[syn.Text(syn.Child(p, "property"))]) {
+				other = true
+			}
+		}
+		return true
+	})
+	return empty && !other
 }
 
 // promiseSettlers are the names that settle a promise the code at n is
@@ -234,7 +539,7 @@ func promiseSettlers(syn *analyzer.Syntax, n analyzer.Node) map[string]bool {
 			continue
 		}
 		if ps := syn.Child(p, "parameters"); ps >= 0 {
-			for _, q := range namedChildren(syn, ps) {
+			for _, q := range syn.NamedChildren(ps) {
 				names[syn.Text(syn.Child(q, "pattern"))] = true
 			}
 		} else if q := syn.Child(p, "parameter"); q >= 0 { // resolve => ...
@@ -265,7 +570,7 @@ func countsAssertions(syn *analyzer.Syntax, body analyzer.Node) bool {
 	found := false
 	syn.Walk(body, func(x analyzer.Node) bool {
 		if syn.Kind(x) == "call_expression" {
-			c := strings.Join(strings.Fields(syn.Text(syn.Child(x, "function"))), "")
+			c := syn.Callee(x)
 			found = found || c == "expect.assertions" || c == "expect.hasAssertions"
 		}
 		return !found

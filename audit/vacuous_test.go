@@ -23,7 +23,28 @@ func TestVacuousTest(t *testing.T) {
 		{"assert style", `test("a", () => { assert.equal(f(), 1); });`, nil},
 		{"assertions after a return", "it(\"a\", () => {\n  return;\n  expect(f()).toBe(1);\n});", []string{"vacuous-test/no-assertion:1"}},
 		{"constants only", `it("a", () => { expect(true).toBe(true); expect(1).toEqual(1); });`, []string{"vacuous-test/constant-assertion:1"}},
-		{"constant and real", `it("a", () => { expect(true).toBe(true); expect(f()).toBe(1); });`, nil},
+		{"constant and real (issue 20 item 6: info on the constant's line)", "it(\"a\", () => {\n  expect(true).toBe(true);\n  expect(f()).toBe(1);\n});", []string{"vacuous-test/constant-assertion:2:info"}},
+		{"a failing constant among real ones marks a line never to reach", "it(\"a\", () => {\n  if (f()) expect(true).toBe(false);\n  expect(g()).toBe(1);\n});", nil},
+		// item 5: self-comparison
+		{"self-comparison toBe", "it(\"a\", () => {\n  const x = f();\n  expect(x).toBe(x);\n});", []string{"vacuous-test/self-comparison:3"}},
+		{"self-comparison toEqual of a member", "it(\"a\", () => {\n  const r = f();\n  expect(g()).toBe(1);\n  expect(r.items).toEqual(r .items);\n});", []string{"vacuous-test/self-comparison:4"}},
+		{"a getter's identity is a real check", `it("a", () => { const s = f(); expect(s.token).toBe(s.token); });`, nil},
+		{"the same call twice is a determinism check", `it("a", () => { expect(f(1)).toEqual(f(1)); });`, nil},
+		{"a negated self-comparison fails", `it("a", () => { const x = f(); expect(x).not.toBe(x); });`, nil},
+		// item 7: swallowed by assignment
+		{"the error recorded and never read", "it(\"a\", () => {\n  let lastError;\n  try {\n    expect(f()).toBe(1);\n  } catch (error) {\n    lastError = error;\n  }\n  expect(g()).toBe(2);\n});", []string{"vacuous-test/swallowed-assertion:3"}},
+		{"the error recorded and read", "it(\"a\", () => {\n  let lastError;\n  try {\n    expect(f()).toBe(1);\n  } catch (error) {\n    lastError = error;\n  }\n  expect(lastError).toBeUndefined();\n});", nil},
+		// item 8: callbacks that may never run
+		{"an iteration of an array built empty", "it(\"a\", () => {\n  const items: number[] = [];\n  items.forEach((x) => expect(f(x)).toBe(1));\n});", []string{"vacuous-test/unchecked-callback:1"}},
+		{"an iteration of a literal empty array", `it("a", () => { [].map((x) => expect(f(x)).toBe(1)); });`, []string{"vacuous-test/unchecked-callback:1"}},
+		{"an iteration of an array that is filled", "it(\"a\", () => {\n  const items: number[] = [];\n  items.push(1);\n  items.forEach((x) => expect(f(x)).toBe(1));\n});", nil},
+		{"a callback option never checked", `it("a", async () => { await run({ onDone: (r) => { expect(r).toBe(1); } }); });`, []string{"vacuous-test/unchecked-callback:1"}},
+		{"a callback option behind a cast", `it("a", async () => { await run({ onDone: (r) => { expect(r).toBe(1); } } as any); });`, []string{"vacuous-test/unchecked-callback:1"}},
+		{"a callback option, counted", `it("a", async () => { expect.assertions(1); await run({ onDone(r) { expect(r).toBe(1); } }); });`, nil},
+		{"a callback option that settles the awaited promise", `it("a", async () => { await new Promise<void>((resolve) => run({ onDone: (r) => { expect(r).toBe(1); resolve(); } })); });`, nil},
+		{"a callback option beside a real assertion", `it("a", async () => { const r = await run({ onDone: (x) => { expect(x).toBe(1); } }); expect(r).toBe(2); });`, nil},
+		// item 9: type tests are not no-assertion
+		{"a type test", "it(\"types\", () => {\n  // @ts-expect-error\n  f(\"x\");\n});", nil},
 		{"missing matcher", "it(\"a\", () => {\n  expect(f());\n  expect(g()).toBe(1);\n});", []string{"vacuous-test/missing-matcher:2"}},
 		{"swallowed assertion", "it(\"a\", () => {\n  try {\n    expect(f()).toBe(1);\n  } catch (e) {\n    console.log(e);\n  }\n});", []string{"vacuous-test/swallowed-assertion:2"}},
 		{"catch that rethrows", "it(\"a\", () => {\n  try {\n    expect(f()).toBe(1);\n  } catch (e) {\n    throw e;\n  }\n});", nil},
@@ -34,11 +55,11 @@ func TestVacuousTest(t *testing.T) {
 		{"the same, counted", `it("a", () => { expect.assertions(1); return f().then((r) => { expect(r).toBe(1); }); });`, nil},
 		{"a callback that runs", `it("a", () => { [1].forEach((x) => expect(f(x)).toBe(1)); });`, nil},
 		{"an awaited then", `it("a", async () => { await f().then((r) => { expect(r).toBe(1); }); });`, nil},
-		{"committed only", `it.only("a", () => { expect(f()).toBe(1); });`, []string{"vacuous-test/only:1"}},
+		{"committed only", `it.only("a", () => { expect(f()).toBe(1); });`, []string{"vacuous-test/only:1:error"}},
 		{"assertion in a callback", `it("a", () => { [1, 2].forEach((x) => expect(f(x)).toBeGreaterThan(0)); });`, nil},
 		{"a table test on constants", "it.each([[1], [2]])(\"a %i\", (n) => {\n  expect(1).toBe(1);\n});", []string{"vacuous-test/constant-assertion:1"}},
 		{"a table test on its rows", "test.each([[1], [2]])(\"a %i\", (n) => {\n  expect(f(n)).toBe(n);\n});", nil},
-		{"a committed describe.only and fit", "describe.only(\"s\", () => {\n  fit(\"a\", () => { expect(f()).toBe(1); });\n});", []string{"vacuous-test/only:1", "vacuous-test/only:2"}},
+		{"a committed describe.only and fit", "describe.only(\"s\", () => {\n  fit(\"a\", () => { expect(f()).toBe(1); });\n});", []string{"vacuous-test/only:1:error", "vacuous-test/only:2:error"}},
 		{"a skipped test is not checked", `it.skip("a", () => {}); xit("b", () => {});`, nil},
 		{"a hook's assertions are not the test's", "beforeEach(() => { expect(f()).toBe(1); });\nit(\"a\", () => { g(); });", []string{"vacuous-test/no-assertion:2"}},
 		{"a benchmark is not a test", `bench("a", () => { f(); });`, nil},
@@ -50,7 +71,11 @@ func TestVacuousTest(t *testing.T) {
 			_, syn := analyzer.ParseSyntax("a.test.ts", []byte(tc.src))
 			var got []string
 			for _, f := range vacuousIn("a.test.ts", syn, analyzer.TestStructure(syn), map[string]bool{"vacuous-test/no-assertion": true}) {
-				got = append(got, f.Rule+":"+strconv.Itoa(f.Line))
+				g := f.Rule + ":" + strconv.Itoa(f.Line)
+				if f.Severity != Warning {
+					g += ":" + string(f.Severity)
+				}
+				got = append(got, g)
 			}
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("got %v, want %v", got, tc.want)
@@ -88,5 +113,38 @@ func TestSkippedTestsOfAChange(t *testing.T) {
 		if n != tc.want {
 			t.Errorf("%s: %d skipped findings, want %d: %+v", tc.name, n, tc.want, rep.Findings)
 		}
+	}
+}
+
+// TestNoAssertionSeesImportedHelpers (issue 20 item 9): with no-assertion
+// enabled, a test asserting through a helper of an imported module asserts.
+func TestNoAssertionSeesImportedHelpers(t *testing.T) {
+	for _, tc := range []struct {
+		name, helper string
+		want         int
+	}{
+		{"the helper asserts", "import { expect } from 'vitest';\nexport function expectValid(x: unknown) {\n  expect(x).toBeTruthy();\n}\n", 0},
+		{"the helper does not assert", "export function expectValid(x: unknown) {\n  console.log(x);\n}\n", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, map[string]string{
+				"src/a.ts":        "export function f() {\n  return 1;\n}\n",
+				"test/helpers.ts": tc.helper,
+				"test/a.test.ts":  "import { it } from 'vitest';\nimport { f } from '../src/a';\nimport { expectValid } from './helpers';\nimport * as h from './helpers';\nit('named', () => { expectValid(f()); });\nit('namespace', () => { h.expectValid(f()); });\n",
+			})
+			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}, Fixtures: []string{"test/helpers.ts"}, Enable: []string{"vacuous-test/no-assertion"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, f := range rep.Findings {
+				if f.Rule == "vacuous-test/no-assertion" {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%d no-assertion findings, want %d: %+v", n, tc.want, rep.Findings)
+			}
+		})
 	}
 }

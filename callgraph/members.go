@@ -277,10 +277,19 @@ func declByName(f *analyzer.File, name string) *analyzer.Decl {
 // written in file names; ok is false, with why, when the name is not one
 // (a type alias, a type of a package, a generic parameter...).
 func (p *Program) TypeMembers(file, typeName string) (names []string, ok bool, why string) {
+	names, _, ok, why = p.KnownTypeMembers(file, typeName)
+	return names, ok, why
+}
+
+// KnownTypeMembers is TypeMembers, with complete false when some type it
+// extends is not one of the repository (an interface of a package, a
+// mapped type): the members listed are then only the known part.
+func (p *Program) KnownTypeMembers(file, typeName string) (names []string, complete, ok bool, why string) {
 	tf, c, why := p.resolveType(file, typeName)
 	if c == nil {
-		return nil, false, why
+		return nil, false, false, why
 	}
+	complete = true
 	seen := map[string]bool{}
 	var walk func(file string, c *analyzer.Class, depth int)
 	walk = func(file string, c *analyzer.Class, depth int) {
@@ -291,14 +300,17 @@ func (p *Program) TypeMembers(file, typeName string) (names []string, ok bool, w
 			}
 		}
 		if depth >= maxHeritage {
+			complete = complete && len(c.Extends) == 0
 			return
 		}
 		for _, ext := range c.Extends {
 			if bf, bc, _ := p.resolveType(file, ext); bc != nil {
 				walk(bf, bc, depth+1)
+			} else {
+				complete = false
 			}
 		}
 	}
 	walk(tf, c, 0)
-	return names, true, ""
+	return names, complete, true, ""
 }

@@ -186,6 +186,13 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if opts.ShardN > 1 {
 		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
 	}
+	for i, pr := range suite.Problems {
+		if i == 3 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d more test files cannot run here", len(suite.Problems)-3))
+			break
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("%s:%d is not counted: %s", pr.File, pr.Line, pr.Reason))
+	}
 	jobs, sources, why := targets(p, suite, ch, opts, res)
 	if why == "" {
 		res.Identity = mutants(jobs, sources, ch, opts)

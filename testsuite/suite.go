@@ -33,6 +33,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // Options select how the suite is read.
@@ -174,8 +175,6 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	return s, nil
 }
 
-var jestCall = regexp.MustCompile(`(?m)^[^/\n]*\bjest\.(mock|fn|spyOn|doMock|unmock|useFakeTimers|requireActual)\(`)
-
 // read parses test file t and walks what it loads, or says why it runs
 // nothing here.
 func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
@@ -187,17 +186,12 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	if f == nil {
 		return nil, &Problem{File: t, Line: 1, Reason: "cannot audit: " + why}
 	}
-	if len(f.Errors) > 0 {
-		e := f.Errors[0]
-		return nil, &Problem{File: t, Line: e.Line, Reason: fmt.Sprintf("cannot audit: it does not parse (line %d:%d: %s)", e.Line, e.Column, e.Message)}
+	src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t)))
+	if err != nil {
+		return nil, &Problem{File: t, Line: 1, Reason: fmt.Sprintf("cannot audit: %v", err)}
 	}
-	src, _ := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t)))
-	if !usesVitest(f) {
-		if m := jestCall.FindSubmatchIndex(src); m != nil {
-			line := 1 + strings.Count(string(src[:m[0]]), "\n")
-			call := "jest." + string(src[m[2]:m[3]])
-			return nil, &Problem{File: t, Line: line, Reason: fmt.Sprintf("cannot audit: written for jest (%s at line %d); gate and audit run vitest suites", call, line)}
-		}
+	if line, why := unreadable(t, src); why != "" {
+		return nil, &Problem{File: t, Line: line, Reason: "cannot audit: " + why}
 	}
 	tf := &TestFile{Path: t, File: f, Mocks: map[string][]*analyzer.Mock{}}
 	for i := range f.Mocks {
@@ -251,17 +245,6 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 // reads import statements), import() of anything but a string literal,
 // import.meta.glob.
 var opaqueLoad = regexp.MustCompile(`\brequire\s*\(|\bimport\s*\(\s*([^'"\x60\s)]|\x60[^\x60]*\$\{)|\bimport\.meta\.glob`)
-
-// usesVitest reports a file that imports vitest (a jest-compatible call in
-// it is vitest's).
-func usesVitest(f *analyzer.File) bool {
-	for _, im := range f.Imports {
-		if im.Specifier == "vitest" || strings.HasPrefix(im.Specifier, "@vitest/") {
-			return true
-		}
-	}
-	return false
-}
 
 // resolve is the repository module spec names from file ("" when it is a
 // package outside the repository).
@@ -488,4 +471,49 @@ func declaresReexport(p *callgraph.Program, module, file string) bool {
 		return false
 	}
 	return walk(module)
+}
+
+// unreadable says why a test file cannot be audited ("" when it can): a
+// syntax error (esbuild's, as vitest's transform reports it), or jest's API:
+// an import of @jest/globals, or a call of `jest.*` where the file binds no
+// `jest` of its own (vitest has no such global: the file fails under it).
+func unreadable(path string, src []byte) (int, string) {
+	if err := edit.SyntaxCheck(path, src); err != nil {
+		line := 1
+		msg := strings.TrimPrefix(err.Error(), "esbuild: ")
+		if _, err := fmt.Sscanf(msg, "line %d:", &line); err != nil {
+			line = 1
+		}
+		return line, "syntax error: " + msg
+	}
+	f, syn := analyzer.ParseSyntax(path, src)
+	if syn == nil {
+		return 1, "cannot parse: " + f.Errors[0].Message
+	}
+	for _, im := range f.Imports {
+		if im.Specifier == "@jest/globals" {
+			return im.Line, "written for jest (it imports @jest/globals): vitest does not run it as written, so nothing it mocks or calls counts"
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Local == "jest" {
+			return 0, ""
+		}
+	}
+	for _, d := range f.Decls {
+		if d.Name == "jest" {
+			return 0, ""
+		}
+	}
+	line := 0
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if line == 0 && strings.HasPrefix(syn.Callee(n), "jest.") {
+			line = syn.Line(syn.Start(n))
+		}
+		return line == 0
+	})
+	if line > 0 {
+		return line, "written for jest (it calls jest's API, which vitest does not define): vitest does not run it as written, so nothing it mocks or calls counts"
+	}
+	return 0, ""
 }

@@ -151,8 +151,8 @@ func TestProductionAndProblems(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%d %s", p.File, p.Line, p.Reason))
 	}
 	want := []string{
-		"test/broken.test.ts:1 cannot audit: it does not parse (line 1",
-		"test/jest.test.js:3 cannot audit: written for jest (jest.mock at line 3); gate and audit run vitest suites",
+		"test/broken.test.ts:3 cannot audit: syntax error: line 3: Unexpected end of file",
+		"test/jest.test.js:3 cannot audit: written for jest (it calls jest's API",
 		"test/types.test-d.ts:1 a type test: it type-checks, and runs nothing",
 	}
 	if len(got) != len(want) {

@@ -149,8 +149,36 @@ func (m *pkgMap) stringTarget(s, star string) (Result, outcome) {
 			return fileResult(f), found
 		}
 	}
+	if src, ok := m.source(rel); ok {
+		return fileResult(src), found
+	}
 	m.note("target %q has no file", s)
 	return Result{}, noMatch
+}
+
+// source finds the TypeScript source of a build output the target names
+// when the package is not built (a workspace package is read from its
+// sources, as its own tests and tsc's project references do): the target
+// under the package's outDir (its tsconfig.json's, else "dist") maps to the
+// same path under its rootDir (else "src"), `.js` or `.d.ts` to `.ts`.
+func (m *pkgMap) source(rel string) (string, bool) {
+	if m.imports {
+		return "", false
+	}
+	opts := m.r.readJSON(path.Join(m.pkgDir, "tsconfig.json")).get("compilerOptions")
+	dir := func(key, def string) string {
+		if v := opts.get(key); v != nil && v.kind == jStr && v.s != "" {
+			return path.Clean(v.s)
+		}
+		return def
+	}
+	out, root := dir("outDir", "dist"), dir("rootDir", "src")
+	rest, ok := strings.CutPrefix(rel, path.Join(m.pkgDir, out)+"/")
+	if !ok || strings.HasPrefix(out, "..") || strings.HasPrefix(root, "..") || out == root {
+		return "", false
+	}
+	base, _ := splitExt(rest)
+	return m.r.loadFile(path.Join(m.pkgDir, root, base)+".js", modeTS, m.tr)
 }
 
 // resolveInPackage resolves subpath sub ("." or "./x") of the workspace
@@ -185,6 +213,12 @@ func (r *Resolver) resolveInPackageJSON(name, dir string, pkg *jval, sub string,
 	if sub == "." {
 		if f, ok := r.load([]string{dir}, true, tr); ok {
 			return fileResult(f)
+		}
+		if main := pkg.get("main"); main != nil && main.kind == jStr { // "main": "./dist/index.js", not built
+			m := &pkgMap{r: r, pkgDir: dir, conds: conds, tr: tr}
+			if f, ok := m.source(path.Join(dir, main.s)); ok {
+				return fileResult(f)
+			}
 		}
 		return unresolved("workspace package %q (%s) has no entry point (no exports; tried %s)", name, pj, tr.list())
 	}

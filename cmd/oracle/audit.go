@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -15,17 +16,15 @@ import (
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
-	"github.com/oracle-ts/oracle/testsuite"
 )
 
 type auditDoc struct {
-	Schema   string              `json:"schema"`
-	Findings []audit.Finding     `json:"findings"`
-	Counts   map[string]int      `json:"counts"`
-	Static   bool                `json:"static"`
-	Problems []testsuite.Problem `json:"problems"`
-	Notes    []string            `json:"notes,omitempty"`
-	Change   *change.Origin      `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
+	Schema   string          `json:"schema"`
+	Findings []audit.Finding `json:"findings"`
+	Counts   map[string]int  `json:"counts"`
+	Static   bool            `json:"static"`
+	Notes    []string        `json:"notes,omitempty"`
+	Change   *change.Origin  `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
@@ -35,8 +34,29 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	// fail ends the audit on an error: the message on stderr, and with
+	// --json one document with errors[] on stdout (exit 2 and 3 too).
+	asJSON := func() bool {
+		for _, a := range args {
+			if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+				return true
+			}
+		}
+		return *v.json
+	}
+	fail := func(code int, file string, line int, format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		fmt.Fprintf(stderr, "oracle audit: %s\n", msg)
+		if asJSON() {
+			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Pos: manifest.Pos{File: file, Line: line}, Message: msg}}}, code)
+		}
+		return code
+	}
 	pos, root, code, ok := v.parse(args, -1)
 	if !ok {
+		if code != exitOK && asJSON() {
+			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Message: "invalid command line (see the usage on stderr)"}}}, code)
+		}
 		return code
 	}
 	cfg, err := manifest.LoadConfig(root)
@@ -57,14 +77,19 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			opts.Enable = append(opts.Enable, e)
 		}
 	}
+	if err := audit.CheckEnable(opts.Enable); err != nil {
+		return fail(exitUsage, "", 0, "%v", err)
+	}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
 	for _, p := range pos {
 		rel, err := repoRel(root, p)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "", 0, "%v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+			return fail(exitUsage, "", 0, "%s: no such file or directory in the repository %s", p, root)
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
@@ -73,12 +98,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		ch, o, err := change.Git(root, *base, *worktree)
 		var ue *change.UsageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "oracle audit: %s\n", ue.Msg)
-			return exitUsage
+			return fail(exitUsage, "", 0, "%s", ue.Msg)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-			return exitError
+			return fail(exitError, "", 0, "%v", err)
 		}
 		opts.Change = ch
 		origin = o
@@ -99,8 +122,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return exitTerminate
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "oracle audit: %v\n", err)
-		return exitError
+		return fail(exitError, "", 0, "%v", err)
 	}
 	code = exitOK
 	counts := map[string]int{}
@@ -116,7 +138,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Problems: rep.Problems, Notes: rep.Notes, Change: origin}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}
@@ -124,9 +146,6 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	}
 	if rep.Static {
 		fmt.Fprintln(stdout, "static audit: blind-function decided from the code alone, no test ran")
-	}
-	for _, pr := range rep.Problems {
-		fmt.Fprintf(stdout, "  %s:%d %s\n", pr.File, pr.Line, pr.Reason)
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(stdout, "  note: %s\n", n)
@@ -153,11 +172,14 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "::"+kind+annotation(f.File, f.Line, f.Rule+": "+f.Message)[len("::error"):])
 		}
 	}
-	fmt.Fprintf(stdout, "AUDIT %d error(s), %d warning(s), %d ignored", counts["error"], counts["warning"], counts["ignored"])
-	if len(rep.Problems) > 0 {
-		fmt.Fprintf(stdout, ", %d test file(s) not audited", len(rep.Problems))
+	summary := fmt.Sprintf("AUDIT %d error(s), %d warning(s), %d ignored", counts["error"], counts["warning"], counts["ignored"])
+	if counts["info"] > 0 {
+		summary += fmt.Sprintf(", %d info", counts["info"])
 	}
-	fmt.Fprintln(stdout)
+	if counts[audit.CannotAudit] > 0 {
+		summary += fmt.Sprintf(", %d test file(s) cannot be audited", counts[audit.CannotAudit])
+	}
+	fmt.Fprintln(stdout, summary)
 	if origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
 	}

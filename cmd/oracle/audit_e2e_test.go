@@ -137,3 +137,79 @@ func TestAuditBase(t *testing.T) {
 		t.Fatalf("--static: exit %d, severities %v\n%s", code, sev, errs)
 	}
 }
+
+// TestAuditInputErrors (issue 20 items 10-11): a misspelt --enable, a PATH
+// that is not there or outside the repository, a bad flag: exit 2, the
+// message on stderr, and with --json one document with errors[] (none of
+// these needs vitest: they stop before it is asked).
+func TestAuditInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x"}`), 0o644)
+	outside := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the stderr message and the JSON error
+	}{
+		{"misspelt --enable", []string{"--enable", "vacuous-test/no-assertions"}, "vacuous-test/no-assertion (on by default: blind-function, vacuous-test, mock-drift)"},
+		{"a rule on by default", []string{"--enable", "mock-drift"}, `--enable "mock-drift": not a rule that is off by default`},
+		{"a PATH not there", []string{filepath.Join(dir, "nope")}, "no such file or directory in the repository"},
+		{"a PATH outside", []string{outside}, "is outside the repository"},
+		{"a flag not there", []string{"--enabel", "x"}, "invalid command line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := oracle(t, append([]string{"audit", "--root", dir}, tc.args...)...)
+			if code != exitUsage || out != "" || (!strings.Contains(errs, tc.want) && tc.want != "invalid command line") {
+				t.Errorf("exit %d (want 2), stdout %q, stderr %q", code, out, errs)
+			}
+			code, out, _ = oracle(t, append([]string{"audit", "--json", "--root", dir}, tc.args...)...)
+			var doc struct {
+				Schema string
+				Errors []struct{ Message string }
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitUsage || doc.Schema != "oracle.audit/v1" ||
+				len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, tc.want) {
+				t.Errorf("--json: exit %d, %v, %s", code, err, out)
+			}
+		})
+	}
+}
+
+// TestAuditJSONOnError (item 11): an audit that cannot run (vitest not
+// installed: exit 3) prints its JSON document with errors[] too.
+func TestAuditJSONOnError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x"}`), 0o644)
+	code, out, errs := oracle(t, "audit", "--json", "--root", dir)
+	var doc struct {
+		Schema string
+		Errors []struct{ Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitError || doc.Schema != "oracle.audit/v1" ||
+		len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, "vitest is not installed") || !strings.Contains(errs, "vitest is not installed") {
+		t.Errorf("exit %d, %v, stdout %s, stderr %s", code, err, out, errs)
+	}
+}
+
+// TestAuditCannotAudit (item 10): a test file with a syntax error and one
+// written for jest are reported ("cannot audit: ...") and counted, and the
+// jest file's jest.mock stubs nothing.
+func TestAuditCannotAudit(t *testing.T) {
+	dir := copySample(t, "services", v4(t).nodeModules)
+	os.WriteFile(filepath.Join(dir, "test/broken.test.ts"), []byte("import { it } from 'vitest';\nit('x', () => {\n  const = 1;\n});\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "test/jesty.test.ts"), []byte("jest.mock('../src/orders/service');\ntest('x', () => { expect(1 + 1).toBe(2); });\n"), 0o644)
+	r := auditJSON(t, dir)
+	got := map[string]string{}
+	for _, f := range r.Findings {
+		if f.Rule == "cannot-audit" {
+			got[f.File] = f.Message
+		}
+	}
+	if !strings.HasPrefix(got["test/broken.test.ts"], "cannot audit: syntax error: line 3:") || !strings.HasPrefix(got["test/jesty.test.ts"], "cannot audit: written for jest") || len(got) != 2 {
+		t.Errorf("cannot-audit findings: %v", got)
+	}
+	_, out, _ := oracle(t, "audit", "--root", dir)
+	if !strings.Contains(out, ", 2 test file(s) cannot be audited\n") {
+		t.Errorf("summary does not count them:\n%s", out)
+	}
+}
