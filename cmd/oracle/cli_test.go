@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -157,5 +158,31 @@ func TestManifestOutsideRoot(t *testing.T) {
 	_, _, errs := oracle(t, "gen", "--dry-run", "--root", dir, m)
 	if !strings.Contains(errs, "is outside the repository root "+dir) {
 		t.Errorf("no note naming the root:\n%s", errs)
+	}
+}
+
+// TestVersionStamped: scripts/build stamps the version and the commit with
+// -ldflags, so --version names them even where Go's VCS stamping is off
+// (GOFLAGS=-buildvcs=false, as on the CI machines).
+func TestVersionStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "oracle")
+	build := exec.Command("bash", filepath.Join("..", "..", "scripts", "build"), "-o", bin)
+	build.Env = append(os.Environ(), "ORACLE_VERSION=9.8.7-stamp", "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "oracle 9.8.7-stamp (commit "
+	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		want += string(head[:12])
+	}
+	if !strings.HasPrefix(string(out), want) {
+		t.Errorf("--version of a stamped build: %q, want %q...", out, want)
 	}
 }
