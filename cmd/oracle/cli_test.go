@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/gate"
 )
 
 // TestCLIConventions: --version, help VERB and VERB -h on standard output
@@ -184,5 +186,33 @@ func TestVersionStamped(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(out), want) {
 		t.Errorf("--version of a stamped build: %q, want %q...", out, want)
+	}
+}
+
+// TestAnnotateGate: on FAIL, each surviving or uncovered mutant is an
+// annotation at its line with the diff; a PASS annotates nothing; a FAIL
+// with no survivor (a related test fails on the code) says why.
+func TestAnnotateGate(t *testing.T) {
+	res := &gate.Result{Verdict: gate.FAIL, Threshold: 80, Files: []gate.FileScore{{File: "src/a,b.ts", Score: 50, Detected: 1, Total: 2}},
+		Mutants: []gate.Mutant{
+			{File: "src/a,b.ts", Line: 3, Operator: "EqualityOperator", Target: "src/a,b.ts#f", Outcome: "killed"},
+			{File: "src/a,b.ts", Line: 4, Operator: "CallStatementRemoval", Target: "src/a,b.ts#f", Outcome: "survived", Diff: "-  save(x);\n"},
+			{File: "src/a,b.ts", Line: 9, Operator: "BlockStatement", Target: "src/a,b.ts#g", Outcome: "no-coverage", Diff: "-  {\n+  {}\n"},
+		}}
+	var b strings.Builder
+	annotateGate(&b, res)
+	want := "::error file=src/a%2Cb.ts,line=4::oracle gate FAIL: survived mutant CallStatementRemoval in src/a,b.ts#f: no related test fails on it (file score 50%25 (1/2), threshold 80)%0A-  save(x);\n" +
+		"::error file=src/a%2Cb.ts,line=9::oracle gate FAIL: no-coverage mutant BlockStatement in src/a,b.ts#g: no related test runs this code (file score 50%25 (1/2), threshold 80)%0A-  {%0A+  {}\n"
+	if b.String() != want {
+		t.Errorf("annotations:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	res.Verdict = gate.PASS
+	if annotateGate(&b, res); b.Len() != 0 {
+		t.Errorf("PASS annotated: %q", b.String())
+	}
+	annotateGate(&b, &gate.Result{Verdict: gate.FAIL, Reason: "test/a.test.ts fails on the unmutated code:\nexpected 1"})
+	if b.String() != "::error::oracle gate FAIL: test/a.test.ts fails on the unmutated code:%0Aexpected 1\n" {
+		t.Errorf("FAIL without survivors: %q", b.String())
 	}
 }

@@ -32,9 +32,10 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV | --files FILE | --files-from FILE] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
-	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
+	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
+	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
 	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run alone at once, each in a sandbox of its own (default: the number of cores)")
@@ -62,9 +63,21 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			*threshold = *cfg.Gate.Threshold
 		}
 	}
+	baseGiven := false
+	v.fs.Visit(func(f *flag.Flag) { baseGiven = baseGiven || f.Name == "base" })
+	listFlag, list := "--files", *files
+	if *filesFrom != "" {
+		listFlag, list = "--files-from", *filesFrom
+	}
+	switch {
+	case *files != "" && *filesFrom != "":
+		return &exitStatus{code: exitUsage, msg: "--files and --files-from: give one list of changed files"}
+	case list != "" && baseGiven:
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--base and %s: the change is either git's diff from the base or the files listed, not both", listFlag)}
+	}
 	var ch change.Change
-	if *files != "" {
-		ch, err = change.FromList(*files)
+	if list != "" {
+		ch, err = change.FromList(listFlag, list, stdin)
 	} else {
 		ch, err = change.FromGit(root, *base)
 	}
@@ -124,6 +137,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	} else {
 		writeGateText(stdout, res)
+		if inGitHubActions() {
+			annotateGate(stdout, res)
+		}
 	}
 	if code != exitOK {
 		return &exitStatus{code: code}
@@ -200,5 +216,8 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		return writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	}
 	writeGateText(stdout, res)
+	if inGitHubActions() {
+		annotateGate(stdout, res)
+	}
 	return code
 }

@@ -74,7 +74,7 @@ verbs:
         and on every mutant; a verdict with an attribution
   apply [--json] [--dry-run] [--root DIR] MANIFEST
         write the guard each operation describes
-  gate [--base REV] [--files FILE] [--threshold N] [--json] [--isolate] [--root DIR]
+  gate [--base REV | --files-from FILE] [--threshold N] [--json] [--isolate] [--root DIR]
         the task-scoped mutation gate: mutants in the functions a change
         touched, run against the tests that run them; PASS/FAIL/SKIP
   audit [--json] [--root DIR] [PATH...]
@@ -87,6 +87,9 @@ verbs:
   oracle --version    the version and the commit it was built from
   oracle help VERB    a verb's flags (also: oracle VERB -h)
 `
+
+// stdin is what "-" reads (gate --files-from -); tests replace it.
+var stdin io.Reader = os.Stdin
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
