@@ -118,19 +118,8 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)
 	}
-	if *report != "" {
-		data, err := res.Report(root)
-		if err == nil {
-			err = os.WriteFile(*report, append(data, '\n'), 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("--report: %w", err)
-		}
-	}
-	if *htmlOut != "" {
-		if err := os.WriteFile(*htmlOut, res.HTML(root), 0o644); err != nil {
-			return fmt.Errorf("--html: %w", err)
-		}
+	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+		return err
 	}
 	code = gateExit[res.Verdict]
 	if *v.json {
@@ -143,6 +132,26 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if code != exitOK {
 		return &exitStatus{code: code}
+	}
+	return nil
+}
+
+// writeGateFiles writes --report and --html (when given) of a gate's result,
+// reading the sources from root.
+func writeGateFiles(res *gate.Result, root, report, htmlOut string) error {
+	if report != "" {
+		data, err := res.Report(root)
+		if err == nil {
+			err = os.WriteFile(report, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--report: %w", err)
+		}
+	}
+	if htmlOut != "" {
+		if err := os.WriteFile(htmlOut, res.HTML(root), 0o644); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
 	}
 	return nil
 }
@@ -179,8 +188,10 @@ func writeGateText(w io.Writer, res *gate.Result) {
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
 // documents joined into one decision, printed as a gate prints it.
 func runGateMerge(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("gate merge", "gate merge [--json] SHARD.json...", "oracle.gate/v1", stderr)
-	files, _, code, ok := v.parse(args, -1)
+	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
+	report := v.fs.String("report", "", "also write the merged mutation-testing-report-schema report (Stryker's viewer) to `FILE` (the sources are read from the repository root)")
+	htmlOut := v.fs.String("html", "", "also write the merged self-contained HTML page to `FILE`")
+	files, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
 	}
@@ -210,6 +221,10 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage
+	}
+	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
+		return exitError
 	}
 	code = gateExit[res.Verdict]
 	if *v.json {

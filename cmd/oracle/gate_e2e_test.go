@@ -165,7 +165,12 @@ func TestGateEndToEnd(t *testing.T) {
 			t.Errorf("mutant %s: %d in the shards, %d in the single run", k, seen[k], n)
 		}
 	}
-	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json"}, docs...)...)
+	mreport, mpage := filepath.Join(t.TempDir(), "merged-report.json"), filepath.Join(t.TempDir(), "merged.html")
+	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
+	validateReport(t, mreport)
+	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) {
+		t.Errorf("gate merge --html: %v\n%.600s", err, b)
+	}
 	var merged gateResult
 	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
 		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
