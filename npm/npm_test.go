@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -71,7 +72,15 @@ func TestNpmInstallWithoutGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, out := sh("", nil, "npx", "oracle", "--version"); code != 0 || !strings.Contains(out, "oracle 0.6.0-dev (commit "+string(head[:12])) {
+	main, err := os.ReadFile(filepath.Join(repo, "cmd", "oracle", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := regexp.MustCompile(`(?m)^\tversion *= *"(.*)"$`).FindSubmatch(main)
+	if version == nil {
+		t.Fatal("no version in cmd/oracle/main.go")
+	}
+	if code, out := sh("", nil, "npx", "oracle", "--version"); code != 0 || !strings.Contains(out, "oracle "+string(version[1])+" (commit "+string(head[:12])) {
 		t.Fatalf("npx oracle --version: exit %d\n%s", code, out)
 	}
 	if code, out := sh("", nil, "npx", "oracle", "gen", "tickets/PROJ-142.yaml"); code != 0 || !strings.Contains(out, "generated skip-enrichment") {
