@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/mutate"
 )
 
@@ -44,4 +45,38 @@ func annotation(file string, line int, msg string) string {
 		s += fmt.Sprintf(",line=%d", line)
 	}
 	return s + "::" + esc.Replace(msg)
+}
+
+// annotateGate writes, when the gate FAILs, one annotation per surviving or
+// uncovered mutant at its line (the next worker's to-do list, on the pull
+// request's diff), with its file's score and the diff that survived; a FAIL
+// without survivors (a related test fails on the unmutated code) gets one
+// annotation with the reason.
+func annotateGate(w io.Writer, res *gate.Result) {
+	if res.Verdict != gate.FAIL {
+		return
+	}
+	scores := map[string]gate.FileScore{}
+	for _, f := range res.Files {
+		scores[f.File] = f
+	}
+	n := 0
+	for _, m := range res.Mutants {
+		if m.Outcome != "survived" && m.Outcome != "no-coverage" {
+			continue
+		}
+		n++
+		what := "no related test fails on it"
+		if m.Outcome == "no-coverage" {
+			what = "no related test runs this code"
+		}
+		fs := scores[m.File]
+		msg := fmt.Sprintf("oracle gate FAIL: %s mutant %s in %s: %s (file score %.0f%% (%d/%d), threshold %.0f)\n%s",
+			m.Outcome, m.Operator, m.Target, what, fs.Score, fs.Detected, fs.Total, res.Threshold, m.Diff)
+		fmt.Fprintln(w, annotation(m.File, m.Line, strings.TrimRight(msg, "\n")))
+	}
+	if n == 0 {
+		esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+		fmt.Fprintln(w, "::error::"+esc.Replace("oracle gate FAIL: "+res.Reason))
+	}
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/gate"
 )
 
 // TestCLIConventions: --version, help VERB and VERB -h on standard output
@@ -157,5 +160,59 @@ func TestManifestOutsideRoot(t *testing.T) {
 	_, _, errs := oracle(t, "gen", "--dry-run", "--root", dir, m)
 	if !strings.Contains(errs, "is outside the repository root "+dir) {
 		t.Errorf("no note naming the root:\n%s", errs)
+	}
+}
+
+// TestVersionStamped: scripts/build stamps the version and the commit with
+// -ldflags, so --version names them even where Go's VCS stamping is off
+// (GOFLAGS=-buildvcs=false, as on the CI machines).
+func TestVersionStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "oracle")
+	build := exec.Command("bash", filepath.Join("..", "..", "scripts", "build"), "-o", bin)
+	build.Env = append(os.Environ(), "ORACLE_VERSION=9.8.7-stamp", "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "oracle 9.8.7-stamp (commit "
+	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		want += string(head[:12])
+	}
+	if !strings.HasPrefix(string(out), want) {
+		t.Errorf("--version of a stamped build: %q, want %q...", out, want)
+	}
+}
+
+// TestAnnotateGate: on FAIL, each surviving or uncovered mutant is an
+// annotation at its line with the diff; a PASS annotates nothing; a FAIL
+// with no survivor (a related test fails on the code) says why.
+func TestAnnotateGate(t *testing.T) {
+	res := &gate.Result{Verdict: gate.FAIL, Threshold: 80, Files: []gate.FileScore{{File: "src/a,b.ts", Score: 50, Detected: 1, Total: 2}},
+		Mutants: []gate.Mutant{
+			{File: "src/a,b.ts", Line: 3, Operator: "EqualityOperator", Target: "src/a,b.ts#f", Outcome: "killed"},
+			{File: "src/a,b.ts", Line: 4, Operator: "CallStatementRemoval", Target: "src/a,b.ts#f", Outcome: "survived", Diff: "-  save(x);\n"},
+			{File: "src/a,b.ts", Line: 9, Operator: "BlockStatement", Target: "src/a,b.ts#g", Outcome: "no-coverage", Diff: "-  {\n+  {}\n"},
+		}}
+	var b strings.Builder
+	annotateGate(&b, res)
+	want := "::error file=src/a%2Cb.ts,line=4::oracle gate FAIL: survived mutant CallStatementRemoval in src/a,b.ts#f: no related test fails on it (file score 50%25 (1/2), threshold 80)%0A-  save(x);\n" +
+		"::error file=src/a%2Cb.ts,line=9::oracle gate FAIL: no-coverage mutant BlockStatement in src/a,b.ts#g: no related test runs this code (file score 50%25 (1/2), threshold 80)%0A-  {%0A+  {}\n"
+	if b.String() != want {
+		t.Errorf("annotations:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	res.Verdict = gate.PASS
+	if annotateGate(&b, res); b.Len() != 0 {
+		t.Errorf("PASS annotated: %q", b.String())
+	}
+	annotateGate(&b, &gate.Result{Verdict: gate.FAIL, Reason: "test/a.test.ts fails on the unmutated code:\nexpected 1"})
+	if b.String() != "::error::oracle gate FAIL: test/a.test.ts fails on the unmutated code:%0Aexpected 1\n" {
+		t.Errorf("FAIL without survivors: %q", b.String())
 	}
 }

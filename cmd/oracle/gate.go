@@ -32,9 +32,10 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV] [--files FILE] [--worktree] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
-	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole)")
+	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
+	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
 	threshold := v.fs.Float64("threshold", -1, "the lowest mutation score, in percent, a changed file may have (default: gate.threshold in oracle.yaml, else 70)")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run alone at once, each in a sandbox of its own (default: the number of cores)")
@@ -80,10 +81,22 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			*threshold = *cfg.Gate.Threshold
 		}
 	}
+	baseGiven := false
+	v.fs.Visit(func(f *flag.Flag) { baseGiven = baseGiven || f.Name == "base" })
+	listFlag, list := "--files", *files
+	if *filesFrom != "" {
+		listFlag, list = "--files-from", *filesFrom
+	}
+	switch {
+	case *files != "" && *filesFrom != "":
+		return &exitStatus{code: exitUsage, msg: "--files and --files-from: give one list of changed files"}
+	case list != "" && baseGiven:
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--base and %s: the change is either git's diff from the base or the files listed, not both", listFlag)}
+	}
 	var ch change.Change
 	var origin *change.Origin
-	if *files != "" {
-		ch, err = change.FromList(*files)
+	if list != "" {
+		ch, err = change.FromList(listFlag, list, stdin)
 	} else {
 		ch, origin, err = change.Git(root, *base, *worktree)
 	}
@@ -134,19 +147,8 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)
 	}
-	if *report != "" {
-		data, err := res.Report(root)
-		if err == nil {
-			err = os.WriteFile(*report, append(data, '\n'), 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("--report: %w", err)
-		}
-	}
-	if *htmlOut != "" {
-		if err := os.WriteFile(*htmlOut, res.HTML(root), 0o644); err != nil {
-			return fmt.Errorf("--html: %w", err)
-		}
+	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+		return err
 	}
 	code = gateExit[res.Verdict]
 	if res.Shard != "" && res.Attribution == "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
@@ -156,9 +158,32 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	} else {
 		writeGateText(stdout, res)
+		if inGitHubActions() {
+			annotateGate(stdout, res)
+		}
 	}
 	if code != exitOK {
 		return &exitStatus{code: code}
+	}
+	return nil
+}
+
+// writeGateFiles writes --report and --html (when given) of a gate's result,
+// reading the sources from root.
+func writeGateFiles(res *gate.Result, root, report, htmlOut string) error {
+	if report != "" {
+		data, err := res.Report(root)
+		if err == nil {
+			err = os.WriteFile(report, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--report: %w", err)
+		}
+	}
+	if htmlOut != "" {
+		if err := os.WriteFile(htmlOut, res.HTML(root), 0o644); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
 	}
 	return nil
 }
@@ -225,8 +250,10 @@ func writeGateText(w io.Writer, res *gate.Result) {
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
 // documents joined into one decision, printed as a gate prints it.
 func runGateMerge(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("gate merge", "gate merge [--json] SHARD.json...", "oracle.gate/v1", stderr)
-	files, _, code, ok := v.parse(args, -1)
+	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
+	report := v.fs.String("report", "", "also write the merged mutation-testing-report-schema report (Stryker's viewer) to `FILE` (the sources are read from the repository root)")
+	htmlOut := v.fs.String("html", "", "also write the merged self-contained HTML page to `FILE`")
+	files, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
 	}
@@ -257,10 +284,17 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage
 	}
+	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
+		return exitError
+	}
 	code = gateExit[res.Verdict]
 	if *v.json {
 		return writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
 	}
 	writeGateText(stdout, res)
+	if inGitHubActions() {
+		annotateGate(stdout, res)
+	}
 	return code
 }

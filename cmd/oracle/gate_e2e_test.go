@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,14 @@ type gateResult struct {
 		Line                               int
 		CoveredBy                          []string
 	}
+}
+
+// oracleIn runs oracle with input as its standard input.
+func oracleIn(t *testing.T, input string, args ...string) (int, string, string) {
+	t.Helper()
+	defer func(r io.Reader) { stdin = r }(stdin)
+	stdin = strings.NewReader(input)
+	return oracle(t, args...)
 }
 
 func TestGateEndToEnd(t *testing.T) {
@@ -168,13 +177,24 @@ func TestGateEndToEnd(t *testing.T) {
 			t.Errorf("mutant %s: %d in the shards, %d in the single run", k, seen[k], n)
 		}
 	}
-	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json"}, docs...)...)
+	mreport, mpage := filepath.Join(t.TempDir(), "merged-report.json"), filepath.Join(t.TempDir(), "merged.html")
+	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
+	validateReport(t, mreport)
+	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) {
+		t.Errorf("gate merge --html: %v\n%.600s", err, b)
+	}
 	var merged gateResult
 	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
 		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
 	}
 	page := filepath.Join(t.TempDir(), "gate.html")
+	t.Setenv("GITHUB_ACTIONS", "true") // the survivors as annotations on their lines
 	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
+	os.Unsetenv("GITHUB_ACTIONS")
+	if !strings.Contains(out, "\n::error file=src/shipping.ts,line=3::oracle gate FAIL: survived mutant CallStatementRemoval in src/shipping.ts#ship: no related test fails on it (file score ") ||
+		!strings.Contains(out, "\n::error file=src/shipping.ts,line=4::oracle gate FAIL: survived mutant EqualityOperator") {
+		t.Errorf("no annotation for each survivor in GitHub Actions:\n%s", out)
+	}
 	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) ||
 		strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") || strings.Contains(string(b), "<script") {
 		t.Errorf("--html: %v\n%.600s", err, b)
@@ -263,6 +283,28 @@ func TestGateEndToEnd(t *testing.T) {
 	commit("docs", map[string]string{"README.md": "shop, documented\n"})
 	if code, r, _ = gateRun(); code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "no production TypeScript") {
 		t.Fatalf("docs only: exit %d %s %q", code, r.Verdict, r.Reason)
+	}
+
+	// 4b. The change as a list of files on standard input (--files-from -):
+	// each file whole, whatever git says.
+	code, out, errs = oracleIn(t, "# the task's files\nsrc/price.ts\n", "gate", "--json", "--root", dir, "--files-from", "-")
+	var listed gateResult
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || code != 0 || listed.Verdict != "PASS" || len(listed.Targets) != 1 || listed.Targets[0].ID != "src/price.ts#discount" {
+		t.Fatalf("--files-from -: exit %d %v %+v\n%s", code, err, listed, errs)
+	}
+	for _, bad := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"src/price.ts\n../../etc/passwd\n", []string{"--files-from", "-"}, `--files-from standard input:2: "../../etc/passwd" is not a path inside the repository`},
+		{"", []string{"--files-from", filepath.Join(dir, "missing.txt")}, "missing.txt: no such file"},
+		{"src/price.ts\n", []string{"--files-from", "-", "--base", "HEAD~2"}, "not both"},
+		{"src/price.ts\n", []string{"--files-from", "-", "--files", "x.txt"}, "one list"},
+	} {
+		if code, _, errs := oracleIn(t, bad.stdin, append([]string{"gate", "--root", dir}, bad.args...)...); code != exitUsage || !strings.Contains(errs, bad.want) {
+			t.Errorf("gate %v: exit %d, want 2 with %q\n%s", bad.args, code, bad.want, errs)
+		}
 	}
 
 	// 5. Inputs to fix: exit 2 with the fix.

@@ -12,29 +12,46 @@ import (
 	"runtime/debug"
 )
 
-// version is the release this source is; the commit comes from the build.
-const version = "0.6.0-dev"
+// version and commit are stamped by the release build (scripts/build,
+// scripts/npm-pack):
+//
+//	go build -ldflags "-X main.version=0.6.0 -X main.commit=$(git rev-parse HEAD)" ./cmd/oracle
+//
+// A build that does not stamp them gets the version below and the commit Go's
+// VCS stamping recorded (when it did: -buildvcs=false, or a build outside a
+// git checkout, records none).
+var (
+	version  = "0.6.0-dev"
+	commit   = ""
+	modified = "" // "true": built from a checkout with uncommitted changes
+)
 
 // versionLine is what `oracle --version` prints: the version and the commit
-// the binary was built from (when the build recorded it).
+// the binary was built from.
 func versionLine() string {
-	commit, dirty := "unknown", ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-				if len(commit) > 12 {
-					commit = commit[:12]
-				}
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = ", modified"
+	c, dirty := commit, ""
+	if modified == "true" {
+		dirty = ", modified"
+	}
+	if c == "" {
+		c = "unknown"
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				switch s.Key {
+				case "vcs.revision":
+					c = s.Value
+				case "vcs.modified":
+					if s.Value == "true" {
+						dirty = ", modified"
+					}
 				}
 			}
 		}
 	}
-	return fmt.Sprintf("oracle %s (commit %s%s)", version, commit, dirty)
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	return fmt.Sprintf("oracle %s (commit %s%s)", version, c, dirty)
 }
 
 // Exit codes, for every verb (SPEC "Output and exit codes").
@@ -57,7 +74,7 @@ verbs:
         and on every mutant; a verdict with an attribution
   apply [--json] [--dry-run] [--root DIR] MANIFEST
         write the guard each operation describes
-  gate [--base REV] [--files FILE] [--threshold N] [--json] [--isolate] [--root DIR]
+  gate [--base REV | --files-from FILE] [--threshold N] [--json] [--isolate] [--root DIR]
         the task-scoped mutation gate: mutants in the functions a change
         touched, run against the tests that run them; PASS/FAIL/SKIP
   audit [--json] [--root DIR] [PATH...]
@@ -70,6 +87,9 @@ verbs:
   oracle --version    the version and the commit it was built from
   oracle help VERB    a verb's flags (also: oracle VERB -h)
 `
+
+// stdin is what "-" reads (gate --files-from -); tests replace it.
+var stdin io.Reader = os.Stdin
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

@@ -213,10 +213,18 @@ func TestProveInterrupted(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	tmp := t.TempDir()
+	// The function loops: the baseline run hangs until the signal comes,
+	// however fast or slow the machine (a prove that ends first would
+	// exit 0).
+	index := filepath.Join(dir, "src/server/index.ts")
+	src, _ := os.ReadFile(index)
+	looping := strings.Replace(string(src), "  const record = await getRecord(id);\n", "  const record = await getRecord(id);\n  while (Date.now() > 0) {}\n", 1)
+	if looping == string(src) {
+		t.Fatal("processItem changed: no place for the loop")
+	}
+	os.WriteFile(index, []byte(looping), 0o644)
 	before := treeHash(t, dir)
-	// --isolate: a vitest run per mutant keeps prove busy for seconds (a
-	// batched prove of the sample can end before the signal comes).
-	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--timeout", "10m", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

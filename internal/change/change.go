@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,22 +259,37 @@ func hunks(section []byte) [][2]int {
 	return out
 }
 
-// FromList reads --files: one repo-relative path per line (blank lines
-// and # comments skipped); each file counts whole.
-func FromList(listFile string) (Change, error) {
-	b, err := os.ReadFile(listFile)
+// FromList reads a list of changed files (--files FILE, --files-from FILE;
+// "-" is standard input): one repo-relative path per line, as a pipeline
+// records them (blank lines and # comments skipped; "./" prefixes, CRLF line
+// ends and backslashes taken as written on Windows); each file counts whole.
+// flag names the option in errors.
+func FromList(flag, listFile string, stdin io.Reader) (Change, error) {
+	name := listFile
+	var r io.Reader
+	if listFile == "-" {
+		name, r = "standard input", stdin
+	} else {
+		f, err := os.Open(listFile)
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s %s: %v", flag, listFile, errors.Unwrap(err))}
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &UsageError{fmt.Sprintf("--files %s: %v", listFile, errors.Unwrap(err))}
+		return nil, &UsageError{fmt.Sprintf("%s %s: %v", flag, name, err)}
 	}
 	c := Change{}
-	for _, l := range strings.Split(string(b), "\n") {
+	for i, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		l = filepath.ToSlash(filepath.Clean(l))
+		l = filepath.ToSlash(filepath.Clean(strings.ReplaceAll(l, "\\", "/")))
 		if !filepath.IsLocal(l) {
-			return nil, &UsageError{fmt.Sprintf("--files %s: %q is not a path inside the repository", listFile, l)}
+			return nil, &UsageError{fmt.Sprintf("%s %s:%d: %q is not a path inside the repository (want one repo-relative path per line)", flag, name, i+1, l)}
 		}
 		c[l] = nil
 	}

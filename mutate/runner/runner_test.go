@@ -269,7 +269,7 @@ func TestInfiniteLoopTimesOutAfterRerun(t *testing.T) {
 	}
 	if el := time.Since(start); el < 6*time.Second {
 		t.Errorf("took %s: less than two 3 s attempts, so there was no re-run", el)
-	} else if el > 20*time.Second {
+	} else if el > 2*time.Minute { // the loop never ends: only a run nobody kills takes this long
 		t.Errorf("took %s: the process group was not killed promptly", el)
 	}
 	// No vitest process (main or worker) may survive in the sandbox.

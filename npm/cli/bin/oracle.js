@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+"use strict";
+// The `oracle` command of the npm package @oracle-ts/cli: it runs the prebuilt
+// binary of this platform, which npm installed as one of the package's
+// optionalDependencies (one package per platform, selected by its `os` and
+// `cpu` fields, the way esbuild ships). Arguments, standard streams and the
+// exit code pass through unchanged; a signal sent to this process is passed
+// on to oracle, which stops its runs and removes its sandbox.
+const { spawn } = require("node:child_process");
+const pkg = require("../package.json");
+
+const platform = `${process.platform}-${process.arch}`;
+const exe = process.platform === "win32" ? "oracle.exe" : "oracle";
+const wanted = `${pkg.name}-${platform}`;
+
+function fail(msg) {
+  process.stderr.write(`oracle (${pkg.name} ${pkg.version}): ${msg}\n`);
+  process.exit(3); // oracle's exit code for "the tool or the environment failed"
+}
+
+function binary() {
+  if (process.env.ORACLE_BINARY) return process.env.ORACLE_BINARY;
+  const built = Object.keys(pkg.optionalDependencies || {}).map((n) => n.slice(pkg.name.length + 1));
+  if (!built.includes(platform)) {
+    fail(
+      `no prebuilt binary for ${platform}: this release has ${built.join(", ") || "none"}.\n` +
+        `Build oracle from source (Go 1.26 and a C compiler: go install github.com/oracle-ts/oracle/cmd/oracle@latest)\n` +
+        `and set ORACLE_BINARY to the binary's path.`,
+    );
+  }
+  try {
+    return require.resolve(`${wanted}/bin/${exe}`);
+  } catch {
+    fail(
+      `the package ${wanted}, which holds oracle's binary for ${platform}, is not installed.\n` +
+        `npm installs it with ${pkg.name} as an optional dependency: install again without\n` +
+        `--omit=optional (or --no-optional), e.g. \`npm install --save-dev ${pkg.name}@${pkg.version}\`;\n` +
+        `a lock file written on another platform lacks it: delete node_modules and run npm install.`,
+    );
+  }
+}
+
+const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => child.kill(sig));
+}
+child.on("error", (err) => fail(`cannot run ${child.spawnfile}: ${err.message}`));
+child.on("exit", (code, signal) => {
+  if (signal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 3);
+});
