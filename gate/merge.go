@@ -54,7 +54,7 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	}
 
 	out := &Result{Threshold: ref.Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{},
-		Change: parts[0].Change}
+		Change: parts[0].Change, Scope: parts[0].Scope, Changed: parts[0].Changed}
 	merged := *ref
 	merged.K = 0
 	out.Identity = &merged

@@ -180,7 +180,7 @@ func TestGateEndToEnd(t *testing.T) {
 	mreport, mpage := filepath.Join(t.TempDir(), "merged-report.json"), filepath.Join(t.TempDir(), "merged.html")
 	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
 	validateReport(t, mreport)
-	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) {
+	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="changed survived"`) {
 		t.Errorf("gate merge --html: %v\n%.600s", err, b)
 	}
 	var merged gateResult
@@ -195,7 +195,7 @@ func TestGateEndToEnd(t *testing.T) {
 		!strings.Contains(out, "\n::error file=src/shipping.ts,line=4::oracle gate FAIL: survived mutant EqualityOperator") {
 		t.Errorf("no annotation for each survivor in GitHub Actions:\n%s", out)
 	}
-	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="survived"`) ||
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="changed survived"`) ||
 		strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") || strings.Contains(string(b), "<script") {
 		t.Errorf("--html: %v\n%.600s", err, b)
 	}
