@@ -146,6 +146,10 @@ type Result struct {
 	Change      *change.Origin `json:"change,omitempty"`   // where the change was read
 	Identity    *Identity      `json:"identity,omitempty"` // what makes shards one set (shard.go)
 	Notes       []string       `json:"notes,omitempty"`    // what the run could not do (the cache not writable)
+	// Unexecuted counts the mutants left out because their target turned
+	// out to be executed by no test (it is skipped): with the mutants, they
+	// add up to the gate's (a shard's) whole list.
+	Unexecuted int `json:"unexecuted,omitempty"`
 }
 
 // AttributionTests: a related test fails before any mutant (SPEC "oracle
@@ -515,6 +519,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 				}
 			}
 			j.target.Tests = []string{}
+			res.Unexecuted += len(j.mutants)
 			continue
 		}
 		j.target.Tests = entered

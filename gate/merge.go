@@ -81,13 +81,14 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			out.Mutants = append(out.Mutants, m)
 		}
 		out.Cached += p.Cached
+		out.Unexecuted += p.Unexecuted
 		out.Seconds = max(out.Seconds, p.Seconds)
 	}
 	if out.Verdict != "" {
 		return out, nil
 	}
-	if !stopped && len(out.Mutants) != ref.Mutants {
-		return nil, fmt.Errorf("the shards hold %d mutants, their gate has %d: a shard document was cut or edited", len(out.Mutants), ref.Mutants)
+	if !stopped && len(out.Mutants)+out.Unexecuted != ref.Mutants {
+		return nil, fmt.Errorf("the shards hold %d mutants, their gate has %d: a shard document was cut or edited", len(out.Mutants)+out.Unexecuted, ref.Mutants)
 	}
 	if len(out.Mutants) == 0 { // no mutant in the whole gate: every shard says why alike
 		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
@@ -96,6 +97,9 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	score(out)
 	if out.Total == 0 {
 		out.Verdict, out.Reason = SKIP, "no mutant could be built on what the change touched"
+		if reason := skippedReason(out.Targets); reason != "" {
+			out.Reason = reason
+		}
 	}
 	return out, nil
 }

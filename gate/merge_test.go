@@ -80,3 +80,21 @@ func TestMergeRedBaseline(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
+
+// TestMergeUnexecuted: the mutants a shard left out because their target
+// is executed by no test count toward the whole list; without them the set
+// does not add up.
+func TestMergeUnexecuted(t *testing.T) {
+	parts := shards(2, 10)
+	parts[1].Mutants = parts[1].Mutants[:3] // two of shard 2's five belong to an unexecuted target
+	parts[1].Unexecuted = 2
+	score(parts[1])
+	res, err := Merge(parts, []string{"a", "b"})
+	if err != nil || res.Total != 8 || res.Unexecuted != 2 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	parts[1].Unexecuted = 0
+	if _, err := Merge(parts, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "cut or edited") {
+		t.Errorf("8 of 10 mutants without the unexecuted count merged: %v", err)
+	}
+}
