@@ -51,6 +51,9 @@ func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 		if !bodyFailure(r) {
 			return Error, "no test failed in its body (setup or teardown failure): " + r.Detail
 		}
+		if t := timedOutOnly(r.Tests); t != nil {
+			return Timeout, timedOutDetail(*t)
+		}
 		return Killed, r.Detail
 	case runner.Timeout:
 		return Timeout, r.Detail
@@ -115,4 +118,30 @@ func Combine(runs []Run) Run {
 	r := *out
 	r.Duration = total
 	return r
+}
+
+// timedOutOnly is the first test failed in its body when every such test
+// failed by vitest's own time-out (a test that awaits what never settles):
+// the run ended by the time-out, which is a timeout, not a kill by an
+// assertion. Nil when some test failed otherwise, or none failed.
+func timedOutOnly(ts []runner.Test) *runner.Test {
+	var first *runner.Test
+	for i := range ts {
+		t := &ts[i]
+		if t.Status != "failed" || (t.Phase != runner.PhaseBody && t.Phase != runner.PhaseUnknown) {
+			continue
+		}
+		if !t.TimedOut {
+			return nil
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return first
+}
+
+// timedOutDetail says which test timed out, and how.
+func timedOutDetail(t runner.Test) string {
+	return "the test timed out (vitest's time-out): " + t.Name + ": " + t.Failure
 }

@@ -1,0 +1,142 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/internal/samplecopy"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+const spinSrc = `export function countTo(n: number): number {
+  let i = 0;
+  while (i < n) {
+    i++;
+  }
+  return i;
+}
+
+export async function settle(x: number): Promise<number> {
+  const v = await Promise.resolve(x);
+  return v + 1;
+}
+`
+
+const spinTest = `import { expect, it } from "vitest";
+import { countTo, settle } from "./spin";
+
+it("counts", () => {
+  expect(countTo(3)).toBe(3);
+});
+
+it("settles", async () => {
+  expect(await settle(1)).toBe(2);
+});
+`
+
+// spinRepo is a copy of testdata/pipeline (its vitest 4) with src/spin.ts,
+// its test, and the mutants: one that loops forever, one that awaits what
+// never settles, a plain kill and an equivalent one.
+func spinRepo(t *testing.T) (string, []edit.Mutant) {
+	t.Helper()
+	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
+	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("testdata/pipeline has no vitest: scripts/test installs it")
+		}
+		t.Skip("testdata/pipeline has no vitest: run scripts/deps")
+	}
+	repo := t.TempDir()
+	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(repo, "src/spin.ts"), []byte(spinSrc), 0o644)
+	os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(spinTest), 0o644)
+	mutant := func(sub, old, text string) edit.Mutant {
+		at := strings.Index(spinSrc, old)
+		m, err := edit.NewMutant("test", sub, "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + len(old)), Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	return repo, []edit.Mutant{
+		mutant("loop", "i++;", ";"),
+		mutant("hang", "await Promise.resolve(x)", "await new Promise<number>(() => {})"),
+		mutant("minus", "return v + 1;", "return v - 1;"),
+		mutant("equivalent", "return v + 1;", "return v + 1 + 0;"),
+	}
+}
+
+func runSpin(t *testing.T, repo string, ms []edit.Mutant, l Lab) *Result {
+	t.Helper()
+	sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	r := runner.NewLongLived()
+	defer r.Close()
+	l.Root, l.Files, l.Runner, l.MarkerPrefix = sb.Root, sb, r, "s"
+	res, err := l.Execute(context.Background(), []string{"src/spin.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestLoopAndHangReal, with the sample's vitest: a mutant that loops
+// forever and one that never settles are each a timeout, batched and
+// isolated, and every mutant has the same outcome in both modes. In the
+// batch, the loop ends at the hit limit and the hang at vitest's time-out,
+// each in its own variant: the batch is not abandoned (both are decided by
+// it, not run alone again).
+func TestLoopAndHangReal(t *testing.T) {
+	repo, ms := spinRepo(t)
+	want := "test:loop=timeout test:hang=timeout test:minus=killed test:equivalent=survived"
+	start := time.Now()
+	batched := runSpin(t, repo, ms, Lab{})
+	took := time.Since(start)
+	if got := outcomesOnly(batched); got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+	if got, want := summarize(batched), "test:loop=timeout/batched test:hang=timeout/batched test:minus=killed/batched test:equivalent=survived"; got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+	loop, hang := batched.Mutants[0], batched.Mutants[1]
+	if !loop.HitLimit || !strings.HasPrefix(loop.Detail, edit.HitLimitMessage) {
+		t.Errorf("the loop is not stopped by the hit limit: %+v", loop)
+	}
+	if !strings.Contains(hang.Detail, "settles: Test timed out in") || strings.Contains(hang.Detail, "STACK_TRACE_ERROR") {
+		t.Errorf("the hang's detail: %q", hang.Detail)
+	}
+	if batched.RanAlone != 1 || batched.HitLimits != 1 {
+		t.Errorf("%d ran alone (want the equivalent one only), %d hit limits", batched.RanAlone, batched.HitLimits)
+	}
+	t.Logf("batched: %s (baseline %s, batches %s, alone %s)", took, batched.Baseline, batched.Batches, batched.Alone)
+	if took > 60*time.Second {
+		t.Errorf("the batched lab took %s", took)
+	}
+	isolated := runSpin(t, repo, ms, Lab{Isolate: true})
+	if got := outcomesOnly(isolated); got != want {
+		t.Errorf("isolated: %s\nwant      %s", got, want)
+	}
+	if d := isolated.Mutants[1].Detail; !strings.Contains(d, "settles: Test timed out in") {
+		t.Errorf("the isolated hang's detail: %q", d)
+	}
+}
+
+// outcomesOnly lists each mutant's run as name=outcome.
+func outcomesOnly(res *Result) string {
+	var got []string
+	for _, run := range res.Mutants {
+		got = append(got, run.Mutant.Name+"="+string(run.Outcome))
+	}
+	return strings.Join(got, " ")
+}
