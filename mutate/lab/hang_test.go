@@ -140,3 +140,24 @@ func outcomesOnly(res *Result) string {
 	}
 	return strings.Join(got, " ")
 }
+
+// TestHangCappedReal: under a config that turns vitest's test time-out off
+// (testTimeout: 0), the harness caps each test of a variant at the
+// variant's own limit (here Lab.Timeout): the never-settling mutant is a
+// batched timeout at that limit, and the batch goes on to the next variant.
+func TestHangCappedReal(t *testing.T) {
+	repo, ms := spinRepo(t)
+	cfg := `import { defineConfig } from "vitest/config";
+export default defineConfig({ test: { include: ["src/**/*.test.ts"], testTimeout: 0 } });
+`
+	if err := os.WriteFile(filepath.Join(repo, "vitest.spin.config.ts"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSpin(t, repo, ms[1:3], Lab{Config: "vitest.spin.config.ts", Timeout: 6 * time.Second})
+	if got, want := summarize(res), "test:hang=timeout/batched test:minus=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if d := res.Mutants[0].Detail; !strings.Contains(d, "settles: Test timed out in 6000ms") {
+		t.Errorf("the hang's detail: %q", d)
+	}
+}
