@@ -122,12 +122,23 @@ type Timings struct {
 	Batches  float64 `json:"batches"`
 	Alone    float64 `json:"alone"`
 	RanAlone int     `json:"ranAlone"`
+	// HitLimits: mutants that ran past the hit limit (timeouts); Slowest:
+	// the slowest mutant runs, slowest first (lab.SlowestKept).
+	HitLimits int          `json:"hitLimits"`
+	Slowest   []SlowMutant `json:"slowest"`
+}
+
+// SlowMutant is one of the slowest mutant runs, in seconds.
+type SlowMutant struct {
+	ID      string  `json:"id"`
+	Outcome string  `json:"outcome"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Run decides the gate for a change of the repository at root.
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}}
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Timings: Timings{Slowest: []SlowMutant{}}}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -296,7 +307,8 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			return nil, err
 		}
 		res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = out.Baseline.Seconds(), out.Batches.Seconds(), out.Alone.Seconds()
-		res.Timings.RanAlone = out.RanAlone
+		res.Timings.RanAlone, res.Timings.HitLimits = out.RanAlone, out.HitLimits
+		ids := make([]string, len(out.Mutants))
 		for _, b := range out.Baselines {
 			if b.Outcome != lab.Passed {
 				res.Verdict = ERROR
@@ -311,6 +323,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 			m := j.mutants[pd.i]
 			mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
 			mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
+			ids[n] = mu.ID
 			if mu.CoveredBy == nil { // not marked: it ran against every related test file
 				mu.CoveredBy = j.target.Tests
 			}
@@ -321,6 +334,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
 			}
 			res.Mutants = append(res.Mutants, mu)
+		}
+		for _, n := range out.Slowest {
+			r := out.Mutants[n]
+			res.Timings.Slowest = append(res.Timings.Slowest, SlowMutant{ID: ids[n], Outcome: string(r.Outcome), Seconds: r.Duration.Seconds()})
 		}
 	}
 	if err := cache.save(); err != nil {

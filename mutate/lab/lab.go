@@ -106,9 +106,9 @@ type Result struct {
 	RanAlone                 int
 	// HitLimits counts the mutants that ran past the hit limit (a timeout).
 	HitLimits int
-	// Slowest are the (at most) SlowestKept mutant runs that took longest,
-	// slowest first.
-	Slowest []Run
+	// Slowest are the indexes in Mutants of the (at most) SlowestKept runs
+	// that took longest, slowest first.
+	Slowest []int
 }
 
 // SlowestKept is how many of the slowest mutant runs a Result keeps.
@@ -271,11 +271,14 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	return res, err
 }
 
-// slowestRuns are the SlowestKept runs that took longest, slowest first (ties
-// in input order).
-func slowestRuns(runs []Run) []Run {
-	out := slices.Clone(runs)
-	slices.SortStableFunc(out, func(a, b Run) int { return cmp.Compare(b.Duration, a.Duration) })
+// slowestRuns are the indexes of the SlowestKept runs that took longest,
+// slowest first (ties in input order).
+func slowestRuns(runs []Run) []int {
+	out := make([]int, len(runs))
+	for k := range out {
+		out[k] = k
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(runs[b].Duration, runs[a].Duration) })
 	return out[:min(len(out), SlowestKept)]
 }
 
