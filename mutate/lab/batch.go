@@ -337,12 +337,10 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 		case hit:
 			run.Outcome, run.HitLimit = Timeout, true
 			run.Detail = fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, lim, HitLimitFactor, HitLimitFloor)
+		case timedOutOnly(groups[i]) != nil:
+			run.Outcome, run.Detail = Timeout, timedOutDetail(*timedOutOnly(groups[i]))
 		case first != nil:
-			if t := timedOutOnly(groups[i]); t != nil {
-				run.Outcome, run.Detail = Timeout, timedOutDetail(*t)
-			} else {
-				run.Outcome, run.Detail = Killed, first.Failure
-			}
+			run.Outcome, run.Detail = Killed, first.Failure
 		case notes.slow[i]:
 			run.Outcome, run.Detail = Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", limit)
 		default:

@@ -46,13 +46,15 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 // an error, never a kill. marked says whether the mutant carried a reached
 // marker: a passing run that never reached the mutated code is no-coverage.
 func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
+	if r.Status == runner.Failed || r.Status == runner.Error {
+		if t := timedOutOnly(r.Tests); t != nil {
+			return Timeout, timedOutDetail(*t)
+		}
+	}
 	switch r.Status {
 	case runner.Failed:
 		if !bodyFailure(r) {
 			return Error, "no test failed in its body (setup or teardown failure): " + r.Detail
-		}
-		if t := timedOutOnly(r.Tests); t != nil {
-			return Timeout, timedOutDetail(*t)
 		}
 		return Killed, r.Detail
 	case runner.Timeout:
@@ -120,15 +122,16 @@ func Combine(runs []Run) Run {
 	return r
 }
 
-// timedOutOnly is the first test failed in its body when every such test
-// failed by vitest's own time-out (a test that awaits what never settles):
-// the run ended by the time-out, which is a timeout, not a kill by an
-// assertion. Nil when some test failed otherwise, or none failed.
+// timedOutOnly is the first failed test when every failed test failed by
+// vitest's own time-out (a test, or its beforeEach or afterEach hook, that
+// awaits what never settles): the run ended by the time-out, which is a
+// timeout, neither a kill by an assertion nor a setup error. Nil when some
+// test failed otherwise, or none failed.
 func timedOutOnly(ts []runner.Test) *runner.Test {
 	var first *runner.Test
 	for i := range ts {
 		t := &ts[i]
-		if t.Status != "failed" || (t.Phase != runner.PhaseBody && t.Phase != runner.PhaseUnknown) {
+		if t.Status != "failed" {
 			continue
 		}
 		if !t.TimedOut {
