@@ -44,13 +44,18 @@ it("settles", async () => {
 // its test, and the mutants: one that loops forever, one that awaits what
 // never settles, a plain kill and an equivalent one.
 func spinRepo(t *testing.T) (string, []edit.Mutant) {
+	return spinRepoWith(t, "pipeline")
+}
+
+// spinRepoWith is spinRepo with the node_modules of testdata/<env>.
+func spinRepoWith(t *testing.T, env string) (string, []edit.Mutant) {
 	t.Helper()
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
+	nm, _ := filepath.Abs("../../testdata/" + env + "/node_modules")
 	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatal("testdata/pipeline has no vitest: scripts/test installs it")
+			t.Fatalf("testdata/%s has no vitest: scripts/test installs it", env)
 		}
-		t.Skip("testdata/pipeline has no vitest: run scripts/deps")
+		t.Skipf("testdata/%s has no vitest: run scripts/deps", env)
 	}
 	repo := t.TempDir()
 	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
@@ -82,6 +87,7 @@ func runSpin(t *testing.T, repo string, ms []edit.Mutant, l Lab) *Result {
 	}
 	defer sb.Close()
 	r := runner.NewLongLived()
+	r.Node = spinNode
 	defer r.Close()
 	l.Root, l.Files, l.Runner, l.MarkerPrefix = sb.Root, sb, r, "s"
 	res, err := l.Execute(context.Background(), []string{"src/spin.test.ts"}, ms)
@@ -146,7 +152,20 @@ func outcomesOnly(res *Result) string {
 // variant's own limit (here Lab.Timeout): the never-settling mutant is a
 // batched timeout at that limit, and the batch goes on to the next variant.
 func TestHangCappedReal(t *testing.T) {
-	repo, ms := spinRepo(t)
+	t.Run("vitest4", func(t *testing.T) { hangCapped(t, "pipeline", "") })
+	// vitest 5 on its own Node 22 (testdata/vitest5): the harness reads and
+	// caps the time-outs the same way.
+	node, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
+	t.Run("vitest5", func(t *testing.T) { hangCapped(t, "vitest5", node) })
+}
+
+// spinNode is the node runSpin's runner uses ("" = node from PATH).
+var spinNode string
+
+func hangCapped(t *testing.T, env, node string) {
+	repo, ms := spinRepoWith(t, env)
+	spinNode = node
+	defer func() { spinNode = "" }()
 	cfg := `import { defineConfig } from "vitest/config";
 export default defineConfig({ test: { include: ["src/**/*.test.ts"], testTimeout: 0 } });
 `
