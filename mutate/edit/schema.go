@@ -115,7 +115,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		tail := uint(len(orig)) - be
 		inner := string(m.Source[bs : uint(len(m.Source))-tail])
 		if hits {
-			if inner, err = countHits(path, m.Source, bs, uint(len(m.Source))-tail); err != nil {
+			if inner, err = countHitsFn(path, s, n, m.Source, tail); err != nil {
 				return nil, fmt.Errorf("schema: mutant %s: %w", m.Name, err)
 			}
 		}
@@ -156,6 +156,34 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	return sc, nil
 }
 
+// countHitsFn is countHits for the body n of orig (parsed as s) in mut, a
+// mutant of orig whose last tail bytes are orig's: only the function that
+// holds n is parsed again (a snippet of mut: the function declaration, a
+// function expression in parentheses, a method in a class), not the whole
+// file once per mutant (a file of 100 KB takes about 50 ms to parse).
+func countHitsFn(path string, s *analyzer.Syntax, n analyzer.Node, mut []byte, tail uint) (string, error) {
+	fn := s.Parent(n)
+	if fn < 0 {
+		return "", fmt.Errorf("the body at byte %d has no function", s.Start(n))
+	}
+	start, end := s.Start(fn), uint(len(mut))-(uint(len(s.Src()))-s.End(fn))
+	from, to := s.Start(n)+1, uint(len(mut))-tail
+	if start > from || end < to {
+		return "", fmt.Errorf("the body at byte %d is not inside its function", from)
+	}
+	prefix, suffix := "(", ")"
+	switch s.Kind(fn) {
+	case "function_declaration", "generator_function_declaration":
+		prefix, suffix = "", ""
+	case "method_definition":
+		prefix, suffix = "class __oracle_class__ {\n", "\n}"
+	}
+	snippet := make([]byte, 0, len(prefix)+int(end-start)+len(suffix))
+	snippet = append(append(append(snippet, prefix...), mut[start:end]...), suffix...)
+	at := func(off uint) uint { return off - start + uint(len(prefix)) }
+	return countHits(path, snippet, at(from), at(to))
+}
+
 // countHits is src[from:to], the inside of a function body of src, with a
 // hit counted (hitCall) on entry, on entry to every function nested in it
 // with a block body (unless it starts with a directive), and on every
@@ -163,7 +191,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 // counts first).
 func countHits(path string, src []byte, from, to uint) (string, error) {
 	f, s := analyzer.ParseSyntax(path, src)
-	if s == nil {
+	if s == nil || len(f.Errors) > 0 {
 		return "", fmt.Errorf("cannot parse: %s", f.Errors[0].Message)
 	}
 	return countHitsIn(s, src, from, to)

@@ -213,3 +213,60 @@ console.log(out.join(" "));`
 		t.Errorf("got  %s\nwant %s\nschema:\n%s", got, want, sc.Source)
 	}
 }
+
+// TestSchemaHitsEveryKind: a mutated body is counted whatever holds it (a
+// function declaration, an arrow function, a function expression, a class
+// method, a getter, an object literal's method): each kind is parsed on its
+// own (not the whole file again) and the counted schema parses.
+func TestSchemaHitsEveryKind(t *testing.T) {
+	src := `export function a(n: number) { let i = 0; while (i < n) i++; return i; }
+export const b = (n: number): number => { let i = 0; while (i < n) i++; return i; };
+export const c = function (n: number) { let i = 0; while (i < n) i++; return i; };
+export class K {
+  #seen = 0;
+  private m(n: number) { let i = 0; while (i < n) { i++; this.#seen++; } return super.toString() + i; }
+  get g() { let i = 0; while (i < 3) i++; return i; }
+}
+export const o = { m(n: number) { let i = 0; while (i < n) i++; return i; } };
+`
+	var ms []Mutant
+	var ids []int
+	for k := 0; ; k++ {
+		at := nthIndex(src, "i++", k)
+		if at < 0 {
+			break
+		}
+		m, err := NewMutant("test", fmt.Sprint(k), "k.ts", []byte(src), []Change{{Start: uint(at), End: uint(at + 3), Text: "i--"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, ids = append(ms, m), append(ids, k+1)
+	}
+	if len(ms) != 6 {
+		t.Fatalf("%d mutants", len(ms))
+	}
+	sc, err := BuildSchema("k.ts", []byte(src), ms, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sc.Hits || len(sc.Placed) != 6 {
+		t.Fatalf("hits %v, placed %v, alone %v:\n%s", sc.Hits, sc.Placed, sc.Alone, sc.Source)
+	}
+	// Each variant counts its own loop: "{ __oracle_hit__(); i--; }", or
+	// "{ __oracle_hit__(); { i--; ... } }" for a block body.
+	if got := strings.Count(string(sc.Source), "{ "+hitCall+" i--") + strings.Count(string(sc.Source), "{ "+hitCall+" { i--"); got != 6 {
+		t.Errorf("%d counted loops of mutants, want 6:\n%s", got, sc.Source)
+	}
+}
+
+func nthIndex(s, sub string, n int) int {
+	at := -1
+	for ; n >= 0; n-- {
+		i := strings.Index(s[at+1:], sub)
+		if i < 0 {
+			return -1
+		}
+		at += 1 + i
+	}
+	return at
+}
