@@ -188,12 +188,11 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		}
 		var sms []edit.Mutant
 		var svs []int
+		// No reached markers in the variants: a batch judges by the tests
+		// alone, and a marker in a loop would append to a file on every
+		// iteration (100,000 times before a hit limit).
 		for _, k := range ks {
-			m := ms[k]
-			if src, err := edit.MarkReached(m, runner.MarkerStatement(ids[k])); err == nil {
-				m.Source = src
-			}
-			sms = append(sms, m)
+			sms = append(sms, ms[k])
 			svs = append(svs, k+1)
 		}
 		sc, err := edit.BuildSchema(p, orig, sms, svs)

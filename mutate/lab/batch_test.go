@@ -56,6 +56,8 @@ type batchRunner struct {
 	batches int
 	alone   int
 	grown   []int // the n of each Grow call
+	// markedSchema: a batch ran a schema holding reached markers.
+	markedSchema bool
 }
 
 var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
@@ -77,6 +79,9 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		return st, nil
 	}
 	b.batches++
+	if code, _ := os.ReadFile(filepath.Join(b.root, "x.ts")); strings.Contains(string(code), runner.ReachedEnv) {
+		b.markedSchema = true
+	}
 	var tests []runner.Test
 	var notes []string
 	dirty := false
@@ -182,6 +187,11 @@ func TestBatchCleanKills(t *testing.T) {
 	}
 	if len(r.grown) != 0 {
 		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
+	// A batch judges by its tests: a reached marker in a variant would only
+	// write to a file, on every iteration of a loop around it.
+	if r.markedSchema {
+		t.Error("the schema of the batch holds reached markers")
 	}
 }
 
