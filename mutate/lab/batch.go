@@ -51,7 +51,7 @@ func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", 
 
 // What the harness appends to the reached file ($ORACLE_REACHED) about
 // variant i: it hit the hit limit (and which), it ran past its time limit
-// (Lab.variantLimit), and how long it took, in milliseconds.
+// (batchOne's limit), and how long it took, in milliseconds.
 const (
 	limitNote = "oracle-limit-"
 	slowNote  = "oracle-slow-"
