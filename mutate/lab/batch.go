@@ -71,8 +71,9 @@ const (
 // within limit.
 //
 // Per variant: the switch is set before its tests and cleared after; the
-// hit counter (edit.HitState) is reset before each test, unlimited for the
-// original (the opening baseline records the most hits a test counted) and
+// hit counter (edit.HitState) is reset before the variant's beforeAll hooks
+// and before each test, unlimited for the original (the opening baseline
+// records the most hits its beforeAll hooks or a test counted) and
 // limited for a mutant (HitLimitFactor times that, at least HitLimitFloor);
 // every test and hook of the test file gets vitest's own time-out capped at
 // limit (applied as the file is collected: vitest binds a test's time-out
@@ -105,6 +106,7 @@ function variant(i, v) {
     Reflect.set(globalThis, %q, v);
     hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
     hits.hit = false;
+    hits.n = 0;
     start = performance.now();
     note(%q, "start " + i);
   });
@@ -117,6 +119,7 @@ function variant(i, v) {
   });
   beforeEach((ctx) => {
     ctx.onTestFailed?.(() => { failed = true; });
+    if (v === 0) hits.most = Math.max(hits.most, hits.n); // the file's beforeAll hooks, before the first test
     hits.n = 0;
     if (!failed && performance.now() - start > LIMIT) {
       failed = true;

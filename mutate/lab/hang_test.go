@@ -196,3 +196,26 @@ func BenchmarkLoopAndHang(b *testing.B) {
 		b.ReportMetric(float64(res.RanAlone), "ran-alone")
 	}
 }
+
+// TestHitLimitBeforeAllReal: the hit limit counts what the test file's
+// beforeAll hooks run in the original (here 300 × 1,002 hits in countTo,
+// far more than any test's), so a mutant of countTo that its beforeAll
+// runs as often is not stopped by the limit: killed, as alone, not a false
+// timeout.
+func TestHitLimitBeforeAllReal(t *testing.T) {
+	repo, ms := spinRepo(t)
+	at := strings.Index(spinSrc, "return i;")
+	plus, err := edit.NewMutant("test", "plus", "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + 9), Text: "return i + 1;"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := strings.Replace(spinTest, `import { expect, it } from "vitest";`, `import { beforeAll, expect, it } from "vitest";`, 1) +
+		"\nbeforeAll(() => {\n  for (let k = 0; k < 300; k++) countTo(1000);\n});\n"
+	if err := os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSpin(t, repo, []edit.Mutant{plus, ms[2]}, Lab{})
+	if got, want := summarize(res), "test:plus=killed/batched test:minus=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
