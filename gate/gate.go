@@ -167,6 +167,17 @@ type Timings struct {
 	Batches  float64 `json:"batches"`
 	Alone    float64 `json:"alone"`
 	RanAlone int     `json:"ranAlone"`
+	// HitLimits: mutants that ran past the hit limit (timeouts); Slowest:
+	// the slowest mutant runs, slowest first (lab.SlowestKept).
+	HitLimits int          `json:"hitLimits"`
+	Slowest   []SlowMutant `json:"slowest"`
+}
+
+// SlowMutant is one of the slowest mutant runs, in seconds.
+type SlowMutant struct {
+	ID      string  `json:"id"`
+	Outcome string  `json:"outcome"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Run decides the gate for a change of the repository at root, in stages
@@ -177,7 +188,8 @@ type Timings struct {
 // of them execute each target; the mutants run against those) → score.
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope(), Change: opts.Origin}
+	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope(), Change: opts.Origin,
+		Timings: Timings{Slowest: []SlowMutant{}}}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -464,7 +476,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		return err
 	}
 	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
-	res.Timings.RanAlone = lr.RanAlone
+	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
 	// A candidate that entered none of the targets is not related, whatever
 	// its outcome (the lab's Idle); a red baseline of one that did: the gate
 	// cannot judge. A file whose tests are all skipped runs nothing.
@@ -486,10 +498,12 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			return nil
 		}
 	}
+	ids := make([]string, len(lr.Mutants))
 	for n, r := range lr.Mutants {
 		pd := from[n]
 		j, m := pd.job, pd.job.mutants[pd.i]
 		mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
+		ids[n] = mu.ID
 		mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
 		if mu.CoveredBy == nil { // not marked: it ran against every related test file
 			mu.CoveredBy = j.target.Tests
@@ -501,6 +515,10 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
 		}
 		out[j] = append(out[j], mu)
+	}
+	for _, n := range lr.Slowest {
+		r := lr.Mutants[n]
+		res.Timings.Slowest = append(res.Timings.Slowest, SlowMutant{ID: ids[n], Outcome: string(r.Outcome), Seconds: r.Duration.Seconds()})
 	}
 	// Which candidates executed each target, measured; a target none of
 	// them entered is not tested, whatever the walk said.

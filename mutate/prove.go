@@ -2,11 +2,13 @@ package mutate
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/oracle-ts/oracle/generator"
@@ -47,6 +49,36 @@ type Timings struct {
 	Sandbox     time.Duration // copying the repository into the sandbox(es)
 	Total       time.Duration // the whole Prove, loading excluded
 	Concurrency int           // mutants run at once
+	// The lab's phases, summed over the operations: the baselines, the
+	// batched runs, the mutants run alone (RanAlone of them).
+	Baseline, Batches, Alone time.Duration
+	RanAlone                 int
+	HitLimits                int       // mutants that ran past the hit limit (timeouts)
+	Slowest                  []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
+}
+
+// SlowRun is one of the slowest mutant runs.
+type SlowRun struct {
+	Operation string        // the operation's id
+	Mutant    string        // the mutant's name (its id)
+	Outcome   Outcome       // what it came to
+	Batched   bool          // its time is its variant's in a batch
+	Duration  time.Duration // its time
+}
+
+// addLab adds an operation's lab phases to t.
+func (t *Timings) addLab(op string, r *lab.Result) {
+	t.Baseline += r.Baseline
+	t.Batches += r.Batches
+	t.Alone += r.Alone
+	t.RanAlone += r.RanAlone
+	t.HitLimits += r.HitLimits
+	for _, k := range r.Slowest {
+		run := r.Mutants[k]
+		t.Slowest = append(t.Slowest, SlowRun{Operation: op, Mutant: run.Mutant.Name, Outcome: run.Outcome, Batched: run.Batched, Duration: run.Duration})
+	}
+	slices.SortStableFunc(t.Slowest, func(a, b SlowRun) int { return cmp.Compare(b.Duration, a.Duration) })
+	t.Slowest = t.Slowest[:min(len(t.Slowest), lab.SlowestKept)]
 }
 
 // DerivedTimeout is the per-mutant time-out for a baseline that took d
@@ -158,7 +190,7 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			}
 		}
 		for _, j := range jobs {
-			if err := proveOne(ctx, pool, j.op, j.plan, j.mutants, opts, progress); err != nil {
+			if err := proveOne(ctx, pool, j.op, j.plan, j.mutants, opts, progress, &res.Timings); err != nil {
 				return nil, err
 			}
 		}
@@ -188,7 +220,7 @@ func staleness(root string, o *generator.Operation) string {
 
 // proveOne runs an operation's oracle against its mutants in the lab, the
 // mutants spread over the sandboxes sbs, and judges it.
-func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string)) error {
+func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string), timings *Timings) error {
 	slots := func(sbs []*sandbox.Sandbox) ([]lab.Slot, error) {
 		var out []lab.Slot
 		for _, sb := range sbs {
@@ -215,6 +247,7 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 		}}
 	res, err := l.Execute(ctx, []string{o.File}, ms)
 	if res != nil {
+		timings.addLab(op.ID, res)
 		for _, b := range res.Baselines {
 			op.Runs = append(op.Runs, Run{Name: "baseline", Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
 		}

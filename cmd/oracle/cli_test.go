@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/mutate"
 )
 
 // TestCLIConventions: --version, help VERB and VERB -h on standard output
@@ -214,5 +215,26 @@ func TestAnnotateGate(t *testing.T) {
 	annotateGate(&b, &gate.Result{Verdict: gate.FAIL, Reason: "test/a.test.ts fails on the unmutated code:\nexpected 1"})
 	if b.String() != "::error::oracle gate FAIL: test/a.test.ts fails on the unmutated code:%0Aexpected 1\n" {
 		t.Errorf("FAIL without survivors: %q", b.String())
+	}
+}
+
+// TestHitLimitsSaid: gate's and prove's text say how many mutants ran past
+// the hit limit, and say nothing when none did.
+func TestHitLimitsSaid(t *testing.T) {
+	var b strings.Builder
+	res := &gate.Result{Verdict: gate.PASS, Score: 100, Detected: 2, Total: 2, Threshold: 70}
+	writeGateText(&b, res)
+	res.Timings.HitLimits = 2
+	writeGateText(&b, res)
+	if got := strings.Count(b.String(), "ran past the hit limit"); got != 1 || !strings.Contains(b.String(), "  2 mutant(s) ran past the hit limit") {
+		t.Errorf("gate text:\n%s", b.String())
+	}
+	b.Reset()
+	pr := &mutate.Result{Verdict: mutate.PASS, Operations: []*mutate.OpResult{{ID: "op", Verdict: mutate.PASS, Runs: []mutate.Run{{Name: "baseline"}, {Name: "m", Operator: "x"}}}}}
+	writeProveText(&b, pr)
+	pr.Timings.HitLimits = 1
+	writeProveText(&b, pr)
+	if got := strings.Count(b.String(), "ran past the hit limit"); got != 1 || !strings.Contains(b.String(), "1 mutant(s) ran past the hit limit") {
+		t.Errorf("prove text:\n%s", b.String())
 	}
 }

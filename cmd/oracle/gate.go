@@ -217,6 +217,9 @@ func writeGateText(w io.Writer, res *gate.Result) {
 		if res.Cached > 0 {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}
+		if res.Timings.HitLimits > 0 {
+			fmt.Fprintf(w, "  %d mutant(s) ran past the hit limit (a loop that does not end): timeout\n", res.Timings.HitLimits)
+		}
 	default:
 		attr := ""
 		if res.Attribution != "" {

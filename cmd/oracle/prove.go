@@ -74,10 +74,34 @@ type proveTimings struct {
 	Mutants        int     `json:"mutants"`
 	Batched        int     `json:"batched"` // mutants whose outcome a batched run established
 	Concurrency    int     `json:"concurrency"`
+	// The lab's phases, summed over the operations: the baselines, the
+	// batched runs and the mutants run alone (ran_alone of them); the
+	// mutants that ran past the hit limit; the slowest mutant runs.
+	BaselineSeconds float64    `json:"baseline_seconds"`
+	BatchesSeconds  float64    `json:"batches_seconds"`
+	AloneSeconds    float64    `json:"alone_seconds"`
+	RanAlone        int        `json:"ran_alone"`
+	HitLimits       int        `json:"hit_limits"`
+	Slowest         []slowTime `json:"slowest"`
+}
+
+// slowTime is one of the slowest mutant runs.
+type slowTime struct {
+	Operation string  `json:"operation"`
+	Mutant    string  `json:"mutant"`
+	Outcome   string  `json:"outcome"`
+	Batched   bool    `json:"batched"`
+	Seconds   float64 `json:"seconds"`
 }
 
 func timingsOf(res *mutate.Result) proveTimings {
-	t := proveTimings{SandboxSeconds: res.Timings.Sandbox.Seconds(), TotalSeconds: res.Timings.Total.Seconds(), Concurrency: res.Timings.Concurrency}
+	rt := res.Timings
+	t := proveTimings{SandboxSeconds: rt.Sandbox.Seconds(), TotalSeconds: rt.Total.Seconds(), Concurrency: rt.Concurrency,
+		BaselineSeconds: rt.Baseline.Seconds(), BatchesSeconds: rt.Batches.Seconds(), AloneSeconds: rt.Alone.Seconds(),
+		RanAlone: rt.RanAlone, HitLimits: rt.HitLimits, Slowest: []slowTime{}}
+	for _, s := range rt.Slowest {
+		t.Slowest = append(t.Slowest, slowTime{Operation: s.Operation, Mutant: s.Mutant, Outcome: string(s.Outcome), Batched: s.Batched, Seconds: s.Duration.Seconds()})
+	}
 	for _, op := range res.Operations {
 		for _, r := range op.Runs {
 			t.Runs++
@@ -306,6 +330,9 @@ func writeProveText(w io.Writer, res *mutate.Result) {
 			rate = float64(t.Mutants) / t.TotalSeconds
 		}
 		fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
+		if t.HitLimits > 0 {
+			fmt.Fprintf(w, "%d mutant(s) ran past the hit limit (a loop that does not end): timeout\n", t.HitLimits)
+		}
 	}
 	fmt.Fprintln(w, res.Verdict)
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,10 +290,24 @@ func TestProveConcurrencyDeterministic(t *testing.T) {
 	if t1["concurrency"] != 1.0 || t2["concurrency"] != 2.0 || t2["mutants"] != 11.0 || t2["runs"] != 12.0 {
 		t.Errorf("timings: %v / %v", t1, t2)
 	}
-	for _, k := range []string{"sandbox_seconds", "runs_seconds", "total_seconds"} {
+	for _, k := range []string{"sandbox_seconds", "runs_seconds", "total_seconds", "baseline_seconds", "batches_seconds"} {
 		if v, _ := t2[k].(float64); v <= 0 {
 			t.Errorf("timings.%s = %v", k, t2[k])
 		}
+	}
+	// The slowest mutant runs, with their ids, slowest first.
+	slow, _ := t2["slowest"].([]any)
+	last := math.Inf(1)
+	for _, s := range slow {
+		m, _ := s.(map[string]any)
+		sec, _ := m["seconds"].(float64)
+		if m["operation"] != "skip-enrichment" || m["mutant"] == "" || sec > last {
+			t.Errorf("timings.slowest: %v", slow)
+		}
+		last = sec
+	}
+	if len(slow) != 5 || t2["hit_limits"] != 0.0 {
+		t.Errorf("timings: %d slowest, hit_limits %v", len(slow), t2["hit_limits"])
 	}
 	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)

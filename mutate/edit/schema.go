@@ -2,7 +2,9 @@ package edit
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -14,6 +16,29 @@ import (
 // the id of the mutant to run, anything else (unset) the original code.
 const SchemaSwitch = "__oracleVariant"
 
+// Hit limits (StrykerJS's hitLimit): a schema counts, in every function body
+// it switches, each entry of the body and of the functions nested in it and
+// each iteration of every loop in it, in the object the harness keeps in
+// globalThis[HitState] ({n, limit, hit}). Past limit, while a variant other
+// than 0 is active, the count throws an Error whose message starts with
+// HitLimitMessage and sets hit (so a variant that catches the error is still
+// known): a mutant that loops forever ends within milliseconds. Without the
+// object (a run with no harness), nothing is counted.
+const (
+	HitState        = "__oracleHits"
+	HitLimitMessage = "oracle: hit limit reached"
+	hitFunc         = "__oracle_hit__"
+)
+
+// hitCall is the statement that counts one hit.
+const hitCall = hitFunc + "();"
+
+// hitHelper is the function the counts call, appended to the schema (a
+// function declaration: hoisted, so callable from anywhere in the module).
+const hitHelper = "\nfunction " + hitFunc + "() { const h = Reflect.get(globalThis, \"" + HitState + "\"); " +
+	"if (h !== undefined && ++h.n > h.limit && Reflect.get(globalThis, \"" + SchemaSwitch + "\") > 0) { h.hit = true; " +
+	"throw new Error(\"" + HitLimitMessage + ": more than \" + h.limit + \" loop iterations and calls in one test (a mutant that loops)\"); } }\n"
+
 // Schema is one source file holding several mutants behind a run-time
 // switch (Stryker's mutant schemata): the file is written once, and the
 // switch (globalThis.__oracleVariant) picks the mutant per run.
@@ -24,6 +49,9 @@ type Schema struct {
 	// with why it needs a file of its own.
 	Placed []int
 	Alone  map[int]string
+	// Hits says the variants count their hits (HitState); false when the
+	// counted schema would not parse (then it is built without counts).
+	Hits bool
 }
 
 // BuildSchema instruments orig, the original source of path, with the
@@ -38,7 +66,20 @@ type Schema struct {
 // a body that starts with a directive ("use strict"), is left Alone. The
 // result must parse as orig does and pass esbuild's syntax check, else
 // BuildSchema fails and every mutant runs alone.
+//
+// Every variant's body and the original's count their hits (HitState): see
+// HitLimitMessage.
 func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, error) {
+	sc, err := buildSchema(path, orig, ms, ids, true)
+	if err != nil {
+		if plain, perr := buildSchema(path, orig, ms, ids, false); perr == nil {
+			return plain, nil
+		}
+	}
+	return sc, err
+}
+
+func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*Schema, error) {
 	if len(ms) != len(ids) {
 		return nil, fmt.Errorf("schema: %d mutants, %d ids", len(ms), len(ids))
 	}
@@ -46,7 +87,7 @@ func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, err
 	if s == nil {
 		return nil, fmt.Errorf("schema: cannot parse %s: %s", path, f.Errors[0].Message)
 	}
-	sc := &Schema{Path: path, Alone: map[int]string{}}
+	sc := &Schema{Path: path, Alone: map[int]string{}, Hits: hits}
 	type body struct {
 		n        analyzer.Node
 		variants []string // "if (...) {...}" branches, in mutant order
@@ -54,6 +95,7 @@ func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, err
 	var bodies []*body
 	byNode := map[analyzer.Node]*body{}
 	cond := `Reflect.get(globalThis, "` + SchemaSwitch + `")`
+	var err error
 	for k, m := range ms {
 		id := ids[k]
 		if m.Path != path || id <= 0 {
@@ -71,7 +113,12 @@ func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, err
 		}
 		bs, be := s.Start(n)+1, s.End(n)-1 // inside the braces
 		tail := uint(len(orig)) - be
-		inner := m.Source[bs : uint(len(m.Source))-tail]
+		inner := string(m.Source[bs : uint(len(m.Source))-tail])
+		if hits {
+			if inner, err = countHitsFn(path, s, n, m.Source, tail); err != nil {
+				return nil, fmt.Errorf("schema: mutant %s: %w", m.Name, err)
+			}
+		}
 		b := byNode[n]
 		if b == nil {
 			b = &body{n: n}
@@ -84,11 +131,20 @@ func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, err
 	var chs []Change
 	for _, b := range bodies {
 		bs, be := s.Start(b.n)+1, s.End(b.n)-1
-		chs = append(chs, Change{Start: bs, End: be, Text: " " + strings.Join(b.variants, "") + "{" + string(orig[bs:be]) + "} "})
+		body := string(orig[bs:be])
+		if hits {
+			if body, err = countHitsIn(s, orig, bs, be); err != nil {
+				return nil, fmt.Errorf("schema of %s: %w", path, err)
+			}
+		}
+		chs = append(chs, Change{Start: bs, End: be, Text: " " + strings.Join(b.variants, "") + "{" + body + "} "})
 	}
 	out, _, err := Apply(orig, chs)
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", path, err)
+	}
+	if hits && len(bodies) > 0 {
+		out = append(out, hitHelper...)
 	}
 	if g := analyzer.Parse(path, out); len(g.Errors) > len(f.Errors) {
 		return nil, fmt.Errorf("schema of %s does not parse (line %d: %s)", path, g.Errors[0].Line, g.Errors[0].Message)
@@ -98,6 +154,98 @@ func BuildSchema(path string, orig []byte, ms []Mutant, ids []int) (*Schema, err
 	}
 	sc.Source = out
 	return sc, nil
+}
+
+// countHitsFn is countHits for the body n of orig (parsed as s) in mut, a
+// mutant of orig whose last tail bytes are orig's: only the function that
+// holds n is parsed again (a snippet of mut: the function declaration, a
+// function expression in parentheses, a method in a class), not the whole
+// file once per mutant (a file of 100 KB takes about 50 ms to parse).
+func countHitsFn(path string, s *analyzer.Syntax, n analyzer.Node, mut []byte, tail uint) (string, error) {
+	fn := s.Parent(n)
+	if fn < 0 {
+		return "", fmt.Errorf("the body at byte %d has no function", s.Start(n))
+	}
+	start, end := s.Start(fn), uint(len(mut))-(uint(len(s.Src()))-s.End(fn))
+	from, to := s.Start(n)+1, uint(len(mut))-tail
+	if start > from || end < to {
+		return "", fmt.Errorf("the body at byte %d is not inside its function", from)
+	}
+	prefix, suffix := "(", ")"
+	switch s.Kind(fn) {
+	case "function_declaration", "generator_function_declaration":
+		prefix, suffix = "", ""
+	case "method_definition":
+		prefix, suffix = "class __oracle_class__ {\n", "\n}"
+	}
+	snippet := make([]byte, 0, len(prefix)+int(end-start)+len(suffix))
+	snippet = append(append(append(snippet, prefix...), mut[start:end]...), suffix...)
+	at := func(off uint) uint { return off - start + uint(len(prefix)) }
+	return countHits(path, snippet, at(from), at(to))
+}
+
+// countHits is src[from:to], the inside of a function body of src, with a
+// hit counted (hitCall) on entry, on entry to every function nested in it
+// with a block body (unless it starts with a directive), and on every
+// iteration of every loop in it (the loop's body wrapped in a block that
+// counts first).
+func countHits(path string, src []byte, from, to uint) (string, error) {
+	f, s := analyzer.ParseSyntax(path, src)
+	if s == nil || len(f.Errors) > 0 {
+		return "", fmt.Errorf("cannot parse: %s", f.Errors[0].Message)
+	}
+	return countHitsIn(s, src, from, to)
+}
+
+func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint) (string, error) {
+	type insert struct {
+		at    uint
+		close bool
+		text  string
+	}
+	ins := []insert{{at: from, text: " " + hitCall}}
+	s.Walk(s.Root(), func(n analyzer.Node) bool {
+		if s.End(n) <= from || s.Start(n) >= to {
+			return false
+		}
+		if s.Start(n) < from || s.End(n) > to {
+			return true // an ancestor of the body
+		}
+		body := s.Child(n, "body")
+		switch kind := s.Kind(n); {
+		case body < 0:
+		case kind == "for_statement" || kind == "for_in_statement" || kind == "while_statement" || kind == "do_statement":
+			ins = append(ins, insert{at: s.Start(body), text: "{ " + hitCall + " "}, insert{at: s.End(body), close: true, text: " }"})
+		case isFunctionLike(kind) && s.Kind(body) == "statement_block" && !directive(s, body):
+			ins = append(ins, insert{at: s.Start(body) + 1, text: " " + hitCall})
+		}
+		return true
+	})
+	// In offset order; at one offset, what closes a block before what opens one.
+	slices.SortStableFunc(ins, func(a, b insert) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		switch {
+		case a.close && !b.close:
+			return -1
+		case b.close && !a.close:
+			return 1
+		}
+		return 0
+	})
+	var b strings.Builder
+	at := from
+	for _, in := range ins {
+		if in.at < at || in.at > to {
+			return "", fmt.Errorf("hit count at byte %d outside the body", in.at)
+		}
+		b.Write(src[at:in.at])
+		b.WriteString(in.text)
+		at = in.at
+	}
+	b.Write(src[at:to])
+	return b.String(), nil
 }
 
 // changedRange is the range of orig that mut replaced: orig less the common

@@ -49,28 +49,105 @@ const HarnessPrefix = "__oracle_batch__."
 // variantTitle is the describe title of variant i of a batch (switch value v).
 func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", i, v) }
 
+// What the harness appends to the reached file ($ORACLE_REACHED) about
+// variant i: it hit the hit limit (and which), it ran past its time limit
+// (batchOne's limit), and how long it took, in milliseconds.
+const (
+	limitNote = "oracle-limit-"
+	slowNote  = "oracle-slow-"
+	timeNote  = "oracle-time-"
+)
+
+// HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
+// opening baseline: HitLimitFactor times the most hits any of its tests
+// counted, at least HitLimitFloor (StrykerJS's factor).
+const (
+	HitLimitFloor  = 100_000
+	HitLimitFactor = 100
+)
+
 // harness is the source of the batch harness for test file base (a name in
-// the harness's directory) running switch values vs in order.
-func harness(base string, vs []int) []byte {
+// the harness's directory) running switch values vs in order, each variant
+// within limit.
+//
+// Per variant: the switch is set before its tests and cleared after; the
+// hit counter (edit.HitState) is reset before the variant's beforeAll hooks
+// and before each test, unlimited for the original (the opening baseline
+// records the most hits its beforeAll hooks or a test counted) and
+// limited for a mutant (HitLimitFactor times that, at least HitLimitFloor);
+// every test and hook of the test file gets vitest's own time-out capped at
+// limit (applied as the file is collected: vitest binds a test's time-out
+// when it is defined), and once the variant has run past limit its later
+// tests are skipped. The harness appends to $ORACLE_PROGRESS as it goes
+// (the runner's Spec.Stall), and to $ORACLE_REACHED what the batch reads
+// (limitNote, slowNote, timeNote).
+func harness(base string, vs []int, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
-	b.WriteString("import { afterAll, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
+	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
+	fmt.Fprintf(&b, `const LIMIT = %d;
+const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
+Reflect.set(globalThis, %q, hits);
+const proc = Reflect.get(globalThis, "process");
+const fs = proc?.getBuiltinModule?.("node:fs");
+function note(env, line) {
+  try {
+    const f = proc?.env?.[env];
+    if (f) fs?.appendFileSync(f, line + "\n");
+  } catch {}
+}
+const config = Reflect.get(globalThis, "__vitest_worker__")?.config;
+const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
+function variant(i, v) {
+  let failed = false;
+  let start = 0;
+  note(%q, "collect " + i);
+  beforeAll(() => {
+    Reflect.set(globalThis, %q, v);
+    hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
+    hits.hit = false;
+    hits.n = 0;
+    start = performance.now();
+    note(%q, "start " + i);
+  });
+  afterAll(() => {
+    Reflect.deleteProperty(globalThis, %q);
+    if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    note(%q, %q + i + "-" + Math.round(performance.now() - start));
+    hits.limit = Infinity;
+    note(%q, "done " + i);
+  });
+  beforeEach((ctx) => {
+    ctx.onTestFailed?.(() => { failed = true; });
+    if (v === 0) hits.most = Math.max(hits.most, hits.n); // the file's beforeAll hooks, before the first test
+    hits.n = 0;
+    if (!failed && performance.now() - start > LIMIT) {
+      failed = true;
+      note(%q, %q + i);
+    }
+    if (failed && typeof ctx.skip === "function") ctx.skip();
+    note(%q, "test " + i);
+  });
+  afterEach(() => {
+    if (v === 0) hits.most = Math.max(hits.most, hits.n);
+    note(%q, "tested " + i);
+  });
+  vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
+  vi.resetModules();
+}
+`, limit.Milliseconds(), edit.HitState, runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
+		edit.SchemaSwitch, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
+		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
 		fmt.Fprintf(&b, `describe(%q, async () => {
-  let failed = false;
-  beforeAll(() => { Reflect.set(globalThis, %q, %d); });
-  afterAll(() => { Reflect.deleteProperty(globalThis, %q); });
-  beforeEach((ctx) => {
-    ctx.onTestFailed?.(() => { failed = true; });
-    if (failed && typeof ctx.skip === "function") ctx.skip();
-  });
-  vi.resetModules();
+  variant(%d, %d);
   await import(%s);
+  vi.resetConfig();
 });
-`, variantTitle(i, v), edit.SchemaSwitch, v, edit.SchemaSwitch, spec)
+`, variantTitle(i, v), i, v, spec)
 	}
 	return []byte(b.String())
 }
@@ -93,7 +170,8 @@ func jsonString(s string) (string, error) {
 // covered[k] says that runsOf[k] are the test files whose coverage run
 // reached mutant k: then a variant that passes in each of their batches
 // survived.
-func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout, baseline time.Duration) ([]*Run, error) {
+// baseline is each test file's baseline time.
+func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, error) {
 	out := make([]*Run, len(ms))
 	passed := make([]int, len(ms)) // the clean batches mutant k passed
 	// One schema per file, written for the batches and restored after.
@@ -113,12 +191,11 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		}
 		var sms []edit.Mutant
 		var svs []int
+		// No reached markers in the variants: a batch judges by the tests
+		// alone, and a marker in a loop would append to a file on every
+		// iteration (100,000 times before a hit limit).
 		for _, k := range ks {
-			m := ms[k]
-			if src, err := edit.MarkReached(m, runner.MarkerStatement(ids[k])); err == nil {
-				m.Source = src
-			}
-			sms = append(sms, m)
+			sms = append(sms, ms[k])
 			svs = append(svs, k+1)
 		}
 		sc, err := edit.BuildSchema(p, orig, sms, svs)
@@ -147,7 +224,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		if len(left) == 0 {
 			continue
 		}
-		if err := l.batchOne(ctx, t, ms, ids, left, out, passed, timeout, baseline); err != nil {
+		if err := l.batchOne(ctx, t, ms, ids, left, out, passed, timeout, baseline[t]); err != nil {
 			return nil, err
 		}
 	}
@@ -178,8 +255,13 @@ func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int
 }
 
 // batchOne runs the variants left of one test file in one vitest run and
-// records the kills it can trust in out, and in passed the variants that
-// passed every test of a clean batch.
+// records the outcomes it can trust in out (kills, and timeouts: a hit
+// limit, vitest's time-out, the variant's own time limit), and in passed
+// the variants that passed every test of a clean batch. baseline is the
+// test file's baseline time: each variant may take the time-out an isolated
+// run of it would have (Lab.Timeout, else DerivedTimeout of the test file's
+// baseline); the batch is abandoned only when it
+// stops progressing (its worker died or spins) or cannot load.
 func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
 	vs := []int{0}
 	for _, k := range left {
@@ -190,27 +272,37 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 	if _, err := jsonString(path.Base(test)); err != nil {
 		return nil // run alone
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), vs)); err != nil {
+	limit := l.Timeout
+	if limit == 0 {
+		limit = DerivedTimeout(baseline)
+	}
+	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	defer l.Files.Restore(h)
-	// The batch may take as long as every variant's run after start-up.
-	r, err := l.Runner.Run(ctx, l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, ""))
+	// The batch may take as long as every variant's run after start-up, and
+	// longer while it progresses: a variant (a test and its hooks) ends
+	// within its limit, or its worker is stuck.
+	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, "")
+	spec.Stall, spec.Once = 3*limit+5*time.Second, true
+	r, err := l.Runner.Run(ctx, spec)
 	if err != nil {
 		return l.fail(ctx, err)
 	}
 	if r.Status == runner.Timeout || len(r.Tests) == 0 {
-		return nil // timed out, crashed or could not load: nothing is trusted
+		return nil // the worker stopped, crashed or could not load: nothing is trusted
 	}
 	groups := make([][]runner.Test, len(vs))
 	for _, t := range r.Tests {
 		for i, v := range vs {
-			if strings.HasPrefix(t.Name, variantTitle(i, v)+" ") {
+			if p := variantTitle(i, v) + " "; strings.HasPrefix(t.Name, p) {
+				t.Name = strings.TrimPrefix(t.Name, p)
 				groups[i] = append(groups[i], t)
 				break
 			}
 		}
 	}
+	notes := readNotes(r.Markers)
 	// green: no test failed and one passed at least (the file's own skipped
 	// and todo tests are skipped in every variant).
 	green := func(g []runner.Test) bool {
@@ -231,6 +323,10 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 	}
 	for i := 1; i < len(vs)-1; i++ {
 		k := vs[i] - 1
+		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs))}
+		if d, ok := notes.time[i]; ok {
+			run.Duration = d
+		}
 		var first *runner.Test
 		for j := range groups[i] {
 			t := &groups[i][j]
@@ -239,14 +335,59 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 				break
 			}
 		}
-		if first == nil {
+		switch lim, hit := notes.limit[i]; {
+		case hit:
+			run.Outcome, run.HitLimit = Timeout, true
+			run.Detail = fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, lim, HitLimitFactor, HitLimitFloor)
+		case timedOutOnly(groups[i]) != nil:
+			run.Outcome, run.Detail = Timeout, timedOutDetail(*timedOutOnly(groups[i]))
+		case first != nil:
+			run.Outcome, run.Detail = Killed, first.Failure
+		case notes.slow[i]:
+			run.Outcome, run.Detail = Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", limit)
+		default:
 			if green(groups[i]) {
 				passed[k]++
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
-		out[k] = &Run{Test: test, Mutant: &ms[k], Outcome: Killed, Detail: first.Failure,
-			Duration: r.Duration / time.Duration(len(vs)), Batched: true}
+		out[k] = run
 	}
 	return nil
+}
+
+// notes is what the harness reported per variant (by index in the batch).
+type notes struct {
+	limit map[int]string // the hit limit it reached
+	slow  map[int]bool   // it ran past its time limit
+	time  map[int]time.Duration
+}
+
+func readNotes(markers []string) notes {
+	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}}
+	for _, m := range markers {
+		var i int
+		switch {
+		case strings.HasPrefix(m, limitNote):
+			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
+				if _, err := fmt.Sscan(idx, &i); err == nil {
+					n.limit[i] = lim
+				}
+			}
+		case strings.HasPrefix(m, slowNote):
+			if _, err := fmt.Sscan(strings.TrimPrefix(m, slowNote), &i); err == nil {
+				n.slow[i] = true
+			}
+		case strings.HasPrefix(m, timeNote):
+			if idx, ms, ok := strings.Cut(strings.TrimPrefix(m, timeNote), "-"); ok {
+				var d int64
+				if _, err := fmt.Sscan(idx, &i); err == nil {
+					if _, err := fmt.Sscan(ms, &d); err == nil {
+						n.time[i] = time.Duration(d) * time.Millisecond
+					}
+				}
+			}
+		}
+	}
+	return n
 }

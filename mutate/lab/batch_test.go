@@ -43,7 +43,8 @@ func (d *dirFiles) Restore(rel string) error {
 // a batch.
 type behaviour struct {
 	alone string // "kill" or "pass"
-	batch string // "kill", "pass", "setup", "contaminate" (every later variant fails), "hang" (the batch times out)
+	batch string // "kill", "pass", "setup", "contaminate" (every later variant fails), "hang" (the batch times out),
+	// "limit" (it ran past the hit limit), "vitest-timeout" (a test timed out), "slow" (past its time limit)
 }
 
 // batchRunner plays vitest: a harness run gives per-variant results from
@@ -55,6 +56,8 @@ type batchRunner struct {
 	batches int
 	alone   int
 	grown   []int // the n of each Grow call
+	// markedSchema: a batch ran a schema holding reached markers.
+	markedSchema bool
 }
 
 var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
@@ -76,14 +79,27 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		return st, nil
 	}
 	b.batches++
+	if code, _ := os.ReadFile(filepath.Join(b.root, "x.ts")); strings.Contains(string(code), runner.ReachedEnv) {
+		b.markedSchema = true
+	}
 	var tests []runner.Test
+	var notes []string
 	dirty := false
 	for _, m := range titleRE.FindAllStringSubmatch(string(src), -1) {
 		var v int
 		fmt.Sscan(m[2], &v)
 		name := m[0] + " t"
 		beh := b.mutants[v]
+		notes = append(notes, timeNote+m[1]+"-"+fmt.Sprint(100*v))
 		switch {
+		case beh.batch == "limit":
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: edit.HitLimitMessage})
+			notes = append(notes, limitNote+m[1]+"-100000")
+		case beh.batch == "vitest-timeout":
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "Test timed out in 5000ms.", TimedOut: true})
+		case beh.batch == "slow":
+			tests = append(tests, runner.Test{Name: name, Status: "passed"}, runner.Test{Name: name + "2", Status: "skipped"})
+			notes = append(notes, slowNote+m[1])
 		case beh.batch == "hang":
 			return runner.Result{Status: runner.Timeout, Detail: "timed out"}, nil
 		case dirty:
@@ -99,7 +115,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			dirty = true
 		}
 	}
-	return runner.Result{Status: runner.Failed, Tests: tests, Duration: time.Second}, nil
+	return runner.Result{Status: runner.Failed, Tests: tests, Duration: time.Second, Markers: notes}, nil
 }
 
 func (b *batchRunner) Close() error { return nil }
@@ -107,6 +123,12 @@ func (b *batchRunner) Close() error { return nil }
 // runBatched proves mutants with the given behaviours and returns
 // "name=outcome[/batched]" per mutant, the runner and the directory.
 func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
+	t.Helper()
+	res, r := runBatchedResult(t, behs)
+	return summarize(res), r
+}
+
+func runBatchedResult(t *testing.T, behs []behaviour) (*Result, *batchRunner) {
 	t.Helper()
 	dir := t.TempDir()
 	orig := "export function f(a: number) {\n  return a + 1;\n}\n"
@@ -136,7 +158,7 @@ func runBatched(t *testing.T, behs []behaviour) (string, *batchRunner) {
 	if _, err := os.Stat(filepath.Join(dir, HarnessPrefix+"x.test.ts")); err == nil {
 		t.Error("the harness was left behind")
 	}
-	return summarize(res), r
+	return res, r
 }
 
 // summarize lists each mutant's run as name=outcome, "/batched" when the
@@ -165,6 +187,11 @@ func TestBatchCleanKills(t *testing.T) {
 	}
 	if len(r.grown) != 0 {
 		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
+	// A batch judges by its tests: a reached marker in a variant would only
+	// write to a file, on every iteration of a loop around it.
+	if r.markedSchema {
+		t.Error("the schema of the batch holds reached markers")
 	}
 }
 
@@ -213,5 +240,35 @@ func TestIsolate(t *testing.T) {
 	}
 	if r.batches != 0 || r.alone != 3 {
 		t.Errorf("%d batches, %d isolated runs", r.batches, r.alone)
+	}
+}
+
+// TestBatchTimeouts: a variant that ran past the hit limit, one whose test
+// timed out, and one past its time limit in the batch are timeouts decided
+// by the batch (not run alone again), each with its own time; the batch
+// goes on (the kill after them is taken too).
+func TestBatchTimeouts(t *testing.T) {
+	res, r := runBatchedResult(t, []behaviour{{"kill", "limit"}, {"kill", "vitest-timeout"}, {"kill", "slow"}, {"kill", "kill"}})
+	if got, want := summarize(res), "test:1=timeout/batched test:2=timeout/batched test:3=timeout/batched test:4=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if r.alone != 1 {
+		t.Errorf("%d isolated runs, want the baseline only", r.alone)
+	}
+	var details []string
+	for _, m := range res.Mutants {
+		details = append(details, fmt.Sprintf("%s %v", m.Duration, m.HitLimit))
+	}
+	// Each variant's own time, as the harness noted it (100 ms × switch value here).
+	if got, want := strings.Join(details, ", "), "100ms true, 200ms false, 300ms false, 400ms false"; got != want {
+		t.Errorf("durations and hit limits: %s, want %s", got, want)
+	}
+	for k, want := range []string{edit.HitLimitMessage + ": more than 100000", "the test timed out (vitest's time-out): t: Test timed out in 5000ms.", "the variant ran past its time limit", "expected 2"} {
+		if !strings.HasPrefix(res.Mutants[k].Detail, want) {
+			t.Errorf("mutant %d: %q, want %q...", k+1, res.Mutants[k].Detail, want)
+		}
+	}
+	if res.HitLimits != 1 || fmt.Sprint(res.Slowest) != "[3 2 1 0]" {
+		t.Errorf("%d hit limits, slowest %v", res.HitLimits, res.Slowest)
 	}
 }

@@ -11,6 +11,7 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -89,8 +90,10 @@ type Run struct {
 	Detail   string // why: the failure, the load error, the time-out
 	Duration time.Duration
 	// Batched: the outcome comes from a batched run (Duration is the
-	// batch's time shared equally between its variants).
+	// variant's own time in it, as the harness measured it).
 	Batched bool
+	// HitLimit: a timeout because the variant ran past the hit limit.
+	HitLimit bool
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
 	CoveredBy []string
@@ -113,7 +116,15 @@ type Result struct {
 	// the mutants run alone; and how many ran alone.
 	Baseline, Batches, Alone time.Duration
 	RanAlone                 int
+	// HitLimits counts the mutants that ran past the hit limit (a timeout).
+	HitLimits int
+	// Slowest are the indexes in Mutants of the (at most) SlowestKept runs
+	// that took longest, slowest first.
+	Slowest []int
 }
+
+// SlowestKept is how many of the slowest mutant runs a Result keeps.
+const SlowestKept = 5
 
 // DerivedTimeout is the per-mutant time-out for a baseline that took d: a
 // mutant that makes the code slower is not a time-out unless it takes three
@@ -242,7 +253,11 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	res.Baseline = time.Since(phase)
 	phase = time.Now()
 	if !l.Isolate && len(ms) > 1 {
-		batched, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, slowest)
+		baseline := map[string]time.Duration{}
+		for _, b := range res.Baselines {
+			baseline[b.Test] = b.Duration
+		}
+		batched, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
 		if err != nil {
 			return res, err
 		}
@@ -282,7 +297,24 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		}
 	}
 	res.Mutants = runs
+	res.HitLimits, res.Slowest = 0, slowestRuns(runs)
+	for _, r := range runs {
+		if r.HitLimit {
+			res.HitLimits++
+		}
+	}
 	return res, err
+}
+
+// slowestRuns are the indexes of the SlowestKept runs that took longest,
+// slowest first (ties in input order).
+func slowestRuns(runs []Run) []int {
+	out := make([]int, len(runs))
+	for k := range out {
+		out[k] = k
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(runs[b].Duration, runs[a].Duration) })
+	return out[:min(len(out), SlowestKept)]
 }
 
 // spread runs the mutants on one worker per slot (mutant k against the

@@ -18,6 +18,9 @@ import (
 // an error even when the runner calls the run failed.
 func TestMutantOutcome(t *testing.T) {
 	failed := func(ph runner.Phase) runner.Test { return runner.Test{Name: "t", Status: "failed", Phase: ph} }
+	timedOut := func(ph runner.Phase) runner.Test {
+		return runner.Test{Name: "t", Status: "failed", Phase: ph, TimedOut: true, Failure: "Test timed out in 5000ms."}
+	}
 	cases := []struct {
 		name   string
 		r      runner.Result
@@ -34,6 +37,9 @@ func TestMutantOutcome(t *testing.T) {
 		{"passed, reached", runner.Result{Status: runner.Passed, Reached: true}, true, Survived},
 		{"passed, not reached", runner.Result{Status: runner.Passed}, true, NoCoverage},
 		{"passed, no marker", runner.Result{Status: runner.Passed}, false, Survived},
+		{"vitest's time-out in the body", runner.Result{Status: runner.Failed, Tests: []runner.Test{{Status: "passed"}, timedOut(runner.PhaseBody)}}, true, Timeout},
+		{"vitest's time-out in a beforeEach", runner.Result{Status: runner.Error, Tests: []runner.Test{timedOut(runner.PhaseSetup)}}, true, Timeout},
+		{"a time-out and an assertion", runner.Result{Status: runner.Failed, Tests: []runner.Test{timedOut(runner.PhaseBody), failed(runner.PhaseBody)}}, true, Killed},
 	}
 	for _, tc := range cases {
 		if got, _ := MutantOutcome(tc.r, tc.marked); got != tc.want {

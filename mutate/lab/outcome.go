@@ -46,6 +46,11 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 // an error, never a kill. marked says whether the mutant carried a reached
 // marker: a passing run that never reached the mutated code is no-coverage.
 func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
+	if r.Status == runner.Failed || r.Status == runner.Error {
+		if t := timedOutOnly(r.Tests); t != nil {
+			return Timeout, timedOutDetail(*t)
+		}
+	}
 	switch r.Status {
 	case runner.Failed:
 		if !bodyFailure(r) {
@@ -115,4 +120,31 @@ func Combine(runs []Run) Run {
 	r := *out
 	r.Duration = total
 	return r
+}
+
+// timedOutOnly is the first failed test when every failed test failed by
+// vitest's own time-out (a test, or its beforeEach or afterEach hook, that
+// awaits what never settles): the run ended by the time-out, which is a
+// timeout, neither a kill by an assertion nor a setup error. Nil when some
+// test failed otherwise, or none failed.
+func timedOutOnly(ts []runner.Test) *runner.Test {
+	var first *runner.Test
+	for i := range ts {
+		t := &ts[i]
+		if t.Status != "failed" {
+			continue
+		}
+		if !t.TimedOut {
+			return nil
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return first
+}
+
+// timedOutDetail says which test timed out, and how.
+func timedOutDetail(t runner.Test) string {
+	return "the test timed out (vitest's time-out): " + t.Name + ": " + t.Failure
 }

@@ -130,7 +130,7 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 // runOn: the ProcessRunner's retry rule on one driver (held locked).
 func (r *LongLivedRunner) runOn(ctx context.Context, d *llDriver, s Spec, inv invocation) (Result, error) {
 	res, timedOut, err := d.once(ctx, r, s, inv)
-	if err != nil || !timedOut {
+	if err != nil || !timedOut || s.Once {
 		res.Attempts = 1
 		return res, err
 	}
@@ -366,6 +366,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		"CI=1", "NO_COLOR=1", "FORCE_COLOR=0",
 		ReachedEnv+"="+p.path("reached"), // the workers inherit it: the file is emptied before each run
 		"ORACLE_PHASES="+p.path("phases.json"),
+		ProgressEnv+"="+p.path("progress"),
 		"npm_config_offline=true",
 	)
 	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
@@ -496,7 +497,7 @@ func (d *llDriver) once(ctx context.Context, r *LongLivedRunner, s Spec, inv inv
 
 func (d *llDriver) request(ctx context.Context, r *LongLivedRunner, p *llProc, s Spec, inv invocation) (res Result, timedOut, stale bool, err error) {
 	reportPath, phasesPath, reachedPath := p.path("report.json"), p.path("phases.json"), p.path("reached")
-	for _, f := range []string{reportPath, phasesPath, reachedPath} {
+	for _, f := range []string{reportPath, phasesPath, reachedPath, p.path("progress")} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return res, false, false, fmt.Errorf("runner: %w", err)
 		}
@@ -511,12 +512,9 @@ func (d *llDriver) request(ctx context.Context, r *LongLivedRunner, p *llProc, s
 		d.stop()
 		return res, false, false, protoErr("cannot write to the driver: %v", err)
 	}
-	var timeout <-chan time.Time
-	if s.Timeout > 0 {
-		t := time.NewTimer(s.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
+	wd := watch(s, p.path("progress"))
+	defer wd.stop()
+	timeout := wd.Done
 	var m llResponse
 wait:
 	for {
@@ -542,7 +540,7 @@ wait:
 			d.stop() // the whole group: a worker spinning in a loop must not outlive the run
 			res.Status = Timeout
 			res.ExitCode = -1
-			res.Detail = fmt.Sprintf("timed out after %s", s.Timeout)
+			res.Detail = timeoutDetail(s, res.Duration)
 			res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 			return res, true, false, nil
 		}

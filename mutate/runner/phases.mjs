@@ -23,10 +23,20 @@ function phaseOf(r) {
   return "body";
 }
 
+// A test that failed by vitest's own time-out (testTimeout, hookTimeout): its error's stack
+// is the "STACK_TRACE_ERROR" captured at definition, so the message is kept here.
+const timedOutRE = /^(Test|Hook) timed out in \d+ms/;
+
 function walk(task, names, out) {
   if (task.type === "test" || task.type === "custom") {
     const r = task.result || {};
-    out.push({ name: [...names, task.name].join(" "), state: r.state ?? "", phase: phaseOf(r) });
+    const t = { name: [...names, task.name].join(" "), state: r.state ?? "", phase: phaseOf(r) };
+    const timedOut = r.state === "fail" ? (r.errors || []).find((e) => timedOutRE.test(String(e?.message ?? ""))) : undefined;
+    if (timedOut) {
+      t.timeout = true;
+      t.message = String(timedOut.message).split("\n")[0];
+    }
+    out.push(t);
     return;
   }
   const next = task.type === "suite" ? [...names, task.name] : names;

@@ -50,7 +50,7 @@ func (r *ProcessRunner) Run(ctx context.Context, s Spec) (Result, error) {
 		}
 	}
 	res, timedOut, err := r.once(ctx, s, inv)
-	if err != nil || !timedOut {
+	if err != nil || !timedOut || s.Once {
 		res.Attempts = 1
 		return res, err
 	}
@@ -155,12 +155,18 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	}
 	args = append(args, r.ExtraArgs...)
 
-	runCtx := ctx
-	var cancel context.CancelFunc = func() {}
-	if s.Timeout > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, s.Timeout)
-	}
+	progressPath := filepath.Join(tmp, "progress")
+	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	wd := watch(s, progressPath)
+	defer wd.stop()
+	go func() {
+		select {
+		case <-wd.Done:
+			cancel()
+		case <-runCtx.Done():
+		}
+	}()
 
 	cmd := exec.CommandContext(runCtx, inv.node, args...)
 	cmd.Dir = inv.cwd
@@ -168,6 +174,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		"CI=1", "NO_COLOR=1", "FORCE_COLOR=0",
 		ReachedEnv+"="+reachedPath,
 		"ORACLE_PHASES="+phasesPath,
+		ProgressEnv+"="+progressPath,
 		"npm_config_offline=true",
 	)
 	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
@@ -189,10 +196,11 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	if ctx.Err() != nil {
 		return res, false, ctx.Err()
 	}
-	if s.Timeout > 0 && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+	wd.stop()
+	if wd.fired() {
 		res.Status = Timeout
 		res.ExitCode = -1
-		res.Detail = fmt.Sprintf("timed out after %s", s.Timeout)
+		res.Detail = timeoutDetail(s, res.Duration)
 		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}

@@ -32,9 +32,11 @@ type jsonAssertion struct {
 // phaseReport is what phases.mjs writes.
 type phaseReport struct {
 	Tests []struct {
-		Name  string `json:"name"`
-		State string `json:"state"`
-		Phase string `json:"phase"`
+		Name    string `json:"name"`
+		State   string `json:"state"`
+		Phase   string `json:"phase"`
+		Timeout bool   `json:"timeout"`
+		Message string `json:"message"`
 	} `json:"tests"`
 	Unhandled []string `json:"unhandled"`
 }
@@ -100,18 +102,27 @@ func classify(ev evidence) Result {
 		return res
 	}
 
-	phaseQueue := map[string][]Phase{}
+	type phaseOf struct {
+		phase   Phase
+		timeout bool
+		message string
+	}
+	phaseQueue := map[string][]phaseOf{}
 	if ph != nil {
 		for _, t := range ph.Tests {
-			phaseQueue[t.Name] = append(phaseQueue[t.Name], Phase(t.Phase))
+			phaseQueue[t.Name] = append(phaseQueue[t.Name], phaseOf{Phase(t.Phase), t.Timeout, t.Message})
 		}
 	}
 	var bodyFail, otherFail *Test
 	failed := 0
 	for _, a := range file.AssertionResults {
 		t := Test{Name: a.FullName, Status: normStatus(a.Status)}
+		var timedOut string
 		if q := phaseQueue[a.FullName]; len(q) > 0 {
-			t.Phase, phaseQueue[a.FullName] = q[0], q[1:]
+			t.Phase, phaseQueue[a.FullName] = q[0].phase, q[1:]
+			if q[0].timeout {
+				t.TimedOut, timedOut = true, q[0].message
+			}
 		}
 		switch t.Status {
 		case "passed":
@@ -119,7 +130,11 @@ func classify(ev evidence) Result {
 		case "failed":
 			res.Executed++
 			failed++
-			if len(a.FailureMessages) > 0 {
+			switch {
+			case t.TimedOut:
+				// Its stack is vitest's "Error: STACK_TRACE_ERROR": say what happened.
+				t.Failure = ev.clean.message(timedOut)
+			case len(a.FailureMessages) > 0:
 				t.Failure = ev.clean.message(a.FailureMessages[0])
 			}
 			// Without the phase report the phase is decided below, by the fallback rule.

@@ -31,7 +31,18 @@ type Spec struct {
 	// default include). Needed for files outside the config's include (testdata/pipeline's
 	// reference/ oracles need vitest.reference.config.ts).
 	Config string
+	// Stall, when set, lets a run that is past Timeout go on while it shows progress: it
+	// times out only once Timeout has passed and the file named by $ORACLE_PROGRESS (which
+	// the run appends to, as a batch harness does after each test) has not grown for Stall.
+	// A run that stops progressing (a worker spinning in a loop) ends Stall after its last
+	// progress, however many variants came before.
+	Stall time.Duration
+	// Once: a time-out is final, not re-run (a batch is abandoned, not run again).
+	Once bool
 }
+
+// ProgressEnv names the file a run may append to, to show it is progressing (Spec.Stall).
+const ProgressEnv = "ORACLE_PROGRESS"
 
 // Status is the classified outcome of one run.
 type Status string
@@ -59,6 +70,9 @@ type Test struct {
 	Status  string // "passed", "failed" or "skipped" (skipped also covers todo/pending)
 	Phase   Phase  // for a failed test: where it failed
 	Failure string // first failure message, first line(s), ANSI stripped, sanitized, short
+	// TimedOut: the test failed by vitest's own time-out (testTimeout or hookTimeout: "Test
+	// timed out in 5000ms"), not by an assertion or an exception.
+	TimedOut bool
 }
 
 // Result is what one run established.

@@ -1,0 +1,221 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/internal/samplecopy"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+const spinSrc = `export function countTo(n: number): number {
+  let i = 0;
+  while (i < n) {
+    i++;
+  }
+  return i;
+}
+
+export async function settle(x: number): Promise<number> {
+  const v = await Promise.resolve(x);
+  return v + 1;
+}
+`
+
+const spinTest = `import { expect, it } from "vitest";
+import { countTo, settle } from "./spin";
+
+it("counts", () => {
+  expect(countTo(3)).toBe(3);
+});
+
+it("settles", async () => {
+  expect(await settle(1)).toBe(2);
+});
+`
+
+// spinRepo is a copy of testdata/pipeline (its vitest 4) with src/spin.ts,
+// its test, and the mutants: one that loops forever, one that awaits what
+// never settles, a plain kill and an equivalent one.
+func spinRepo(t testing.TB) (string, []edit.Mutant) {
+	return spinRepoWith(t, "pipeline")
+}
+
+// spinRepoWith is spinRepo with the node_modules of testdata/<env>.
+func spinRepoWith(t testing.TB, env string) (string, []edit.Mutant) {
+	t.Helper()
+	nm, _ := filepath.Abs("../../testdata/" + env + "/node_modules")
+	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("testdata/%s has no vitest: scripts/test installs it", env)
+		}
+		t.Skipf("testdata/%s has no vitest: run scripts/deps", env)
+	}
+	repo := t.TempDir()
+	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(repo, "src/spin.ts"), []byte(spinSrc), 0o644)
+	os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(spinTest), 0o644)
+	mutant := func(sub, old, text string) edit.Mutant {
+		at := strings.Index(spinSrc, old)
+		m, err := edit.NewMutant("test", sub, "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + len(old)), Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	return repo, []edit.Mutant{
+		mutant("loop", "i++;", ";"),
+		mutant("hang", "await Promise.resolve(x)", "await new Promise<number>(() => {})"),
+		mutant("minus", "return v + 1;", "return v - 1;"),
+		mutant("equivalent", "return v + 1;", "return v + 1 + 0;"),
+	}
+}
+
+func runSpin(t testing.TB, repo string, ms []edit.Mutant, l Lab) *Result {
+	t.Helper()
+	sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	r := runner.NewLongLived()
+	r.Node = spinNode
+	defer r.Close()
+	l.Root, l.Files, l.Runner, l.MarkerPrefix = sb.Root, sb, r, "s"
+	res, err := l.Execute(context.Background(), []string{"src/spin.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestLoopAndHangReal, with the sample's vitest: a mutant that loops
+// forever and one that never settles are each a timeout, batched and
+// isolated, and every mutant has the same outcome in both modes. In the
+// batch, the loop ends at the hit limit and the hang at vitest's time-out,
+// each in its own variant: the batch is not abandoned (both are decided by
+// it, not run alone again).
+func TestLoopAndHangReal(t *testing.T) {
+	repo, ms := spinRepo(t)
+	want := "test:loop=timeout test:hang=timeout test:minus=killed test:equivalent=survived"
+	start := time.Now()
+	batched := runSpin(t, repo, ms, Lab{})
+	took := time.Since(start)
+	if got := outcomesOnly(batched); got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+	if got, want := summarize(batched), "test:loop=timeout/batched test:hang=timeout/batched test:minus=killed/batched test:equivalent=survived"; got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+	loop, hang := batched.Mutants[0], batched.Mutants[1]
+	if !loop.HitLimit || !strings.HasPrefix(loop.Detail, edit.HitLimitMessage) {
+		t.Errorf("the loop is not stopped by the hit limit: %+v", loop)
+	}
+	// vitest's own 5 s (below the variant's limit, which only caps it).
+	if !strings.Contains(hang.Detail, "settles: Test timed out in 5000ms") || strings.Contains(hang.Detail, "STACK_TRACE_ERROR") {
+		t.Errorf("the hang's detail: %q", hang.Detail)
+	}
+	if batched.RanAlone != 1 || batched.HitLimits != 1 {
+		t.Errorf("%d ran alone (want the equivalent one only), %d hit limits", batched.RanAlone, batched.HitLimits)
+	}
+	t.Logf("batched: %s (baseline %s, batches %s, alone %s)", took, batched.Baseline, batched.Batches, batched.Alone)
+	if took > 60*time.Second {
+		t.Errorf("the batched lab took %s", took)
+	}
+	isolated := runSpin(t, repo, ms, Lab{Isolate: true})
+	if got := outcomesOnly(isolated); got != want {
+		t.Errorf("isolated: %s\nwant      %s", got, want)
+	}
+	if d := isolated.Mutants[1].Detail; !strings.Contains(d, "settles: Test timed out in") {
+		t.Errorf("the isolated hang's detail: %q", d)
+	}
+}
+
+// outcomesOnly lists each mutant's run as name=outcome.
+func outcomesOnly(res *Result) string {
+	var got []string
+	for _, run := range res.Mutants {
+		got = append(got, run.Mutant.Name+"="+string(run.Outcome))
+	}
+	return strings.Join(got, " ")
+}
+
+// TestHangCappedReal: under a config that turns vitest's test time-out off
+// (testTimeout: 0), the harness caps each test of a variant at the
+// variant's own limit (here Lab.Timeout): the never-settling mutant is a
+// batched timeout at that limit, and the batch goes on to the next variant.
+func TestHangCappedReal(t *testing.T) {
+	t.Run("vitest4", func(t *testing.T) { hangCapped(t, "pipeline", "") })
+	// vitest 5 on its own Node 22 (testdata/vitest5): the harness reads and
+	// caps the time-outs the same way.
+	node, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
+	t.Run("vitest5", func(t *testing.T) { hangCapped(t, "vitest5", node) })
+}
+
+// spinNode is the node runSpin's runner uses ("" = node from PATH).
+var spinNode string
+
+func hangCapped(t *testing.T, env, node string) {
+	repo, ms := spinRepoWith(t, env)
+	spinNode = node
+	defer func() { spinNode = "" }()
+	cfg := `import { defineConfig } from "vitest/config";
+export default defineConfig({ test: { include: ["src/**/*.test.ts"], testTimeout: 0 } });
+`
+	if err := os.WriteFile(filepath.Join(repo, "vitest.spin.config.ts"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSpin(t, repo, ms[1:3], Lab{Config: "vitest.spin.config.ts", Timeout: 6 * time.Second})
+	if got, want := summarize(res), "test:hang=timeout/batched test:minus=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if d := res.Mutants[0].Detail; !strings.Contains(d, "settles: Test timed out in 6000ms") {
+		t.Errorf("the hang's detail: %q", d)
+	}
+}
+
+// BenchmarkLoopAndHang: the batched lab on the loop-and-hang sample (the
+// four mutants of TestLoopAndHangReal), with where its time went.
+//
+//	go test -run - -bench LoopAndHang -benchtime 1x -count 3 ./mutate/lab/
+func BenchmarkLoopAndHang(b *testing.B) {
+	repo, ms := spinRepo(b)
+	for b.Loop() {
+		res := runSpin(b, repo, ms, Lab{})
+		b.ReportMetric(res.Baseline.Seconds(), "baseline-s")
+		b.ReportMetric(res.Batches.Seconds(), "batches-s")
+		b.ReportMetric(res.Alone.Seconds(), "alone-s")
+		b.ReportMetric(float64(res.RanAlone), "ran-alone")
+	}
+}
+
+// TestHitLimitBeforeAllReal: the hit limit counts what the test file's
+// beforeAll hooks run in the original (here 300 × 1,002 hits in countTo,
+// far more than any test's), so a mutant of countTo that its beforeAll
+// runs as often is not stopped by the limit: killed, as alone, not a false
+// timeout.
+func TestHitLimitBeforeAllReal(t *testing.T) {
+	repo, ms := spinRepo(t)
+	at := strings.Index(spinSrc, "return i;")
+	plus, err := edit.NewMutant("test", "plus", "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + 9), Text: "return i + 1;"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := strings.Replace(spinTest, `import { expect, it } from "vitest";`, `import { beforeAll, expect, it } from "vitest";`, 1) +
+		"\nbeforeAll(() => {\n  for (let k = 0; k < 300; k++) countTo(1000);\n});\n"
+	if err := os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSpin(t, repo, []edit.Mutant{plus, ms[2]}, Lab{})
+	if got, want := summarize(res), "test:plus=killed/batched test:minus=killed/batched"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
