@@ -1,0 +1,65 @@
+package operators
+
+import (
+	"sort"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+// Gate builds the gate's mutants of the function fn of the file at path
+// (src parsed as syn): each a single change inside the function's body made
+// by one of the gate's operators, in source order (by start, the longer
+// change first; the registry's order for one node), and accepted by
+// edit.Acceptance (a mutant that does not parse is dropped). Nested
+// functions are mutated as part of the function around them; arid code is
+// not mutated (see Arid).
+func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, arid Arid) []edit.Mutant {
+	body := syn.Find(fn.BodyStartByte, fn.BodyEndByte, "")
+	if body < 0 {
+		return nil
+	}
+	c := &Context{Path: path, Src: src, Syn: syn, Arid: arid}
+	type cand struct {
+		op *Operator
+		ch edit.Change
+	}
+	var cands []cand
+	ops := Of(GateVerb)
+	disabled := disabledLines(src)
+	syn.Walk(body, func(n Node) bool {
+		if disabled[syn.Line(syn.Start(n))] {
+			return false
+		}
+		k := syn.Kind(n)
+		if typeOnly(k) || k == "call_expression" && c.aridCall(n) {
+			return false // nothing inside is mutated
+		}
+		for _, op := range ops {
+			if !op.Visits(k) {
+				continue
+			}
+			ms, _ := op.Mutate(c, n) // the gate's operators do not fail
+			for _, m := range ms {
+				cands = append(cands, cand{op, m.Changes[0]})
+			}
+		}
+		return true
+	})
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].ch.Start != cands[j].ch.Start {
+			return cands[i].ch.Start < cands[j].ch.Start
+		}
+		return cands[i].ch.End > cands[j].ch.End
+	})
+	accept := edit.Accepting(path, src)
+	var out []edit.Mutant
+	for _, c := range cands {
+		m, err := edit.NewMutant(c.op.Name, "", path, src, []edit.Change{c.ch})
+		if err != nil || accept.Check(m.Source) != nil {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
