@@ -36,6 +36,9 @@ func TestGate(t *testing.T) {
 		{"conditional, block, string, call statement", "async function f(a: boolean) {\n  if (a) {\n    await save(\"x\");\n  }\n}\n", Arid{}, []string{
 			`BlockStatement 1:30 "{}"`, `ConditionalExpression 2:6 "(true)"`, `ConditionalExpression 2:6 "(false)"`, `BlockStatement 2:10 "{}"`,
 			`CallStatementRemoval 3:5 ""`, `StringLiteral 3:16 "\"\""`}},
+		{"a brace-less body: the call becomes the empty statement", "function f(verbose: boolean, msg: string, log: string[]) {\n  if (verbose) log.push(msg);\n  return log;\n}\n", Arid{}, []string{
+			`BlockStatement 1:58 "{}"`, `ConditionalExpression 2:6 "(true)"`, `ConditionalExpression 2:6 "(false)"`,
+			`CallStatementRemoval 2:16 ";"`, `ReturnValue 3:10 "undefined"`}},
 		{"arid: console is never mutated", "function f(a: number) {\n  console.log(\"a\", a > 1);\n  logger.info(\"b\");\n}\n", Arid{}, []string{
 			`BlockStatement 1:23 "{}"`, `CallStatementRemoval 3:3 ""`, `StringLiteral 3:15 "\"\""`}},
 		{"arid: a configured logger", "function f(a: number) {\n  logger.info(\"b\", a > 1);\n  return a;\n}\n", Arid{Loggers: []string{"logger"}}, []string{
