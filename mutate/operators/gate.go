@@ -19,14 +19,35 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 	if body < 0 {
 		return nil
 	}
-	c := &Context{Path: path, Src: src, Syn: syn, Arid: arid}
-	type cand struct {
-		op *Operator
-		ch edit.Change
+	cands := gateCandidates(&Context{Path: path, Src: src, Syn: syn, Arid: arid}, body)
+	accept := edit.Accepting(path, src)
+	var out []edit.Mutant
+	for _, c := range cands {
+		m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes)
+		if err != nil || accept.Check(m.Source) != nil {
+			continue
+		}
+		out = append(out, m)
 	}
-	var cands []cand
+	return out
+}
+
+// candidate is one mutation an operator yielded at a node.
+type candidate struct {
+	op *Operator
+	n  Node
+	Mutation
+}
+
+// gateCandidates walks body as the gate does (nothing on a disabled line,
+// inside an arid call or in type-only code) and collects every gate
+// operator's mutations, sorted by start, the longer change first (stable:
+// tree order, then the registry's order within a node).
+func gateCandidates(c *Context, body Node) []candidate {
+	syn := c.Syn
+	var cands []candidate
 	ops := Of(GateVerb)
-	disabled := disabledLines(src)
+	disabled := disabledLines(c.Src)
 	syn.Walk(body, func(n Node) bool {
 		if disabled[syn.Line(syn.Start(n))] {
 			return false
@@ -41,25 +62,17 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 			}
 			ms, _ := op.Mutate(c, n) // the gate's operators do not fail
 			for _, m := range ms {
-				cands = append(cands, cand{op, m.Changes[0]})
+				cands = append(cands, candidate{op, n, m})
 			}
 		}
 		return true
 	})
 	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].ch.Start != cands[j].ch.Start {
-			return cands[i].ch.Start < cands[j].ch.Start
+		a, b := cands[i].Changes[0], cands[j].Changes[0]
+		if a.Start != b.Start {
+			return a.Start < b.Start
 		}
-		return cands[i].ch.End > cands[j].ch.End
+		return a.End > b.End
 	})
-	accept := edit.Accepting(path, src)
-	var out []edit.Mutant
-	for _, c := range cands {
-		m, err := edit.NewMutant(c.op.Name, "", path, src, []edit.Change{c.ch})
-		if err != nil || accept.Check(m.Source) != nil {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+	return cands
 }
