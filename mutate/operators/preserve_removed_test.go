@@ -8,6 +8,8 @@ func TestPreserveRemoved(t *testing.T) {
 		{"return save(save(a));", []string{"return (undefined);", "return save((undefined));"}},
 		// code without semicolons: the `(` does not call the line before
 		{"a = b\n  save(a)", []string{"a = b\n  ;(undefined)"}},
+		// a call over several lines keeps its line breaks: later lines do not move
+		{"save(a,\n    b);\n  return a;", []string{"(undefined\n);\n  return a;"}},
 		{"enrichItem(a);", nil},
 	})
 }
