@@ -41,7 +41,7 @@ type candidate struct {
 
 // gateCandidates walks body as the gate does (nothing on a disabled line,
 // inside an arid call or in type-only code) and collects every gate
-// operator's mutations, sorted by start, the longer change first (stable:
+// operator's mutations that change something, sorted by start, the longer change first (stable:
 // tree order, then the registry's order within a node).
 func gateCandidates(c *Context, body Node) []candidate {
 	syn := c.Syn
@@ -62,6 +62,9 @@ func gateCandidates(c *Context, body Node) []candidate {
 			}
 			ms, _ := op.Mutate(c, n) // the gate's operators do not fail
 			for _, m := range ms {
+				if ch := m.Changes[0]; ch.Text == string(c.Src[ch.Start:ch.End]) {
+					continue // `while (true)` forced true: no mutant, it could only survive
+				}
 				cands = append(cands, candidate{op, n, m})
 			}
 		}

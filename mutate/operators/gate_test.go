@@ -55,6 +55,8 @@ func TestGate(t *testing.T) {
 		{"a dropped method call", "function f(xs: number[]) {\n  return xs.filter((x) => x > 0);\n}\n", Arid{}, []string{
 			`BlockStatement 1:26 "{}"`, `ReturnValue 2:10 "undefined"`, `MethodExpression 2:10 "xs"`,
 			`EqualityOperator 2:29 ">="`, `EqualityOperator 2:29 "<="`}},
+		{"a condition already forced is not a mutant", "function f(a: number) {\n  while (true) a--;\n}\n", Arid{}, []string{
+			`BlockStatement 1:23 "{}"`, `ConditionalExpression 2:9 "(false)"`, `BooleanLiteral 2:10 "false"`, `UpdateOperator 2:16 "a++"`}},
 		{"array", "function f() {\n  return [1, 2];\n}\n", Arid{}, []string{`BlockStatement 1:14 "{}"`, `ReturnValue 2:10 "undefined"`, `ArrayDeclaration 2:10 "[]"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
