@@ -306,3 +306,15 @@ func TestMutantDiffsLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestProveRefused: a mutant the acceptance rule refuses is an error naming
+// it (here red-first replaces a read of the flag inside a type, a known
+// limit of what counts as a read).
+func TestProveRefused(t *testing.T) {
+	src := "function f(skip: boolean) {\n  const k = 1 as keyof typeof skip;\n  if (!skip) enrichItem(k);\n}\n"
+	tg := target(t, "x.ts", src, "f", edit.Flag{Param: "skip"})
+	_, err := Prove(tg, call(t, tg, "enrichItem", 0), nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "mutant red-first of x.ts#f does not parse (line 2: ") || !strings.HasSuffix(err.Error(), "): not written") {
+		t.Errorf("got %v", err)
+	}
+}
