@@ -65,6 +65,7 @@ func gateCandidates(c *Context, body Node) []candidate {
 				if ch := m.Changes[0]; ch.Text == string(c.Src[ch.Start:ch.End]) {
 					continue // `while (true)` forced true: no mutant, it could only survive
 				}
+				m.Changes[0].Text = apart(c.Src, m.Changes[0])
 				cands = append(cands, candidate{op, n, m})
 			}
 		}
@@ -78,4 +79,25 @@ func gateCandidates(c *Context, body Node) []candidate {
 		return a.End > b.End
 	})
 	return cands
+}
+
+// apart is ch's text with a space where it would run into the word before
+// or after it: `return!done` with `!done` → `done` is `return done`, not
+// `returndone`.
+func apart(src []byte, ch edit.Change) string {
+	t := ch.Text
+	if t == "" {
+		return t
+	}
+	if ch.Start > 0 && wordByte(src[ch.Start-1]) && wordByte(t[0]) {
+		t = " " + t
+	}
+	if int(ch.End) < len(src) && wordByte(src[ch.End]) && wordByte(t[len(t)-1]) {
+		t += " "
+	}
+	return t
+}
+
+func wordByte(b byte) bool {
+	return b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }

@@ -57,6 +57,8 @@ func TestGate(t *testing.T) {
 			`EqualityOperator 2:29 ">="`, `EqualityOperator 2:29 "<="`}},
 		{"a condition already forced is not a mutant", "function f(a: number) {\n  while (true) a--;\n}\n", Arid{}, []string{
 			`BlockStatement 1:23 "{}"`, `ConditionalExpression 2:9 "(false)"`, `BooleanLiteral 2:10 "false"`, `UpdateOperator 2:16 "a++"`}},
+		{"a replacement does not run into the word before it", "function f(a: boolean) {\n  return!a;\n}\n", Arid{}, []string{
+			`BlockStatement 1:24 "{}"`, `ReturnValue 2:9 " undefined"`, `BooleanLiteral 2:9 " a"`}},
 		{"array", "function f() {\n  return [1, 2];\n}\n", Arid{}, []string{`BlockStatement 1:14 "{}"`, `ReturnValue 2:10 "undefined"`, `ArrayDeclaration 2:10 "[]"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
