@@ -44,7 +44,7 @@ func TestCacheKeyInputs(t *testing.T) {
 		"test/fixtures/data.json": `{"want": 4}`,
 		"test/price.test.ts":      "import { it } from \"vitest\";\nimport { price } from \"../src/price\";\nimport { check } from \"./helpers/check\";\nit(\"p\", () => check(price(2)));\n",
 	})
-	m := edit.Mutant{Path: "src/price.ts", Operator: ArithmeticOperator, Diff: "-n * 2\n+n / 2\n"}
+	m := edit.Mutant{Path: "src/price.ts", Operator: "ArithmeticOperator", Diff: "-n * 2\n+n / 2\n"}
 	tests := []string{"test/price.test.ts"}
 	key := func(version string) string {
 		p, err := callgraph.NewProgram(root)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 )
 
 var shardRe = regexp.MustCompile(`^([1-9][0-9]{0,5})/([1-9][0-9]{0,5})$`)
@@ -54,9 +55,13 @@ type Identity struct {
 }
 
 // operatorNames is the gate's operator set, for the identity.
-var operatorNames = []edit.Operator{EqualityOperator, LogicalOperator, ArithmeticOperator, BooleanLiteral, ConditionalExpression,
-	BlockStatement, StringLiteral, UpdateOperator, ArrayDeclaration, CallStatementRemoval, ReturnValue, UnaryOperator,
-	OptionalChaining, ObjectLiteral, MethodExpression}
+var operatorNames = func() []edit.Operator {
+	var out []edit.Operator
+	for _, o := range operators.Of(operators.GateVerb) {
+		out = append(out, o.Name)
+	}
+	return out
+}()
 
 // mutantList digests the list of every mutant of a gate, in the
 // deterministic order the shards split.

@@ -11,8 +11,8 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/oracle-ts/oracle/analyzer"
-	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/fixtures"
+	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/templates"
 )
 
@@ -306,7 +306,6 @@ func isIdent(s string) bool {
 	}
 	return !manifest.IsReservedWord(s)
 }
-
 
 // uniqueVar picks the oracle's variable name for an observed callee.
 func uniqueVar(export, call string, used map[string]bool) string {

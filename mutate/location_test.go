@@ -7,6 +7,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 )
 
 // spliceUTF16 replaces, in src, the range from (line, col) to (endLine,
@@ -48,7 +49,7 @@ func TestReportLocationsAddressTheOriginal(t *testing.T) {
 	for _, name := range []string{"selectTargets", "updateRecord"} {
 		pres = append(pres, fn.CallSites(name)[0])
 	}
-	ms, err := edit.Mutants(tg, fn.CallSites("enrichItem")[0], pres)
+	ms, err := operators.Prove(tg, fn.CallSites("enrichItem")[0], pres)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
@@ -161,7 +162,7 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 			return nil, err
 		}
 		op.source, op.file = string(src), loc.File.Path
-		ms, err := edit.Mutants(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
+		ms, err := operators.Prove(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
 		if err != nil {
 			op.Verdict, op.Attribution, op.Reason = ERROR, Generator, "cannot build the mutants: "+err.Error()
 			continue

@@ -9,8 +9,8 @@ import (
 )
 
 // The edit core: text changes and the mutant they make, whatever operator
-// chose them. Operators (mutants.go: conditional-skip's; the gate adds its
-// own) decide what to change from the tree; the core applies the changes,
+// chose them. Operators (mutate/operators: conditional-skip's and the
+// gate's) decide what to change from the tree; the core applies the changes,
 // refuses overlapping ones with an error, and describes the result in terms
 // of the original source (Span) and of the mutated one (Site).
 

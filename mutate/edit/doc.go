@@ -1,5 +1,8 @@
-// Package edit makes the source edits of `oracle apply` (the guard) and
-// `oracle prove` (red-first and the mutants). Every edit is found from the
+// Package edit makes the source edits of `oracle apply` (the guard) and the
+// edit core of the mutants (Change, Apply, NewMutant, the one acceptance
+// rule, schemata, reached markers). The operators that choose the changes,
+// prove's and the gate's, are mutate/operators'; conditional-skip's are
+// described here because they share the guard's edits (Scope). Every edit is found from the
 // structure of the code, the tree-sitter tree the analyzer parses
 // (analyzer.ParseSyntax), and the operation: never by searching the text.
 //
@@ -98,6 +101,11 @@
 // MarkReached inserts a one-line statement before each statement (of a
 // block or a case) that holds a mutated site, on the same line: no line
 // moves, and it runs iff control reaches that statement.
-// Every mutant is parsed again and must have no more parse errors than the
-// source it came from; otherwise Mutants fails naming the mutant.
+//
+// # Acceptance
+//
+// Every mutant, and every schema, is accepted by one rule (Acceptance): no
+// more tree-sitter parse errors than the source it came from, and esbuild's
+// parser (what vitest transforms with) accepts it. prove fails naming a
+// refused mutant; the gate drops it.
 package edit

@@ -64,8 +64,8 @@ type Schema struct {
 // so every variant keeps its own function, parameters, `this` and
 // `arguments`. A mutant that changes code outside a block function body, or
 // a body that starts with a directive ("use strict"), is left Alone. The
-// result must parse as orig does and pass esbuild's syntax check, else
-// BuildSchema fails and every mutant runs alone.
+// result must be accepted as a mutant is (Acceptance), else BuildSchema
+// fails and every mutant runs alone.
 //
 // Every variant's body and the original's count their hits (HitState): see
 // HitLimitMessage.
@@ -146,11 +146,8 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	if hits && len(bodies) > 0 {
 		out = append(out, hitHelper...)
 	}
-	if g := analyzer.Parse(path, out); len(g.Errors) > len(f.Errors) {
-		return nil, fmt.Errorf("schema of %s does not parse (line %d: %s)", path, g.Errors[0].Line, g.Errors[0].Message)
-	}
-	if err := SyntaxCheck(path, out); err != nil {
-		return nil, fmt.Errorf("schema of %s: %w", path, err)
+	if err := Accepting(path, orig).Check(out); err != nil {
+		return nil, fmt.Errorf("schema of %s does not parse (%w)", path, err)
 	}
 	sc.Source = out
 	return sc, nil

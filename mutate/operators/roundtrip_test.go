@@ -1,8 +1,9 @@
-package edit
+package operators
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/mutate/edit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,7 +43,7 @@ export async function run(cases: unknown[][]) {
 type shape struct {
 	name  string
 	fn    string // the function f, unguarded
-	flag  Flag
+	flag  edit.Flag
 	def   string
 	set   string // JSON arguments with the flag set
 	unset string // and unset
@@ -63,13 +64,13 @@ var shapes = []shape{
   updateRecord(x, e);
   return e;
 }`},
-	{name: "nested flag", flag: Flag{Param: "opts", Props: []string{"a", "b"}}, set: `[3, {"a": {"b": 1}}]`, unset: `[3, {"a": {}}]`,
+	{name: "nested flag", flag: edit.Flag{Param: "opts", Props: []string{"a", "b"}}, set: `[3, {"a": {"b": 1}}]`, unset: `[3, {"a": {}}]`,
 		fn: `function f(x: number, opts: { a: { b?: number } }) {
   const t = selectTargets(x);
   enrichItem(x);
   updateRecord(x);
 }`},
-	{name: "whole-parameter flag", flag: Flag{Param: "skip"}, def: `{"score": -1}`, set: `[4, true]`, unset: `[4, false]`,
+	{name: "whole-parameter flag", flag: edit.Flag{Param: "skip"}, def: `{"score": -1}`, set: `[4, true]`, unset: `[4, false]`,
 		fn: `const f = async (x: number, skip: boolean) => {
   const t = selectTargets(x);
   const r = await enrichItem(x);
@@ -100,7 +101,7 @@ func TestRoundTripNode(t *testing.T) {
 			if sh.def != "" {
 				def = json.RawMessage(sh.def)
 			}
-			guardedSrc, changed, err := Guard(tg, call(t, tg, "enrichItem", 0), def)
+			guardedSrc, changed, err := edit.Guard(tg, call(t, tg, "enrichItem", 0), def)
 			if err != nil || !changed {
 				t.Fatalf("guard: changed=%v err=%v", changed, err)
 			}
@@ -109,7 +110,7 @@ func TestRoundTripNode(t *testing.T) {
 			for _, p := range []string{"selectTargets", "updateRecord"} {
 				pres = append(pres, call(t, gt, p, 0))
 			}
-			ms, err := Mutants(gt, call(t, gt, "enrichItem", 0), pres)
+			ms, err := Prove(gt, call(t, gt, "enrichItem", 0), pres)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +118,7 @@ func TestRoundTripNode(t *testing.T) {
 			for _, m := range ms {
 				sources[m.Name] = string(m.Source)
 				// Reached markers must keep the mutant running.
-				marked, err := MarkReached(m, `(globalThis as any).reached = true`)
+				marked, err := edit.MarkReached(m, `(globalThis as any).reached = true`)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,0 +1,32 @@
+package edit
+
+import (
+	"fmt"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
+
+// Acceptance is the one rule for accepting a source mutated from an
+// original, whoever made it (prove's and the gate's operators, a schema):
+// the result must have no more tree-sitter parse errors than the original
+// (the tree every edit and report is read from), and esbuild's parser, which
+// vitest transforms the file with, must accept it.
+type Acceptance struct {
+	path   string
+	before int // tree-sitter errors of the original
+}
+
+// Accepting is the rule for sources mutated from orig, the source of path.
+func Accepting(path string, orig []byte) Acceptance {
+	return Acceptance{path: path, before: len(analyzer.Parse(path, orig).Errors)}
+}
+
+// Check returns nil when out is accepted, else which parser refused it and
+// where ("line 3: ..." or "esbuild: line 3: ...").
+func (a Acceptance) Check(out []byte) error {
+	if f := analyzer.Parse(a.path, out); len(f.Errors) > a.before {
+		e := f.Errors[0]
+		return fmt.Errorf("line %d: %s", e.Line, e.Message)
+	}
+	return SyntaxCheck(a.path, out)
+}

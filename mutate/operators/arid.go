@@ -1,0 +1,56 @@
+package operators
+
+import (
+	"strings"
+)
+
+// Arid says which calls are not worth a mutant: logging and tracing. The
+// gate's driver mutates nothing inside an arid call, nor on the line after
+// an `// oracle-disable-next-line` comment, nor in type-only code, and
+// CallStatementRemoval does not remove an arid call.
+type Arid struct {
+	// Loggers are the receiver names whose calls are arid (console always
+	// is): "logger" makes logger.info(...) arid.
+	Loggers []string
+}
+
+// IsArid reports whether a call of callee (as written, without whitespace)
+// is arid.
+func (a Arid) IsArid(callee string) bool {
+	root, _, _ := strings.Cut(callee, ".")
+	if root == "console" {
+		return true
+	}
+	for _, l := range a.Loggers {
+		if root == l || callee == l {
+			return true
+		}
+	}
+	return false
+}
+
+// aridCall reports whether call expression n calls an arid callee.
+func (c *Context) aridCall(n Node) bool {
+	f := c.Syn.Child(n, "function")
+	return f >= 0 && c.Arid.IsArid(strings.Join(strings.Fields(c.Syn.Text(f)), ""))
+}
+
+// disabledLines are the lines after a `// oracle-disable-next-line` comment.
+func disabledLines(src []byte) map[int]bool {
+	out := map[int]bool{}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "oracle-disable-next-line") && strings.Contains(l, "//") {
+			out[i+2] = true
+		}
+	}
+	return out
+}
+
+// typeOnly reports whether nodes of kind k hold only types (never mutated).
+func typeOnly(k string) bool {
+	switch k {
+	case "type_annotation", "type_arguments", "type_parameters":
+		return true
+	}
+	return false
+}
