@@ -136,11 +136,12 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
 	defer sandbox.CloseAll()
 	sandbox.SweepStale("", 0)
-	if !*v.json && isTerminal(stderr) {
-		opts.Progress = func(i, n int, what string) { fmt.Fprintf(stderr, "\r\033[Kmutant %d of %d: %s", i, n, what) }
-		defer fmt.Fprint(stderr, "\r\033[K")
+	line := progressLine(stderr, !*v.json)
+	if line != nil {
+		opts.Progress = func(i, n int, what string) { line.show("mutant %d of %d: %s", i, n, what) }
 	}
 	res, err := gate.Run(ctx, root, ch, opts)
+	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

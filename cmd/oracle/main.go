@@ -6,10 +6,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
+
+	"github.com/oracle-ts/oracle/manifest"
 )
 
 // version and commit are stamped by the release build (scripts/build,
@@ -62,31 +66,37 @@ const (
 	exitError = 3 // the tool or the environment failed
 )
 
-const usage = `usage: oracle [-C DIR] <verb> [flags] [args]
+// verbList are the verbs in the order the usage lists them, each with its
+// command and what it does in a line or two.
+var verbList = []struct {
+	name, does string
+	run        func(args []string, stdout, stderr io.Writer) int
+}{
+	{"gen", "write the behavioral oracle of each operation of a ticket manifest", runGen},
+	{"prove", "prove each oracle in a sandbox: green on the code, red on red-first\nand on every mutant; a verdict with an attribution", runProve},
+	{"apply", "write the guard each operation describes", runApply},
+	{"gate", "the task-scoped mutation gate: mutants on the lines a change wrote,\nrun against the tests that execute them; PASS/FAIL/SKIP", runGate},
+	{"gate merge", "join the --json documents of a gate's shards into one decision", nil},
+	{"audit", "what the tests cannot see: exported functions no test executes,\nvacuous tests, mocks that drift from the code", runAudit},
+	{"graph", "print the symbol-pinned call graph of the repository (or of the\nfunctions named)", runGraph},
+}
 
-  -C DIR  run as if oracle was started in DIR
-
-verbs:
-  gen [--json] [--dry-run] [--root DIR] MANIFEST
-        write the behavioral oracle of each operation of a ticket manifest
-  prove [--json] [--report FILE] [--timeout D] [--runner long-lived|process] [--root DIR] MANIFEST
-        prove each oracle in a sandbox: green on the code, red on red-first
-        and on every mutant; a verdict with an attribution
-  apply [--json] [--dry-run] [--root DIR] MANIFEST
-        write the guard each operation describes
-  gate [--base REV | --files-from FILE] [--threshold N] [--json] [--isolate] [--root DIR]
-        the task-scoped mutation gate: mutants in the functions a change
-        touched, run against the tests that run them; PASS/FAIL/SKIP
-  audit [--json] [--root DIR] [PATH...]
-        deterministic evidence of what the tests cannot see: exported
-        functions no test runs un-stubbed (blind-function)
-  graph [--json] [--root DIR] [FILE[#FUNCTION] ...]
-        print the symbol-pinned call graph of the repository (or of the
-        functions named)
-
-  oracle --version    the version and the commit it was built from
-  oracle help VERB    a verb's flags (also: oracle VERB -h)
-`
+// usage is the top-level usage: each verb's synopsis as its own flag set
+// prints it (`oracle VERB -h`), so it lists every flag the verb has.
+func usage() string {
+	defer func(w io.Writer) { helpOut = w }(helpOut)
+	var b strings.Builder
+	b.WriteString("usage: oracle [-C DIR] <verb> [flags] [args]\n\n  -C DIR  run as if oracle was started in DIR\n\nverbs:\n")
+	for _, v := range verbList {
+		var help bytes.Buffer
+		run(append(strings.Fields(v.name), "-h"), &help, io.Discard)
+		synopsis, _, _ := strings.Cut(help.String(), "\n")
+		synopsis = strings.TrimPrefix(synopsis, "usage: oracle ")
+		fmt.Fprintf(&b, "  %s\n        %s\n", synopsis, strings.ReplaceAll(v.does, "\n", "\n        "))
+	}
+	b.WriteString("\n  oracle --version    the version and the commit it was built from\n  oracle help VERB    a verb's flags (also: oracle VERB -h)\n")
+	return b.String()
+}
 
 // stdin is what "-" reads (gate --files-from -); tests replace it.
 var stdin io.Reader = os.Stdin
@@ -112,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		args = args[2:]
 	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
 	helpOut = stdout
@@ -120,30 +130,75 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "--version", "-version", "version":
 		fmt.Fprintln(stdout, versionLine())
 		return exitOK
-	case "graph":
-		return runGraph(args[1:], stdout, stderr)
-	case "gen":
-		return runGen(args[1:], stdout, stderr)
-	case "prove":
-		return runProve(args[1:], stdout, stderr)
-	case "apply":
-		return runApply(args[1:], stdout, stderr)
-	case "audit":
-		return runAudit(args[1:], stdout, stderr)
-	case "gate":
-		return runGate(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		if len(args) == 2 && args[0] == "help" {
-			switch args[1] {
-			case "graph", "gen", "prove", "apply", "audit", "gate":
-				return run([]string{args[1], "-h"}, stdout, stderr)
+			for _, v := range verbList {
+				if v.run != nil && v.name == args[1] {
+					return run([]string{args[1], "-h"}, stdout, stderr)
+				}
 			}
-			fmt.Fprintf(stderr, "oracle: no verb %q\n\n%s", args[1], usage)
+			fmt.Fprintf(stderr, "oracle: no verb %q\n\n%s", args[1], usage())
 			return exitUsage
 		}
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "oracle: unknown verb %q\n\n%s", args[0], usage)
+	for _, v := range verbList {
+		if v.run != nil && v.name == args[0] {
+			return withJSONErrors(v.name, args[1:], stdout, stderr, v.run)
+		}
+	}
+	fmt.Fprintf(stderr, "oracle: unknown verb %q\n\n%s", args[0], usage())
 	return exitUsage
+}
+
+// withJSONErrors runs a verb; with --json, a run that ends on an input
+// error, the environment or an interrupt (2, 3, 130, 143) before it printed
+// its document still prints one: the verb's schema and errors[] with what
+// it said on standard error.
+func withJSONErrors(verb string, args []string, stdout, stderr io.Writer, run func([]string, io.Writer, io.Writer) int) int {
+	if !jsonFlag(args) {
+		return run(args, stdout, stderr)
+	}
+	out := &countingWriter{w: stdout}
+	var said bytes.Buffer
+	code := run(args, out, io.MultiWriter(stderr, &said))
+	if out.n > 0 || code == exitOK || code == exitFail {
+		return code
+	}
+	schema := "oracle." + strings.Fields(verb)[0] + "/v1"
+	var errs []*manifest.Error
+	for _, line := range strings.Split(strings.TrimSpace(said.String()), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "usage:") {
+			errs = append(errs, &manifest.Error{Message: line})
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, &manifest.Error{Message: fmt.Sprintf("oracle %s ended with exit code %d", verb, code)})
+	}
+	return writeJSON(stdout, stderr, errorDoc{Schema: schema, Errors: errs}, code)
+}
+
+// jsonFlag reports whether the command line asks for --json.
+func jsonFlag(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--json", "-json", "--json=true", "-json=true":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

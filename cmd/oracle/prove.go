@@ -235,13 +235,12 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// What a killed prove left (its owner process is gone) goes at once.
 	sandbox.SweepStale("", 0)
 
-	if !*asJSON && isTerminal(stderr) {
-		opts.Progress = func(i, n int, op, run string) {
-			fmt.Fprintf(stderr, "\r\033[Krun %d of %d: %s %s", i, n, op, run)
-		}
-		defer fmt.Fprint(stderr, "\r\033[K")
+	line := progressLine(stderr, !*asJSON)
+	if line != nil {
+		opts.Progress = func(i, n int, op, run string) { line.show("run %d of %d: %s %s", i, n, op, run) }
 	}
 	res, err := mutate.Prove(ctx, in, plan, opts)
+	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
 		return ctx.Err() // runProve reports the interrupt
 	}

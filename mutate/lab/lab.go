@@ -264,6 +264,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		for k, r := range batched {
 			if r != nil {
 				pre[k] = r
+				l.progress(ms[k].Name) // decided in a batch: counted as run
 			}
 		}
 	}
