@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/oracle-ts/oracle/bench/synth"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,10 +36,7 @@ type tsGraph struct {
 func needTool(t *testing.T, path, why string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s missing (%s): run scripts/test, which installs it", path, why)
-		}
-		t.Skipf("%s missing (%s): run scripts/test first", path, why)
+		testenv.Missing(t, fmt.Sprintf("%s missing (%s): run scripts/test, which installs it", path, why))
 	}
 }
 

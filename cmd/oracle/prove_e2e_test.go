@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"io/fs"
 	"math"
 	"os"
@@ -119,12 +120,7 @@ func validateReport(t *testing.T, report string) {
 
 func needTool(t *testing.T, path string) {
 	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s missing: scripts/test installs it", path)
-		}
-		t.Skipf("%s missing: run scripts/test first", path)
-	}
+	testenv.NeedFile(t, path, "run scripts/test first")
 }
 
 // TestProveBrokenImplementation: a guard that also swallows the preserved

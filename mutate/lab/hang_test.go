@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"fmt"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,10 +54,7 @@ func spinRepoWith(t testing.TB, env string) (string, []edit.Mutant) {
 	t.Helper()
 	nm, _ := filepath.Abs("../../testdata/" + env + "/node_modules")
 	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("testdata/%s has no vitest: scripts/test installs it", env)
-		}
-		t.Skipf("testdata/%s has no vitest: run scripts/deps", env)
+		testenv.Missing(t, fmt.Sprintf("testdata/%s has no vitest: scripts/test installs it", env))
 	}
 	repo := t.TempDir()
 	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {

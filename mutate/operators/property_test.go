@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -342,7 +343,7 @@ func corpus(t testing.TB) []string {
 		t.Fatal(err)
 	}
 	if !modules {
-		if os.Getenv("CI") != "" {
+		if testenv.InCI() {
 			t.Fatal("no node_modules under testdata: run scripts/deps")
 		}
 		t.Log("no node_modules under testdata (scripts/deps installs them): the samples only")

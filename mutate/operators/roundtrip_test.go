@@ -3,6 +3,7 @@ package operators
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"os"
 	"os/exec"
@@ -88,10 +89,7 @@ type outcome struct {
 func TestRoundTripNode(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node not found: CI must have it")
-		}
-		t.Skip("node not found")
+		testenv.Missing(t, "node not found: CI must have it")
 	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {

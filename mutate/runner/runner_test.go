@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -31,16 +33,10 @@ func sample(t *testing.T) string {
 	dir := filepath.Join(filepath.Dir(here), "..", "..", "testdata", "pipeline")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vitest", "vitest.mjs")); err != nil {
 		// Under CI a missing install is a broken CI, never a green skip.
-		if os.Getenv("CI") != "" {
-			t.Fatalf("testdata/pipeline/node_modules is missing: scripts/test installs it (%v)", err)
-		}
-		t.Skipf("testdata/pipeline/node_modules is missing: run npm ci in testdata/pipeline (%v)", err)
+		testenv.Missing(t, fmt.Sprintf("testdata/pipeline/node_modules is missing: scripts/test installs it (%v)", err))
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node not on PATH: CI must have it")
-		}
-		t.Skip("node not on PATH")
+		testenv.Missing(t, "node not on PATH: CI must have it")
 	}
 	return dir
 }
