@@ -11,9 +11,11 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,14 +55,66 @@ type Location struct {
 	Line int    `json:"line"`
 }
 
-// Rule is one analysis, in the manner of a go/analysis pass: a name, what
-// it reads of the Suite, and the run. Each has a table of cases (finding /
-// no finding) in its _test.go.
+// Rule is one analysis, in the manner of a go/analysis Analyzer: a name,
+// what it requires of the driver, and the run, which reports findings on
+// its Pass and may fail (the audit then fails with the rule's error, never
+// drops it). Each has a table of cases in its _test.go and `// want` cases
+// under testdata/rules (rules_test.go).
 type Rule struct {
-	Name  string
-	Doc   string
-	Reads string // the parts of the Suite it reads
-	Run   func(s *Suite) []Finding
+	Name     string
+	Doc      string
+	Requires []Fact
+	Run      func(p *Pass) error
+}
+
+// Fact is something a rule requires of the driver, computed only when an
+// enabled rule requires it.
+type Fact string
+
+const (
+	// Reach: what each test file runs by the static walk (names, calls,
+	// mocks).
+	Reach Fact = "reach"
+	// Executed: which test files executed each judged function, measured
+	// by running them (Options.Runner; without one the audit is static and
+	// Reach decides).
+	Executed Fact = "executed"
+	// TestFiles: each test file parsed, with its structure (suites, tests,
+	// hooks, assertions) and mocks.
+	TestFiles Fact = "test-files"
+)
+
+// Pass is one rule's run over the suite: what it reads, and where it
+// reports.
+type Pass struct {
+	*Suite
+	Rule     *Rule
+	findings []Finding
+}
+
+// Report adds a finding of the pass's rule (Rule set when empty).
+func (p *Pass) Report(f Finding) {
+	if f.Rule == "" {
+		f.Rule = p.Rule.Name
+	}
+	p.findings = append(p.findings, f)
+}
+
+// reportAll adds findings (the rules that collect them in a list).
+func (p *Pass) reportAll(fs []Finding) {
+	for _, f := range fs {
+		p.Report(f)
+	}
+}
+
+// requires reports whether any of rules requires fact.
+func requires(rules []*Rule, fact Fact) bool {
+	for _, r := range rules {
+		if slices.Contains(r.Requires, fact) {
+			return true
+		}
+	}
+	return false
 }
 
 // Rules are the rules audit runs, in order.
@@ -130,6 +184,8 @@ type Options struct {
 	// Change, when set (--base), is what the change touched: a blind
 	// function whose lines it touched is an error, the others warnings.
 	Change change.Change
+	// Rules, when set, are the names of the rules to run (default: all).
+	Rules []string
 	// Runner, when set, runs the test files that may run each function
 	// (in a sandbox copy) to measure which do: blind-function decides on
 	// what ran. Nil: the audit is static (the walk alone decides).
@@ -160,12 +216,19 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules, err := selectRules(opts.Rules)
+	if err != nil {
+		return nil, err
+	}
 	s, err := NewSuite(p, ts, opts)
 	if err != nil {
 		return nil, err
 	}
+	if requires(rules, Reach) {
+		s.computeReach()
+	}
 	rep := &Report{Static: opts.Runner == nil}
-	if opts.Runner != nil {
+	if opts.Runner != nil && requires(rules, Executed) {
 		if rep.Notes, err = s.measure(ctx, opts.Runner); err != nil {
 			return nil, err
 		}
@@ -177,8 +240,12 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	for _, pr := range ts.Problems {
 		out = append(out, Finding{Rule: CannotAudit, Severity: Warning, File: pr.File, Line: pr.Line, Message: pr.Reason})
 	}
-	for _, r := range Rules {
-		out = append(out, r.Run(s)...)
+	for _, r := range rules {
+		pass := &Pass{Suite: s, Rule: r}
+		if err := r.Run(pass); err != nil {
+			return nil, fmt.Errorf("rule %s: %w", r.Name, err)
+		}
+		out = append(out, pass.findings...)
 	}
 	applyIgnores(p, out)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -200,7 +267,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 
 // NewSuite reads what each test file of ts reaches by the static walk.
 func NewSuite(p *callgraph.Program, ts *testsuite.Suite, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, reach: map[string]*testReach{}, Enable: map[string]bool{}, Change: opts.Change, TestSuite: ts}
+	s := &Suite{Program: p, Enable: map[string]bool{}, Change: opts.Change, TestSuite: ts}
 	for _, e := range opts.Enable {
 		s.Enable[e] = true
 	}
@@ -210,6 +277,22 @@ func NewSuite(p *callgraph.Program, ts *testsuite.Suite, opts Options) (*Suite, 
 			s.Production = append(s.Production, f)
 		}
 	}
+	return s, nil
+}
+
+// reachComputed counts computeReach's walks (a test reads it: the driver
+// computes only what the enabled rules require).
+var reachComputed int
+
+// computeReach reads what each test file reaches by the static walk (the
+// Reach fact), once.
+func (s *Suite) computeReach() {
+	if s.reach != nil {
+		return
+	}
+	reachComputed++
+	s.reach = map[string]*testReach{}
+	p, ts := s.Program, s.TestSuite
 	// The vi.mock calls of the setup files apply to every test.
 	var global []*analyzer.Mock
 	for _, sf := range ts.SetupFiles {
@@ -241,7 +324,30 @@ func NewSuite(p *callgraph.Program, ts *testsuite.Suite, opts Options) (*Suite, 
 	for i, t := range s.Tests {
 		s.reach[t] = reaches[i]
 	}
-	return s, nil
+}
+
+// selectRules is the rules of names, in Rules' order (all when none), or
+// an error naming an unknown one and the rules there are.
+func selectRules(names []string) ([]*Rule, error) {
+	if len(names) == 0 {
+		return Rules, nil
+	}
+	var out []*Rule
+	for _, r := range Rules {
+		if slices.Contains(names, r.Name) {
+			out = append(out, r)
+		}
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(Rules, func(r *Rule) bool { return r.Name == n }) {
+			var all []string
+			for _, r := range Rules {
+				all = append(all, r.Name)
+			}
+			return nil, fmt.Errorf("no rule %q; the rules are %s", n, strings.Join(all, ", "))
+		}
+	}
+	return out, nil
 }
 
 // reachOf is what test file f runs: everything its code and the modules it
@@ -316,25 +422,6 @@ func applyIgnores(p *callgraph.Program, fs []Finding) {
 			}
 		}
 	}
-}
-
-// RelatedTests are the test files that run the function id un-stubbed (the
-// related-test rule the gate shares: a test that stubs the module away does
-// not test it), sorted.
-func (s *Suite) RelatedTests(id string) []string {
-	var out []string
-	for _, t := range s.Tests {
-		if s.reach[t].fns[id] {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// IsTest reports whether file is one of the suite's test files.
-func (s *Suite) IsTest(file string) bool {
-	i := sort.SearchStrings(s.Tests, file)
-	return i < len(s.Tests) && s.Tests[i] == file
 }
 
 // eachTest hands every test file of the suite to do, in order, parsed

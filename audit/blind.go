@@ -18,10 +18,10 @@ import (
 // all. It names the test files that stub it and their vi.mock lines: the
 // functions that need an oracle.
 var BlindFunction = &Rule{
-	Name:  blindFunctionRule,
-	Doc:   "an exported function no test runs un-stubbed",
-	Reads: "the production functions; what each test file runs (imports, calls, vi.mock and setupFiles mocks: Suite.reach); with --base, the change",
-	Run:   blindFunctions,
+	Name:     blindFunctionRule,
+	Doc:      "an exported function no test runs un-stubbed",
+	Requires: []Fact{Reach, Executed},
+	Run:      func(p *Pass) error { p.reportAll(blindFunctions(p.Suite)); return nil },
 }
 
 const blindFunctionRule = "blind-function"
@@ -91,9 +91,13 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 		mocks []*analyzer.Mock
 	}
 	var stubs []stub
+	loads := map[string]bool{} // the tests that load its module (a whole-module mock stops them at any hop)
+	for _, t := range s.TestSuite.Candidates(file) {
+		loads[t] = true
+	}
 	for _, t := range s.Tests {
 		tr := s.reach[t]
-		if tr.fns[id] {
+		if tr.fns[id] && loads[t] {
 			return Finding{}, false // runs un-stubbed in t
 		}
 		var ms []*analyzer.Mock

@@ -37,10 +37,10 @@ import (
 // result, a spread, a type of a package), nothing is said: no finding
 // without evidence.
 var MockDrift = &Rule{
-	Name:  "mock-drift",
-	Doc:   "a mock whose value the real function cannot produce",
-	Reads: "each test file's imports, mocks (analyzer.File.Mocks) and syntax (mock* calls); the real functions' returns and declared types (the program)",
-	Run:   mockDrifts,
+	Name:     "mock-drift",
+	Doc:      "a mock whose value the real function cannot produce",
+	Requires: []Fact{TestFiles},
+	Run:      func(p *Pass) error { p.reportAll(mockDrifts(p.Suite)); return nil },
 }
 
 func mockDrifts(s *Suite) []Finding {

@@ -31,10 +31,10 @@ import (
 //     with no expect.assertions/hasAssertions;
 //   - only: a committed `.only` (error: every other test is skipped).
 var VacuousTest = &Rule{
-	Name:  "vacuous-test",
-	Doc:   "a test that cannot fail",
-	Reads: "each test file's structure (analyzer.TestStructure); with --base, the change and what each test file runs",
-	Run:   vacuousTests,
+	Name:     "vacuous-test",
+	Doc:      "a test that cannot fail",
+	Requires: []Fact{TestFiles, Reach},
+	Run:      func(p *Pass) error { p.reportAll(vacuousTests(p.Suite)); return nil },
 }
 
 // Info is the severity of a finding that is evidence but less than a

@@ -1,0 +1,3 @@
+export function finalizeOrder(id: number): number { // want "finalizeOrder: no test runs it"
+  return id;
+}

@@ -1,0 +1,1 @@
+export { finalizeOrder } from "./checkout";
