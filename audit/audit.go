@@ -1,12 +1,14 @@
-// Package audit decides, from the code alone, where a green test suite
-// proves nothing (SPEC "oracle audit"): deterministic evidence with
-// file:line a final gate can act on. Each rule is a named unit with declared
-// inputs (the manner of golang.org/x/tools go/analysis): it reads the
-// Suite (the program, the test files vitest runs, and what each of them
-// reaches through the module graph) and reports Findings.
+// Package audit decides where a green test suite proves nothing (SPEC
+// "oracle audit"): deterministic evidence with file:line a final gate can
+// act on. Each rule is a named unit that declares what it requires (the
+// manner of golang.org/x/tools go/analysis): the driver (Audit) computes
+// only that (the static walk of what each test file reaches, what the test
+// files measured to execute, the test files' structure) and runs each rule
+// on a Pass, where it reports Findings or fails.
 //
-// Rules so far: blind-function. (vacuous-test and mock-drift are not built
-// yet.)
+// Rules: blind-function (blind.go, measured by measure.go), vacuous-test
+// (vacuous.go), mock-drift (drift.go), and cannot-audit for the test files
+// testsuite cannot read.
 package audit
 
 import (

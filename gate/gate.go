@@ -1,10 +1,13 @@
 // Package gate is `oracle gate`, the task-scoped mutation gate (SPEC "oracle
 // gate"): from a change alone (internal/change: git, or a list of files) it
-// finds the functions the change touched, mutates only those (its own
-// operator set, operators.go), runs each function's mutants against the test
-// files that run it (the related-test rule audit uses), on the engine `prove`
-// uses (mutate/lab: sandbox, runner, outcome rules), and scores them against
-// a threshold: PASS, FAIL or SKIP a pipeline can route on.
+// finds the functions the change touched (testsuite.TouchedFunctions),
+// mutates the lines the change wrote in them (the gate's operators of
+// mutate/operators), runs them against the test files measured to execute
+// each function (testsuite's candidates, entered by the lab's probes), on
+// the engine `prove` uses (mutate/lab: sandbox, runner, outcome rules), and
+// scores them against a threshold: PASS, FAIL or SKIP a pipeline can route
+// on. Run is stages over one list of jobs: targets, mutants, shard, cache,
+// lab, score; Merge joins the shards (merge.go, shard.go).
 package gate
 
 import (

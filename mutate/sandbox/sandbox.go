@@ -1,6 +1,6 @@
 // Package sandbox makes a throwaway copy of a user's repository in which
-// `oracle prove` writes mutants and runs vitest, and which never touches the
-// user's checkout.
+// `oracle prove`, `oracle gate` and `oracle audit` write mutants or markers
+// and run vitest, and which never touches the user's checkout.
 //
 // A sandbox is a fresh directory `<TempDir>/oracle-prove-*` holding an owner
 // marker (the pid of the process that made it, for [SweepStale]) and the copy
