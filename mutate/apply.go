@@ -14,15 +14,24 @@ import (
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
+// EditStatus is what became of one operation's guard edit.
+type EditStatus string
+
+const (
+	EditApplied   EditStatus = "applied"
+	EditUnchanged EditStatus = "unchanged" // already guarded
+	EditRefused   EditStatus = "refused"
+)
+
 // Edit is the guard edit of one operation.
 type Edit struct {
-	ID       string `json:"id"`
-	Function string `json:"function"`
-	File     string `json:"file"`             // repo-relative
-	Status   string `json:"status"`           // "applied", "unchanged" (already guarded), "refused"
-	Reason   string `json:"reason,omitempty"` // refused: why the edit is not safe
-	Line     int    `json:"line,omitempty"`   // refused: the line the reason is about, when known
-	Diff     string `json:"diff,omitempty"`   // applied: the unified diff
+	ID       string     `json:"id"`
+	Function string     `json:"function"`
+	File     string     `json:"file"` // repo-relative
+	Status   EditStatus `json:"status"`
+	Reason   string     `json:"reason,omitempty"` // refused: why the edit is not safe
+	Line     int        `json:"line,omitempty"`   // refused: the line the reason is about, when known
+	Diff     string     `json:"diff,omitempty"`   // applied: the unified diff
 }
 
 // Apply computes the guard edit of every operation of the ticket, operation
@@ -56,13 +65,13 @@ func Apply(p *callgraph.Program, t *manifest.Ticket) ([]Edit, map[string][]byte,
 		var refusal *edit.Refusal
 		switch {
 		case errors.As(err, &refusal):
-			e.Status, e.Reason, e.Line = "refused", refusal.Reason, refusal.Line
+			e.Status, e.Reason, e.Line = EditRefused, refusal.Reason, refusal.Line
 		case err != nil:
 			return nil, nil, fmt.Errorf("%s: %w", op.ID, err)
 		case !changed:
-			e.Status = "unchanged"
+			e.Status = EditUnchanged
 		default:
-			e.Status, e.Diff = "applied", edit.Diff(e.File, src, out)
+			e.Status, e.Diff = EditApplied, edit.Diff(e.File, src, out)
 			contents[e.File] = out
 		}
 		edits = append(edits, e)
@@ -90,7 +99,7 @@ func locateIn(p *callgraph.Program, f *analyzer.File, op *manifest.Operation) (*
 // WriteEdits writes the new contents atomically, unless an edit was refused.
 func WriteEdits(root string, edits []Edit, contents map[string][]byte) error {
 	for _, e := range edits {
-		if e.Status == "refused" {
+		if e.Status == EditRefused {
 			return fmt.Errorf("not applied: %s was refused", e.ID)
 		}
 	}

@@ -38,7 +38,7 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	}
 	code = exitOK
 	for _, e := range edits {
-		if e.Status == "refused" {
+		if e.Status == mutate.EditRefused {
 			code = exitFail
 		}
 	}

@@ -330,7 +330,7 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 		var first *runner.Test
 		for j := range groups[i] {
 			t := &groups[i][j]
-			if t.Status == "failed" && t.Phase == runner.PhaseBody {
+			if t.Status == runner.TestFailed && t.Phase == runner.PhaseBody {
 				first = t
 				break
 			}

@@ -74,7 +74,7 @@ func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 func bodyFailure(r runner.Result) bool {
 	failed := 0
 	for _, t := range r.Tests {
-		if t.Status != "failed" {
+		if t.Status != runner.TestFailed {
 			continue
 		}
 		failed++
@@ -131,7 +131,7 @@ func timedOutOnly(ts []runner.Test) *runner.Test {
 	var first *runner.Test
 	for i := range ts {
 		t := &ts[i]
-		if t.Status != "failed" {
+		if t.Status != runner.TestFailed {
 			continue
 		}
 		if !t.TimedOut {

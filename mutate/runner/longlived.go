@@ -129,19 +129,7 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 
 // runOn: the ProcessRunner's retry rule on one driver (held locked).
 func (r *LongLivedRunner) runOn(ctx context.Context, d *llDriver, s Spec, inv invocation) (Result, error) {
-	res, timedOut, err := d.once(ctx, r, s, inv)
-	if err != nil || !timedOut || s.Once {
-		res.Attempts = 1
-		return res, err
-	}
-	first := res.Duration
-	res, timedOut, err = d.once(ctx, r, s, inv)
-	res.Attempts = 2
-	if err != nil || !timedOut {
-		return res, err
-	}
-	res.Detail = fmt.Sprintf("timed out after %s, twice (run 1: %s, run 2: %s)", s.Timeout, round(first), round(res.Duration))
-	return res, nil
+	return retryOnce(s, func() (Result, bool, error) { return d.once(ctx, r, s, inv) })
 }
 
 func (r *LongLivedRunner) fallback(ctx context.Context, s Spec, reason string) (Result, error) {

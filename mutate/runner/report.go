@@ -125,9 +125,9 @@ func classify(ev evidence) Result {
 			}
 		}
 		switch t.Status {
-		case "passed":
+		case TestPassed:
 			res.Executed++
-		case "failed":
+		case TestFailed:
 			res.Executed++
 			failed++
 			switch {
@@ -146,7 +146,7 @@ func classify(ev evidence) Result {
 	}
 	for i := range res.Tests {
 		t := &res.Tests[i]
-		if t.Status != "failed" {
+		if t.Status != TestFailed {
 			continue
 		}
 		if t.Phase == PhaseBody && bodyFail == nil {
@@ -181,14 +181,14 @@ func classify(ev evidence) Result {
 		// Fallback without the phase report.
 		if failed == res.Executed && failed >= 2 && sameSetupError(file.AssertionResults) {
 			for i := range res.Tests {
-				if res.Tests[i].Status == "failed" {
+				if res.Tests[i].Status == TestFailed {
 					res.Tests[i].Phase = PhaseSetup
 				}
 			}
 			otherFail = firstFailed(res.Tests)
 		} else {
 			for i := range res.Tests {
-				if res.Tests[i].Status == "failed" {
+				if res.Tests[i].Status == TestFailed {
 					res.Tests[i].Phase = PhaseBody
 				}
 			}
@@ -224,7 +224,7 @@ func classify(ev evidence) Result {
 
 func firstFailed(ts []Test) *Test {
 	for i := range ts {
-		if ts[i].Status == "failed" {
+		if ts[i].Status == TestFailed {
 			return &ts[i]
 		}
 	}
@@ -252,12 +252,14 @@ func lastLineNote(s string) string {
 	return ": " + s
 }
 
-func normStatus(s string) string {
+func normStatus(s string) TestStatus {
 	switch s {
-	case "passed", "failed":
-		return s
+	case "passed":
+		return TestPassed
+	case "failed":
+		return TestFailed
 	}
-	return "skipped"
+	return TestSkipped
 }
 
 // pickFile finds the test file's entry: by absolute path, else the only entry.

@@ -64,10 +64,19 @@ const (
 	PhaseUnknown  Phase = ""         // not failed, or the phase reporter gave no answer
 )
 
+// TestStatus is what became of one test case.
+type TestStatus string
+
+const (
+	TestPassed  TestStatus = "passed"
+	TestFailed  TestStatus = "failed"
+	TestSkipped TestStatus = "skipped" // also todo and pending
+)
+
 // Test is the outcome of one test case, from the JSON reporter.
 type Test struct {
 	Name    string // full name: describe titles and the test title joined by spaces
-	Status  string // "passed", "failed" or "skipped" (skipped also covers todo/pending)
+	Status  TestStatus
 	Phase   Phase  // for a failed test: where it failed
 	Failure string // first failure message, first line(s), ANSI stripped, sanitized, short
 	// TimedOut: the test failed by vitest's own time-out (testTimeout or hookTimeout: "Test
