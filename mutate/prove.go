@@ -250,7 +250,7 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 	if res != nil {
 		timings.addLab(op.ID, res)
 		for _, b := range res.Baselines {
-			op.Runs = append(op.Runs, Run{Name: "baseline", Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
+			op.Runs = append(op.Runs, Run{Name: "baseline", Baseline: true, Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant, []byte(op.source))

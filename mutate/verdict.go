@@ -60,6 +60,7 @@ type Run struct {
 	Diff     string        `json:"diff,omitempty"`
 	Seconds  float64       `json:"seconds"`
 	Batched  bool          `json:"-"` // established in a batched run
+	Baseline bool          `json:"-"` // the run on the unmutated code
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.
@@ -72,17 +73,26 @@ type Run struct {
 	CoveredBy, KilledBy []string `json:"-"`
 }
 
-// Judge renders the verdict of one operation from its runs (baseline first).
+// Judge renders the verdict of one operation from its runs: the baseline
+// (the run marked Baseline) and the mutants' runs.
 // env is set when a run could not happen for a reason of the environment
 // (vitest missing, the whole run timed out): that is ERROR whatever else ran.
 func Judge(runs []Run, env string) (Verdict, Attribution, string) {
 	if env != "" {
 		return ERROR, Environment, env
 	}
-	if len(runs) == 0 {
+	var base *Run
+	var mutants []Run
+	for i := range runs {
+		if runs[i].Baseline {
+			base = &runs[i]
+		} else {
+			mutants = append(mutants, runs[i])
+		}
+	}
+	if base == nil {
 		return ERROR, Generator, "nothing ran"
 	}
-	base := runs[0]
 	switch base.Outcome {
 	case Failed:
 		return FAIL, Implementation, "baseline: " + base.Detail
@@ -91,12 +101,12 @@ func Judge(runs []Run, env string) (Verdict, Attribution, string) {
 	case Timeout:
 		return ERROR, Environment, "baseline: timed out: " + base.Detail
 	}
-	for _, r := range runs[1:] {
+	for _, r := range mutants {
 		if r.Outcome == Error {
 			return ERROR, Generator, r.Name + ": the oracle could not run on the mutant: " + r.Detail
 		}
 	}
-	for _, r := range runs[1:] {
+	for _, r := range mutants {
 		switch r.Outcome {
 		case Survived:
 			if r.Operator == edit.RedFirst {

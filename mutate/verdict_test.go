@@ -10,7 +10,7 @@ import (
 // TestJudge: the verdict and attribution of an operation from its runs.
 func TestJudge(t *testing.T) {
 	run := func(name string, o Outcome) Run {
-		r := Run{Name: name, Outcome: o, Detail: "d"}
+		r := Run{Name: name, Outcome: o, Detail: "d", Baseline: name == "baseline"}
 		if name != "baseline" {
 			r.Operator = edit.Operator(strings.SplitN(name, ":", 2)[0])
 		}
@@ -33,6 +33,8 @@ func TestJudge(t *testing.T) {
 		{"the mutated code never ran", []Run{ok, run("red-first", Killed), run("preserve-removed:x", NoCoverage)}, "", FAIL, Oracle},
 		{"an error is never a kill", []Run{ok, run("red-first", Killed), run("flag-inverted", Error)}, "", ERROR, Generator},
 		{"vitest missing", nil, "vitest is not installed", ERROR, Environment},
+		{"the baseline is the run marked so, wherever it is", []Run{run("red-first", Killed), run("baseline", Failed)}, "", FAIL, Implementation},
+		{"no baseline", []Run{run("red-first", Killed)}, "", ERROR, Generator},
 	}
 	for _, tc := range cases {
 		v, a, why := Judge(tc.runs, tc.env)
