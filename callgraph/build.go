@@ -43,6 +43,13 @@ func Build(root string, opts Options) (*Graph, error) {
 	g := &Graph{Root: p.root, Notes: notes}
 	g.Functions = p.resolveAll(files, opts.Workers)
 	g.Notes = append(g.Notes, p.notes()...)
+	// The resolver's configuration problems (a tsconfig that does not
+	// parse, a package.json's exports it cannot read): what the graph
+	// could not follow because of them is unresolved with a reason, and
+	// the cause is here.
+	for _, d := range p.resolver.Diagnostics() {
+		g.Notes = append(g.Notes, Note{File: d.File, Reason: fmt.Sprintf("line %d: %s", d.Line, d.Message)})
+	}
 	g.Errors = p.parseErrors()
 	sort.Slice(g.Notes, func(i, j int) bool {
 		if g.Notes[i].File != g.Notes[j].File {

@@ -312,3 +312,24 @@ func checkCalls(t *testing.T, files map[string]string, fn string, want []string)
 		}
 	}
 }
+
+// TestBuildNotesResolverDiagnostics: a configuration file the resolver
+// cannot read is a note of the graph (file, line, what is wrong), not a
+// silent cause of unresolved calls.
+func TestBuildNotesResolverDiagnostics(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"tsconfig.json": "{\n  \"compilerOptions\": {\n    \"paths\": { \"@app/*\": [\"src/*\"] \n}\n",
+		"src/a.ts":      "import { b } from \"@app/b\";\nexport function a() { return b(); }\n",
+		"src/b.ts":      "export function b() { return 1; }\n",
+	})
+	g, err := Build(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range g.Notes {
+		if n.File == "tsconfig.json" && strings.HasPrefix(n.Reason, "line ") {
+			return
+		}
+	}
+	t.Errorf("no note for the broken tsconfig.json: %+v", g.Notes)
+}
