@@ -16,15 +16,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/internal/par"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/testsuite"
 )
@@ -295,34 +294,8 @@ func (s *Suite) computeReach() {
 	reachComputed++
 	s.reach = map[string]*testReach{}
 	p, ts := s.Program, s.TestSuite
-	// The vi.mock calls of the setup files apply to every test.
-	var global []*analyzer.Mock
-	for _, sf := range ts.SetupFiles {
-		if f, _ := p.Module(sf); f != nil {
-			for i := range f.Mocks {
-				m := f.Mocks[i]
-				m.Specifier, m.File = resolvedSpec(p, sf, m.Specifier), sf
-				global = append(global, &m)
-			}
-		}
-	}
 	reaches := make([]*testReach, len(s.Tests))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				reaches[i] = reachOf(p, ts.File(s.Tests[i]).File, global)
-			}
-		}()
-	}
-	for i := range s.Tests {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(s.Tests), func(i int) { reaches[i] = reachOf(p, ts.File(s.Tests[i])) })
 	for i, t := range s.Tests {
 		s.reach[t] = reaches[i]
 	}
@@ -356,19 +329,8 @@ func selectRules(names []string) ([]*Rule, error) {
 // loads call, except what its vi.mock calls replace (a whole module, or the
 // exports a partial mock sets to stubs; a call-through `vi.fn(original)`
 // still runs the original).
-func reachOf(p *callgraph.Program, f *analyzer.File, global []*analyzer.Mock) *testReach {
-	tr := &testReach{mocks: map[string][]*analyzer.Mock{}, file: f}
-	for i := range f.Mocks {
-		m := &f.Mocks[i]
-		if r := p.Resolver().Resolve(f.Path, m.Specifier); r.Kind == "file" {
-			tr.mocks[r.Path] = append(tr.mocks[r.Path], m)
-		}
-	}
-	for _, m := range global { // setupFiles' mocks: Specifier already resolved
-		if m.Specifier != "" {
-			tr.mocks[m.Specifier] = append(tr.mocks[m.Specifier], m)
-		}
-	}
+func reachOf(p *callgraph.Program, tf *testsuite.TestFile) *testReach {
+	tr := &testReach{mocks: tf.Mocks, file: tf.File}
 	stub := func(module, export string) bool {
 		for _, m := range tr.mocks[module] {
 			if export == "" && !m.Partial || export != "" && m.Partial && overriddenStub(m, export) {
@@ -377,7 +339,7 @@ func reachOf(p *callgraph.Program, f *analyzer.File, global []*analyzer.Mock) *t
 		}
 		return false
 	}
-	tr.fns, tr.stubbed = p.ReachFunctions(f, stub)
+	tr.fns, tr.stubbed = p.ReachFunctions(tf.File, stub)
 	return tr
 }
 
@@ -445,15 +407,6 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 			do(t, in)
 		}
 	}
-}
-
-// resolvedSpec is the repo-relative module a setup file's vi.mock names ("" when
-// it is not a module of the repository).
-func resolvedSpec(p *callgraph.Program, from, spec string) string {
-	if r := p.Resolver().Resolve(from, spec); r.Kind == "file" {
-		return r.Path
-	}
-	return ""
 }
 
 // touchedFunctions are the ids of the production functions whose lines the

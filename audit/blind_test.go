@@ -2,8 +2,7 @@ package audit
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,15 +11,7 @@ import (
 
 func writeRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testenv.WriteTree(t, "", files)
 }
 
 // TestBlindFunction: a table of finding / no finding.

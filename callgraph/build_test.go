@@ -2,8 +2,7 @@ package callgraph
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"strings"
 	"testing"
 )
@@ -11,17 +10,7 @@ import (
 // writeTree writes files (repo-relative path → contents) under a new temp dir.
 func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testenv.WriteTree(t, "", files)
 }
 
 // edgeLine renders one call edge the way the cases expect it.

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,15 +13,7 @@ import (
 
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteTree(t, root, files)
 }
 
 // TestCacheKeyInputs: the key of a mutant changes when anything its

@@ -1,7 +1,7 @@
 package generator
 
 import (
-	"os"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,17 +9,7 @@ import (
 
 func writeRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testenv.WriteTree(t, "", files)
 }
 
 func plan(t *testing.T, files map[string]string) *Result {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -178,17 +179,7 @@ func TestOutPath(t *testing.T) {
 // directory and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testenv.WriteTree(t, "", files)
 }
 
 func TestLoadConfig(t *testing.T) {

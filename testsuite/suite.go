@@ -26,13 +26,13 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/par"
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
@@ -148,22 +148,7 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	}
 	files := make([]*TestFile, len(listed))
 	problems := make([]*Problem, len(listed))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				files[i], problems[i] = s.read(listed[i], global)
-			}
-		}()
-	}
-	for i := range listed {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(listed), func(i int) { files[i], problems[i] = s.read(listed[i], global) })
 	for i, t := range listed {
 		if problems[i] != nil {
 			s.Problems = append(s.Problems, *problems[i])

@@ -2,8 +2,7 @@ package testsuite
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"slices"
 	"strings"
 	"testing"
@@ -13,15 +12,7 @@ import (
 
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testenv.WriteTree(t, "", files)
 }
 
 func load(t *testing.T, files map[string]string, tests, setup []string) *Suite {

@@ -5,6 +5,7 @@ package main
 // allows and the import styles repositories use (issue 8 items 1 and 2).
 
 import (
+	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +14,7 @@ import (
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteTree(t, root, files)
 }
 
 func TestOracleTypeChecks(t *testing.T) {
