@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
@@ -201,10 +202,31 @@ type Report struct {
 	// Notes say what the measurement could not see (test files that failed
 	// on the code as it is).
 	Notes []string `json:"notes,omitempty"`
+	// Timings say where the audit's time went, in seconds.
+	Timings Timings `json:"timings"`
+}
+
+// Timings of an audit, in seconds: reading the suite (vitest list and
+// setupFiles, parsing), the static walk, the measurement (the candidates'
+// runs with probes, Runs of them, and the sandbox copy, Sandbox of it) and
+// the rules.
+type Timings struct {
+	Suite   float64 `json:"suite"`
+	Walk    float64 `json:"walk"`
+	Sandbox float64 `json:"sandbox"`
+	Measure float64 `json:"measure"`
+	Runs    int     `json:"runs"`
+	Rules   float64 `json:"rules"`
 }
 
 // Audit runs every rule on the repository at root.
 func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
+	rep := &Report{Static: opts.Runner == nil}
+	phase := time.Now()
+	lap := func(into *float64) {
+		*into = time.Since(phase).Seconds()
+		phase = time.Now()
+	}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -225,15 +247,17 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	lap(&rep.Timings.Suite)
 	if requires(rules, Reach) {
 		s.computeReach()
 	}
-	rep := &Report{Static: opts.Runner == nil}
+	lap(&rep.Timings.Walk)
 	if opts.Runner != nil && requires(rules, Executed) {
-		if rep.Notes, err = s.measure(ctx, opts.Runner); err != nil {
+		if rep.Notes, err = s.measure(ctx, opts.Runner, &rep.Timings); err != nil {
 			return nil, err
 		}
 	}
+	lap(&rep.Timings.Measure)
 	// A test file that does not parse, or is written for jest, runs
 	// nothing here (testsuite): reported, and nothing it seems to run or
 	// stub counts.
@@ -248,6 +272,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 		}
 		out = append(out, pass.findings...)
 	}
+	lap(&rep.Timings.Rules)
 	applyIgnores(p, out)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -26,7 +26,7 @@ func judged(fn *analyzer.Function) bool {
 // not be marked is left out (the static walk decides it). With a change
 // (--base) only the functions it touched are measured. It returns notes on
 // what the runs could not see.
-func (s *Suite) measure(ctx context.Context, r runner.Runner) ([]string, error) {
+func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]string, error) {
 	var touched map[string]bool
 	if s.Change != nil {
 		touched = map[string]bool{}
@@ -67,6 +67,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner) ([]string, error) 
 	tests = slices.Compact(tests)
 	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
 	defer pool.Close()
+	defer func() { tm.Sandbox = pool.Spent.Seconds() }()
 	sbs, err := pool.Grow(1)
 	if err != nil {
 		return nil, err
@@ -76,6 +77,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
+	tm.Runs = len(res.Baselines)
 	for i, id := range ids {
 		if res.Entered[i] != nil {
 			s.Executed[id] = res.Entered[i]

@@ -25,6 +25,7 @@ type auditDoc struct {
 	Static   bool            `json:"static"`
 	Notes    []string        `json:"notes,omitempty"`
 	Change   *change.Origin  `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
+	Timings  audit.Timings   `json:"timings"`
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
@@ -138,7 +139,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin, Timings: rep.Timings}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}

@@ -10,7 +10,11 @@ import (
 )
 
 type auditResult struct {
-	Schema   string `json:"schema"`
+	Schema  string `json:"schema"`
+	Timings struct {
+		Suite, Measure, Rules float64
+		Runs                  int
+	} `json:"timings"`
 	Findings []struct {
 		Rule, Severity, File, Message string
 		Line                          int
@@ -88,6 +92,9 @@ func TestAuditPipelineSample(t *testing.T) {
 	}
 	if !drain {
 		t.Errorf("drainOutbox (reached only through the route test's mock) is not reported: %+v", r.Findings)
+	}
+	if r.Timings.Runs == 0 || r.Timings.Measure <= 0 || r.Timings.Suite <= 0 {
+		t.Errorf("timings by phase: %+v", r.Timings)
 	}
 }
 
