@@ -35,21 +35,49 @@ func ListTests(root, config string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []struct {
-		File string `json:"file"`
-	}
-	start := bytes.IndexByte(out, '[')
-	if start < 0 {
-		return nil, fmt.Errorf("vitest list printed no JSON list: %s", text.FirstLine(string(out), 300))
-	}
-	if err := json.Unmarshal(out[start:], &files); err != nil {
-		return nil, fmt.Errorf("vitest list: %v", err)
+	files, err := listedFiles(out)
+	if err != nil {
+		return nil, err
 	}
 	abs := make([]string, len(files))
 	for i, f := range files {
 		abs[i] = f.File
 	}
 	return repoRelative(root, abs), nil
+}
+
+// listedFile is one entry of `vitest list --json`.
+type listedFile struct {
+	File string `json:"file"`
+}
+
+// listedFiles finds the JSON list in what `vitest list --json` printed:
+// the first line that opens a JSON array and decodes as the list. What the
+// configuration's plugins log on stdout before it ("12:00:01 [WARN] ...",
+// "[vite] ...") is passed over, however many brackets it has.
+func listedFiles(out []byte) ([]listedFile, error) {
+	var firstErr error
+	for i := 0; i < len(out); {
+		if out[i] == '[' && (i == 0 || out[i-1] == '\n') {
+			var files []listedFile
+			err := json.NewDecoder(bytes.NewReader(out[i:])).Decode(&files)
+			if err == nil {
+				return files, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		nl := bytes.IndexByte(out[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	if firstErr != nil {
+		return nil, fmt.Errorf("vitest list: %v", firstErr)
+	}
+	return nil, fmt.Errorf("vitest list printed no JSON list: %s", text.FirstLine(string(out), 300))
 }
 
 // setupFilesScript asks vitest's node API for the setupFiles of every
