@@ -181,11 +181,12 @@ func runNode(root, what string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("environment: temp directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a monorepo's project configs take minutes on a loaded machine
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = root
 	cmd.Env = append(append(os.Environ(), "CI=1", "NO_COLOR=1"), runner.TempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, runner.PackageManagerEnv(root)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

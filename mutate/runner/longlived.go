@@ -358,6 +358,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		"npm_config_offline=true",
 	)
 	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, PackageManagerEnv(d.key.cwd)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {

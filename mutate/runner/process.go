@@ -185,6 +185,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		"npm_config_offline=true",
 	)
 	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, PackageManagerEnv(inv.cwd)...)
 	var out tailBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setProcessGroup(cmd)
@@ -303,6 +304,27 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.buf.String()
+}
+
+// PackageManagerEnv is what the package manager's own `vitest` shim would
+// set and running vitest.mjs directly does not: pnpm's shim exports
+// NODE_PATH=<workspace>/node_modules/.pnpm/node_modules (code that resolves
+// a package from elsewhere, as nuxt's loadKit does, needs it). dir is where
+// vitest runs; the first ancestor holding that directory is used, after any
+// NODE_PATH already set.
+func PackageManagerEnv(dir string) []string {
+	for d := dir; ; d = filepath.Dir(d) {
+		hoisted := filepath.Join(d, "node_modules", ".pnpm", "node_modules")
+		if fi, err := os.Stat(hoisted); err == nil && fi.IsDir() {
+			if prev := os.Getenv("NODE_PATH"); prev != "" {
+				hoisted = prev + string(os.PathListSeparator) + hoisted
+			}
+			return []string{"NODE_PATH=" + hoisted}
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // TempEnv points the temporary directory of vitest and its workers into dir

@@ -163,7 +163,28 @@ func (s *Sandbox) setUp(opts Options) error {
 		name = "repo"
 	}
 	s.Root = filepath.Join(dir, name)
-	return s.copyRepo(opts.Exclude)
+	if err := s.copyRepo(opts.Exclude); err != nil {
+		return err
+	}
+	return s.linkHoisted()
+}
+
+// linkHoisted gives the copy the packages the checkout resolves from above
+// its root: a repository that is one package of a workspace finds the
+// packages hoisted to the workspace's node_modules by walking up, which the
+// copy, alone in its sandbox, cannot. The nearest node_modules above the
+// checkout is linked beside the copy's root (the sandbox directory), so node
+// and vite walk up from the copy into it as they do from the checkout.
+func (s *Sandbox) linkHoisted() error {
+	for d := filepath.Dir(s.Source); ; d = filepath.Dir(d) {
+		nm := filepath.Join(d, "node_modules")
+		if fi, err := os.Stat(nm); err == nil && fi.IsDir() {
+			return os.Symlink(nm, filepath.Join(s.dir, "node_modules"))
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // Dir is the sandbox directory: Root and the owner marker are in it, and it is

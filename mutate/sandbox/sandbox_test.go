@@ -381,3 +381,42 @@ func TestCloseAllDuringCopy(t *testing.T) {
 		t.Errorf("left in %s: %v", tmp, entries)
 	}
 }
+
+// TestWorkspacePackageSeesHoistedModules: a repository that is one package
+// of a workspace resolves the packages hoisted to the workspace root by
+// walking up; the copy finds them the same way, through node_modules beside
+// it, and the workspace itself stays as it was.
+func TestWorkspacePackageSeesHoistedModules(t *testing.T) {
+	ws := t.TempDir()
+	pkg := filepath.Join(ws, "packages", "a")
+	for rel, body := range map[string]string{
+		"node_modules/rootonly/package.json": `{"name":"rootonly","main":"index.js"}`,
+		"node_modules/rootonly/index.js":     "module.exports = 1;\n",
+		"packages/a/package.json":            `{"name":"a"}`,
+		"packages/a/src/a.ts":                "export const a = 1;\n",
+	} {
+		p := filepath.Join(ws, filepath.FromSlash(rel))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	tmp := t.TempDir()
+	s, err := New(pkg, Options{TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Walking up from the copy's root, as node does, reaches rootonly.
+	found := false
+	for d := s.Root; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "node_modules", "rootonly", "index.js")); err == nil {
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Error("the copy of a workspace package cannot reach the workspace's hoisted packages")
+	}
+	s.Close()
+	if _, err := os.Stat(filepath.Join(ws, "node_modules", "rootonly", "index.js")); err != nil {
+		t.Errorf("closing the sandbox touched the workspace's node_modules: %v", err)
+	}
+}
