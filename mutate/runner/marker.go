@@ -24,3 +24,14 @@ func MarkersStatement(ids ...string) string {
 	lit := string(b)
 	return `try { const p = Reflect.get(globalThis, "process"); if (p?.env?.` + ReachedEnv + `) p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + `); } catch {}`
 }
+
+// FileMarkerStatement is MarkerStatement for a run of many test files at
+// once: it appends "<test file>\t<id>" (the test file vitest's worker is
+// running, absolute), once per test file and id in a worker, so the run
+// tells which test file entered the code; a body entered a million times
+// writes one line, not a million.
+func FileMarkerStatement(id string) string {
+	b, _ := json.Marshal(id)
+	lit := string(b)
+	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = (Reflect.get(g, "__vitest_worker__")?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
+}

@@ -255,6 +255,16 @@ func markersSeen(path, id string) (bool, []string) {
 	return id != "" && seen[id], ids
 }
 
+// CheckMarkerSupport is checkMarkerSupport for the node on PATH: an error
+// when its markers could not record anything.
+func CheckMarkerSupport(ctx context.Context) error {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return fmt.Errorf("node is not installed (or not on PATH): %v", err)
+	}
+	return checkMarkerSupport(ctx, node)
+}
+
 // checkMarkerSupport: MarkerStatement needs process.getBuiltinModule (Node >= 20.16, 22.3).
 // Without it every mutant would look unreached, so refuse instead (cached per node binary).
 func checkMarkerSupport(ctx context.Context, node string) error {

@@ -1,0 +1,149 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// measureOneRun is the measurement in one vitest run of every candidate
+// test file at once (vitest's own pool, as a plain `vitest run`), with an
+// entry marker in each probed function that records the test file running
+// it (runner.FileMarkerStatement: vitest's worker knows its file): the
+// per-file runs of the lab cost a vitest run each, which on a suite of
+// many small files is most of the time. entered[i] are the test files that
+// entered probe i (nil: it could not be marked); ok is false when the run
+// gave no report (the caller then measures file by file).
+func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, probes []lab.Probe, tests []string) (entered [][]string, notes []string, ok bool, err error) {
+	if err := runner.CheckMarkerSupport(ctx); err != nil {
+		return nil, nil, false, nil
+	}
+	byFile := map[string][]int{}
+	var files []string
+	for i, pr := range probes {
+		if byFile[pr.Path] == nil {
+			files = append(files, pr.Path)
+		}
+		byFile[pr.Path] = append(byFile[pr.Path], i)
+	}
+	marked := make([]bool, len(probes))
+	var written []string
+	defer func() {
+		for _, f := range written {
+			if rerr := sb.Restore(f); rerr != nil && err == nil {
+				err = fmt.Errorf("sandbox: %w", rerr)
+			}
+		}
+	}()
+	for _, f := range files {
+		ps := byFile[f]
+		orig, err := os.ReadFile(filepath.Join(sb.Root, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		bodies := make([][2]uint, len(ps))
+		for k, i := range ps {
+			bodies[k] = probes[i].Body
+		}
+		src, _, err := edit.Instrument(f, orig, nil, nil, bodies, func(k int) string { return runner.FileMarkerStatement(fmt.Sprint(ps[k])) })
+		if err != nil {
+			continue
+		}
+		if err := sb.WriteFile(f, src); err != nil {
+			return nil, nil, false, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, f)
+		for _, i := range ps {
+			marked[i] = true
+		}
+	}
+	vitest, err := runner.FindVitest(sb.Root, tests[0])
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	tmp := sandbox.TempDirFor(sb.Root)
+	if tmp == "" {
+		return nil, nil, false, nil
+	}
+	reached, report := filepath.Join(tmp, "entered"), filepath.Join(tmp, "audit-report.json")
+	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
+	if config != "" {
+		args = append(args, "--config", config)
+	}
+	cmd := exec.CommandContext(ctx, "node", append(args, tests...)...)
+	cmd.Dir = sb.Root
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", runner.ReachedEnv+"="+reached, "npm_config_offline=true")
+	cmd.Env = append(cmd.Env, runner.TempEnv(tmp)...)
+	cmd.Env = append(cmd.Env, runner.PackageManagerEnv(sb.Root)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, nil, false, ctx.Err()
+	}
+	var rep struct {
+		TestResults []struct {
+			Name    string `json:"name"`
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"testResults"`
+	}
+	b, err := os.ReadFile(report)
+	if err != nil || json.Unmarshal(b, &rep) != nil || len(rep.TestResults) == 0 {
+		_ = runErr // no report: vitest itself failed; the caller measures file by file
+		return nil, nil, false, nil
+	}
+	real, _ := filepath.EvalSymlinks(sb.Root)
+	rel := func(abs string) string {
+		for _, root := range []string{real, sb.Root} {
+			if r, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(r) {
+				return filepath.ToSlash(r)
+			}
+		}
+		return ""
+	}
+	for _, tr := range rep.TestResults {
+		if tr.Status != "passed" {
+			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", rel(tr.Name), text.FirstLine(tr.Message, 200)))
+		}
+	}
+	slices.Sort(notes)
+	entered = make([][]string, len(probes))
+	for i := range probes {
+		if marked[i] {
+			entered[i] = []string{}
+		}
+	}
+	if f, err := os.Open(reached); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			file, id, found := strings.Cut(sc.Text(), "\t")
+			var i int
+			if _, err := fmt.Sscan(id, &i); !found || err != nil || i < 0 || i >= len(probes) || !marked[i] {
+				continue
+			}
+			if t := rel(file); t != "" && !slices.Contains(entered[i], t) {
+				entered[i] = append(entered[i], t)
+			}
+		}
+		f.Close()
+	}
+	for i := range entered {
+		slices.Sort(entered[i])
+	}
+	return entered, notes, true, nil
+}
