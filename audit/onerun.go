@@ -117,7 +117,11 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	}
 	for _, tr := range rep.TestResults {
 		if tr.Status != "passed" {
-			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", rel(tr.Name), text.FirstLine(tr.Message, 200)))
+			why := ""
+			if msg := text.FirstLine(tr.Message, 200); msg != "" {
+				why = " (" + msg + ")"
+			}
+			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is%s: what it ran before it stopped counts as run", rel(tr.Name), why))
 		}
 	}
 	slices.Sort(notes)
