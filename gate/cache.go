@@ -37,6 +37,8 @@ type cached struct {
 	Detail    string   `json:"detail,omitempty"`
 	KilledBy  string   `json:"killedBy,omitempty"`
 	CoveredBy []string `json:"coveredBy,omitempty"`
+	// KilledByTest is the id of the test that killed it (TestCase.ID).
+	KilledByTest string `json:"killedByTest,omitempty"`
 }
 
 type resultCache struct {

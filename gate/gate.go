@@ -108,9 +108,26 @@ type Mutant struct {
 	Detail      string `json:"detail,omitempty"`
 	Diff        string `json:"diff,omitempty"`
 	KilledBy    string `json:"killedBy,omitempty"` // the test file that decided it
+	// KilledByTest is the test of KilledBy that killed it (a TestCase.ID of
+	// Result.Tests); "" when no single test did (a hit limit, a time-out of
+	// the whole run).
+	KilledByTest string `json:"killedByTest,omitempty"`
 	// CoveredBy are the related test files whose coverage run reached the
 	// mutant's code (all of them when its code could not be marked).
 	CoveredBy []string `json:"coveredBy"`
+}
+
+// TestCase is one test (an it) of a related test file, as its baseline ran
+// it: ID is the file and Name joined by " > ", unique in the gate; Name the
+// describe titles and its own title joined by " > "; Line where it is
+// declared (0 when vitest did not say).
+type TestCase struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Line int    `json:"line,omitempty"`
+	// FullName is vitest's full name of the test (the titles joined by
+	// spaces): how a run names the test that failed.
+	FullName string `json:"fullName"`
 }
 
 // FileScore is the score of one target file.
@@ -153,6 +170,9 @@ type Result struct {
 	// out to be executed by no test (it is skipped): with the mutants, they
 	// add up to the gate's (a shard's) whole list.
 	Unexecuted int `json:"unexecuted,omitempty"`
+	// Tests are the tests of each related test file, as its baseline ran
+	// them, in their order.
+	Tests map[string][]TestCase `json:"tests,omitempty"`
 }
 
 // AttributionTests: a related test fails before any mutant (SPEC "oracle
@@ -441,7 +461,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			key := cache.key(root, m, j.target.Tests)
 			if c, ok := cache.get(key); ok {
 				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
-				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy
+				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy, mu.KilledByTest = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest
 				if mu.CoveredBy == nil {
 					mu.CoveredBy = j.target.Tests
 				}
@@ -480,6 +500,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	}
 	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
 	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
+	res.Tests = testCases(lr.Baselines)
 	// A candidate that entered none of the targets is not related, whatever
 	// its outcome (the lab's Idle); a red baseline of one that did: the gate
 	// cannot judge. A file whose tests are all skipped runs nothing.
@@ -513,9 +534,10 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		}
 		if r.Outcome.Kills() {
 			mu.KilledBy = r.Test
+			mu.KilledByTest = testID(res.Tests[r.Test], r.KilledBy)
 		}
 		if r.Outcome != lab.Error {
-			cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy})
+			cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy, KilledByTest: mu.KilledByTest})
 		}
 		out[j] = append(out[j], mu)
 	}
@@ -547,6 +569,43 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		res.Mutants = append(res.Mutants, out[j]...)
 	}
 	return cache.save()
+}
+
+// testCases are the tests of each baseline's test file, each with an id
+// unique in the gate (a second test of the same name gets " (2)").
+func testCases(baselines []lab.Run) map[string][]TestCase {
+	out := map[string][]TestCase{}
+	for _, b := range baselines {
+		cs := []TestCase{}
+		seen := map[string]int{}
+		for _, t := range b.Tests {
+			name := strings.Join(append(slices.Clone(t.Ancestors), t.Title), " > ")
+			if t.Title == "" {
+				name = t.Name
+			}
+			id := b.Test + " > " + name
+			if seen[id]++; seen[id] > 1 {
+				id += fmt.Sprintf(" (%d)", seen[id])
+			}
+			cs = append(cs, TestCase{ID: id, Name: name, Line: t.Line, FullName: t.Name})
+		}
+		out[b.Test] = cs
+	}
+	return out
+}
+
+// testID is the id of the test of cs whose full name is fullName ("" when
+// none is).
+func testID(cs []TestCase, fullName string) string {
+	if fullName == "" {
+		return ""
+	}
+	for _, c := range cs {
+		if c.FullName == fullName {
+			return c.ID
+		}
+	}
+	return ""
 }
 
 // score computes the per-file and overall scores and the verdict: (killed +
@@ -623,7 +682,9 @@ func percent(a, b int) float64 {
 
 // Report renders the mutants as a mutation-testing-report-schema document
 // (Stryker's report viewer), with the sources of the target files, the
-// related test files as the report's tests, and the gate's threshold as the
+// related test files' tests (each it by its describe > it name, with its
+// line) as the report's tests, killedBy the test that killed a mutant and
+// coveredBy the tests of the files that reached it, and the gate's threshold as the
 // viewer's: a score at or above it is green, below it red.
 func (res *Result) Report(root string) ([]byte, error) {
 	byFile := map[string]int{}
@@ -638,13 +699,33 @@ func (res *Result) Report(root string) ([]byte, error) {
 		}
 		rm := report.Mutant{ID: m.ID, MutatorName: m.Operator, Description: m.Operator, Replacement: m.Replacement,
 			Outcome: lab.Outcome(m.Outcome), Reason: m.Detail, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
-			CoveredBy: slices.Clone(m.CoveredBy), KilledBy: []string{}}
-		if m.KilledBy != "" {
+			CoveredBy: []string{}, KilledBy: []string{}}
+		// Coverage is per test file: every test of a file that reached the
+		// mutant covered it (a file whose tests are unknown stands for them).
+		for _, f := range m.CoveredBy {
+			cs, ok := res.Tests[f]
+			if !ok {
+				rm.CoveredBy = append(rm.CoveredBy, f)
+			}
+			for _, c := range cs {
+				rm.CoveredBy = append(rm.CoveredBy, c.ID)
+			}
+		}
+		switch {
+		case m.KilledByTest != "":
+			rm.KilledBy = []string{m.KilledByTest}
+		case m.KilledBy != "":
 			rm.KilledBy = []string{m.KilledBy}
 		}
 		files[i].Mutants = append(files[i].Mutants, rm)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	th := report.Thresholds{High: int(math.Ceil(res.Threshold)), Low: int(math.Floor(res.Threshold))}
-	return report.Render(files, nil, th)
+	tests := map[string][]report.Test{}
+	for f, cs := range res.Tests {
+		for _, c := range cs {
+			tests[f] = append(tests[f], report.Test{ID: c.ID, Name: c.Name, Line: c.Line})
+		}
+	}
+	return report.Render(files, tests, th)
 }

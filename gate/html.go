@@ -105,7 +105,10 @@ func (res *Result) HTML(root string) []byte {
 				if len(m.CoveredBy) > 0 {
 					tests = "ran against " + strings.Join(m.CoveredBy, ", ")
 				}
-				if m.KilledBy != "" {
+				switch {
+				case m.KilledByTest != "":
+					tests += "; killed by " + m.KilledByTest // the file > describe > it
+				case m.KilledBy != "":
 					tests += "; killed by " + m.KilledBy
 				}
 				w("<details class=\"mutant %s\"%s><summary>%s %s:%d:%d %s (%s)</summary><p>%s</p><pre>%s</pre></details>",

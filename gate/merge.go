@@ -80,6 +80,14 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			seen[m.ID] = name(i)
 			out.Mutants = append(out.Mutants, m)
 		}
+		for file, ts := range p.Tests { // every shard ran the same baselines
+			if out.Tests == nil {
+				out.Tests = map[string][]TestCase{}
+			}
+			if _, ok := out.Tests[file]; !ok {
+				out.Tests[file] = ts
+			}
+		}
 		out.Cached += p.Cached
 		out.Unexecuted += p.Unexecuted
 		out.Seconds = max(out.Seconds, p.Seconds)

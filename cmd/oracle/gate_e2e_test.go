@@ -116,6 +116,7 @@ func TestGateEndToEnd(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "gate-report.json")
 	code, r, _ = gateRun("--threshold", "90", "--report", report)
 	validateReport(t, report)
+	reportNamesTests(t, report)
 	survived := map[string]bool{}
 	for _, m := range r.Mutants {
 		if m.Outcome == "survived" {
@@ -180,6 +181,7 @@ func TestGateEndToEnd(t *testing.T) {
 	mreport, mpage := filepath.Join(t.TempDir(), "merged-report.json"), filepath.Join(t.TempDir(), "merged.html")
 	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
 	validateReport(t, mreport)
+	reportNamesTests(t, mreport)
 	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="changed survived"`) {
 		t.Errorf("gate merge --html: %v\n%.600s", err, b)
 	}
@@ -196,6 +198,7 @@ func TestGateEndToEnd(t *testing.T) {
 		t.Errorf("no annotation for each survivor in GitHub Actions:\n%s", out)
 	}
 	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="changed survived"`) ||
+		!strings.Contains(string(b), "; killed by test/shipping.test.ts &gt; ships free over 50</p>") ||
 		strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") || strings.Contains(string(b), "<script") {
 		t.Errorf("--html: %v\n%.600s", err, b)
 	}
@@ -313,5 +316,54 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	if code, _, errs := oracle(t, "gate", "--root", t.TempDir()); code != exitUsage || !strings.Contains(errs, "not a git repository") {
 		t.Errorf("not a git repository: exit %d %s", code, errs)
+	}
+}
+
+// reportNamesTests: the gate's report (of the weak-tests commit) lists the
+// its of the related test files with their lines, as vitest declared them,
+// and its mutants name tests: killedBy the it that failed, coveredBy the its
+// of the file that reached them.
+func reportNamesTests(t *testing.T, report string) {
+	t.Helper()
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Files map[string]struct {
+			Mutants []struct {
+				Status              string
+				KilledBy, CoveredBy []string
+			}
+		}
+		TestFiles map[string]struct {
+			Tests []struct {
+				ID, Name string
+				Location *struct{ Start struct{ Line int } }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	const id = "test/shipping.test.ts > ships free over 50"
+	ts := doc.TestFiles["test/shipping.test.ts"].Tests
+	if len(ts) != 1 || ts[0].ID != id || ts[0].Name != "ships free over 50" || ts[0].Location == nil || ts[0].Location.Start.Line != 3 {
+		t.Errorf("the report's tests of test/shipping.test.ts: %+v, want the it ships free over 50 at line 3", ts)
+	}
+	killed := 0
+	for _, m := range doc.Files["src/shipping.ts"].Mutants {
+		if m.Status == "Killed" {
+			killed++
+			if strings.Join(m.KilledBy, ",") != id {
+				t.Errorf("a killed mutant names %v as its killer, want the it %q", m.KilledBy, id)
+			}
+		}
+		if m.Status != "NoCoverage" && strings.Join(m.CoveredBy, ",") != id {
+			t.Errorf("a %s mutant is covered by %v, want the it %q", m.Status, m.CoveredBy, id)
+		}
+	}
+	if killed == 0 {
+		t.Error("no killed mutant in the report")
 	}
 }

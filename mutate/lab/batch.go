@@ -340,9 +340,10 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 			run.Outcome, run.HitLimit = Timeout, true
 			run.Detail = fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, lim, HitLimitFactor, HitLimitFloor)
 		case timedOutOnly(groups[i]) != nil:
-			run.Outcome, run.Detail = Timeout, timedOutDetail(*timedOutOnly(groups[i]))
+			t := timedOutOnly(groups[i])
+			run.Outcome, run.Detail, run.KilledBy = Timeout, timedOutDetail(*t), t.Name
 		case first != nil:
-			run.Outcome, run.Detail = Killed, first.Failure
+			run.Outcome, run.Detail, run.KilledBy = Killed, first.Failure, first.Name
 		case notes.slow[i]:
 			run.Outcome, run.Detail = Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", limit)
 		default:

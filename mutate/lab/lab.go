@@ -97,6 +97,14 @@ type Run struct {
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
 	CoveredBy []string
+	// KilledBy is the full name (runner.Test.Name) of the test of Test
+	// that killed the mutant: the first that failed in its body, or the
+	// one that ran into vitest's time-out; "" when no single test did (a
+	// hit limit, the run's own time-out) or the mutant was not killed.
+	KilledBy string
+	// Tests are a baseline's tests, as vitest reported them (names,
+	// lines); nil for a mutant.
+	Tests []runner.Test
 }
 
 // Result is what a lab established, in input order.
@@ -186,7 +194,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 			return res, l.fail(ctx, err)
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
@@ -397,7 +405,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 			return Run{}, l.fail(ctx, err)
 		}
 		o, detail := MutantOutcome(r, marked)
-		runs = append(runs, Run{Test: t, Mutant: m, Outcome: o, Detail: detail, Duration: r.Duration})
+		runs = append(runs, Run{Test: t, Mutant: m, Outcome: o, Detail: detail, Duration: r.Duration, KilledBy: killer(r, o)})
 		if o.Kills() {
 			break
 		}

@@ -68,6 +68,25 @@ func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 	return Error, r.Detail
 }
 
+// killer is the full name of the test that decided a mutant run's outcome
+// o: for a kill, the first test that failed in its body (or whose phase is
+// unknown); for vitest's time-out, the test that timed out; else "".
+func killer(r runner.Result, o Outcome) string {
+	switch o {
+	case Killed:
+		for _, t := range r.Tests {
+			if t.Status == "failed" && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) {
+				return t.Name
+			}
+		}
+	case Timeout:
+		if t := timedOutOnly(r.Tests); t != nil {
+			return t.Name
+		}
+	}
+	return ""
+}
+
 // bodyFailure reports whether a failed run failed in a test body, or with
 // no failed test at all (an unhandled error during the run): a run whose
 // only failed tests failed in setup or teardown is not.

@@ -140,7 +140,13 @@ func Render(files []File, tests map[string][]Test, th Thresholds) ([]byte, error
 			m := mtMutant{ID: mu.ID, MutatorName: mu.MutatorName, Replacement: mu.Replacement, Description: mu.Description,
 				Status: status, Reason: mu.Reason, Duration: mu.Seconds * 1000, CoveredBy: mu.CoveredBy, KilledBy: mu.KilledBy}
 			for _, t := range append(slices.Clone(mu.CoveredBy), mu.KilledBy...) {
-				if !known[t] && r.TestFiles[t] == nil {
+				if known[t] {
+					continue
+				}
+				known[t] = true
+				if tf := r.TestFiles[t]; tf != nil { // a file of known tests, named as a whole
+					tf.Tests = append(tf.Tests, mtTest{ID: t, Name: "(" + t + ")"})
+				} else {
 					r.TestFiles[t] = &mtTestFile{Tests: []mtTest{{ID: t, Name: t}}}
 				}
 			}

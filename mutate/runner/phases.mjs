@@ -44,6 +44,13 @@ function walk(task, names, out) {
 }
 
 export default class OraclePhases {
+  // Test locations (the JSON reporter's assertionResults[].location, a test's line): what
+  // `includeTaskLocation` turns on, set before any test file is collected. An older vitest
+  // without the option ignores it; the report then names tests without their line.
+  onInit(ctx) {
+    if (ctx?.config) ctx.config.includeTaskLocation = true;
+    for (const p of ctx?.projects || []) if (p?.config) p.config.includeTaskLocation = true;
+  }
   write(files, errors) {
     const tests = [];
     for (const f of files || []) {

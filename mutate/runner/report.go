@@ -24,7 +24,12 @@ type jsonFileResult struct {
 }
 
 type jsonAssertion struct {
-	FullName        string   `json:"fullName"`
+	FullName       string   `json:"fullName"`
+	Title          string   `json:"title"`
+	AncestorTitles []string `json:"ancestorTitles"`
+	Location       *struct {
+		Line int `json:"line"`
+	} `json:"location"` // with includeTaskLocation (phases.mjs turns it on)
 	Status          string   `json:"status"` // passed | failed | skipped | pending | todo | disabled
 	FailureMessages []string `json:"failureMessages"`
 }
@@ -116,7 +121,10 @@ func classify(ev evidence) Result {
 	var bodyFail, otherFail *Test
 	failed := 0
 	for _, a := range file.AssertionResults {
-		t := Test{Name: a.FullName, Status: normStatus(a.Status)}
+		t := Test{Name: a.FullName, Status: normStatus(a.Status), Title: a.Title, Ancestors: a.AncestorTitles}
+		if a.Location != nil {
+			t.Line = a.Location.Line
+		}
 		var timedOut string
 		if q := phaseQueue[a.FullName]; len(q) > 0 {
 			t.Phase, phaseQueue[a.FullName] = q[0].phase, q[1:]

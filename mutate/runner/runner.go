@@ -75,10 +75,16 @@ const (
 
 // Test is the outcome of one test case, from the JSON reporter.
 type Test struct {
-	Name    string // full name: describe titles and the test title joined by spaces
-	Status  TestStatus
-	Phase   Phase  // for a failed test: where it failed
-	Failure string // first failure message, first line(s), ANSI stripped, sanitized, short
+	Name string // full name: describe titles and the test title joined by spaces
+	// Title is the test's own title, Ancestors the titles of the describe
+	// blocks around it, outermost first; Line is where the test is declared
+	// in its file (1-based, 0: vitest did not say).
+	Title     string
+	Ancestors []string
+	Line      int
+	Status    TestStatus
+	Phase     Phase  // for a failed test: where it failed
+	Failure   string // first failure message, first line(s), ANSI stripped, sanitized, short
 	// TimedOut: the test failed by vitest's own time-out (testTimeout or hookTimeout: "Test
 	// timed out in 5000ms"), not by an assertion or an exception.
 	TimedOut bool
