@@ -34,9 +34,10 @@ var longLivedDriver []byte
 // file list is re-globbed (an oracle written since is found); the workers are fresh per run
 // (module registry, vi.mock hoisting, globalThis); the same reporters write the same
 // report, classified by the same code. A config vitest cannot serve that way (globalSetup,
-// browser or typecheck mode, a custom pool, vitest < 4) and any protocol failure (the
-// driver crashed, said something unreadable, the run threw) fall back to Fallback for that
-// run: never a different outcome, only a slower one. Stats and OnFallback tell about them.
+// browser mode, a custom pool, vitest < 4) and any protocol failure (the driver crashed,
+// said something unreadable, the run threw) fall back to Fallback for that run, and so does a
+// test file of a project in typecheck mode (the config's other files stay served): never a
+// different outcome, only a slower one. Stats and OnFallback tell about them.
 //
 // Runs on one process are serialized; Close (or CloseDir) stops the processes, their
 // workers included: the runner must be closed.
@@ -105,6 +106,10 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	res, err := r.runOn(ctx, d, s, inv)
 	d.mu.Unlock()
+	var refused *llRunRefused
+	if errors.As(err, &refused) {
+		return r.fallback(ctx, s, refused.msg)
+	}
 	var pe *llProtocolError
 	if errors.As(err, &pe) {
 		if r.isClosed() {
@@ -263,6 +268,12 @@ func (r *LongLivedRunner) Close() error {
 }
 
 // llProtocolError: the long-lived process could not answer; the run falls back.
+// llRunRefused: the driver cannot run this test file like a fresh process (it belongs to a
+// project in typecheck mode) and ran nothing; the process serves the other files.
+type llRunRefused struct{ msg string }
+
+func (e *llRunRefused) Error() string { return "runner: " + e.msg }
+
 type llProtocolError struct {
 	msg         string
 	unsupported bool // this key can never be served: do not try again
@@ -550,6 +561,9 @@ wait:
 		ev.report = []byte(`{"numTotalTests":0,"success":false,"testResults":[]}`)
 	case "stale":
 		return res, false, true, nil
+	case "unsupported":
+		// Nothing ran, and the process stays: this one file runs in a fresh process.
+		return res, false, false, &llRunRefused{msg: m.Error}
 	case "error":
 		d.stop()
 		return res, false, false, protoErr("the run threw: %s", r.clean(d).line(m.Error, false))

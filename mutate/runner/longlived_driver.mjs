@@ -12,6 +12,7 @@
 //   {"id":n,"type":"nomatch"}                no test file matched the filter (vitest run would exit 1)
 //   {"id":n,"type":"stale","error":..}       the config or a file it imports changed: restart me
 //   {"id":n,"type":"error","error":..}       the run threw: the caller falls back to a fresh process
+//   {"id":n,"type":"unsupported","error":..} this file cannot run here (nothing ran): a fresh process runs it
 // Before every "done"/"nomatch" the sentinel is written to stdout, after everything the run
 // printed (pipes are synchronous on Linux), so the caller knows the run's output is complete.
 //
@@ -87,14 +88,20 @@ if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.env
   fatal(true, "this vitest exposes no vite environments per project");
 }
 // Whatever lives across runs in the main process would make a run differ from a fresh
-// `vitest run`: refuse it (the caller then uses one process per run).
+// `vitest run`: refuse it (the caller then uses one process per run). A project in typecheck
+// mode (a config's type tests beside its runtime tests) refuses only the runs that select
+// one of its files: the caller runs those in a fresh process, and the others here.
+const typecheck = new Map(); // project -> why its files cannot run here
 for (const p of vitest.projects) {
   const c = p.config || {};
   const name = p.name ? `project ${p.name}: ` : "";
   const gs = c.globalSetup;
   if (gs && (!Array.isArray(gs) || gs.length)) fatal(true, name + "globalSetup runs once per vitest process");
   if (c.browser?.enabled) fatal(true, name + "browser mode");
-  if (c.typecheck?.enabled) fatal(true, name + "typecheck mode");
+  if (c.typecheck?.enabled) {
+    typecheck.set(p, name + "typecheck mode");
+    continue;
+  }
   if (!["forks", "threads", "vmForks", "vmThreads"].includes(c.pool)) fatal(true, `${name}pool ${c.pool}`);
 }
 
@@ -196,6 +203,11 @@ for await (const line of rl) {
     if (!specs.length) {
       await flushStdout(sentinel);
       reply({ id, type: "nomatch" });
+      continue;
+    }
+    const refused = specs.map((s) => typecheck.get(s.project)).find(Boolean);
+    if (refused) {
+      reply({ id, type: "unsupported", error: refused });
       continue;
     }
     await vitest.runTestSpecifications(specs, true);

@@ -383,6 +383,60 @@ it("fresh", () => {
 	}
 }
 
+// A config with a project in typecheck mode beside its runtime tests (remeda's: type tests in
+// *.test-d.ts) is served by the long-lived process for the runtime files; only a file of the
+// typecheck project runs in a fresh process, with the ProcessRunner's outcome. (Before, the
+// whole config was refused: every run started vitest afresh, 1.6 s a file on remeda.)
+func TestLongLivedTypecheckProject(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	os.WriteFile(filepath.Join(dir, "vitest.projects.config.ts"), []byte(`import { defineConfig } from "vitest/config";
+import base from "./vitest.config.ts";
+
+export default defineConfig({
+  test: {
+    projects: [
+      { ...base, test: { ...base.test, name: "runtime", include: ["reference/**/*.test.ts"] } },
+      { test: { name: "types", include: ["reference/**/*.test-d.ts"], typecheck: { enabled: true, only: true } } },
+    ],
+  },
+});
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "reference", "num.test-d.ts"), []byte(`import { expectTypeOf, test } from "vitest";
+
+test("a number", () => {
+  expectTypeOf(1).toEqualTypeOf<number>();
+});
+`), 0o644)
+	var fell []string
+	r := newLL(t, dir, true)
+	r.OnFallback = func(s Spec, reason string) { fell = append(fell, s.TestFile+": "+reason) }
+	for i := 0; i < 2; i++ {
+		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.projects.config.ts", Timeout: time.Minute})
+		if res.Status != Passed {
+			t.Errorf("runtime run %d: %+v", i, res)
+		}
+	}
+	if st := r.Stats(); st.Runs != 2 || st.Fallbacks != 0 || st.Starts != 1 {
+		t.Errorf("want the runtime file's 2 runs in one long-lived process; stats %+v, fallbacks %q", st, fell)
+	}
+	s := Spec{Dir: dir, TestFile: "reference/num.test-d.ts", Config: "vitest.projects.config.ts", Timeout: time.Minute}
+	a := llRun(t, r, s)
+	b := llRun(t, New(), s)
+	if a.Status != b.Status || a.Executed != b.Executed {
+		t.Errorf("type test: long-lived runner %s (%d executed), fresh process %s (%d)", a.Status, a.Executed, b.Status, b.Executed)
+	}
+	if st := r.Stats(); st.Fallbacks != 1 || st.Starts != 1 || !strings.Contains(st.LastFallback, "typecheck mode") {
+		t.Errorf("want the type test alone in a fresh process, the long-lived one kept; stats %+v", st)
+	}
+	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.projects.config.ts", Timeout: time.Minute}); res.Status != Passed {
+		t.Errorf("runtime run after the type test: %+v", res)
+	}
+	if st := r.Stats(); st.Runs != 3 || st.Starts != 1 {
+		t.Errorf("want the runtime file back on the same process; stats %+v", st)
+	}
+}
+
 // A config the long-lived process cannot serve like a fresh one (globalSetup runs once per
 // process) falls back to a process per run; so does a driver killed during a run. Outcomes
 // are the ProcessRunner's.
