@@ -251,12 +251,34 @@ func lines(path, rel, qual string) (int, int, error) {
 
 // strykerConfig writes StrykerJS's config and a vitest config that is the
 // repository's own (when it has one) with the related test files as its
-// only tests.
+// only tests. A config with test.projects (remeda's: runtime tests, type
+// tests in typecheck mode, property tests) ignores a top-level include: each
+// project keeps the related files its own include matches, and a project in
+// typecheck mode is left out (`vitest run <file>`, the gate's run, type-checks
+// nothing for a runtime test file).
 func strykerConfig(repo string, mutate, tests []string) error {
 	vc := "export default { test: { include: %s } };\n"
 	for _, name := range []string{"vitest.config.ts", "vitest.config.mts", "vitest.config.js", "vitest.config.mjs"} {
 		if _, err := os.Stat(filepath.Join(repo, name)); err == nil {
-			vc = "import config from \"./" + name + "\";\n\nconfig.test = { ...config.test, include: %s };\nexport default config;\n"
+			vc = `import { matchesGlob } from "node:path";
+import config from "./` + name + `";
+
+const tests = %s;
+const projects = config.test?.projects;
+if (Array.isArray(projects)) {
+  const mine = (p) => tests.filter((t) => (p.test?.include ?? ["**/*.{test,spec}.?(c|m)[jt]s?(x)"]).some((g) => matchesGlob(t, g)));
+  config.test = {
+    ...config.test,
+    projects: projects
+      .filter((p) => typeof p === "object" && !p.test?.typecheck?.enabled)
+      .map((p) => ({ ...p, test: { ...p.test, include: mine(p) } }))
+      .filter((p) => p.test.include.length > 0),
+  };
+} else {
+  config.test = { ...config.test, include: tests };
+}
+export default config;
+`
 			break
 		}
 	}
