@@ -683,7 +683,7 @@ func percent(a, b int) float64 {
 // Report renders the mutants as a mutation-testing-report-schema document
 // (Stryker's report viewer), with the sources of the target files, the
 // related test files' tests (each it by its describe > it name, with its
-// line) as the report's tests, killedBy the test that killed a mutant and
+// line, on its file's source) as the report's tests, killedBy the test that killed a mutant and
 // coveredBy the tests of the files that reached it, and the gate's threshold as the
 // viewer's: a score at or above it is green, below it red.
 func (res *Result) Report(root string) ([]byte, error) {
@@ -721,11 +721,14 @@ func (res *Result) Report(root string) ([]byte, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	th := report.Thresholds{High: int(math.Ceil(res.Threshold)), Low: int(math.Floor(res.Threshold))}
-	tests := map[string][]report.Test{}
+	tests := map[string]report.TestFile{}
 	for f, cs := range res.Tests {
+		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		tf := report.TestFile{Source: string(src)}
 		for _, c := range cs {
-			tests[f] = append(tests[f], report.Test{ID: c.ID, Name: c.Name, Line: c.Line})
+			tf.Tests = append(tf.Tests, report.Test{ID: c.ID, Name: c.Name, Line: c.Line})
 		}
+		tests[f] = tf
 	}
 	return report.Render(files, tests, th)
 }

@@ -17,6 +17,8 @@ func TestReportThresholds(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "src"), 0o755)
 	os.WriteFile(filepath.Join(root, "src/a.ts"), []byte("export const a = 1 + 2;\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "test"), 0o755)
+	os.WriteFile(filepath.Join(root, "test/a.test.ts"), []byte("import { a } from \"../src/a\";\n\ndescribe(\"a\", () => {\n  it(\"adds\", () => expect(a).toBe(3));\n\n\n  it(\"is a number\", () => expect(typeof a).toBe(\"number\"));\n});\n"), 0o644)
 	res := &Result{Threshold: 74.5, Mutants: []Mutant{
 		{ID: "src/a.ts#a#1", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23, Operator: "ArithmeticOperator", Replacement: "1 - 2",
 			Outcome: "killed", KilledBy: "test/a.test.ts", KilledByTest: "test/a.test.ts > a > adds", CoveredBy: []string{"test/a.test.ts"}},
@@ -37,7 +39,8 @@ func TestReportThresholds(t *testing.T) {
 			}
 		}
 		TestFiles map[string]struct {
-			Tests []struct {
+			Source string
+			Tests  []struct {
 				ID, Name string
 				Location struct{ Start struct{ Line int } }
 			}
@@ -55,8 +58,8 @@ func TestReportThresholds(t *testing.T) {
 		t.Errorf("mutants %+v, want killed by the test a > adds, covered by both tests of its file", m)
 	}
 	ts := doc.TestFiles["test/a.test.ts"].Tests
-	if len(doc.TestFiles) != 1 || len(ts) != 2 || ts[0].ID != "test/a.test.ts > a > adds" || ts[0].Name != "a > adds" || ts[0].Location.Start.Line != 4 || ts[1].Location.Start.Line != 7 {
-		t.Errorf("test files %+v, want test/a.test.ts with its two tests, named and placed", doc.TestFiles)
+	if len(doc.TestFiles) != 1 || len(ts) != 2 || !strings.Contains(doc.TestFiles["test/a.test.ts"].Source, `it("adds"`) || ts[0].ID != "test/a.test.ts > a > adds" || ts[0].Name != "a > adds" || ts[0].Location.Start.Line != 4 || ts[1].Location.Start.Line != 7 {
+		t.Errorf("test files %+v, want test/a.test.ts with its source and its two tests, named and placed", doc.TestFiles)
 	}
 	// A mutant killed by no single test (a hit limit) names its file, which
 	// the Tests tab then shows as a test of that file.

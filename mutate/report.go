@@ -23,10 +23,10 @@ type ReportOperation struct {
 func MutationReport(ops []ReportOperation) ([]byte, error) {
 	var files []report.File
 	byPath := map[string]int{}
-	tests := map[string][]report.Test{}
+	tests := map[string]report.TestFile{}
 	for _, op := range ops {
 		if op.Oracle != "" {
-			tests[op.Oracle] = []report.Test{{ID: op.Oracle, Name: op.Oracle}}
+			tests[op.Oracle] = report.TestFile{Tests: []report.Test{{ID: op.Oracle, Name: op.Oracle}}}
 		}
 		i, ok := byPath[op.File]
 		if !ok {

@@ -35,6 +35,14 @@ type Mutant struct {
 	CoveredBy, KilledBy []string
 }
 
+// TestFile is one test file: its tests and, when known, its source (the
+// viewer shows a test that has a line on its file's source, and lists the
+// others).
+type TestFile struct {
+	Source string
+	Tests  []Test
+}
+
 // Test is one test of a test file.
 type Test struct {
 	ID   string
@@ -54,7 +62,8 @@ type mtReport struct {
 }
 
 type mtTestFile struct {
-	Tests []mtTest `json:"tests"`
+	Tests  []mtTest `json:"tests"`
+	Source string   `json:"source,omitempty"`
 }
 
 type mtTest struct {
@@ -107,16 +116,20 @@ var mtStatus = map[lab.Outcome]string{
 }
 
 // Render writes the document: the files' mutants (sorted by id in each
-// file), the test files' tests (tests by test file; a test file a mutant
+// file), the test files' tests (by test file, with the file's source when
+// known; a test file a mutant
 // names that tests does not list becomes a test of its own), the
 // thresholds.
-func Render(files []File, tests map[string][]Test, th Thresholds) ([]byte, error) {
+func Render(files []File, tests map[string]TestFile, th Thresholds) ([]byte, error) {
 	r := mtReport{SchemaVersion: "2", Thresholds: mtThresholds{High: th.High, Low: th.Low},
 		Files: map[string]*mtFile{}, TestFiles: map[string]*mtTestFile{}, Framework: &mtFramework{Name: "oracle"}}
 	known := map[string]bool{}
-	for file, ts := range tests {
-		tf := &mtTestFile{Tests: []mtTest{}}
-		for _, t := range ts {
+	for file, in := range tests {
+		tf := &mtTestFile{Tests: []mtTest{}, Source: in.Source}
+		for _, t := range in.Tests {
+			if in.Source == "" {
+				t.Line = 0 // the viewer shows a test with a location on the source only
+			}
 			mt := mtTest{ID: t.ID, Name: t.Name}
 			if t.Line > 0 {
 				mt.Location = &mtLocation{Start: mtPos{Line: t.Line, Column: 1}}
