@@ -70,6 +70,8 @@ type Suite struct {
 	testCode map[string]bool
 	reachMu  sync.Mutex
 	loads    map[string][]string // module → the modules it loads (sorted), computed once
+	// candidates are Candidates' answers, by module, computed once.
+	candidates map[string][]string
 }
 
 // Problem is a test file oracle cannot count as running anything.
@@ -113,7 +115,7 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 
 // New builds the suite from the test files and setupFiles opts names.
 func New(p *callgraph.Program, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, testCode: map[string]bool{}, loads: map[string][]string{}}
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	for _, f := range listed {
@@ -308,7 +310,17 @@ func (s *Suite) File(t string) *TestFile { return s.files[t] }
 // cannot run any of its functions; one that does may, and running it says
 // whether it does.
 func (s *Suite) Candidates(file string) []string {
-	var out []string
+	s.reachMu.Lock()
+	out, ok := s.candidates[file]
+	s.reachMu.Unlock()
+	if ok {
+		return out
+	}
+	defer func() {
+		s.reachMu.Lock()
+		s.candidates[file] = out
+		s.reachMu.Unlock()
+	}()
 	for _, t := range s.Tests {
 		if t == file || s.files[t].Opaque {
 			out = append(out, t)
