@@ -27,7 +27,11 @@ func (res *Result) HTML(root string) []byte {
 	w("<h1 class=\"verdict-%s\">GATE %s", html.EscapeString(res.Verdict), html.EscapeString(res.Verdict))
 	if res.Total > 0 {
 		sc, th := Figures(res.Score, res.Threshold) // as compared: never "FAIL 74% ... threshold 74"
-		w(" %s%% (%d/%d), threshold %s", sc, res.Detected, res.Total, th)
+		scope := res.ScopeText()
+		if scope != "" {
+			scope = " " + scope
+		}
+		w(" %s%% (%d/%d)%s, threshold %s", sc, res.Detected, res.Total, html.EscapeString(scope), th)
 	}
 	w("</h1>\n")
 	if res.Reason != "" {

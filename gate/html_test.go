@@ -21,6 +21,7 @@ func TestHTMLPage(t *testing.T) {
 	score(res)
 	page := string(res.HTML(root))
 	for _, want := range []string{
+		`GATE FAIL 50% (1/2) on 1 changed line, threshold 70`,
 		`<pre id="src/a.ts:2" class="changed survived">`,
 		`<pre id="src/a.ts:3">`,
 		`<details class="mutant survived" open><summary>survived src/a.ts:2:7 EqualityOperator (src/a.ts#f)</summary><p>ran against test/a.test.ts</p>`,

@@ -194,7 +194,7 @@ func TestViewerInChromium(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "gate.html"), []byte(strings.Replace(gate, "</body>", seen("")+"</body>", 1)), 0o644)
 	os.WriteFile(filepath.Join(dir, "gate-killed.html"), []byte(strings.Replace(gate, "</body>", seen("killed src/shipping.ts:4:7")+"</body>", 1)), 0o644)
 	page := render(t, browser, "file://"+filepath.Join(dir, "gate.html"), "gate-page")
-	for _, want := range []string{"GATE FAIL 50% (1/2), threshold 90", "src/shipping.ts scores 50% (1/2), below the threshold 90",
+	for _, want := range []string{"GATE FAIL 50% (1/2) on 2 changed lines, threshold 90", "src/shipping.ts scores 50% (1/2), below the threshold 90",
 		"survived src/shipping.ts:4:7 EqualityOperator", "-  if (total > 50) {\n+  if (total >= 50) {", "ran against test/shipping.test.ts",
 		"killed src/shipping.ts:4:7 ConditionalExpression"} {
 		if !strings.Contains(page.Text, want) {
