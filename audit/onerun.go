@@ -85,9 +85,7 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	}
 	cmd := exec.CommandContext(ctx, "node", append(args, tests...)...)
 	cmd.Dir = sb.Root
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", runner.ReachedEnv+"="+reached, "npm_config_offline=true")
-	cmd.Env = append(cmd.Env, runner.TempEnv(tmp)...)
-	cmd.Env = append(cmd.Env, runner.PackageManagerEnv(sb.Root)...)
+	cmd.Env = runner.VitestEnv(sb.Root, tmp, runner.ReachedEnv+"="+reached)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()

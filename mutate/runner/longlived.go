@@ -361,15 +361,11 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 	}
 	cmd := exec.Command(d.key.node, script, filepath.Dir(d.key.vitest), d.key.config, p.path("report.json"), reporter)
 	cmd.Dir = d.key.cwd
-	cmd.Env = append(os.Environ(),
-		"CI=1", "NO_COLOR=1", "FORCE_COLOR=0",
+	cmd.Env = VitestEnv(d.key.cwd, tmp,
 		ReachedEnv+"="+p.path("reached"), // the workers inherit it: the file is emptied before each run
 		"ORACLE_PHASES="+p.path("phases.json"),
 		ProgressEnv+"="+p.path("progress"),
-		"npm_config_offline=true",
 	)
-	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
-	cmd.Env = append(cmd.Env, PackageManagerEnv(d.key.cwd)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {

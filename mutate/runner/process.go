@@ -177,15 +177,11 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 
 	cmd := exec.CommandContext(runCtx, inv.node, args...)
 	cmd.Dir = inv.cwd
-	cmd.Env = append(os.Environ(),
-		"CI=1", "NO_COLOR=1", "FORCE_COLOR=0",
+	cmd.Env = VitestEnv(inv.cwd, tmp,
 		ReachedEnv+"="+reachedPath,
 		"ORACLE_PHASES="+phasesPath,
 		ProgressEnv+"="+progressPath,
-		"npm_config_offline=true",
 	)
-	cmd.Env = append(cmd.Env, TempEnv(tmp)...)
-	cmd.Env = append(cmd.Env, PackageManagerEnv(inv.cwd)...)
 	var out tailBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setProcessGroup(cmd)
@@ -314,6 +310,17 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.buf.String()
+}
+
+// VitestEnv is the environment every vitest oracle starts runs in: the
+// user's, as a CI run (CI=1, no colour, npm offline), the temporary
+// directory in tmp (TempEnv), what the package manager's shim would set
+// (PackageManagerEnv, for cwd), then extra.
+func VitestEnv(cwd, tmp string, extra ...string) []string {
+	env := append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", "npm_config_offline=true")
+	env = append(env, extra...)
+	env = append(env, TempEnv(tmp)...)
+	return append(env, PackageManagerEnv(cwd)...)
 }
 
 // PackageManagerEnv is what the package manager's own `vitest` shim would
