@@ -145,8 +145,10 @@ type Suite struct {
 	// (measure.go); nil when the audit is static.
 	Executed map[string][]string
 	reach    map[string]*testReach
-	inputs   map[string]*TestInput // parsed test files, by path (eachTest)
-	loaded   map[string][]string   // the modules each module loads (loads)
+	// touchedIDs caches touched().
+	touchedIDs map[string]bool
+	inputs     map[string]*TestInput // parsed test files, by path (eachTest)
+	loaded     map[string][]string   // the modules each module loads (loads)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its
@@ -437,13 +439,25 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 // touchedFunctions are the ids of the production functions whose lines the
 // change (--base) touched, sorted; none without a change.
 func (s *Suite) touchedFunctions() []string {
-	if s.Change == nil {
-		return nil
-	}
 	var out []string
-	for _, t := range testsuite.TouchedFunctions(s.Program, s.Change, s.Production) {
-		out = append(out, t.ID())
+	for id := range s.touched() {
+		out = append(out, id)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// touched is the set of the function ids the change (--base) touched
+// (testsuite.TouchedFunctions), computed once; nil without a change.
+func (s *Suite) touched() map[string]bool {
+	if s.Change == nil {
+		return nil
+	}
+	if s.touchedIDs == nil {
+		s.touchedIDs = map[string]bool{}
+		for _, t := range testsuite.TouchedFunctions(s.Program, s.Change, s.Production) {
+			s.touchedIDs[t.ID()] = true
+		}
+	}
+	return s.touchedIDs
 }

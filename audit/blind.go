@@ -1,10 +1,7 @@
 package audit
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -33,15 +30,11 @@ func blindFunctions(s *Suite) []Finding {
 		if f == nil {
 			continue
 		}
-		var src []byte
-		if s.Change != nil {
-			src, _ = os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
-		}
 		for _, fn := range f.Functions {
 			if !judged(fn) {
 				continue
 			}
-			touched := s.Change != nil && int(fn.EndByte) <= len(src) && s.Change.Touches(file, fn.Line, fn.Line+bytes.Count(src[fn.StartByte:fn.EndByte], []byte("\n")))
+			touched := s.touched()[file+"#"+fn.Qual]
 			if s.Executed != nil && s.Change != nil && !touched {
 				continue // measured: --base judges what the change touched
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // judged reports a function blind-function judges: an exported top-level
@@ -27,13 +26,7 @@ func judged(fn *analyzer.Function) bool {
 // (--base) only the functions it touched are measured. It returns notes on
 // what the runs could not see.
 func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]string, error) {
-	var touched map[string]bool
-	if s.Change != nil {
-		touched = map[string]bool{}
-		for _, t := range testsuite.TouchedFunctions(s.Program, s.Change, s.Production) {
-			touched[t.ID()] = true
-		}
-	}
+	touched := s.touched()
 	s.Executed = map[string][]string{}
 	var probes []lab.Probe
 	var ids, tests []string
