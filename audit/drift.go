@@ -554,7 +554,7 @@ func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn 
 		return isAsync, false
 	}
 	if rt := returnType(syn, fn); rt != "" {
-		return declaredAsync(p, f.Path, rt), rt == "void"
+		return declaredAsync(p, f.Path, rt, maxAliasDepth), rt == "void"
 	}
 	var returns []analyzer.Node
 	if syn.Kind(body) != "statement_block" {
@@ -613,11 +613,18 @@ func calledFunction(p *callgraph.Program, f *analyzer.File, name string) (*analy
 	return nil, nil
 }
 
+// maxAliasDepth bounds how many type aliases declaredAsync follows
+// (`type A = B; type B = Promise<X>`).
+const maxAliasDepth = 4
+
 // declaredAsync reads a declared return type: a promise (`Promise<T>`,
 // `PromiseLike<T>`), not one (primitives, arrays, object types, interfaces
-// and classes of the repository, unions of those), or unknown (a type alias,
-// a type of a package, `any`, `T | Promise<T>`).
-func declaredAsync(p *callgraph.Program, file, rt string) asyncness {
+// and classes of the repository, unions of those), or unknown (a type of a
+// package, `any`, `T | Promise<T>`). A type alias of the repository is
+// followed, aliases deep: `type Loaded = Promise<User>` is a promise;
+// an alias whose type parameters decide (`type Id<T> = T`) is unknown.
+func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness {
+	rt = strings.TrimSpace(rt)
 	if strings.HasPrefix(rt, "Promise<") || strings.HasPrefix(rt, "PromiseLike<") {
 		return isAsync
 	}
@@ -646,6 +653,21 @@ func declaredAsync(p *callgraph.Program, file, rt string) asyncness {
 			return unknownAsync
 		case primitiveType[part], strings.HasPrefix(part, "{"), strings.HasSuffix(part, "[]"), strings.HasPrefix(part, "\""), strings.HasPrefix(part, "'"):
 		default:
+			name, _, _ := strings.Cut(part, "<")
+			if af, alias := p.TypeAlias(file, strings.TrimSpace(name)); alias != nil {
+				if aliases == 0 {
+					return unknownAsync
+				}
+				switch a := declaredAsync(p, af, alias.Type, aliases-1); {
+				case a == unknownAsync:
+					return unknownAsync
+				case a == isAsync && len(parts) == 1:
+					return isAsync
+				case a == isAsync:
+					return unknownAsync // `User | Loaded`: a promise or not
+				}
+				continue
+			}
 			if _, ok, _ := p.TypeMembers(file, part); !ok {
 				return unknownAsync
 			}

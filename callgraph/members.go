@@ -314,3 +314,15 @@ func (p *Program) KnownTypeMembers(file, typeName string) (names []string, compl
 	walk(tf, c, 0)
 	return names, complete, true, ""
 }
+
+// TypeAlias finds the type alias of the repository that typeName (written in
+// file, without type arguments) names: a local declaration, an import or a
+// namespace member, as for TypeMembers. It returns the file declaring it and
+// the declaration, or nil when typeName is not a type alias of the repository.
+func (p *Program) TypeAlias(file, typeName string) (string, *analyzer.TypeAlias) {
+	tf, _, a, _ := p.typeDecl(file, typeName)
+	if a == nil {
+		return "", nil
+	}
+	return tf, a
+}
