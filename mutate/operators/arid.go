@@ -46,11 +46,16 @@ func disabledLines(src []byte) map[int]bool {
 	return out
 }
 
-// typeOnly reports whether nodes of kind k hold only types (never mutated).
+// typeOnly reports whether nodes of kind k hold only types (never mutated:
+// esbuild erases them, so a mutant there could only survive): annotations,
+// type arguments and parameters, local type declarations, and every type
+// node (`predefined_type`, `array_type`, `literal_type`, `union_type`, ...),
+// which is how the type of `x as string[]` or `satisfies T` is reached.
 func typeOnly(k string) bool {
 	switch k {
-	case "type_annotation", "type_arguments", "type_parameters":
+	case "type_annotation", "type_arguments", "type_parameters", "type_alias_declaration", "interface_declaration",
+		"type_identifier", "nested_type_identifier", "type_predicate", "type_query", "index_type_query", "lookup_type":
 		return true
 	}
-	return false
+	return strings.HasSuffix(k, "_type")
 }

@@ -56,6 +56,9 @@ func gateCandidates(c *Context, body Node) []candidate {
 		if typeOnly(k) || k == "call_expression" && c.aridCall(n) {
 			return false // nothing inside is mutated
 		}
+		if !syn.Named(n) {
+			return true // an anonymous token: the keyword `string` has the kind of a string literal
+		}
 		for _, op := range ops {
 			if !op.Visits(k) {
 				continue

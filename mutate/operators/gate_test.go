@@ -49,6 +49,9 @@ func TestGate(t *testing.T) {
 			`BlockStatement 1:23 "{}"`}},
 		{"type-only code", "function f(a: Array<1 | 2>) {\n  const b: \"x\" | \"y\" = g<\"z\">(a as any);\n}\n", Arid{}, []string{
 			`BlockStatement 1:29 "{}"`}},
+		{"types inside expressions: as, satisfies, angle-bracket assertions, local types", "function f(a: unknown) {\n  const b = [a].filter(Boolean) as string[];\n  const c = a as \"x\";\n  const d = { k: 1 } satisfies { k: 1 | 2 };\n  type L = \"p\" | true;\n  interface I { m: \"q\" }\n  return [b, c, d];\n}\n", Arid{}, []string{
+			`BlockStatement 1:24 "{}"`, `MethodExpression 2:13 "[a]"`, `ArrayDeclaration 2:13 "[]"`, `ObjectLiteral 4:13 "{}"`,
+			`ReturnValue 7:10 "undefined"`, `ArrayDeclaration 7:10 "[]"`}},
 		{"unary, optional chaining, object, method expression", "function f(a: { b?: { c: string } }, n: number) {\n  const o = { k: -n };\n  return a.b?.c.toUpperCase();\n}\n", Arid{}, []string{
 			`BlockStatement 1:49 "{}"`, `ObjectLiteral 2:13 "{}"`, `UnaryOperator 2:18 "+n"`, `ReturnValue 3:10 "undefined"`,
 			`OptionalChaining 3:10 "a.b.c"`, `MethodExpression 3:17 "toLowerCase"`}},
