@@ -12,6 +12,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -276,18 +277,8 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	}
 	lap(&rep.Timings.Rules)
 	applyIgnores(p, out)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Message < b.Message
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
 	})
 	rep.Findings = out
 	return rep, nil

@@ -11,6 +11,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -612,18 +613,8 @@ func testID(cs []TestCase, fullName string) string {
 // timeout) / (killed + timeout + survived + no-coverage); errors apart.
 func score(res *Result) {
 	// One order whatever ran first, shard or not.
-	sort.SliceStable(res.Mutants, func(i, j int) bool {
-		a, b := res.Mutants[i], res.Mutants[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.ID < b.ID
+	slices.SortStableFunc(res.Mutants, func(a, b Mutant) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.ID, b.ID))
 	})
 	byFile := map[string]*FileScore{}
 	for _, m := range res.Mutants {
