@@ -40,10 +40,20 @@ func TestSchemaArrowExpression(t *testing.T) {
 		edits: [][2]string{{"a + 1", "a - 1"}}, hits: true,
 		want: "export const o = (a: number) => { if (S === 1) { H; return ({ v: a - 1 }); } else { H; return ({ v: a + 1 }); } };\n",
 	}, {
-		name:  "curried: the outer arrow switches, the inner counts its entries",
+		name:  "curried: the innermost arrow around the change switches",
 		src:   "export const add = (a: number) => (b: number) => a + b;\n",
 		edits: [][2]string{{"a + b", "a - b"}}, hits: true,
-		want: "export const add = (a: number) => { if (S === 1) { H; return (b: number) => (H, a - b); } else { H; return (b: number) => (H, a + b); } };\n",
+		want: "export const add = (a: number) => (b: number) => { if (S === 1) { H; return a - b; } else { H; return a + b; } };\n",
+	}, {
+		name:  "curried, a mutant at each level: the outer one would nest switches, so it runs alone",
+		src:   "export const sel = (a: number) => a > 0 ? (b: number) => a + b : (b: number) => b;\n",
+		edits: [][2]string{{"a > 0", "a >= 0"}, {"a + b", "a - b"}}, hits: true, alone: "[1]",
+		want: "export const sel = (a: number) => a > 0 ? (b: number) => { if (S === 2) { H; return a - b; } else { H; return a + b; } } : (b: number) => b;\n",
+	}, {
+		name:  "an arrow nested in the switched one counts its entries",
+		src:   "export const p = (xs: number[], k: number) => xs.map((x) => x * 2).slice(k);\n",
+		edits: [][2]string{{"slice(k)", "slice(k + 1)"}}, hits: true,
+		want: "export const p = (xs: number[], k: number) => { if (S === 1) { H; return xs.map((x) => (H, x * 2)).slice(k + 1); } else { H; return xs.map((x) => (H, x * 2)).slice(k); } };\n",
 	}, {
 		name:  "async",
 		src:   "export const h = async (a: number) => (await g(a)) + 1;\n",
@@ -70,12 +80,10 @@ func TestSchemaArrowExpression(t *testing.T) {
 		edits: [][2]string{{"x + 1", "x - 1"}}, hits: true,
 		want: "export function k(xs: number[]) { if (S === 1) { H;\n  return xs.map((x) =>\n    (H, x - 1));\n} else { H;\n  return xs.map((x) =>\n    (H, x + 1));\n} }\n",
 	}, {
-		name:  "an arrow holds a block function, its entry and loop counted",
+		name:  "an arrow whose expression holds a switched block body runs alone; the block is switched as before",
 		src:   "export const m = (xs: number[]) => xs.filter((x) => { while (x > 9) x--; return x > 0; }).length + 1;\n",
-		edits: [][2]string{{"x > 0", "x >= 0"}, {"+ 1", "- 1"}}, hits: true,
-		want: "export const m = (xs: number[]) => { if (S === 1) { H; return xs.filter((x) => { H; while (x > 9) { H; x--; } return x >= 0; }).length + 1; } else " +
-			"if (S === 2) { H; return xs.filter((x) => { H; while (x > 9) { H; x--; } return x > 0; }).length - 1; } else " +
-			"{ H; return xs.filter((x) => { H; while (x > 9) { H; x--; } return x > 0; }).length + 1; } };\n",
+		edits: [][2]string{{"x > 0", "x >= 0"}, {"+ 1", "- 1"}}, hits: true, alone: "[2]",
+		want: "export const m = (xs: number[]) => xs.filter((x) => { if (S === 1) { H; while (x > 9) { H; x--; } return x >= 0; } else { H; while (x > 9) { H; x--; } return x > 0; } }).length + 1;\n",
 	}, {
 		name:  "a loop's body and an arrow's expression end together: the arrow's closes first",
 		src:   "export function w(n: number) {\n  let f = (x: number) => x\n  while (n-- > 0) f = (x) => x + n\n  return f(1)\n}\n",
@@ -139,7 +147,7 @@ func TestSchemaArrowRuns(t *testing.T) {
 	if err != nil {
 		testenv.Missing(t, "node is missing")
 	}
-	edits := [][2]string{{"n - 1", "n + 1"}, {"x * 2", "x / 2"}, {"a + 1", "a - 1"}, {"a + b", "a - b"}, {"+ 1;", "- 1;"}}
+	edits := [][2]string{{"n - 1", "n + 1"}, {"i < 0", "i <= 0"}, {"a + 1", "a - 1"}, {"a + b", "a - b"}, {"+ 1;", "- 1;"}}
 	var ms []Mutant
 	var ids []int
 	for i, e := range edits {

@@ -56,8 +56,8 @@ type Schema struct {
 
 // BuildSchema instruments orig, the original source of path, with the
 // mutants ms (ids[k] is ms[k]'s switch value, > 0). The switch is placed
-// from the tree: each function body a mutant changes (the body of the
-// outermost function around the change) becomes
+// from the tree: each function body a mutant changes (the outermost
+// function with a block body around the change) becomes
 //
 //	{ if (<switch> === 3) { <body of mutant 3> } else if ... else { <body> } }
 //
@@ -69,12 +69,14 @@ type Schema struct {
 //
 // (an arrow has no `this`, `arguments` or directive of its own, so the block
 // returns what the expression did; the expression keeps its text, so no
-// line is added). The outermost function is taken so that the switches of
-// one file never nest: a mutant in an arrow nested in another function's
-// body is a variant of that outer body, and of a curried `a => b => E` the
-// outer arrow's. A mutant that changes code outside a function body (a
-// default parameter, module code), or a block body that starts with a
-// directive ("use strict"), is left Alone. The result must be accepted as a
+// line is added). That is for a change no block body holds: a change in an
+// arrow nested in a block body is a variant of that body, as before. Of
+// arrows nested in one another (a curried `a => b => E`), the innermost
+// around the change switches, and the switch is read when it is called; an
+// arrow whose expression holds a body switched for another mutant would
+// nest switches, so its mutants are left Alone. So is a mutant that
+// changes code outside a function body (a default parameter, module code),
+// or a block body that starts with a directive ("use strict"). The result must be accepted as a
 // mutant is (Acceptance), else BuildSchema fails and every mutant runs
 // alone.
 //
@@ -107,19 +109,41 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	byNode := map[analyzer.Node]*body{}
 	cond := `Reflect.get(globalThis, "` + SchemaSwitch + `")`
 	var err error
+	chosen := make([]analyzer.Node, len(ms)) // each mutant's body, NoNode when alone
 	for k, m := range ms {
 		id := ids[k]
 		if m.Path != path || id <= 0 {
 			return nil, fmt.Errorf("schema: mutant %s of %s (id %d) in the schema of %s", m.Name, m.Path, id, path)
 		}
 		start, end := changedRange(orig, m.Source)
-		n := outermostBody(s, start, end)
-		if n < 0 {
+		n := functionBody(s, start, end)
+		switch {
+		case n < 0:
 			sc.Alone[id] = "the change is outside a function body"
+		case directive(s, n):
+			sc.Alone[id] = "the function body starts with a directive"
+			n = analyzer.NoNode
+		}
+		chosen[k] = n
+	}
+	// An arrow's expression may hold the body another mutant switches (a
+	// function nested in it): switches never nest, so the arrow's mutants
+	// run alone.
+	for k, n := range chosen {
+		if n < 0 || isBlock(s, n) {
 			continue
 		}
-		if directive(s, n) {
-			sc.Alone[id] = "the function body starts with a directive"
+		for _, o := range chosen {
+			if o >= 0 && o != n && s.Start(n) <= s.Start(o) && s.End(o) <= s.End(n) {
+				sc.Alone[ids[k]] = "the arrow's expression holds a function body switched for another mutant"
+				chosen[k] = analyzer.NoNode
+				break
+			}
+		}
+	}
+	for k, m := range ms {
+		id, n := ids[k], chosen[k]
+		if n < 0 {
 			continue
 		}
 		bs, be := bodyRange(s, n)
@@ -316,13 +340,17 @@ func changedRange(orig, mut []byte) (uint, uint) {
 	return uint(p), uint(len(orig) - q)
 }
 
-// outermostBody is the body of the outermost function-like node around
-// [start, end), or NoNode: a block body whose braces strictly contain it,
-// or an arrow's expression body that contains it (an insertion at the
-// expression's end could belong to what follows the arrow, `f(x => a, b)`,
-// so it is not taken).
-func outermostBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
-	best := analyzer.NoNode
+// functionBody is the function body a schema switches for a change of
+// [start, end), or NoNode: the block body of the outermost function whose
+// braces strictly contain it (the one rule for block bodies: a function
+// nested in a block body is a variant of that body), else, when no block
+// body holds it, the expression body of the innermost arrow function that
+// contains it (the switch is read as late as can be: of a curried
+// `a => b => E`, when the inner arrow is called). An insertion at the end
+// of an expression could belong to what follows the arrow (`f(x => a, b)`),
+// so it is not taken.
+func functionBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
+	expr := analyzer.NoNode
 	for n := s.Root(); n >= 0; {
 		next := analyzer.NoNode
 		for ch := s.FirstChild(n); ch >= 0; ch = s.Next(ch) {
@@ -340,11 +368,11 @@ func outermostBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
 		}
 		if s.Kind(n) == "arrow_function" && s.Field(next) == "body" && s.Kind(next) != "statement_block" &&
 			(start < end || start < s.End(next)) {
-			return next
+			expr = next
 		}
 		n = next
 	}
-	return best
+	return expr
 }
 
 func isFunctionLike(kind string) bool {
