@@ -62,10 +62,23 @@ type Schema struct {
 //	{ if (<switch> === 3) { <body of mutant 3> } else if ... else { <body> } }
 //
 // so every variant keeps its own function, parameters, `this` and
-// `arguments`. A mutant that changes code outside a block function body, or
-// a body that starts with a directive ("use strict"), is left Alone. The
-// result must be accepted as a mutant is (Acceptance), else BuildSchema
-// fails and every mutant runs alone.
+// `arguments`. An arrow function's expression body (`(a) => EXPR`) becomes
+// a block body the same way, each variant returning its expression:
+//
+//	(a) => { if (<switch> === 3) { return EXPR3; } else ... else { return EXPR; } }
+//
+// (an arrow has no `this`, `arguments` or directive of its own, so the block
+// returns what the expression did; the expression keeps its text, so no
+// line is added). That is for a change no block body holds: a change in an
+// arrow nested in a block body is a variant of that body, as before. Of
+// arrows nested in one another (a curried `a => b => E`), the innermost
+// around the change switches, and the switch is read when it is called; an
+// arrow whose expression holds a body switched for another mutant would
+// nest switches, so its mutants are left Alone. So is a mutant that
+// changes code outside a function body (a default parameter, module code),
+// or a block body that starts with a directive ("use strict"). The result must be accepted as a
+// mutant is (Acceptance), else BuildSchema fails and every mutant runs
+// alone.
 //
 // Every variant's body and the original's count their hits (HitState): see
 // HitLimitMessage.
@@ -96,28 +109,53 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	byNode := map[analyzer.Node]*body{}
 	cond := `Reflect.get(globalThis, "` + SchemaSwitch + `")`
 	var err error
+	chosen := make([]analyzer.Node, len(ms)) // each mutant's body, NoNode when alone
 	for k, m := range ms {
 		id := ids[k]
 		if m.Path != path || id <= 0 {
 			return nil, fmt.Errorf("schema: mutant %s of %s (id %d) in the schema of %s", m.Name, m.Path, id, path)
 		}
 		start, end := changedRange(orig, m.Source)
-		n := outermostBody(s, start, end)
-		if n < 0 {
+		n := functionBody(s, start, end)
+		switch {
+		case n < 0:
 			sc.Alone[id] = "the change is outside a function body"
-			continue
-		}
-		if directive(s, n) {
+		case directive(s, n):
 			sc.Alone[id] = "the function body starts with a directive"
+			n = analyzer.NoNode
+		}
+		chosen[k] = n
+	}
+	// An arrow's expression may hold the body another mutant switches (a
+	// function nested in it): switches never nest, so the arrow's mutants
+	// run alone.
+	for k, n := range chosen {
+		if n < 0 || isBlock(s, n) {
 			continue
 		}
-		bs, be := s.Start(n)+1, s.End(n)-1 // inside the braces
+		for _, o := range chosen {
+			if o >= 0 && o != n && s.Start(n) <= s.Start(o) && s.End(o) <= s.End(n) {
+				sc.Alone[ids[k]] = "the arrow's expression holds a function body switched for another mutant"
+				chosen[k] = analyzer.NoNode
+				break
+			}
+		}
+	}
+	for k, m := range ms {
+		id, n := ids[k], chosen[k]
+		if n < 0 {
+			continue
+		}
+		bs, be := bodyRange(s, n)
 		tail := uint(len(orig)) - be
 		inner := string(m.Source[bs : uint(len(m.Source))-tail])
 		if hits {
 			if inner, err = countHitsFn(path, s, n, m.Source, tail); err != nil {
 				return nil, fmt.Errorf("schema: mutant %s: %w", m.Name, err)
 			}
+		}
+		if !isBlock(s, n) {
+			inner = returning(inner, hits)
 		}
 		b := byNode[n]
 		if b == nil {
@@ -130,14 +168,19 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	}
 	var chs []Change
 	for _, b := range bodies {
-		bs, be := s.Start(b.n)+1, s.End(b.n)-1
+		bs, be := bodyRange(s, b.n)
+		block := isBlock(s, b.n)
 		body := string(orig[bs:be])
 		if hits {
-			if body, err = countHitsIn(s, orig, bs, be); err != nil {
+			if body, err = countHitsIn(s, orig, bs, be, block); err != nil {
 				return nil, fmt.Errorf("schema of %s: %w", path, err)
 			}
 		}
-		chs = append(chs, Change{Start: bs, End: be, Text: " " + strings.Join(b.variants, "") + "{" + body + "} "})
+		text := " " + strings.Join(b.variants, "") + "{" + body + "} "
+		if !block {
+			text = "{ " + strings.Join(b.variants, "") + "{" + returning(body, hits) + "} }"
+		}
+		chs = append(chs, Change{Start: bs, End: be, Text: text})
 	}
 	out, _, err := Apply(orig, chs)
 	if err != nil {
@@ -153,6 +196,28 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	return sc, nil
 }
 
+// isBlock reports whether the function body n is a block (not an arrow's
+// expression).
+func isBlock(s *analyzer.Syntax, n analyzer.Node) bool { return s.Kind(n) == "statement_block" }
+
+// bodyRange is the part of the function body n a schema switches: inside
+// the braces of a block, the whole of an expression.
+func bodyRange(s *analyzer.Syntax, n analyzer.Node) (uint, uint) {
+	if isBlock(s, n) {
+		return s.Start(n) + 1, s.End(n) - 1
+	}
+	return s.Start(n), s.End(n)
+}
+
+// returning is the inside of the block that returns expr, an arrow's
+// expression body (counted, as a block body is on entry, when hits).
+func returning(expr string, hits bool) string {
+	if hits {
+		return " " + hitCall + " return " + expr + "; "
+	}
+	return " return " + expr + "; "
+}
+
 // countHitsFn is countHits for the body n of orig (parsed as s) in mut, a
 // mutant of orig whose last tail bytes are orig's: only the function that
 // holds n is parsed again (a snippet of mut: the function declaration, a
@@ -164,7 +229,8 @@ func countHitsFn(path string, s *analyzer.Syntax, n analyzer.Node, mut []byte, t
 		return "", fmt.Errorf("the body at byte %d has no function", s.Start(n))
 	}
 	start, end := s.Start(fn), uint(len(mut))-(uint(len(s.Src()))-s.End(fn))
-	from, to := s.Start(n)+1, uint(len(mut))-tail
+	from, _ := bodyRange(s, n)
+	to := uint(len(mut)) - tail
 	if start > from || end < to {
 		return "", fmt.Errorf("the body at byte %d is not inside its function", from)
 	}
@@ -178,29 +244,35 @@ func countHitsFn(path string, s *analyzer.Syntax, n analyzer.Node, mut []byte, t
 	snippet := make([]byte, 0, len(prefix)+int(end-start)+len(suffix))
 	snippet = append(append(append(snippet, prefix...), mut[start:end]...), suffix...)
 	at := func(off uint) uint { return off - start + uint(len(prefix)) }
-	return countHits(path, snippet, at(from), at(to))
+	return countHits(path, snippet, at(from), at(to), isBlock(s, n))
 }
 
-// countHits is src[from:to], the inside of a function body of src, with a
-// hit counted (hitCall) on entry, on entry to every function nested in it
-// with a block body (unless it starts with a directive), and on every
-// iteration of every loop in it (the loop's body wrapped in a block that
-// counts first).
-func countHits(path string, src []byte, from, to uint) (string, error) {
+// countHits is src[from:to], a function body of src (inside the braces of
+// a block, else an arrow's expression), with a hit counted (hitCall) on
+// entry to a block (entry: an expression's entry is counted by the block
+// the schema makes of it, see returning), on entry to every function
+// nested in it (unless its block starts with a directive; a nested arrow's
+// expression E becomes `(hitCall, E)`), and on every iteration of every
+// loop in it (the loop's body wrapped in a block that counts first).
+func countHits(path string, src []byte, from, to uint, entry bool) (string, error) {
 	f, s := analyzer.ParseSyntax(path, src)
 	if s == nil || len(f.Errors) > 0 {
 		return "", fmt.Errorf("cannot parse: %s", f.Errors[0].Message)
 	}
-	return countHitsIn(s, src, from, to)
+	return countHitsIn(s, src, from, to, entry)
 }
 
-func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint) (string, error) {
+func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint, entry bool) (string, error) {
 	type insert struct {
 		at    uint
 		close bool
 		text  string
+		seq   int // the order the walk made it in
 	}
-	ins := []insert{{at: from, text: " " + hitCall}}
+	var ins []insert
+	if entry {
+		ins = append(ins, insert{at: from, text: " " + hitCall})
+	}
 	s.Walk(s.Root(), func(n analyzer.Node) bool {
 		if s.End(n) <= from || s.Start(n) >= to {
 			return false
@@ -215,11 +287,18 @@ func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint) (string, error) 
 			ins = append(ins, insert{at: s.Start(body), text: "{ " + hitCall + " "}, insert{at: s.End(body), close: true, text: " }"})
 		case isFunctionLike(kind) && s.Kind(body) == "statement_block" && !directive(s, body):
 			ins = append(ins, insert{at: s.Start(body) + 1, text: " " + hitCall})
+		case kind == "arrow_function" && s.Kind(body) != "statement_block":
+			ins = append(ins, insert{at: s.Start(body), text: "(" + hitFunc + "(), "}, insert{at: s.End(body), close: true, text: ")"})
 		}
 		return true
 	})
-	// In offset order; at one offset, what closes a block before what opens one.
-	slices.SortStableFunc(ins, func(a, b insert) int {
+	// In offset order; at one offset, what closes before what opens, the
+	// inner of two closes first (the later in the walk, which visits an
+	// outer node before the nodes inside it) and the outer of two opens.
+	for i := range ins {
+		ins[i].seq = i
+	}
+	slices.SortFunc(ins, func(a, b insert) int {
 		if a.at != b.at {
 			return cmp.Compare(a.at, b.at)
 		}
@@ -228,8 +307,10 @@ func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint) (string, error) 
 			return -1
 		case b.close && !a.close:
 			return 1
+		case a.close:
+			return cmp.Compare(b.seq, a.seq)
 		}
-		return 0
+		return cmp.Compare(a.seq, b.seq)
 	})
 	var b strings.Builder
 	at := from
@@ -259,10 +340,17 @@ func changedRange(orig, mut []byte) (uint, uint) {
 	return uint(p), uint(len(orig) - q)
 }
 
-// outermostBody is the block body of the outermost function-like node whose
-// braces strictly contain [start, end), or NoNode.
-func outermostBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
-	best := analyzer.NoNode
+// functionBody is the function body a schema switches for a change of
+// [start, end), or NoNode: the block body of the outermost function whose
+// braces strictly contain it (the one rule for block bodies: a function
+// nested in a block body is a variant of that body), else, when no block
+// body holds it, the expression body of the innermost arrow function that
+// contains it (the switch is read as late as can be: of a curried
+// `a => b => E`, when the inner arrow is called). An insertion at the end
+// of an expression could belong to what follows the arrow (`f(x => a, b)`),
+// so it is not taken.
+func functionBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
+	expr := analyzer.NoNode
 	for n := s.Root(); n >= 0; {
 		next := analyzer.NoNode
 		for ch := s.FirstChild(n); ch >= 0; ch = s.Next(ch) {
@@ -278,9 +366,13 @@ func outermostBody(s *analyzer.Syntax, start, end uint) analyzer.Node {
 			s.Start(next) < start && end < s.End(next) {
 			return next
 		}
+		if s.Kind(n) == "arrow_function" && s.Field(next) == "body" && s.Kind(next) != "statement_block" &&
+			(start < end || start < s.End(next)) {
+			expr = next
+		}
 		n = next
 	}
-	return best
+	return expr
 }
 
 func isFunctionLike(kind string) bool {
