@@ -19,9 +19,10 @@ import (
 // Each mutated file is written once as a schema (edit.BuildSchema): every
 // mutant behind a run-time switch, the original as the default. A harness
 // test file next to the test file runs, in one vitest run, a describe block
-// per variant: it sets the switch, resets the module registry and imports
-// the test file again, so the test file's own tests and hooks run once per
-// variant. The test file itself is not changed. The import is the same
+// per variant: it resets the module registry and imports the test file
+// again with the variant's switch set (code that runs while a module loads
+// is the variant's too, as alone), so the test file's own tests and hooks
+// run once per variant. The test file itself is not changed. The import is the same
 // specifier each time (no `?query`): the module is evaluated afresh after
 // the reset, and vite transforms it once, not once per variant (a quarter
 // of the batches' time on unjs/ufo; checked with vitest 3.2, 4.1 and 5.1).
@@ -98,6 +99,30 @@ function note(env, line) {
 }
 const config = Reflect.get(globalThis, "__vitest_worker__")?.config;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
+let loadMost = 0;
+// load imports the test file, and so every module it loads afresh, under
+// variant v, as a run of the mutant alone would: code that runs while a
+// module loads (a table built at the top level) is the variant's too, under
+// the hit limit derived from the original's load. A variant that fails to
+// load has no test: it runs alone, where that failure is judged.
+async function load(i, v, importIt) {
+  Reflect.set(globalThis, %q, v);
+  hits.limit = v === 0 ? Infinity : Math.max(%d, %d * loadMost);
+  hits.hit = false;
+  hits.n = 0;
+  try {
+    await importIt();
+  } catch (e) {
+    if (v === 0) throw e;
+  } finally {
+    if (v === 0) loadMost = Math.max(loadMost, hits.n);
+    if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    Reflect.deleteProperty(globalThis, %q);
+    hits.limit = Infinity;
+    hits.hit = false;
+    hits.n = 0;
+  }
+}
 function variant(i, v) {
   let failed = false;
   let start = 0;
@@ -135,7 +160,8 @@ function variant(i, v) {
   vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
   vi.resetModules();
 }
-`, limit.Milliseconds(), edit.HitState, runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
+`, limit.Milliseconds(), edit.HitState, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch,
+		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
 		edit.SchemaSwitch, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
@@ -144,10 +170,10 @@ function variant(i, v) {
 		// variant is killed or sent alone either way), as StrykerJS bails.
 		fmt.Fprintf(&b, `describe(%q, async () => {
   variant(%d, %d);
-  await import(%s);
+  await load(%d, %d, () => import(%s));
   vi.resetConfig();
 });
-`, variantTitle(i, v), i, v, spec)
+`, variantTitle(i, v), i, v, i, v, spec)
 	}
 	return []byte(b.String())
 }
