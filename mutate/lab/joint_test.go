@@ -11,6 +11,7 @@ import (
 
 	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"github.com/oracle-ts/oracle/internal/testenv"
+	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
@@ -146,5 +147,80 @@ entered [[src/ja.test.ts src/jd.test.ts] [src/jb.test.ts] [src/ja.test.ts src/jb
 	// joint run gave it.
 	if st.JointRuns != 1 || st.JointFiles != 4 || st.Runs > 4 || st.Runs < 2 || st.Fallbacks != 0 {
 		t.Errorf("joint: stats %+v, want 1 joint run of 4 files and 1 to 3 runs alone", st)
+	}
+}
+
+const negSrc = `export function neg(x: number) {
+  return -x;
+}
+`
+
+const negTest = `import { expect, it } from "vitest";
+import { neg } from "./neg";
+
+it("negates", () => {
+  expect(neg(2)).toBe(-2);
+});
+`
+
+// TestJointBatchesReal: the batches of two test files that share no
+// mutant run in one vitest run, and every mutant's outcome is what batches
+// run one by one give: the loop stopped by the hit limit in spin's batch
+// (a note only spin's harness wrote, attributed to it: the harness names
+// itself in its notes), the kills, the survivor.
+func TestJointBatchesReal(t *testing.T) {
+	repo, spin := spinRepo(t)
+	testenv.WriteTree(t, repo, map[string]string{"src/neg.ts": negSrc, "src/neg.test.ts": negTest})
+	at := strings.Index(negSrc, "return -x;")
+	mutant := func(sub, text string) edit.Mutant {
+		m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ms := []edit.Mutant{spin[0], spin[2], mutant("plus", "return x;"), mutant("same", "return -x + 0;")}
+	run := func(noJoint, coverage bool) (*Result, runner.LongLivedStats) {
+		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		r := runner.NewLongLived()
+		r.Node = spinNode
+		defer r.Close()
+		l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "s", Coverage: coverage, NoJoint: noJoint}
+		res, err := l.Execute(context.Background(), []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, r.Stats()
+	}
+	want := "test:loop=timeout/batched test:minus=killed/batched test:plus=killed/batched test:same=survived/batched"
+	for _, noJoint := range []bool{true, false} {
+		res, st := run(noJoint, true)
+		t.Logf("noJoint %v: %+v", noJoint, st)
+		if got := summarize(res); got != want {
+			t.Errorf("noJoint %v: %s\nwant %s", noJoint, got, want)
+		}
+		if loop := res.Mutants[0]; !loop.HitLimit || loop.Test != "src/spin.test.ts" {
+			t.Errorf("noJoint %v: the loop: %+v", noJoint, loop)
+		}
+		// Without: 2 baselines, 2 batches. With: the baselines' joint run
+		// and the batches', each attributed to every file.
+		if wantJ, wantF := map[bool][2]int{true: {0, 0}, false: {2, 4}}[noJoint], [2]int{st.JointRuns, st.JointFiles}; wantJ != wantF || noJoint && st.Runs != 4 || !noJoint && st.Runs != 2 {
+			t.Errorf("noJoint %v: %d runs, %d joint of %d files; want %v joint", noJoint, st.Runs, st.JointRuns, st.JointFiles, wantJ)
+		}
+	}
+	// Without coverage every mutant runs against both test files in order:
+	// spin's batch waits for neg's (which kills plus: spin's batch must not
+	// hold it), so the batches run one by one, and only the baselines
+	// together.
+	res, st := run(false, false)
+	if got, want := summarize(res), "test:loop=timeout/batched test:minus=killed/batched test:plus=killed/batched test:same=survived"; got != want {
+		t.Errorf("without coverage: %s\nwant %s", got, want)
+	}
+	if st.JointRuns != 1 {
+		t.Errorf("without coverage: %d joint runs, want the baselines' only: %+v", st.JointRuns, st)
 	}
 }
