@@ -341,10 +341,13 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 	}
 	var joint map[string]runner.Result
 	if jr, ok := l.Runner.(runner.JointRunner); ok && !l.NoJoint && len(runs) > 1 {
+		// Past the longest time-out of a batch alone the run goes on while it
+		// progresses; a stuck variant ends it as it would end its own batch,
+		// which then runs alone (and the others with it).
 		spec := runs[0].spec
 		var hs []string
 		for _, b := range runs[1:] {
-			spec.Timeout += b.spec.Timeout
+			spec.Timeout = max(spec.Timeout, b.spec.Timeout)
 			spec.Stall = max(spec.Stall, b.spec.Stall)
 		}
 		for _, b := range runs {
