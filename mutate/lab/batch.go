@@ -81,7 +81,9 @@ const (
 // when it is defined), and once the variant has run past limit its later
 // tests are skipped. The harness appends to $ORACLE_PROGRESS as it goes
 // (the runner's Spec.Stall), and to $ORACLE_REACHED what the batch reads
-// (limitNote, slowNote, timeNote).
+// (limitNote, slowNote, timeNote), each line after the harness file's path
+// and a tab (the file vitest's worker runs: a joint run of several harnesses
+// tells whose note it is).
 func harness(base string, vs []int, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
@@ -91,13 +93,15 @@ const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
 const proc = Reflect.get(globalThis, "process");
 const fs = proc?.getBuiltinModule?.("node:fs");
+const worker = Reflect.get(globalThis, "__vitest_worker__");
+const self = worker?.filepath ?? "?";
 function note(env, line) {
   try {
     const f = proc?.env?.[env];
-    if (f) fs?.appendFileSync(f, line + "\n");
+    if (f) fs?.appendFileSync(f, (env === %q ? self + "\t" : "") + line + "\n");
   } catch {}
 }
-const config = Reflect.get(globalThis, "__vitest_worker__")?.config;
+const config = worker?.config;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
 // load imports the test file, and so every module it loads afresh, under
@@ -160,7 +164,8 @@ function variant(i, v) {
   vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
   vi.resetModules();
 }
-`, limit.Milliseconds(), edit.HitState, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch,
+`, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
 		edit.SchemaSwitch, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
@@ -239,20 +244,45 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 	slices.Sort(placed)
 	// Each mutant in the batches of its test files, in tests' order, until
 	// one kills it (more sandboxes, each with a vitest of its own, did not
-	// pay on two cores: vitest keeps both busy; measured on ufo).
-	for _, t := range tests {
-		var left []int
+	// pay on two cores: vitest keeps both busy; measured on ufo). The batches
+	// run in waves: a test file's batch joins a wave when none of its
+	// variants is one of an earlier test file's batch still to run (that
+	// batch may kill it first); a wave's batches run in one vitest run when
+	// the runner can (runner.JointRunner), so each batch holds exactly the
+	// variants it held when the batches ran one after the other.
+	left := func(t string) []int {
+		var ks []int
 		for _, k := range placed {
 			if out[k] == nil && slices.Contains(runsOf[k], t) {
-				left = append(left, k)
+				ks = append(ks, k)
 			}
 		}
-		if len(left) == 0 {
-			continue
+		return ks
+	}
+	pending := slices.Clone(tests)
+	for len(pending) > 0 {
+		var wave []string
+		var waveLeft [][]int
+		var rest []string
+		earlier := map[int]bool{} // variants of the batches before, in this wave or still to run
+		for _, t := range pending {
+			ks := left(t)
+			if len(ks) == 0 {
+				continue
+			}
+			if slices.ContainsFunc(ks, func(k int) bool { return earlier[k] }) {
+				rest = append(rest, t)
+			} else {
+				wave, waveLeft = append(wave, t), append(waveLeft, ks)
+			}
+			for _, k := range ks {
+				earlier[k] = true
+			}
 		}
-		if err := l.batchOne(ctx, t, ms, ids, left, out, passed, timeout, baseline[t]); err != nil {
+		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, timeout, baseline); err != nil {
 			return nil, err
 		}
+		pending = rest
 	}
 	for k := range ms {
 		if out[k] == nil && covered[k] && len(runsOf[k]) > 0 && passed[k] == len(runsOf[k]) {
@@ -289,34 +319,92 @@ func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int
 // baseline); the batch is abandoned only when it
 // stops progressing (its worker died or spins) or cannot load.
 func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
-	vs := []int{0}
-	for _, k := range left {
-		vs = append(vs, k+1)
+	return l.batchWave(ctx, []string{test}, [][]int{left}, ms, ids, out, passed, timeout, map[string]time.Duration{test: baseline})
+}
+
+// batchWave is batchOne for the batches of several test files (tests, the
+// variants left[i] in tests[i]'s), which share no variant: in one vitest run
+// when the runner can (runner.JointRunner). A batch the joint run cannot
+// attribute, or does not trust (it timed out, did not load, a baseline of it
+// failed: maybe for another batch's leftovers), runs again alone, as every
+// batch did before; so the outcomes are those of batches run one by one.
+func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, timeout time.Duration, baseline map[string]time.Duration) error {
+	type batchRun struct {
+		test    string
+		harness string
+		vs      []int
+		limit   time.Duration
+		spec    runner.Spec
 	}
-	vs = append(vs, 0)
-	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
-	if _, err := jsonString(path.Base(test)); err != nil {
-		return nil // run alone
+	var runs []batchRun
+	defer func() {
+		for _, b := range runs {
+			l.Files.Restore(b.harness)
+		}
+	}()
+	for i, test := range tests {
+		if _, err := jsonString(path.Base(test)); err != nil {
+			continue // run alone
+		}
+		vs := []int{0}
+		for _, k := range left[i] {
+			vs = append(vs, k+1)
+		}
+		vs = append(vs, 0)
+		h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
+		limit := l.Timeout
+		if limit == 0 {
+			limit = DerivedTimeout(baseline[test])
+		}
+		if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		// The batch may take as long as every variant's run after start-up, and
+		// longer while it progresses: a variant (a test and its hooks) ends
+		// within its limit, or its worker is stuck.
+		spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline[test], "")
+		spec.Stall, spec.Once = 3*limit+5*time.Second, true
+		runs = append(runs, batchRun{test, h, vs, limit, spec})
 	}
-	limit := l.Timeout
-	if limit == 0 {
-		limit = DerivedTimeout(baseline)
+	var joint map[string]runner.Result
+	if jr, ok := l.Runner.(runner.JointRunner); ok && !l.NoJoint && len(runs) > 1 {
+		// Past the longest time-out of a batch alone the run goes on while it
+		// progresses; a stuck variant ends it as it would end its own batch,
+		// which then runs alone (and the others with it).
+		spec := runs[0].spec
+		var hs []string
+		for _, b := range runs[1:] {
+			spec.Timeout = max(spec.Timeout, b.spec.Timeout)
+			spec.Stall = max(spec.Stall, b.spec.Stall)
+		}
+		for _, b := range runs {
+			hs = append(hs, b.harness)
+		}
+		var err error
+		if joint, err = jr.RunJoint(ctx, spec, hs); err != nil {
+			return l.fail(ctx, err)
+		}
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+	for _, b := range runs {
+		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, b.limit) {
+			continue
+		}
+		r, err := l.Runner.Run(ctx, b.spec)
+		if err != nil {
+			return l.fail(ctx, err)
+		}
+		l.batchRead(r, b.test, b.vs, ms, out, passed, b.limit)
 	}
-	defer l.Files.Restore(h)
-	// The batch may take as long as every variant's run after start-up, and
-	// longer while it progresses: a variant (a test and its hooks) ends
-	// within its limit, or its worker is stuck.
-	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline, "")
-	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	r, err := l.Runner.Run(ctx, spec)
-	if err != nil {
-		return l.fail(ctx, err)
-	}
+	return nil
+}
+
+// batchRead records what the batch run r of test's variants vs (each
+// within limit) establishes, as batchOne says; false (and nothing recorded)
+// when the batch cannot be trusted: it timed out, crashed, did not load, or
+// a baseline of it failed.
+func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, limit time.Duration) bool {
 	if r.Status == runner.Timeout || len(r.Tests) == 0 {
-		return nil // the worker stopped, crashed or could not load: nothing is trusted
+		return false // the worker stopped, crashed or could not load: nothing is trusted
 	}
 	groups := make([][]runner.Test, len(vs))
 	for _, t := range r.Tests {
@@ -345,7 +433,7 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 		return ran
 	}
 	if !green(groups[0]) || !green(groups[len(vs)-1]) {
-		return nil // a baseline failed in the batch: contaminated, nothing is trusted
+		return false // a baseline failed in the batch: contaminated, nothing is trusted
 	}
 	for i := 1; i < len(vs)-1; i++ {
 		k := vs[i] - 1
@@ -380,7 +468,7 @@ func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids [
 		}
 		out[k] = run
 	}
-	return nil
+	return true
 }
 
 // notes is what the harness reported per variant (by index in the batch).

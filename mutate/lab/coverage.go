@@ -72,8 +72,8 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 			for _, i := range at {
 				names = append(names, l.markerID(ks[i]))
 			}
-			return runner.MarkersStatement(names...)
-		}, bodies, func(i int) string { return runner.MarkersStatement(l.probeID(ps[i])) })
+			return runner.FileMarkersStatement(names...)
+		}, bodies, func(i int) string { return runner.FileMarkersStatement(l.probeID(ps[i])) })
 		if err != nil {
 			continue // unmarked, as above
 		}

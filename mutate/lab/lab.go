@@ -80,6 +80,9 @@ type Lab struct {
 	// Probes are functions whose entry the baselines record (Coverage
 	// only): Result.Entered says which test files ran each.
 	Probes []Probe
+	// NoJoint runs every baseline in a vitest run of its own, even when
+	// the runner can run several test files at once (runner.JointRunner).
+	NoJoint bool
 }
 
 // Run is one run: a baseline or a mutant.
@@ -184,14 +187,23 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 			return res, err
 		}
 	}
+	joint, err := l.jointBaselines(ctx, tests, bt, cov != nil)
+	if err != nil {
+		cov.restore(l.Files)
+		return res, l.fail(ctx, err)
+	}
 	for _, t := range tests {
 		l.progress("baseline")
-		spec := l.spec(l.Root, t, bt, "")
-		spec.Coverage = cov != nil
-		r, err := l.Runner.Run(ctx, spec)
-		if err != nil {
-			cov.restore(l.Files)
-			return res, l.fail(ctx, err)
+		r, ok := joint[t]
+		if o, _ := BaselineOutcome(r); !ok || o != Passed {
+			// Not in the joint run, or red there (where another file's leftovers
+			// may be the cause): its own run says.
+			spec := l.spec(l.Root, t, bt, "")
+			spec.Coverage = cov != nil
+			if r, err = l.Runner.Run(ctx, spec); err != nil {
+				cov.restore(l.Files)
+				return res, l.fail(ctx, err)
+			}
 		}
 		o, detail := BaselineOutcome(r)
 		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests})
@@ -411,6 +423,26 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		}
 	}
 	return Combine(runs), nil
+}
+
+// jointBaselines runs the baselines of tests in one vitest run when the
+// runner can (runner.JointRunner) and there are several: the results it
+// could attribute to a file, which stand for that file's own run when they
+// pass (a run per file costs a vitest worker and the file's imports each
+// time: most of a baseline's time on a suite of small files). A file
+// missing from the result runs alone, as every file does without it.
+func (l *Lab) jointBaselines(ctx context.Context, tests []string, bt time.Duration, coverage bool) (map[string]runner.Result, error) {
+	jr, ok := l.Runner.(runner.JointRunner)
+	if !ok || l.NoJoint || len(tests) < 2 {
+		return nil, nil
+	}
+	spec := l.spec(l.Root, "", bt, "")
+	spec.Coverage = coverage
+	// Past the time-out of one baseline the run goes on while its tests
+	// finish (one may be slow, many are many); one that stops is ended and
+	// its files run alone.
+	spec.Stall, spec.Once = bt, true
+	return jr.RunJoint(ctx, spec, tests)
 }
 
 func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {

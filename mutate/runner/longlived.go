@@ -66,6 +66,8 @@ type LongLivedStats struct {
 	Fallbacks    int    // runs handed to Fallback
 	Starts       int    // processes started (the first one, and restarts after a time-out or crash)
 	Invalidated  int    // files invalidated before runs (changed since the previous run)
+	JointRuns    int    // runs of several test files at once (RunJoint), also counted in Runs
+	JointFiles   int    // the files those runs attributed a result to
 	LastFallback string // why the last fallback happened
 }
 

@@ -4,11 +4,12 @@
 //
 //   node longlived_driver.mjs <vitest package dir> <config path or ""> <report path> <phases reporter>
 //
-// Requests: one JSON object per line on stdin: {"id": n, "file": "/abs/test.ts", "sentinel": "..."}.
+// Requests: one JSON object per line on stdin: {"id": n, "file": "/abs/test.ts", "sentinel": "..."},
+// or {"id": n, "files": ["/abs/a.test.ts", ...], "sentinel": "..."} for a joint run (runJoint).
 // Responses: one JSON object per line on fd 3 (stdout and stderr stay vitest's own output):
 //   {"type":"ready","version":..}            after start-up
 //   {"type":"fatal","unsupported":bool,"error":..}  start-up failed (then the process exits)
-//   {"id":n,"type":"done","exit":code,"invalidated":k,"ms":t}
+//   {"id":n,"type":"done","exit":code,"invalidated":k,"ms":t,"refused":[files left out of a joint run]}
 //   {"id":n,"type":"nomatch"}                no test file matched the filter (vitest run would exit 1)
 //   {"id":n,"type":"stale","error":..}       the config or a file it imports changed: restart me
 //   {"id":n,"type":"error","error":..}       the run threw: the caller falls back to a fresh process
@@ -22,7 +23,7 @@
 // a pool runner when its queue is empty), so the module registry, vi.mock hoisting and
 // globalThis start from scratch as in a fresh `vitest run`.
 import { createHash } from "node:crypto";
-import { readFileSync, writeSync } from "node:fs";
+import { readFileSync, realpathSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -168,6 +169,39 @@ function recordNew() {
   for (const f of graphFiles()) if (!hashes.has(f)) hashes.set(f, hash(f));
 }
 
+// A joint run ({"files": [...]}) runs several test files as separate fresh runs would, but
+// in one worker: the pool shares its workers between the files (project.config.isolate =
+// false for the pool), while each worker resets its module registry and mocks before every
+// file (the serialized config's isolate = true, vitest's own per-file reset in the worker).
+// A fork per file (vitest's isolation) costs as much as a run per file; sharing modules
+// between files (a config's own isolate: false) would run a module's top level once for
+// all of them. Globals are shared: the caller re-runs alone every file that does not pass.
+function jointRefusal(specs) {
+  if (!vitest.configOverride || typeof vitest.configOverride !== "object") return "this vitest has no configOverride";
+  for (const s of specs) {
+    const pool = s.project?.config?.pool;
+    if (pool !== "forks" && pool !== "threads") return `pool ${pool}: no joint run`;
+  }
+  return "";
+}
+
+async function runJoint(specs) {
+  const projects = new Set(specs.map((s) => s.project));
+  const saved = [...projects].map((p) => [p, p.config.isolate]);
+  const o = vitest.configOverride;
+  const had = Object.prototype.hasOwnProperty.call(o, "isolate"),
+    old = o.isolate;
+  try {
+    for (const p of projects) p.config.isolate = false;
+    o.isolate = true;
+    await vitest.runTestSpecifications(specs, true);
+  } finally {
+    for (const [p, v] of saved) p.config.isolate = v;
+    if (had) o.isolate = old;
+    else delete o.isolate;
+  }
+}
+
 function flushStdout(sentinel) {
   return new Promise((resolve) => process.stdout.write("\n" + sentinel + "\n", () => resolve()));
 }
@@ -185,7 +219,8 @@ for await (const line of rl) {
     reply({ type: "error", error: "bad request: " + msg(e) });
     continue;
   }
-  const { id, file, sentinel } = req;
+  const { id, file, files, sentinel } = req;
+  const joint = Array.isArray(files);
   try {
     for (const [f, h] of configDeps) {
       if (hash(f) !== h) {
@@ -199,10 +234,30 @@ for await (const line of rl) {
     for (const p of vitest.projects) p.testFilesList = null;
     process.exitCode = undefined;
     const t0 = performance.now();
-    const specs = await vitest.getRelevantTestSpecifications([file]);
+    let specs = await vitest.getRelevantTestSpecifications(joint ? files : [file]);
+    let refusedFiles = [];
+    if (joint) {
+      // Only the files asked for; a file of a project in typecheck mode is left out (the
+      // caller runs it alone, in a fresh process).
+      const wanted = new Set();
+      for (const f of files) {
+        wanted.add(f);
+        try {
+          wanted.add(realpathSync(f));
+        } catch {}
+      }
+      specs = specs.filter((s) => wanted.has(s.moduleId));
+      refusedFiles = specs.filter((s) => typecheck.has(s.project)).map((s) => s.moduleId);
+      specs = specs.filter((s) => !typecheck.has(s.project));
+      const why = jointRefusal(specs);
+      if (why) {
+        reply({ id, type: "unsupported", error: why });
+        continue;
+      }
+    }
     if (!specs.length) {
       await flushStdout(sentinel);
-      reply({ id, type: "nomatch" });
+      reply({ id, type: "nomatch", refused: refusedFiles });
       continue;
     }
     const refused = specs.map((s) => typecheck.get(s.project)).find(Boolean);
@@ -210,13 +265,14 @@ for await (const line of rl) {
       reply({ id, type: "unsupported", error: refused });
       continue;
     }
-    await vitest.runTestSpecifications(specs, true);
+    if (joint) await runJoint(specs);
+    else await vitest.runTestSpecifications(specs, true);
     const ms = performance.now() - t0;
     const exit = Number(process.exitCode ?? 0) || 0;
     process.exitCode = undefined;
     recordNew();
     await flushStdout(sentinel);
-    reply({ id, type: "done", exit, invalidated, ms });
+    reply({ id, type: "done", exit, invalidated, ms, refused: refusedFiles });
   } catch (e) {
     reply({ id, type: "error", error: msg(e) });
   }

@@ -35,3 +35,16 @@ func FileMarkerStatement(id string) string {
 	lit := string(b)
 	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = (Reflect.get(g, "__vitest_worker__")?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
 }
+
+// FileMarkersStatement is MarkersStatement for coverage runs that may hold several test
+// files (LongLivedRunner.RunJoint): each id is appended as "<test file>\t<id>" (the file
+// vitest's worker is running, absolute; "?" outside a worker), once per test file and
+// statement in a worker, so a statement run a million times in a loop writes its ids once.
+// The ids are one JSON string literal, "a\nb\n", as in MarkersStatement. A run of one test
+// file reads the ids without the file (Result.Markers); a joint run attributes each to its
+// file.
+func FileMarkersStatement(ids ...string) string {
+	b, _ := json.Marshal(strings.Join(ids, "\n") + "\n")
+	lit := string(b)
+	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = Reflect.get(g, "__vitest_worker__")?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
+}

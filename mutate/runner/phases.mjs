@@ -4,7 +4,12 @@
 // in tree order, the phase its failure happened in, plus the run's unhandled errors, to the
 // file named by ORACLE_PHASES. Plain JS, no imports beyond node:fs, works with the
 // reporter API of vitest 1-3 (onFinished) and 3+ (onTestRunEnd).
-import { writeFileSync } from "node:fs";
+//
+// For a run of several test files (the long-lived runner's joint runs) every test names its
+// file, and "files" gives each file's own time (vitest's diagnostic: environment, prepare,
+// collect, setup and tests); every finished test appends a line to $ORACLE_PROGRESS, so a
+// long run shows it is progressing.
+import { appendFileSync, writeFileSync } from "node:fs";
 
 function firstLine(e) {
   let m = e && typeof e === "object" ? String(e.message ?? "") : String(e ?? "");
@@ -27,10 +32,10 @@ function phaseOf(r) {
 // is the "STACK_TRACE_ERROR" captured at definition, so the message is kept here.
 const timedOutRE = /^(Test|Hook) timed out in \d+ms/;
 
-function walk(task, names, out) {
+function walk(task, names, out, file) {
   if (task.type === "test" || task.type === "custom") {
     const r = task.result || {};
-    const t = { name: [...names, task.name].join(" "), state: r.state ?? "", phase: phaseOf(r) };
+    const t = { name: [...names, task.name].join(" "), state: r.state ?? "", phase: phaseOf(r), file };
     const timedOut = r.state === "fail" ? (r.errors || []).find((e) => timedOutRE.test(String(e?.message ?? ""))) : undefined;
     if (timedOut) {
       t.timeout = true;
@@ -40,7 +45,7 @@ function walk(task, names, out) {
     return;
   }
   const next = task.type === "suite" ? [...names, task.name] : names;
-  for (const c of task.tasks || []) walk(c, next, out);
+  for (const c of task.tasks || []) walk(c, next, out, file);
 }
 
 export default class OraclePhases {
@@ -51,20 +56,34 @@ export default class OraclePhases {
     if (ctx?.config) ctx.config.includeTaskLocation = true;
     for (const p of ctx?.projects || []) if (p?.config) p.config.includeTaskLocation = true;
   }
-  write(files, errors) {
+  write(files, errors, times) {
     const tests = [];
     for (const f of files || []) {
       if (!f) continue;
       // The file task is the root (no title in the full name).
-      for (const c of f.tasks || []) walk(c, [], tests);
+      for (const c of f.tasks || []) walk(c, [], tests, f.filepath);
     }
     const unhandled = (errors || []).map(firstLine);
     const out = process.env.ORACLE_PHASES;
-    if (out) writeFileSync(out, JSON.stringify({ tests, unhandled }));
+    if (out) writeFileSync(out, JSON.stringify({ tests, unhandled, files: times || [] }));
+  }
+  onTestCaseResult() {
+    try {
+      const p = process.env.ORACLE_PROGRESS;
+      if (p) appendFileSync(p, "t\n");
+    } catch {}
   }
   onTestRunEnd(modules, unhandledErrors) {
     this.done = true;
-    this.write((modules || []).map((m) => m.task), unhandledErrors);
+    const times = [];
+    for (const m of modules || []) {
+      try {
+        const d = m.diagnostic?.();
+        const ms = d ? (d.environmentSetupDuration || 0) + (d.prepareDuration || 0) + (d.collectDuration || 0) + (d.setupDuration || 0) + (d.duration || 0) : undefined;
+        if (m.task?.filepath && Number.isFinite(ms)) times.push({ file: m.task.filepath, ms });
+      } catch {}
+    }
+    this.write((modules || []).map((m) => m.task), unhandledErrors, times);
   }
   onFinished(files, errors) {
     if (!this.done) this.write(files, errors);

@@ -231,7 +231,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 }
 
 // markersSeen reads the reached file at path: whether id is in it, and every
-// distinct id in it, sorted.
+// distinct id in it, sorted. A line "<test file>\t<id>" (FileMarkersStatement) counts as id.
 func markersSeen(path, id string) (bool, []string) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -239,6 +239,9 @@ func markersSeen(path, id string) (bool, []string) {
 	}
 	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
+		if _, after, ok := strings.Cut(l, "\t"); ok {
+			l = after
+		}
 		if l != "" {
 			seen[l] = true
 		}

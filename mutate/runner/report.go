@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -42,8 +43,14 @@ type phaseReport struct {
 		Phase   string `json:"phase"`
 		Timeout bool   `json:"timeout"`
 		Message string `json:"message"`
+		File    string `json:"file"` // absolute ("": an older reporter; then every test is the file's)
 	} `json:"tests"`
 	Unhandled []string `json:"unhandled"`
+	// Files are each test file's own time, in milliseconds (a joint run's share per file).
+	Files []struct {
+		File string  `json:"file"`
+		Ms   float64 `json:"ms"`
+	} `json:"files"`
 }
 
 // evidence is everything one finished vitest process left behind.
@@ -115,6 +122,9 @@ func classify(ev evidence) Result {
 	phaseQueue := map[string][]phaseOf{}
 	if ph != nil {
 		for _, t := range ph.Tests {
+			if t.File != "" && !slices.Contains(ev.testAbs, filepath.Clean(t.File)) && filepath.Clean(t.File) != filepath.Clean(file.Name) {
+				continue // another file's test (a joint run)
+			}
 			phaseQueue[t.Name] = append(phaseQueue[t.Name], phaseOf{Phase(t.Phase), t.Timeout, t.Message})
 		}
 	}

@@ -1,0 +1,226 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/internal/samplecopy"
+	"github.com/oracle-ts/oracle/internal/testenv"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// The joint baseline's sample: two functions, and a third called while the
+// module loads (every test file importing it runs it, in a run of its own).
+const jointSrc = `export function inc(x: number) {
+  return x + 1;
+}
+export function dbl(x: number) {
+  return x * 2;
+}
+function build() {
+  return [1, 2];
+}
+export const table = build();
+`
+
+var jointTests = map[string]string{
+	// Reaches inc only (and build, loading the module); passes.
+	"src/ja.test.ts": `import { expect, it } from "vitest";
+import { inc, table } from "./joint";
+
+it("inc", () => {
+  expect(inc(1)).toBe(2);
+  expect(table).toEqual([1, 2]);
+});
+`,
+	// Reaches dbl only (and build); one test fails in its body.
+	"src/jb.test.ts": `import { expect, it } from "vitest";
+import { dbl } from "./joint";
+
+it("dbl", () => {
+  expect(dbl(2)).toBe(4);
+});
+it("dbl wrong", () => {
+  expect(dbl(2)).toBe(5);
+});
+`,
+	// Reaches neither function but build; passes alone, and fails after a
+	// file that left a global behind in the same worker (ja's sibling jd).
+	"src/jc.test.ts": `import { expect, it } from "vitest";
+import { table } from "./joint";
+
+it("clean globals", () => {
+  expect(Reflect.get(globalThis, "leftByJd")).toBeUndefined();
+  Reflect.set(globalThis, "leftByJc", 1);
+  expect(table.length).toBe(2);
+});
+`,
+	"src/jd.test.ts": `import { expect, it } from "vitest";
+import { inc } from "./joint";
+
+it("clean globals too", () => {
+  expect(Reflect.get(globalThis, "leftByJc")).toBeUndefined();
+  Reflect.set(globalThis, "leftByJd", 1);
+  expect(inc(0)).toBe(1);
+});
+`,
+}
+
+// TestJointBaselinesReal: with the sample's vitest and the long-lived
+// runner, the baselines of four test files run in one vitest run, and every
+// file gets what a run of its own gives: its outcome (jb red by its own
+// assertion, the others green, though jc or jd fails in the joint run for
+// the other's global: it runs again alone), its tests, and the functions it
+// entered (inc by ja and jd, dbl by jb only; build, run while the module
+// loads, by all four: the worker resets its modules before each file).
+func TestJointBaselinesReal(t *testing.T) {
+	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
+	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
+		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
+	}
+	repo := t.TempDir()
+	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"src/joint.ts": jointSrc}
+	var tests []string
+	for f, body := range jointTests {
+		files[f] = body
+		tests = append(tests, f)
+	}
+	testenv.WriteTree(t, repo, files)
+	slices.Sort(tests)
+	span := func(fn string) Probe {
+		start := strings.Index(jointSrc, fn)
+		open := start + strings.Index(jointSrc[start:], "{")
+		end := open + strings.Index(jointSrc[open:], "\n}") + 2
+		return Probe{Path: "src/joint.ts", Body: [2]uint{uint(open), uint(end)}}
+	}
+	probes := []Probe{span("function inc"), span("function dbl"), span("function build")}
+	run := func(noJoint bool) (string, runner.LongLivedStats) {
+		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		r := runner.NewLongLived()
+		defer r.Close()
+		l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "j", Coverage: true, Probes: probes, NoJoint: noJoint}
+		res, err := l.Execute(context.Background(), tests, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, run := range res.Baselines {
+			fmt.Fprintf(&b, "%s=%s %q tests:", run.Test, run.Outcome, run.Detail)
+			for _, tc := range run.Tests {
+				fmt.Fprintf(&b, " %s/%s/%s", tc.Name, tc.Status, tc.Phase)
+			}
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "entered %v idle %v mutants %d", res.Entered, res.Idle, len(res.Mutants))
+		return b.String(), r.Stats()
+	}
+	want := `src/ja.test.ts=passed "" tests: inc/passed/
+src/jb.test.ts=failed "AssertionError: expected 4 to be 5 // Object.is equality" tests: dbl/passed/ dbl wrong/failed/body
+src/jc.test.ts=passed "" tests: clean globals/passed/
+src/jd.test.ts=passed "" tests: clean globals too/passed/
+entered [[src/ja.test.ts src/jd.test.ts] [src/jb.test.ts] [src/ja.test.ts src/jb.test.ts src/jc.test.ts src/jd.test.ts]] idle [] mutants 0`
+	alone, st := run(true)
+	if alone != want || st.JointRuns != 0 {
+		t.Errorf("a run per file:\n%s\nwant\n%s\n(%d joint runs)", alone, want, st.JointRuns)
+	}
+	joint, st := run(false)
+	t.Logf("joint: %+v", st)
+	if joint != want {
+		t.Errorf("joint:\n%s\nwant\n%s", joint, want)
+	}
+	// One joint run; jb (red) and whichever of jc and jd ran second in a
+	// shared worker (red there) run again alone; ja at least stands as the
+	// joint run gave it.
+	if st.JointRuns != 1 || st.JointFiles != 4 || st.Runs > 4 || st.Runs < 2 || st.Fallbacks != 0 {
+		t.Errorf("joint: stats %+v, want 1 joint run of 4 files and 1 to 3 runs alone", st)
+	}
+}
+
+const negSrc = `export function neg(x: number) {
+  return -x;
+}
+`
+
+const negTest = `import { expect, it } from "vitest";
+import { neg } from "./neg";
+
+it("negates", () => {
+  expect(neg(2)).toBe(-2);
+});
+`
+
+// TestJointBatchesReal: the batches of two test files that share no
+// mutant run in one vitest run, and every mutant's outcome is what batches
+// run one by one give: the loop stopped by the hit limit in spin's batch
+// (a note only spin's harness wrote, attributed to it: the harness names
+// itself in its notes), the kills, the survivor.
+func TestJointBatchesReal(t *testing.T) {
+	repo, spin := spinRepo(t)
+	testenv.WriteTree(t, repo, map[string]string{"src/neg.ts": negSrc, "src/neg.test.ts": negTest})
+	at := strings.Index(negSrc, "return -x;")
+	mutant := func(sub, text string) edit.Mutant {
+		m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ms := []edit.Mutant{spin[0], spin[2], mutant("plus", "return x;"), mutant("same", "return -x + 0;")}
+	run := func(noJoint, coverage bool) (*Result, runner.LongLivedStats) {
+		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		r := runner.NewLongLived()
+		r.Node = spinNode
+		defer r.Close()
+		l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "s", Coverage: coverage, NoJoint: noJoint}
+		res, err := l.Execute(context.Background(), []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, r.Stats()
+	}
+	want := "test:loop=timeout/batched test:minus=killed/batched test:plus=killed/batched test:same=survived/batched"
+	for _, noJoint := range []bool{true, false} {
+		res, st := run(noJoint, true)
+		t.Logf("noJoint %v: %+v", noJoint, st)
+		if got := summarize(res); got != want {
+			t.Errorf("noJoint %v: %s\nwant %s", noJoint, got, want)
+		}
+		if loop := res.Mutants[0]; !loop.HitLimit || loop.Test != "src/spin.test.ts" {
+			t.Errorf("noJoint %v: the loop: %+v", noJoint, loop)
+		}
+		// Without: 2 baselines, 2 batches. With: the baselines' joint run
+		// and the batches', each attributed to every file.
+		if wantJ, wantF := map[bool][2]int{true: {0, 0}, false: {2, 4}}[noJoint], [2]int{st.JointRuns, st.JointFiles}; wantJ != wantF || noJoint && st.Runs != 4 || !noJoint && st.Runs != 2 {
+			t.Errorf("noJoint %v: %d runs, %d joint of %d files; want %v joint", noJoint, st.Runs, st.JointRuns, st.JointFiles, wantJ)
+		}
+	}
+	// Without coverage every mutant runs against both test files in order:
+	// spin's batch waits for neg's (which kills plus: spin's batch must not
+	// hold it), so the batches run one by one, and only the baselines
+	// together.
+	res, st := run(false, false)
+	if got, want := summarize(res), "test:loop=timeout/batched test:minus=killed/batched test:plus=killed/batched test:same=survived"; got != want {
+		t.Errorf("without coverage: %s\nwant %s", got, want)
+	}
+	if st.JointRuns != 1 {
+		t.Errorf("without coverage: %d joint runs, want the baselines' only: %+v", st.JointRuns, st)
+	}
+}
