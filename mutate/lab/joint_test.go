@@ -224,3 +224,74 @@ func TestJointBatchesReal(t *testing.T) {
 		t.Errorf("without coverage: %d joint runs, want the baselines' only: %+v", st.JointRuns, st)
 	}
 }
+
+// TestJointGreenConfirmedAlone: a test file that passes in the joint
+// baseline only because a file before it in the same worker left a global
+// behind is run alone before any mutant runs alone against it; red there,
+// it is the red baseline it is in a run of its own (no mutant is judged),
+// not a file that kills every mutant run alone. (Where the two files do
+// not share a worker, kb is red in the joint run and alone: the same
+// result.)
+func TestJointGreenConfirmedAlone(t *testing.T) {
+	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
+	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
+		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
+	}
+	repo := t.TempDir()
+	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
+		t.Fatal(err)
+	}
+	testenv.WriteTree(t, repo, map[string]string{
+		"src/neg.ts": negSrc,
+		// The larger file: vitest's sequencer runs it first.
+		"src/ka.test.ts": `import { expect, it } from "vitest";
+import { neg } from "./neg";
+
+// Sets up what kb.test.ts relies on, in a worker the two share.
+// ` + strings.Repeat("padding so that this file is the larger one. ", 20) + `
+Reflect.set(globalThis, "leftByKa", 1);
+
+it("negates", () => {
+  expect(neg(2)).toBe(-2);
+});
+`,
+		"src/kb.test.ts": `import { expect, it } from "vitest";
+import { neg } from "./neg";
+
+it("negates after ka", () => {
+  expect(Reflect.get(globalThis, "leftByKa")).toBe(1);
+  expect(neg(3)).toBe(-3);
+});
+`,
+	})
+	at := strings.Index(negSrc, "return -x;")
+	var ms []edit.Mutant
+	for _, e := range [][2]string{{"plus", "return x;"}, {"same", "return -x + 0;"}} {
+		m, err := edit.NewMutant("test", e[0], "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: e[1]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	r := runner.NewLongLived()
+	defer r.Close()
+	l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "k"}
+	res, err := l.Execute(context.Background(), []string{"src/ka.test.ts", "src/kb.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stats %+v", r.Stats())
+	var got []string
+	for _, b := range res.Baselines {
+		got = append(got, b.Test+"="+string(b.Outcome))
+		t.Logf("%s: %s %s", b.Test, b.Outcome, b.Detail)
+	}
+	if strings.Join(got, " ") != "src/ka.test.ts=passed src/kb.test.ts=failed" || len(res.Mutants) != 0 {
+		t.Errorf("baselines %v, %d mutants judged (%s); want kb red and none judged", got, len(res.Mutants), summarize(res))
+	}
+}

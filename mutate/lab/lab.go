@@ -192,10 +192,13 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		cov.restore(l.Files)
 		return res, l.fail(ctx, err)
 	}
+	jointOnly := map[string]bool{} // green in the joint run, never run alone
 	for _, t := range tests {
 		l.progress("baseline")
 		r, ok := joint[t]
+		jointOnly[t] = ok
 		if o, _ := BaselineOutcome(r); !ok || o != Passed {
+			jointOnly[t] = false
 			// Not in the joint run, or red there (where another file's leftovers
 			// may be the cause): its own run says.
 			spec := l.spec(l.Root, t, bt, "")
@@ -309,6 +312,9 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		if r == nil {
 			res.RanAlone++
 		}
+	}
+	if red, err := l.confirmAlone(ctx, res, runsOf, pre, jointOnly, bt); err != nil || red {
+		return res, err
 	}
 	runs, err := l.spread(ctx, runsOf, ms, ids, pre, timeout)
 	res.Alone = time.Since(phase)
@@ -443,6 +449,40 @@ func (l *Lab) jointBaselines(ctx context.Context, tests []string, bt time.Durati
 	// its files run alone.
 	spec.Stall, spec.Once = bt, true
 	return jr.RunJoint(ctx, spec, tests)
+}
+
+// confirmAlone runs alone, once, each test file that mutants are about to
+// run alone against and whose baseline was green only in the joint run: in
+// a shared worker another file's leftovers (a global it set) may have made
+// it pass, and alone a red file would kill every mutant. A file red alone
+// replaces its baseline in res, and red says so: no mutant runs then, as
+// with any red baseline.
+func (l *Lab) confirmAlone(ctx context.Context, res *Result, runsOf [][]string, pre []*Run, jointOnly map[string]bool, bt time.Duration) (red bool, err error) {
+	for k, r := range pre {
+		if r != nil {
+			continue
+		}
+		for _, t := range runsOf[k] {
+			if !jointOnly[t] {
+				continue
+			}
+			jointOnly[t] = false
+			r, err := l.Runner.Run(ctx, l.spec(l.Root, t, bt, ""))
+			if err != nil {
+				return false, l.fail(ctx, err)
+			}
+			if o, detail := BaselineOutcome(r); o != Passed {
+				for i := range res.Baselines {
+					if res.Baselines[i].Test == t {
+						res.Baselines[i] = Run{Test: t, Outcome: o, Duration: r.Duration, Tests: r.Tests,
+							Detail: "green only with other test files in its vitest worker; alone: " + detail}
+					}
+				}
+				red = true
+			}
+		}
+	}
+	return red, ctx.Err()
 }
 
 func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {
