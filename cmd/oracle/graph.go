@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -114,8 +115,11 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeGraphJSON writes doc as json.Marshal would (then a newline), one
-// function at a time.
+// writeGraphJSON writes doc as json.Marshal would (then a newline). The
+// functions are encoded in chunks of graphJSONChunk, by GOMAXPROCS workers
+// at a time, and written in their order: encoding the document of a large
+// repository was the last serial step of the command (a tenth of its wall
+// time on two cores, measured).
 func writeGraphJSON(w *bufio.Writer, doc graphDoc) error {
 	head, err := json.Marshal(doc.Schema)
 	if err != nil {
@@ -124,15 +128,8 @@ func writeGraphJSON(w *bufio.Writer, doc graphDoc) error {
 	w.WriteString(`{"schema":`)
 	w.Write(head)
 	w.WriteString(`,"functions":[`)
-	for i, fn := range doc.Functions {
-		b, err := json.Marshal(fn)
-		if err != nil {
-			return err
-		}
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		w.Write(b)
+	if err := writeFunctionsJSON(w, doc.Functions); err != nil {
+		return err
 	}
 	w.WriteByte(']')
 	for _, part := range []struct {
@@ -152,6 +149,57 @@ func writeGraphJSON(w *bufio.Writer, doc graphDoc) error {
 	}
 	_, err = w.WriteString("}\n")
 	return err
+}
+
+// graphJSONChunk is how many functions one worker encodes at a time.
+const graphJSONChunk = 256
+
+// writeFunctionsJSON writes the functions comma-separated, as json.Marshal
+// writes the elements of a slice. At most two chunks per worker are encoded
+// and not yet written, so memory stays bounded by the chunks, not the
+// document.
+func writeFunctionsJSON(w *bufio.Writer, fns []*callgraph.FunctionNode) error {
+	type encoded struct {
+		b   []byte
+		err error
+	}
+	n := (len(fns) + graphJSONChunk - 1) / graphJSONChunk
+	results := make([]chan encoded, n)
+	for i := range results {
+		results[i] = make(chan encoded, 1)
+	}
+	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	go func() {
+		for i := 0; i < n; i++ {
+			ahead <- struct{}{}
+			go func(i int) {
+				var buf []byte
+				for j, fn := range fns[i*graphJSONChunk : min((i+1)*graphJSONChunk, len(fns))] {
+					b, err := json.Marshal(fn)
+					if err != nil {
+						results[i] <- encoded{err: err}
+						return
+					}
+					if i > 0 || j > 0 {
+						buf = append(buf, ',')
+					}
+					buf = append(buf, b...)
+				}
+				results[i] <- encoded{b: buf}
+			}(i)
+		}
+	}()
+	var first error
+	for i := 0; i < n; i++ {
+		r := <-results[i] // after an error, still received: no encoder is left blocked
+		<-ahead
+		if first == nil {
+			if first = r.err; first == nil {
+				_, first = w.Write(r.b)
+			}
+		}
+	}
+	return first
 }
 
 // selectFunctions keeps the functions named on the command line; a named
