@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -185,19 +186,23 @@ func writeFunctionsJSON(w *bufio.Writer, fns []*callgraph.FunctionNode) error {
 		for i := 0; i < n; i++ {
 			ahead <- struct{}{}
 			go func(i int) {
-				var buf []byte
-				for j, fn := range fns[i*graphJSONChunk : min((i+1)*graphJSONChunk, len(fns))] {
-					b, err := json.Marshal(fn)
-					if err != nil {
+				// An Encoder writes each value into buf once (json.Marshal
+				// returns a copy); it escapes HTML as Marshal does, and
+				// ends each value with a newline, replaced by the comma.
+				var buf bytes.Buffer
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				enc := json.NewEncoder(&buf)
+				for _, fn := range fns[i*graphJSONChunk : min((i+1)*graphJSONChunk, len(fns))] {
+					if err := enc.Encode(fn); err != nil {
 						results[i] <- encoded{err: err}
 						return
 					}
-					if i > 0 || j > 0 {
-						buf = append(buf, ',')
-					}
-					buf = append(buf, b...)
+					buf.Bytes()[buf.Len()-1] = ','
 				}
-				results[i] <- encoded{b: buf}
+				b := buf.Bytes()
+				results[i] <- encoded{b: b[:len(b)-1]} // the last comma
 			}(i)
 		}
 	}()
