@@ -173,7 +173,7 @@ const graphJSONChunk = 256
 // document.
 func writeFunctionsJSON(w *bufio.Writer, fns []*callgraph.FunctionNode) error {
 	type encoded struct {
-		b   []byte
+		buf *bytes.Buffer
 		err error
 	}
 	n := (len(fns) + graphJSONChunk - 1) / graphJSONChunk
@@ -182,39 +182,46 @@ func writeFunctionsJSON(w *bufio.Writer, fns []*callgraph.FunctionNode) error {
 		results[i] = make(chan encoded, 1)
 	}
 	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	// The chunks' buffers, reused once written: as many as chunks ahead.
+	free := make(chan *bytes.Buffer, cap(ahead))
+	for range cap(ahead) {
+		free <- new(bytes.Buffer)
+	}
 	go func() {
 		for i := 0; i < n; i++ {
 			ahead <- struct{}{}
+			buf := <-free
 			go func(i int) {
 				// An Encoder writes each value into buf once (json.Marshal
 				// returns a copy); it escapes HTML as Marshal does, and
 				// ends each value with a newline, replaced by the comma.
-				var buf bytes.Buffer
+				buf.Reset()
 				if i > 0 {
 					buf.WriteByte(',')
 				}
-				enc := json.NewEncoder(&buf)
+				enc := json.NewEncoder(buf)
 				for _, fn := range fns[i*graphJSONChunk : min((i+1)*graphJSONChunk, len(fns))] {
 					if err := enc.Encode(fn); err != nil {
-						results[i] <- encoded{err: err}
+						results[i] <- encoded{buf: buf, err: err}
 						return
 					}
 					buf.Bytes()[buf.Len()-1] = ','
 				}
-				b := buf.Bytes()
-				results[i] <- encoded{b: b[:len(b)-1]} // the last comma
+				buf.Truncate(buf.Len() - 1) // the last comma
+				results[i] <- encoded{buf: buf}
 			}(i)
 		}
 	}()
 	var first error
 	for i := 0; i < n; i++ {
 		r := <-results[i] // after an error, still received: no encoder is left blocked
-		<-ahead
 		if first == nil {
 			if first = r.err; first == nil {
-				_, first = w.Write(r.b)
+				_, first = w.Write(r.buf.Bytes())
 			}
 		}
+		free <- r.buf
+		<-ahead
 	}
 	return first
 }
