@@ -28,6 +28,24 @@ extern bool ts_tree_cursor_goto_parent(tsaCursor *);
 extern bool ts_tree_cursor_goto_next_sibling(tsaCursor *);
 extern bool ts_tree_cursor_goto_first_child(tsaCursor *);
 extern void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
+extern void *ts_parser_new(void);
+extern void ts_parser_delete(void *);
+extern bool ts_parser_set_language(void *, const void *);
+extern void *ts_parser_parse_string(void *, const void *, const char *, uint32_t);
+extern tsaNode ts_tree_root_node(const void *);
+extern void ts_tree_delete(void *);
+
+// tsa_parse parses len bytes of src in one call: the Go bindings' Parse
+// reads the text through a Go callback that copies each chunk into C
+// memory, and costs a tree object and a cgo round trip to delete it.
+// tree-sitter keeps no reference to src after it returns. It stores the
+// root node in *root and returns the tree (NULL when tree-sitter returns none).
+static void *tsa_parse(void *parser, const char *src, uint32_t len, tsaNode *root) {
+	static const char empty[1] = {0};
+	void *tree = ts_parser_parse_string(parser, NULL, len ? src : empty, len);
+	if (tree) *root = ts_tree_root_node(tree);
+	return tree;
+}
 
 // go-tree-sitter routes every allocation of the C library through a Go
 // callback that calls C malloc: a third of the parse time. The defaults are
@@ -96,11 +114,7 @@ static int32_t tsa_walk(const tsaNode *root, const uint8_t *skip, uint32_t nsym,
 */
 import "C"
 
-import (
-	"unsafe"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
-)
+import "unsafe"
 
 // useLibcAllocator makes tree-sitter call malloc and free directly. Memory
 // allocated before comes from the same libc malloc, so mixing is safe.
@@ -109,12 +123,45 @@ func useLibcAllocator() { C.tsa_use_libc_allocator() }
 // walkBuf is the C walker's output buffer, reused between files.
 type walkBuf []C.tsaOut
 
-// copyTree copies st into nodes (reusing its memory) using the C walker.
-// It reports false if the walk could not complete (it then falls back on
-// nothing: the caller reports an internal error).
-func copyTree(g *grammar, st *sitter.Tree, nodes []node, scratch *walkBuf) ([]node, bool) {
-	root := st.RootNode()
-	croot := (*C.tsaNode)(unsafe.Pointer(root))
+// cParser is a tree-sitter parser owned by the analyzer (C memory: free it
+// with close).
+type cParser struct{ p unsafe.Pointer }
+
+func newCParser() cParser { return cParser{C.ts_parser_new()} }
+
+func (c *cParser) close() {
+	if c.p != nil {
+		C.ts_parser_delete(c.p)
+		c.p = nil
+	}
+}
+
+func (c cParser) setLanguage(g *grammar) bool {
+	return bool(C.ts_parser_set_language(c.p, unsafe.Pointer(g.lang.Inner)))
+}
+
+// parseCopy parses src and copies its tree into nodes (reusing its memory)
+// with the C walker. The tree-sitter tree is freed before it returns. It
+// reports false if tree-sitter returned no tree or the walk could not
+// complete.
+func (c cParser) parseCopy(g *grammar, src []byte, nodes []node, scratch *walkBuf) ([]node, bool) {
+	var root C.tsaNode
+	var ptr *C.char
+	if len(src) > 0 {
+		ptr = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	tree := C.tsa_parse(c.p, ptr, C.uint32_t(len(src)), &root)
+	if tree == nil {
+		return nodes, false
+	}
+	defer C.ts_tree_delete(tree)
+	return copyTree(g, &root, nodes, scratch)
+}
+
+// copyTree copies the tree under croot into nodes (reusing its memory) using
+// the C walker. It reports false if the walk could not complete (it then
+// falls back on nothing: the caller reports an internal error).
+func copyTree(g *grammar, croot *C.tsaNode, nodes []node, scratch *walkBuf) ([]node, bool) {
 	capacity := int(C.tsa_count(croot)) + 1
 	anyError := C.tsa_has_error(croot) != 0
 	var n int

@@ -47,8 +47,9 @@ type extraction struct {
 	classOf   map[int32]string    // class node -> its name path
 	bindName  map[int32]string    // class expression -> the variable it is bound to
 	exportKey map[Export]bool
-	scopes    map[int32]scope // names declared by each scope node, computed on demand
-	resolved  map[scopeName]Binding
+	scopes    map[int32]scope     // names declared by each scope node, computed on demand
+	resolved  map[scopeName]int32 // index in found, -1: the module scope
+	found     []Binding
 	ctx       *context
 	stack     []int32 // reused by preorder
 	// scoping is set while boundLocally computes scopes: the types of the

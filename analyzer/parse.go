@@ -89,7 +89,7 @@ func newGrammar(l *sitter.Language) *grammar {
 // Parser parses files one at a time. A Parser is not safe for concurrent use:
 // give each goroutine its own. Close it when done (it holds C memory).
 type Parser struct {
-	p       *sitter.Parser
+	p       cParser
 	lang    Lang
 	nodes   []node  // reused between files
 	scratch walkBuf // reused between files
@@ -98,14 +98,13 @@ type Parser struct {
 // NewParser returns a Parser ready for TS and TSX files.
 func NewParser() *Parser {
 	loadGrammars()
-	return &Parser{p: sitter.NewParser()}
+	return &Parser{p: newCParser()}
 }
 
 // Close frees the parser's C memory. The Parser must not be used afterwards.
 func (p *Parser) Close() {
-	if p != nil && p.p != nil {
-		p.p.Close()
-		p.p = nil
+	if p != nil {
+		p.p.close()
 	}
 }
 
@@ -140,7 +139,7 @@ func (p *Parser) parse(path string, src []byte) (f *File, t *tree) {
 			t = nil
 		}
 	}()
-	if p == nil || p.p == nil {
+	if p == nil || p.p.p == nil {
 		f.Errors = []ParseError{{Line: 1, Column: 1, Message: "parser is closed"}}
 		return f, nil
 	}
@@ -149,8 +148,8 @@ func (p *Parser) parse(path string, src []byte) (f *File, t *tree) {
 		g = grammarTSX
 	}
 	if p.lang != lang {
-		if err := p.p.SetLanguage(g.lang); err != nil {
-			f.Errors = []ParseError{{Line: 1, Column: 1, Message: "cannot load grammar: " + err.Error()}}
+		if !p.p.setLanguage(g) {
+			f.Errors = []ParseError{{Line: 1, Column: 1, Message: "cannot load grammar: its ABI version is not supported"}}
 			return f, nil
 		}
 		p.lang = lang
@@ -185,21 +184,8 @@ func (p *Parser) parse(path string, src []byte) (f *File, t *tree) {
 // build parses src and copies the tree into p.nodes. It returns the number
 // of error sites (outermost ERROR and MISSING nodes).
 func (p *Parser) build(g *grammar, src []byte) (*tree, int) {
-	// Parser.Parse hands tree-sitter a C copy of the whole rest of the text
-	// on every read (quadratic); small chunks keep each copy cheap.
-	n := len(src)
-	st := p.p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < 0 || i >= n {
-			return nil
-		}
-		return src[i:min(i+readChunk, n)]
-	}, nil, nil)
-	if st == nil {
-		return nil, 0
-	}
-	defer st.Close()
 	t := &tree{src: src, lines: lineStarts(src)}
-	nodes, ok := copyTree(g, st, p.nodes[:0], &p.scratch)
+	nodes, ok := p.p.parseCopy(g, src, p.nodes[:0], &p.scratch)
 	if !ok {
 		return nil, 0
 	}
@@ -207,9 +193,6 @@ func (p *Parser) build(g *grammar, src []byte) (*tree, int) {
 	p.nodes = nodes
 	return t, t.countErrors()
 }
-
-// readChunk is how many bytes tree-sitter reads at a time.
-const readChunk = 4096
 
 // node is a tree-sitter node copied to Go. Children are linked by index.
 type node struct {

@@ -14,8 +14,8 @@ func rawErrors(t *testing.T, path, src string) int {
 	if strings.HasSuffix(path, ".tsx") {
 		g = grammarTSX
 	}
-	if err := p.p.SetLanguage(g.lang); err != nil {
-		t.Fatal(err)
+	if !p.p.setLanguage(g) {
+		t.Fatal("cannot set the grammar")
 	}
 	tr, n := p.build(g, []byte(src))
 	if tr == nil {

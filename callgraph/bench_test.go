@@ -23,8 +23,8 @@ func BenchmarkBuildSynthetic(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(g.Functions) != st.Functions {
-			b.Fatalf("functions: got %d, want %d", len(g.Functions), st.Functions)
+		if len(g.Functions) != st.Functions+st.Members+st.Nested {
+			b.Fatalf("functions: got %d, want %d", len(g.Functions), st.Functions+st.Members+st.Nested)
 		}
 	}
 }

@@ -84,6 +84,11 @@ type Stats struct {
 	// graph reports Functions+Members functions.
 	Members     int
 	MemberCalls int
+	// Nested counts the named arrow functions declared in the body of a
+	// function (const applyN = (f) => f(acc), and the block-scoped const
+	// that shadows an import): oracle graph reports them as functions too
+	// (outer.applyN), so Functions+Members+Nested in all.
+	Nested int
 }
 
 // Generate writes the repository described by cfg into dir (created if
@@ -962,6 +967,7 @@ func (fb *fnGen) block(maxLines int) int {
 			fb.line("  acc = %s(acc);", c.expr)
 			fb.line("}")
 			fb.calls++
+			g.stats.Nested++
 			return 4
 		case r < 88 && maxLines >= 2:
 			c := fb.shadowable()
@@ -972,6 +978,7 @@ func (fb *fnGen) block(maxLines int) int {
 			fb.line("const %s = (%s: (n: number) => number): number => %s(acc);", v, c.expr, c.expr)
 			fb.line("acc = %s((n) => n + %d);", v, 1+g.intn(9))
 			fb.calls += 2
+			g.stats.Nested++
 			return 2
 		case r < 92 && !fb.f.async:
 			var c *callable

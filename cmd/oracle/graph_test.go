@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,9 +127,10 @@ func TestGraphJSONDocument(t *testing.T) {
 	}
 }
 
-// TestGraphJSONStreamed: the document written one function at a time is,
-// byte for byte, what encoding it whole gives (with and without the
-// optional notes and errors, with characters JSON escapes).
+// TestGraphJSONStreamed: the document written in chunks encoded in
+// parallel is, byte for byte, what encoding it whole gives (with and without
+// the optional notes and errors, with characters JSON escapes, with one
+// chunk, many chunks and a last chunk of one function).
 func TestGraphJSONStreamed(t *testing.T) {
 	tgt := "src/a.ts#f<T>"
 	full := graphDoc{Schema: "oracle.graph/v1",
@@ -143,7 +145,14 @@ func TestGraphJSONStreamed(t *testing.T) {
 	noExtras := full
 	noExtras.Notes, noExtras.Errors = nil, nil
 	empty := graphDoc{Schema: "oracle.graph/v1", Functions: []*callgraph.FunctionNode{}}
-	for name, doc := range map[string]graphDoc{"full": full, "no notes or errors": noExtras, "no functions": empty} {
+	many := full
+	many.Functions = nil
+	for i := 0; i < 5*graphJSONChunk+1; i++ {
+		id := fmt.Sprintf("src/m%d.ts#f%d", i/7, i)
+		many.Functions = append(many.Functions, &callgraph.FunctionNode{ID: id, File: fmt.Sprintf("src/m%d.ts", i/7),
+			Name: fmt.Sprintf("f%d", i), Line: i, Calls: []callgraph.CallEdge{{Text: fmt.Sprintf("g%d()", i), Line: i, Target: &id, Via: callgraph.ViaLocal}}})
+	}
+	for name, doc := range map[string]graphDoc{"full": full, "no notes or errors": noExtras, "no functions": empty, "many chunks": many} {
 		var want, got bytes.Buffer
 		if err := json.NewEncoder(&want).Encode(doc); err != nil {
 			t.Fatal(err)
