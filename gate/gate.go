@@ -511,7 +511,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	for _, b := range lr.Baselines {
 		switch {
 		case b.Outcome == lab.Passed:
-		case idle[b.Test] || strings.HasPrefix(b.Detail, runner.NoTestExecuted):
+		case idle[b.Test] || b.NoTestRan:
 			idle[b.Test] = true
 			red[b.Test] = b.Detail
 		default:

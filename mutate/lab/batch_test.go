@@ -68,12 +68,13 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 	if !strings.HasPrefix(filepath.Base(s.TestFile), HarnessPrefix) {
 		b.alone++
 		code, _ := os.ReadFile(filepath.Join(b.root, "x.ts"))
-		st := runner.Result{Status: runner.Passed, Reached: true, Duration: time.Second}
+		st := passedRun()
+		st.Reached, st.Duration = true, time.Second
 		if m := tagRE.FindSubmatch(code); m != nil {
 			var v int
 			fmt.Sscan(string(m[1]), &v)
 			if b.mutants[v].alone == "kill" {
-				st = runner.Result{Status: runner.Failed, Detail: "expected 2", Tests: []runner.Test{{Name: "t", Status: "failed", Phase: runner.PhaseBody}}}
+				st = failedRun("expected 2")
 			}
 		}
 		return st, nil
@@ -101,7 +102,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			tests = append(tests, runner.Test{Name: name, Status: "passed"}, runner.Test{Name: name + "2", Status: "skipped"})
 			notes = append(notes, slowNote+m[1])
 		case beh.batch == "hang":
-			return runner.Result{Status: runner.Timeout, Detail: "timed out"}, nil
+			return timedOutRun(), nil
 		case dirty:
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "polluted"})
 		case v == 0 || beh.batch == "pass":
@@ -115,7 +116,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			dirty = true
 		}
 	}
-	return runner.Result{Status: runner.Failed, Tests: tests, Duration: time.Second, Markers: notes}, nil
+	return runner.Result{Tests: tests, Duration: time.Second, Markers: notes, ExitCode: 1}, nil
 }
 
 func (b *batchRunner) Close() error { return nil }

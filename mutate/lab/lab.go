@@ -4,8 +4,8 @@
 // skip's operators for `prove`, the gate's for `gate`): discovery, the lab
 // and the verdicts are kept apart, as cargo-mutants keeps them.
 //
-// The kill policy lives here (outcome.go), not in the runner: the runner
-// reports what vitest reported; the lab decides that only a test failing in
+// The kill policy lives here, in one file (outcome.go), not in the runner:
+// the runner reports what vitest reported, facts only; the lab decides that only a test failing in
 // its body (an assertion, or an exception from the code under test) kills a
 // mutant, and that a load, syntax or setup failure is an error, never a kill.
 package lab
@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -105,6 +104,9 @@ type Run struct {
 	// Tests are a baseline's tests, as vitest reported them (names,
 	// lines); nil for a mutant.
 	Tests []runner.Test
+	// NoTestRan: a baseline's test file loaded but executed no test (every
+	// test skipped, or none): it runs none of the code under test.
+	NoTestRan bool
 }
 
 // Result is what a lab established, in input order.
@@ -194,7 +196,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 			return res, l.fail(ctx, err)
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r)})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
@@ -210,7 +212,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		var used []string
 		green = true
 		for _, b := range res.Baselines {
-			if len(cov.reached[b.Test]) == 0 || strings.HasPrefix(b.Detail, runner.NoTestExecuted) {
+			if len(cov.reached[b.Test]) == 0 || b.NoTestRan {
 				res.Idle = append(res.Idle, b.Test)
 				continue
 			}
