@@ -58,6 +58,7 @@ type batchRunner struct {
 	grown   []int // the n of each Grow call
 	// markedSchema: a batch ran a schema holding reached markers.
 	markedSchema bool
+	events       []Event // what the lab's Progress heard
 }
 
 var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
@@ -148,7 +149,8 @@ func runBatchedResult(t *testing.T, behs []behaviour) (*Result, *batchRunner) {
 		r.mutants[k+1] = b
 	}
 	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op",
-		Grow: func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil }}
+		Grow:     func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil },
+		Progress: func(e Event) { r.events = append(r.events, e) }}
 	res, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +190,15 @@ func TestBatchCleanKills(t *testing.T) {
 	}
 	if len(r.grown) != 0 {
 		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
+	// Progress: the baseline, then each mutant once, as the batch decided
+	// it or before it runs alone.
+	var heard []string
+	for _, e := range r.events {
+		heard = append(heard, string(e.Kind)+":"+e.Test+e.Mutant)
+	}
+	if want := "baseline:x.test.ts batch:test:1 batch:test:3 alone:test:2"; strings.Join(heard, " ") != want {
+		t.Errorf("progress: %s\nwant      %s", strings.Join(heard, " "), want)
 	}
 	// A batch judges by its tests: a reached marker in a variant would only
 	// write to a file, on every iteration of a loop around it.

@@ -60,9 +60,9 @@ type Lab struct {
 	// Timeout of one mutant run; 0 derives it from the slowest baseline
 	// (DerivedTimeout).
 	Timeout time.Duration
-	// Progress, when set, hears of every run before it starts: "baseline"
-	// or the mutant's name.
-	Progress func(run string)
+	// Progress, when set, hears of every run before it starts, and of
+	// every mutant a batch decided (progress.go).
+	Progress func(Event)
 	// Isolate runs every mutant alone (a vitest run per mutant and test
 	// file); otherwise mutants run batched first (batch.go) and only what a
 	// batch cannot establish runs alone.
@@ -187,7 +187,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		}
 	}
 	for _, t := range tests {
-		l.progress("baseline")
+		l.progress(Event{Kind: BaselineRun, Test: t})
 		spec := l.spec(l.Root, t, bt, "")
 		spec.Coverage = cov != nil
 		r, err := l.Runner.Run(ctx, spec)
@@ -274,7 +274,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		for k, r := range batched {
 			if r != nil {
 				pre[k] = r
-				l.progress(ms[k].Name) // decided in a batch: counted as run
+				l.progress(Event{Kind: Batched, Mutant: ms[k].Name}) // counted as run
 			}
 		}
 	}
@@ -355,7 +355,7 @@ func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, i
 			return -1
 		}
 		next++
-		l.progress(ms[next-1].Name) // under mu: progress is heard one at a time
+		l.progress(Event{Kind: Alone, Mutant: ms[next-1].Name}) // under mu: progress is heard one at a time
 		return next - 1
 	}
 	var wg sync.WaitGroup
@@ -419,9 +419,9 @@ func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runn
 	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
 }
 
-func (l *Lab) progress(run string) {
+func (l *Lab) progress(e Event) {
 	if l.Progress != nil {
-		l.Progress(run)
+		l.Progress(e)
 	}
 }
 
