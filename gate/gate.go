@@ -51,7 +51,9 @@ type Options struct {
 	// Concurrency is how many mutants run alone at once, each in a sandbox
 	// of its own (0 or 1: one sandbox).
 	Concurrency int
-	Progress    func(i, n int, what string)
+	// Progress, when set, hears of every run before it starts (Done and
+	// Total count mutants).
+	Progress func(lab.Event)
 	// NoCache ignores (and does not write) the result cache.
 	NoCache bool
 	// Shard K of N (1-based; N 0 or 1: all): only the mutants whose index
@@ -487,12 +489,13 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			}
 			return slots, err
 		},
-		Progress: func(run string) {
-			if run != "baseline" {
+		Progress: func(e lab.Event) {
+			if e.Kind != lab.BaselineRun {
 				done++
 			}
 			if opts.Progress != nil {
-				opts.Progress(done, total, run)
+				e.Done, e.Total, e.Unit = done, total, lab.Mutants
+				opts.Progress(e)
 			}
 		}}
 	lr, err := l.ExecuteFor(ctx, related, left, allowed)
@@ -512,7 +515,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	for _, b := range lr.Baselines {
 		switch {
 		case b.Outcome == lab.Passed:
-		case idle[b.Test] || strings.HasPrefix(b.Detail, runner.NoTestExecuted):
+		case idle[b.Test] || b.NoTestRan:
 			idle[b.Test] = true
 			red[b.Test] = b.Detail
 		default:

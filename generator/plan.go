@@ -493,34 +493,19 @@ func describeNames(names []string) string {
 }
 
 // loads returns the first module (in sorted order) of m's runtime import
-// closure that is in set, or "".
+// closure (the program's reach from m) that is in set, or "".
 func loads(p *callgraph.Program, m string, set map[string]bool) string {
-	seen := map[string]bool{m: true}
-	queue := []string{m}
-	var hits []string
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		f, _ := p.Module(cur)
-		if f == nil {
-			continue
-		}
-		for _, next := range p.RuntimeModules(f) {
-			if seen[next] {
-				continue
-			}
-			seen[next] = true
-			if set[next] {
-				hits = append(hits, next)
-			}
-			queue = append(queue, next)
-		}
-	}
-	if len(hits) == 0 {
+	f, _ := p.Module(m)
+	if f == nil {
 		return ""
 	}
-	sort.Strings(hits)
-	return hits[0]
+	reached, _ := p.Reach(f, nil)
+	for _, r := range reached { // sorted
+		if set[r] {
+			return r
+		}
+	}
+	return ""
 }
 
 // importPath is the specifier the oracle at file `from` uses for module `to`:

@@ -26,8 +26,9 @@ type ProveOptions struct {
 	Timeout time.Duration
 	// BaselineTimeout bounds the baseline run (default 5 minutes).
 	BaselineTimeout time.Duration
-	// Progress, when set, hears of every run before it starts.
-	Progress func(i, n int, op, run string)
+	// Progress, when set, hears of every run before it starts (Done and
+	// Total count runs, Op is the operation's id).
+	Progress func(lab.Event)
 	// Runner runs the oracle; nil means a new vitest process per run (closed
 	// when Prove returns; a given runner is the caller's to close). A runner
 	// with a CloseDir(dir) method (runner.LongLivedRunner) is told when a
@@ -184,10 +185,11 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		}
 		res.Timings.Concurrency = pool.Max
 		i := 0
-		progress := func(op, run string) {
+		progress := func(e lab.Event) {
 			i++
 			if opts.Progress != nil {
-				opts.Progress(i, total, op, run)
+				e.Done, e.Total, e.Unit = i, total, lab.Runs
+				opts.Progress(e)
 			}
 		}
 		for _, j := range jobs {
@@ -221,7 +223,7 @@ func staleness(root string, o *generator.Operation) string {
 
 // proveOne runs an operation's oracle against its mutants in the lab, the
 // mutants spread over the sandboxes sbs, and judges it.
-func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(op, run string), timings *Timings) error {
+func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(lab.Event), timings *Timings) error {
 	slots := func(sbs []*sandbox.Sandbox) ([]lab.Slot, error) {
 		var out []lab.Slot
 		for _, sb := range sbs {
@@ -238,7 +240,10 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 	}
 	l := &lab.Lab{Root: all[0].Root, Files: all[0].Files, More: all[1:], Runner: opts.Runner, MarkerPrefix: op.ID, Isolate: opts.Isolate,
 		BaselineTimeout: opts.BaselineTimeout, Timeout: opts.Timeout,
-		Progress: func(run string) { progress(op.ID, run) },
+		Progress: func(e lab.Event) {
+			e.Op = op.ID
+			progress(e)
+		},
 		Grow: func(n int) ([]lab.Slot, error) {
 			sbs, err := pool.Grow(n)
 			if err != nil {

@@ -138,7 +138,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sandbox.SweepStale("", 0)
 	line := progressLine(stderr, !*v.json)
 	if line != nil {
-		opts.Progress = func(i, n int, what string) { line.show("mutant %d of %d: %s", i, n, what) }
+		opts.Progress = line.event
 	}
 	res, err := gate.Run(ctx, root, ch, opts)
 	line.clear() // before anything else is printed, on stdout or stderr

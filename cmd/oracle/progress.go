@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // progress is the one line a long verb keeps up to date on a terminal
@@ -32,6 +34,23 @@ func (p *progress) show(format string, a ...any) {
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.w, "\r\033[K"+format, a...)
 	p.shown = true
+}
+
+// event shows a lab's progress: "run 3 of 12: op-1 baseline" (prove),
+// "mutant 3 of 40: ConditionalExpression" (gate).
+func (p *progress) event(e lab.Event) {
+	p.show("%s", eventText(e))
+}
+
+func eventText(e lab.Event) string {
+	what := e.Mutant
+	if e.Kind == lab.BaselineRun {
+		what = "baseline"
+	}
+	if e.Op != "" {
+		what = e.Op + " " + what
+	}
+	return fmt.Sprintf("%s %d of %d: %s", e.Unit, e.Done, e.Total, what)
 }
 
 func (p *progress) clear() {

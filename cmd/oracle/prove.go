@@ -237,7 +237,7 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	line := progressLine(stderr, !*asJSON)
 	if line != nil {
-		opts.Progress = func(i, n int, op, run string) { line.show("run %d of %d: %s %s", i, n, op, run) }
+		opts.Progress = line.event
 	}
 	res, err := mutate.Prove(ctx, in, plan, opts)
 	line.clear() // before anything else is printed, on stdout or stderr

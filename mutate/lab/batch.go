@@ -400,12 +400,8 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 
 // batchRead records what the batch run r of test's variants vs (each
 // within limit) establishes, as batchOne says; false (and nothing recorded)
-// when the batch cannot be trusted: it timed out, crashed, did not load, or
-// a baseline of it failed.
+// when the batch cannot be trusted (batchTrusted).
 func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, limit time.Duration) bool {
-	if r.Status == runner.Timeout || len(r.Tests) == 0 {
-		return false // the worker stopped, crashed or could not load: nothing is trusted
-	}
 	groups := make([][]runner.Test, len(vs))
 	for _, t := range r.Tests {
 		for i, v := range vs {
@@ -416,55 +412,23 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 			}
 		}
 	}
+	if !batchTrusted(r, groups[0], groups[len(vs)-1]) {
+		return false // nothing is trusted: each mutant runs alone
+	}
 	notes := readNotes(r.Markers)
-	// green: no test failed and one passed at least (the file's own skipped
-	// and todo tests are skipped in every variant).
-	green := func(g []runner.Test) bool {
-		ran := false
-		for _, t := range g {
-			switch t.Status {
-			case "passed":
-				ran = true
-			case "skipped":
-			default:
-				return false
-			}
-		}
-		return ran
-	}
-	if !green(groups[0]) || !green(groups[len(vs)-1]) {
-		return false // a baseline failed in the batch: contaminated, nothing is trusted
-	}
 	for i := 1; i < len(vs)-1; i++ {
 		k := vs[i] - 1
-		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs))}
-		if d, ok := notes.time[i]; ok {
-			run.Duration = d
-		}
-		var first *runner.Test
-		for j := range groups[i] {
-			t := &groups[i][j]
-			if t.Status == runner.TestFailed && t.Phase == runner.PhaseBody {
-				first = t
-				break
-			}
-		}
-		switch lim, hit := notes.limit[i]; {
-		case hit:
-			run.Outcome, run.HitLimit = Timeout, true
-			run.Detail = fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, lim, HitLimitFactor, HitLimitFloor)
-		case timedOutOnly(groups[i]) != nil:
-			t := timedOutOnly(groups[i])
-			run.Outcome, run.Detail, run.KilledBy = Timeout, timedOutDetail(*t), t.Name
-		case first != nil:
-			run.Outcome, run.Detail, run.KilledBy = Killed, first.Failure, first.Name
-		case notes.slow[i]:
-			run.Outcome, run.Detail = Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", limit)
-		default:
+		lim, hit := notes.limit[i]
+		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i]}, limit)
+		if o == "" {
 			if green(groups[i]) {
 				passed[k]++
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
+		}
+		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by, HitLimit: hit}
+		if d, ok := notes.time[i]; ok {
+			run.Duration = d
 		}
 		out[k] = run
 	}

@@ -58,6 +58,7 @@ type batchRunner struct {
 	grown   []int // the n of each Grow call
 	// markedSchema: a batch ran a schema holding reached markers.
 	markedSchema bool
+	events       []Event // what the lab's Progress heard
 }
 
 var titleRE = regexp.MustCompile(`oracle-variant-(\d+)-(\d+)`)
@@ -68,12 +69,13 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 	if !strings.HasPrefix(filepath.Base(s.TestFile), HarnessPrefix) {
 		b.alone++
 		code, _ := os.ReadFile(filepath.Join(b.root, "x.ts"))
-		st := runner.Result{Status: runner.Passed, Reached: true, Duration: time.Second}
+		st := passedRun()
+		st.Reached, st.Duration = true, time.Second
 		if m := tagRE.FindSubmatch(code); m != nil {
 			var v int
 			fmt.Sscan(string(m[1]), &v)
 			if b.mutants[v].alone == "kill" {
-				st = runner.Result{Status: runner.Failed, Detail: "expected 2", Tests: []runner.Test{{Name: "t", Status: "failed", Phase: runner.PhaseBody}}}
+				st = failedRun("expected 2")
 			}
 		}
 		return st, nil
@@ -101,7 +103,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			tests = append(tests, runner.Test{Name: name, Status: "passed"}, runner.Test{Name: name + "2", Status: "skipped"})
 			notes = append(notes, slowNote+m[1])
 		case beh.batch == "hang":
-			return runner.Result{Status: runner.Timeout, Detail: "timed out"}, nil
+			return timedOutRun(), nil
 		case dirty:
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "polluted"})
 		case v == 0 || beh.batch == "pass":
@@ -115,7 +117,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			dirty = true
 		}
 	}
-	return runner.Result{Status: runner.Failed, Tests: tests, Duration: time.Second, Markers: notes}, nil
+	return runner.Result{Tests: tests, Duration: time.Second, Markers: notes, ExitCode: 1}, nil
 }
 
 func (b *batchRunner) Close() error { return nil }
@@ -147,7 +149,8 @@ func runBatchedResult(t *testing.T, behs []behaviour) (*Result, *batchRunner) {
 		r.mutants[k+1] = b
 	}
 	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op",
-		Grow: func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil }}
+		Grow:     func(n int) ([]Slot, error) { r.grown = append(r.grown, n); return nil, nil },
+		Progress: func(e Event) { r.events = append(r.events, e) }}
 	res, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms)
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +190,15 @@ func TestBatchCleanKills(t *testing.T) {
 	}
 	if len(r.grown) != 0 {
 		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
+	}
+	// Progress: the baseline, then each mutant once, as the batch decided
+	// it or before it runs alone.
+	var heard []string
+	for _, e := range r.events {
+		heard = append(heard, string(e.Kind)+":"+e.Test+e.Mutant)
+	}
+	if want := "baseline:x.test.ts batch:test:1 batch:test:3 alone:test:2"; strings.Join(heard, " ") != want {
+		t.Errorf("progress: %s\nwant      %s", strings.Join(heard, " "), want)
 	}
 	// A batch judges by its tests: a reached marker in a variant would only
 	// write to a file, on every iteration of a loop around it.

@@ -16,11 +16,11 @@ func TestKiller(t *testing.T) {
 		{Name: "a body", Status: "failed", Phase: runner.PhaseBody},
 		{Name: "a later", Status: "failed", Phase: runner.PhaseBody},
 	}
-	r := runner.Result{Status: runner.Failed, Tests: tests}
+	r := runner.Result{Tests: tests}
 	if o, _ := MutantOutcome(r, true); o != Killed || killer(r, o) != "a body" {
 		t.Errorf("killed: %s by %q, want killed by a body", o, killer(r, o))
 	}
-	r = runner.Result{Status: runner.Failed, Tests: []runner.Test{{Name: "a waits", Status: "failed", Phase: runner.PhaseBody, TimedOut: true}}}
+	r = runner.Result{Tests: []runner.Test{{Name: "a waits", Status: "failed", Phase: runner.PhaseBody, TimedOut: true}}}
 	if o, _ := MutantOutcome(r, true); o != Timeout || killer(r, o) != "a waits" {
 		t.Errorf("vitest's time-out: %s by %q, want timeout by a waits", o, killer(r, o))
 	}

@@ -4,8 +4,8 @@
 // skip's operators for `prove`, the gate's for `gate`): discovery, the lab
 // and the verdicts are kept apart, as cargo-mutants keeps them.
 //
-// The kill policy lives here (outcome.go), not in the runner: the runner
-// reports what vitest reported; the lab decides that only a test failing in
+// The kill policy lives here, in one file (outcome.go), not in the runner:
+// the runner reports what vitest reported, facts only; the lab decides that only a test failing in
 // its body (an assertion, or an exception from the code under test) kills a
 // mutant, and that a load, syntax or setup failure is an error, never a kill.
 package lab
@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -61,9 +60,9 @@ type Lab struct {
 	// Timeout of one mutant run; 0 derives it from the slowest baseline
 	// (DerivedTimeout).
 	Timeout time.Duration
-	// Progress, when set, hears of every run before it starts: "baseline"
-	// or the mutant's name.
-	Progress func(run string)
+	// Progress, when set, hears of every run before it starts, and of
+	// every mutant a batch decided (progress.go).
+	Progress func(Event)
 	// Isolate runs every mutant alone (a vitest run per mutant and test
 	// file); otherwise mutants run batched first (batch.go) and only what a
 	// batch cannot establish runs alone.
@@ -108,6 +107,9 @@ type Run struct {
 	// Tests are a baseline's tests, as vitest reported them (names,
 	// lines); nil for a mutant.
 	Tests []runner.Test
+	// NoTestRan: a baseline's test file loaded but executed no test (every
+	// test skipped, or none): it runs none of the code under test.
+	NoTestRan bool
 }
 
 // Result is what a lab established, in input order.
@@ -194,7 +196,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	}
 	jointOnly := map[string]bool{} // green in the joint run, never run alone
 	for _, t := range tests {
-		l.progress("baseline")
+		l.progress(Event{Kind: BaselineRun, Test: t})
 		r, ok := joint[t]
 		jointOnly[t] = ok
 		if o, _ := BaselineOutcome(r); !ok || o != Passed {
@@ -209,7 +211,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 			}
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r)})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
@@ -225,7 +227,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		var used []string
 		green = true
 		for _, b := range res.Baselines {
-			if len(cov.reached[b.Test]) == 0 || strings.HasPrefix(b.Detail, runner.NoTestExecuted) {
+			if len(cov.reached[b.Test]) == 0 || b.NoTestRan {
 				res.Idle = append(res.Idle, b.Test)
 				continue
 			}
@@ -287,7 +289,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		for k, r := range batched {
 			if r != nil {
 				pre[k] = r
-				l.progress(ms[k].Name) // decided in a batch: counted as run
+				l.progress(Event{Kind: Batched, Mutant: ms[k].Name}) // counted as run
 			}
 		}
 	}
@@ -371,7 +373,7 @@ func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, i
 			return -1
 		}
 		next++
-		l.progress(ms[next-1].Name) // under mu: progress is heard one at a time
+		l.progress(Event{Kind: Alone, Mutant: ms[next-1].Name}) // under mu: progress is heard one at a time
 		return next - 1
 	}
 	var wg sync.WaitGroup
@@ -474,7 +476,7 @@ func (l *Lab) confirmAlone(ctx context.Context, res *Result, runsOf [][]string, 
 			if o, detail := BaselineOutcome(r); o != Passed {
 				for i := range res.Baselines {
 					if res.Baselines[i].Test == t {
-						res.Baselines[i] = Run{Test: t, Outcome: o, Duration: r.Duration, Tests: r.Tests,
+						res.Baselines[i] = Run{Test: t, Outcome: o, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r),
 							Detail: "green only with other test files in its vitest worker; alone: " + detail}
 					}
 				}
@@ -489,9 +491,9 @@ func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runn
 	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
 }
 
-func (l *Lab) progress(run string) {
+func (l *Lab) progress(e Event) {
 	if l.Progress != nil {
-		l.Progress(run)
+		l.Progress(e)
 	}
 }
 

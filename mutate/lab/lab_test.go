@@ -13,44 +13,6 @@ import (
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
-// TestMutantOutcome: the kill policy. Only a failure in a test body (or an
-// unhandled error) kills; a load or setup failure, or no test executed, is
-// an error even when the runner calls the run failed.
-func TestMutantOutcome(t *testing.T) {
-	failed := func(ph runner.Phase) runner.Test { return runner.Test{Name: "t", Status: "failed", Phase: ph} }
-	timedOut := func(ph runner.Phase) runner.Test {
-		return runner.Test{Name: "t", Status: "failed", Phase: ph, TimedOut: true, Failure: "Test timed out in 5000ms."}
-	}
-	cases := []struct {
-		name   string
-		r      runner.Result
-		marked bool
-		want   Outcome
-	}{
-		{"assertion in body", runner.Result{Status: runner.Failed, Tests: []runner.Test{failed(runner.PhaseBody)}}, true, Killed},
-		{"unhandled error", runner.Result{Status: runner.Failed, Tests: []runner.Test{{Status: "passed"}}}, true, Killed},
-		{"setup failure reported as failed", runner.Result{Status: runner.Failed, Tests: []runner.Test{failed(runner.PhaseSetup)}}, true, Error},
-		{"teardown failure reported as failed", runner.Result{Status: runner.Failed, Tests: []runner.Test{failed(runner.PhaseTeardown)}}, true, Error},
-		{"setup and body", runner.Result{Status: runner.Failed, Tests: []runner.Test{failed(runner.PhaseSetup), failed(runner.PhaseBody)}}, true, Killed},
-		{"load error", runner.Result{Status: runner.Error, Detail: "SyntaxError"}, true, Error},
-		{"timeout", runner.Result{Status: runner.Timeout}, true, Timeout},
-		{"passed, reached", runner.Result{Status: runner.Passed, Reached: true}, true, Survived},
-		{"passed, not reached", runner.Result{Status: runner.Passed}, true, NoCoverage},
-		{"passed, no marker", runner.Result{Status: runner.Passed}, false, Survived},
-		{"vitest's time-out in the body", runner.Result{Status: runner.Failed, Tests: []runner.Test{{Status: "passed"}, timedOut(runner.PhaseBody)}}, true, Timeout},
-		{"vitest's time-out in a beforeEach", runner.Result{Status: runner.Error, Tests: []runner.Test{timedOut(runner.PhaseSetup)}}, true, Timeout},
-		{"a time-out and an assertion", runner.Result{Status: runner.Failed, Tests: []runner.Test{timedOut(runner.PhaseBody), failed(runner.PhaseBody)}}, true, Killed},
-	}
-	for _, tc := range cases {
-		if got, _ := MutantOutcome(tc.r, tc.marked); got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
-		}
-	}
-	if o, _ := BaselineOutcome(runner.Result{Status: runner.Failed, Tests: []runner.Test{failed(runner.PhaseSetup)}}); o != Error {
-		t.Errorf("baseline failing in setup: %s, want error", o)
-	}
-}
-
 // fakeRunner answers by the source written for the run in the sandbox the
 // run is in.
 type fakeRunner struct {
@@ -111,13 +73,13 @@ func TestExecute(t *testing.T) {
 	f := &fakeRunner{files: files, answer: func(test, src string) runner.Result {
 		switch {
 		case src == "orig":
-			return runner.Result{Status: runner.Passed}
+			return passedRun()
 		case strings.Contains(src, "kill-b") && test == "b.test.ts":
-			return runner.Result{Status: runner.Failed, Detail: "expected"}
+			return failedRun("expected")
 		case strings.Contains(src, "broken"):
-			return runner.Result{Status: runner.Error, Detail: "SyntaxError"}
+			return loadErrorRun("SyntaxError")
 		}
-		return runner.Result{Status: runner.Passed}
+		return passedRun()
 	}}
 	l := &Lab{Root: "/sb", Files: files, Runner: f}
 	res, err := l.Execute(context.Background(), []string{"a.test.ts", "b.test.ts"},
@@ -141,7 +103,7 @@ func TestExecute(t *testing.T) {
 	}
 
 	files.orig, files.current = "bad", "bad"
-	f.answer = func(test, src string) runner.Result { return runner.Result{Status: runner.Failed, Detail: "expected"} }
+	f.answer = func(test, src string) runner.Result { return failedRun("expected") }
 	f.runs = nil
 	res, err = l.Execute(context.Background(), []string{"a.test.ts"}, []edit.Mutant{mutant("m", "m")})
 	if err != nil || len(res.Mutants) != 0 || res.Baselines[0].Outcome != Failed || len(f.runs) != 1 {
@@ -162,9 +124,9 @@ func TestExecute(t *testing.T) {
 func TestExecuteSpread(t *testing.T) {
 	answer := func(test, src string) runner.Result {
 		if strings.HasPrefix(src, "kill") {
-			return runner.Result{Status: runner.Failed, Detail: "expected"}
+			return failedRun("expected")
 		}
-		return runner.Result{Status: runner.Passed}
+		return passedRun()
 	}
 	var ms []edit.Mutant
 	for i := range 9 {

@@ -1,10 +1,26 @@
 package lab
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
+
+// This file is the kill policy, all of it: what the facts of a run (a
+// runner.Result: what ran, what failed, in which phase, with what failure,
+// whether it timed out) mean for a baseline, for a mutant run alone, and for
+// a variant in a batch. The runner reports; only this file judges.
+//
+// SPEC "oracle prove": a mutant is killed by an assertion failure or an
+// exception from the code under test (a test that failed in its body, or an
+// unhandled error during the run); a time-out counts as killed (the run's
+// own, vitest's time-out of a test or of its beforeEach/afterEach hook, the
+// hit limit of a variant that loops, a variant past its time limit in a
+// batch); an import, syntax or setup failure, or no test executed, is an
+// error, never a kill; a run that passed without reaching the mutated code
+// is no-coverage.
 
 // Outcome of one run (SPEC "oracle prove").
 type Outcome string
@@ -22,62 +38,92 @@ const (
 // Kills reports whether the outcome counts as a kill (killed or timeout).
 func (o Outcome) Kills() bool { return o == Killed || o == Timeout }
 
-// BaselineOutcome classifies a run on the unmodified code: passed, failed
-// (a test failed in its body: the code is wrong), timeout, or error (the
-// test file could not run).
+// NoTestExecuted begins the detail of a run in which the test file loaded
+// but every test was skipped (or there were none).
+const NoTestExecuted = "no test executed"
+
+// BaselineOutcome judges a run on the unmodified code, in this order:
+//  1. the run timed out: timeout;
+//  2. it left no report for the test file: error;
+//  3. the file failed with no test collected (a syntax error, a missing
+//     module, a vi.mock factory or a top-level statement that throws): error;
+//  4. no test executed (all skipped or todo, a beforeAll that failed): error;
+//  5. a test failed in its body (an assertion, or what the code under test
+//     threw): failed, with the first such failure;
+//  6. a test failed only in setup (beforeEach) or teardown (afterEach): error;
+//  7. every executed test passed but the file failed (an afterAll threw):
+//     error; an unhandled error during the run: failed (vitest fails such a
+//     run); a non-zero exit otherwise: error;
+//  8. passed.
 func BaselineOutcome(r runner.Result) (Outcome, string) {
 	switch {
-	case r.Status == runner.Passed:
-		return Passed, r.Detail
-	case r.Status == runner.Failed && bodyFailure(r):
-		return Failed, r.Detail
-	case r.Status == runner.Timeout:
-		return Timeout, r.Detail
-	case r.Status == runner.Failed:
-		return Error, "no test failed in its body (setup or teardown failure): " + r.Detail
+	case r.TimedOut:
+		return Timeout, r.Note
+	case r.NoReport:
+		return Error, r.Note
+	case loadFailed(r):
+		return Error, "the test file failed to load: " + orNo(r.FileMessage)
+	case noTestRan(r):
+		if r.FileMessage != "" {
+			return Error, fmt.Sprintf("%s (%d skipped): %s", NoTestExecuted, len(r.Tests), r.FileMessage)
+		}
+		return Error, fmt.Sprintf("%s (%d skipped)", NoTestExecuted, len(r.Tests))
 	}
-	return Error, r.Detail
+	failed, body, other := failures(r.Tests)
+	switch {
+	case body != nil:
+		return Failed, orNo(body.Failure)
+	case other != nil:
+		what := "setup (beforeEach) failed"
+		if other.Phase == runner.PhaseTeardown {
+			what = "teardown (afterEach) failed"
+		}
+		return Error, fmt.Sprintf("%s in %d of %d executed tests: %s", what, failed, r.Executed(), orNo(other.Failure))
+	case r.FileMessage != "":
+		return Error, "every test passed but the file failed (afterAll?): " + r.FileMessage
+	case len(r.Unhandled) > 0:
+		return Failed, "unhandled error during the run: " + orNo(r.Unhandled[0])
+	case r.ExitCode != 0:
+		d := fmt.Sprintf("every test passed but vitest exited with code %d", r.ExitCode)
+		if r.LastLine != "" {
+			d += ": " + r.LastLine
+		}
+		return Error, d
+	}
+	return Passed, ""
 }
 
-// MutantOutcome classifies a run on a mutant. The kill policy: a mutant is
-// killed only when a test failed in its body (an assertion, or an exception
-// from the code under test) or the run raised an unhandled error; a test
-// file that cannot load, a setup or teardown failure, or no test executed is
-// an error, never a kill. marked says whether the mutant carried a reached
-// marker: a passing run that never reached the mutated code is no-coverage.
+// MutantOutcome judges a run on a mutant: as a baseline, except that a run
+// whose only failed tests ran into vitest's time-out is a timeout, a failure
+// is a kill, and a pass is survived, or no-coverage when the mutant carried
+// a reached marker (marked) and the run never reached it.
 func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
-	if r.Status == runner.Failed || r.Status == runner.Error {
+	o, detail := BaselineOutcome(r)
+	if o == Failed || o == Error {
 		if t := timedOutOnly(r.Tests); t != nil {
 			return Timeout, timedOutDetail(*t)
 		}
 	}
-	switch r.Status {
-	case runner.Failed:
-		if !bodyFailure(r) {
-			return Error, "no test failed in its body (setup or teardown failure): " + r.Detail
-		}
-		return Killed, r.Detail
-	case runner.Timeout:
-		return Timeout, r.Detail
-	case runner.Passed:
+	switch o {
+	case Failed:
+		return Killed, detail
+	case Passed:
 		if marked && !r.Reached {
 			return NoCoverage, ""
 		}
 		return Survived, ""
 	}
-	return Error, r.Detail
+	return o, detail
 }
 
 // killer is the full name of the test that decided a mutant run's outcome
-// o: for a kill, the first test that failed in its body (or whose phase is
-// unknown); for vitest's time-out, the test that timed out; else "".
+// o: for a kill, the first test that failed in its body; for vitest's
+// time-out, the test that timed out; else "".
 func killer(r runner.Result, o Outcome) string {
 	switch o {
 	case Killed:
-		for _, t := range r.Tests {
-			if t.Status == "failed" && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) {
-				return t.Name
-			}
+		if _, t, _ := failures(r.Tests); t != nil {
+			return t.Name
 		}
 	case Timeout:
 		if t := timedOutOnly(r.Tests); t != nil {
@@ -87,21 +133,129 @@ func killer(r runner.Result, o Outcome) string {
 	return ""
 }
 
-// bodyFailure reports whether a failed run failed in a test body, or with
-// no failed test at all (an unhandled error during the run): a run whose
-// only failed tests failed in setup or teardown is not.
-func bodyFailure(r runner.Result) bool {
-	failed := 0
-	for _, t := range r.Tests {
+// variant is what a batch reported of one variant: its tests, the hit limit
+// it ran past (hit), whether it ran past its time limit (slow).
+type variant struct {
+	tests []runner.Test
+	hit   bool
+	limit string // the hit limit, as the harness counted it
+	slow  bool
+}
+
+// variantOutcome judges one variant of a trusted batch (batchTrusted), in
+// this order: past the hit limit (a loop): timeout; vitest's time-out in
+// every failed test: timeout; a test failed in its body: killed; past its
+// time limit (timeLimit): timeout. Anything else is undecided (""): the
+// mutant runs alone (a setup failure in a batch is not trusted, and a pass
+// without a reached marker says nothing of coverage). killedBy names the
+// test that decided it, when one did.
+func variantOutcome(v variant, timeLimit time.Duration) (o Outcome, detail, killedBy string) {
+	_, body, _ := failures(v.tests)
+	switch t := timedOutOnly(v.tests); {
+	case v.hit:
+		return Timeout, fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, v.limit, HitLimitFactor, HitLimitFloor), ""
+	case t != nil:
+		return Timeout, timedOutDetail(*t), t.Name
+	case body != nil:
+		return Killed, body.Failure, body.Name
+	case v.slow:
+		return Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", timeLimit), ""
+	}
+	return "", "", ""
+}
+
+// batchTrusted says whether a batch's run can be judged variant by
+// variant: it did not time out, its tests were reported, and the unmutated
+// code passed both at its start and at its end (first and last are those
+// groups of tests); otherwise the batch was contaminated, its worker stopped
+// or it could not load, and nothing in it is trusted.
+func batchTrusted(r runner.Result, first, last []runner.Test) bool {
+	return !r.TimedOut && len(r.Tests) > 0 && green(first) && green(last)
+}
+
+// green: no test failed and one passed at least (the file's own skipped
+// and todo tests are skipped in every variant).
+func green(ts []runner.Test) bool {
+	ran := false
+	for _, t := range ts {
+		switch t.Status {
+		case runner.TestPassed:
+			ran = true
+		case runner.TestSkipped:
+		default:
+			return false
+		}
+	}
+	return ran
+}
+
+// loadFailed: the test file failed before any test was collected.
+func loadFailed(r runner.Result) bool {
+	return len(r.Tests) == 0 && (r.FileFailed || r.FileMessage != "")
+}
+
+// noTestRan: the test file loaded, and reported, but no test executed.
+func noTestRan(r runner.Result) bool {
+	return !r.TimedOut && !r.NoReport && !loadFailed(r) && r.Executed() == 0
+}
+
+// failures counts the failed tests, and finds the first that failed in its
+// body (or whose phase is unknown: a failure counts against the code unless
+// it is known to be setup's or teardown's) and the first that failed in
+// setup or teardown.
+func failures(ts []runner.Test) (failed int, body, other *runner.Test) {
+	for i := range ts {
+		t := &ts[i]
 		if t.Status != runner.TestFailed {
 			continue
 		}
 		failed++
-		if t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown {
-			return true
+		switch t.Phase {
+		case runner.PhaseBody, runner.PhaseUnknown:
+			if body == nil {
+				body = t
+			}
+		default:
+			if other == nil {
+				other = t
+			}
 		}
 	}
-	return failed == 0
+	return failed, body, other
+}
+
+// timedOutOnly is the first failed test when every failed test failed by
+// vitest's own time-out (a test, or its beforeEach or afterEach hook, that
+// awaits what never settles): the run ended by the time-out, which is a
+// timeout, neither a kill by an assertion nor a setup error. Nil when some
+// test failed otherwise, or none failed.
+func timedOutOnly(ts []runner.Test) *runner.Test {
+	var first *runner.Test
+	for i := range ts {
+		t := &ts[i]
+		if t.Status != runner.TestFailed {
+			continue
+		}
+		if !t.TimedOut {
+			return nil
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return first
+}
+
+// timedOutDetail says which test timed out, and how.
+func timedOutDetail(t runner.Test) string {
+	return "the test timed out (vitest's time-out): " + t.Name + ": " + t.Failure
+}
+
+func orNo(s string) string {
+	if s == "" {
+		return "(no message)"
+	}
+	return s
 }
 
 // Combine is a mutant's outcome from its runs against several test files
@@ -139,31 +293,4 @@ func Combine(runs []Run) Run {
 	r := *out
 	r.Duration = total
 	return r
-}
-
-// timedOutOnly is the first failed test when every failed test failed by
-// vitest's own time-out (a test, or its beforeEach or afterEach hook, that
-// awaits what never settles): the run ended by the time-out, which is a
-// timeout, neither a kill by an assertion nor a setup error. Nil when some
-// test failed otherwise, or none failed.
-func timedOutOnly(ts []runner.Test) *runner.Test {
-	var first *runner.Test
-	for i := range ts {
-		t := &ts[i]
-		if t.Status != runner.TestFailed {
-			continue
-		}
-		if !t.TimedOut {
-			return nil
-		}
-		if first == nil {
-			first = t
-		}
-	}
-	return first
-}
-
-// timedOutDetail says which test timed out, and how.
-func timedOutDetail(t runner.Test) string {
-	return "the test timed out (vitest's time-out): " + t.Name + ": " + t.Failure
 }

@@ -189,7 +189,7 @@ type jointEvidence struct {
 }
 
 // attribute splits a joint run into the results of its files (see JointRunner): each file
-// classified alone from its part of the report, its markers the lines naming it.
+// read alone from its part of the report, its markers the lines naming it.
 func attribute(ev jointEvidence) map[string]Result {
 	var rep jsonReport
 	var ph phaseReport
@@ -251,7 +251,7 @@ func attribute(ev jointEvidence) map[string]Result {
 			continue // not in the report: run it alone
 		}
 		one, _ := json.Marshal(jsonReport{NumTotalTests: rep.NumTotalTests, Success: rep.Success, TestResults: mine})
-		res := classify(evidence{report: one, phases: ev.phases, exitCode: 0, output: ev.output, testAbs: names[i], rel: filepath.ToSlash(rel), clean: ev.clean})
+		res := read(evidence{report: one, phases: ev.phases, exitCode: 0, output: ev.output, testAbs: names[i], rel: filepath.ToSlash(rel), clean: ev.clean})
 		res.Duration = ev.wall
 		for _, n := range names[i] {
 			if ms, ok := own[n]; ok {
@@ -265,11 +265,26 @@ func attribute(ev jointEvidence) map[string]Result {
 		}
 		slices.Sort(res.Markers)
 		res.Reached = ev.marker != "" && markers[i][ev.marker]
-		allPassed = allPassed && res.Status == Passed
+		allPassed = allPassed && !res.failedAnything()
 		out[rel] = res
 	}
 	if allPassed && ev.exit != 0 {
 		return nil // vitest failed the run, and no file says why
 	}
 	return out
+}
+
+// failedAnything: the result reports a failure of some kind (a failed test, a failed
+// file, an unhandled error, no report): what a non-zero exit of a joint run can be
+// blamed on.
+func (r Result) failedAnything() bool {
+	if r.NoReport || r.FileFailed || r.FileMessage != "" || len(r.Unhandled) > 0 {
+		return true
+	}
+	for _, t := range r.Tests {
+		if t.Status == TestFailed {
+			return true
+		}
+	}
+	return false
 }

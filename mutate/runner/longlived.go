@@ -33,7 +33,7 @@ var longLivedDriver []byte
 // real paths, so a workspace package linked through node_modules is covered); the test
 // file list is re-globbed (an oracle written since is found); the workers are fresh per run
 // (module registry, vi.mock hoisting, globalThis); the same reporters write the same
-// report, classified by the same code. A config vitest cannot serve that way (globalSetup,
+// report, read by the same code. A config vitest cannot serve that way (globalSetup,
 // browser mode, a custom pool, vitest < 4) and any protocol failure (the driver crashed,
 // said something unreadable, the run threw) fall back to Fallback for that run, and so does a
 // test file of a project in typecheck mode (the config's other files stay served): never a
@@ -536,9 +536,9 @@ wait:
 		case <-timeout:
 			res.Duration = time.Since(start)
 			d.stop() // the whole group: a worker spinning in a loop must not outlive the run
-			res.Status = Timeout
+			res.TimedOut = true
 			res.ExitCode = -1
-			res.Detail = timeoutDetail(s, res.Duration)
+			res.Note = timeoutDetail(s, res.Duration)
 			res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 			return res, true, false, nil
 		}
@@ -575,7 +575,7 @@ wait:
 		ev.testAbs = append(ev.testAbs, rp)
 	}
 	dur := res.Duration
-	res = classify(ev)
+	res = read(ev)
 	res.Duration = dur
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	return res, false, false, nil

@@ -76,8 +76,8 @@ func llRun(t *testing.T, r Runner, s Spec) Result {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	t.Logf("%s: status=%s executed=%d reached=%v attempts=%d exit=%d duration=%s detail=%q",
-		s.TestFile, res.Status, res.Executed, res.Reached, res.Attempts, res.ExitCode, res.Duration, res.Detail)
+	t.Logf("%s: shape=%s executed=%d reached=%v attempts=%d exit=%d duration=%s note=%q file=%q",
+		s.TestFile, shapeOf(res), res.Executed(), res.Reached, res.Attempts, res.ExitCode, res.Duration, res.Note, res.FileMessage)
 	return res
 }
 
@@ -148,29 +148,29 @@ func TestLongLivedSeesEveryVersion(t *testing.T) {
 	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
 	steps := []struct {
 		mutant string
-		want   Status
+		want   shape
 		detail string
 	}{
-		{"", Passed, ""},
-		{"guard-deleted", Failed, "enrichItem"},
-		{"", Passed, ""},
-		{"updateRecord-moved-under-guard", Failed, "updateRecord"},
-		{"", Passed, ""},
+		{"", passed, ""},
+		{"guard-deleted", bodyFailed, "enrichItem"},
+		{"", passed, ""},
+		{"updateRecord-moved-under-guard", bodyFailed, "updateRecord"},
+		{"", passed, ""},
 	}
 	for i, st := range steps {
 		setIndex(t, dir, orig, st.mutant)
 		res := llRun(t, r, spec)
-		if res.Status != st.want || res.Executed != 2 || res.Attempts != 1 || !strings.Contains(res.Detail, st.detail) {
-			t.Errorf("step %d (%q): want %s (detail with %q), got %+v", i, st.mutant, st.want, st.detail, res)
+		if shapeOf(res) != st.want || res.Executed() != 2 || res.Attempts != 1 || !strings.Contains(res.Tests[0].Failure, st.detail) {
+			t.Errorf("step %d (%q): want %s (failure with %q), got %+v", i, st.mutant, st.want, st.detail, res)
 		}
-		if st.want == Passed && (res.Detail != "" || res.ExitCode != 0) {
-			t.Errorf("step %d: passed with detail %q, exit %d", i, res.Detail, res.ExitCode)
+		if st.want == passed && (res.Tests[0].Failure != "" || res.ExitCode != 0) {
+			t.Errorf("step %d: passed with failure %q, exit %d", i, res.Tests[0].Failure, res.ExitCode)
 		}
-		if st.want == Failed {
+		if st.want == bodyFailed {
 			if res.ExitCode != 1 || res.Tests[0].Phase != PhaseBody {
 				t.Errorf("step %d: exit %d, tests %+v", i, res.ExitCode, res.Tests)
 			}
-			noMachinePaths(t, dir, res.Detail)
+			noMachinePaths(t, dir, res.Tests[0].Failure)
 		}
 	}
 	st := r.Stats()
@@ -196,7 +196,7 @@ func TestLongLivedMarkerPerRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute, ReachedMarker: "m1"})
-		if res.Status != Passed || res.Reached != c.want {
+		if shapeOf(res) != passed || res.Reached != c.want {
 			t.Errorf("run %d: want passed, reached=%v; got %+v", i, c.want, res)
 		}
 	}
@@ -220,7 +220,7 @@ func TestLongLivedTimeoutRestarts(t *testing.T) {
 	hang := spec
 	hang.Timeout = 3 * time.Second
 	// Warm up, so the time-out measures the run, not the start-up.
-	if res := llRun(t, r, spec); res.Status != Passed {
+	if res := llRun(t, r, spec); shapeOf(res) != passed {
 		t.Fatalf("baseline: %+v", res)
 	}
 	loop := strings.Replace(orig, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart, 1)
@@ -230,7 +230,7 @@ func TestLongLivedTimeoutRestarts(t *testing.T) {
 	start := time.Now()
 	res := llRun(t, r, hang)
 	el := time.Since(start)
-	if res.Status != Timeout || res.Attempts != 2 || res.ExitCode != -1 || !strings.Contains(res.Detail, "run 1: ") || !strings.Contains(res.Detail, "run 2: ") {
+	if !res.TimedOut || res.Attempts != 2 || res.ExitCode != -1 || !strings.Contains(res.Note, "run 1: ") || !strings.Contains(res.Note, "run 2: ") {
 		t.Fatalf("want timeout after 2 attempts with both durations; got %+v", res)
 	}
 	// At least two 3 s attempts; killed long before the loop would end by
@@ -241,7 +241,7 @@ func TestLongLivedTimeoutRestarts(t *testing.T) {
 	// Killed: nothing runs in the sandbox until the next run.
 	assertNoProcesses(t, dir, nil)
 	setIndex(t, dir, orig, "")
-	if res := llRun(t, r, spec); res.Status != Passed || res.Attempts != 1 {
+	if res := llRun(t, r, spec); shapeOf(res) != passed || res.Attempts != 1 {
 		t.Errorf("after the time-out: want passed; got %+v", res)
 	}
 	if st := r.Stats(); st.Starts != 3 || st.Fallbacks != 0 {
@@ -275,7 +275,7 @@ func TestLongLivedCloseLeavesNoProcess(t *testing.T) {
 	dir := sandbox(t)
 	r := NewLongLived()
 	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
-	if res := llRun(t, r, spec); res.Status != Passed {
+	if res := llRun(t, r, spec); shapeOf(res) != passed {
 		t.Fatalf("%+v", res)
 	}
 	groups := r.groups()
@@ -377,7 +377,7 @@ it("fresh", () => {
 	r := newLL(t, dir, false)
 	for i := 0; i < 3; i++ {
 		res := llRun(t, r, Spec{Dir: dir, TestFile: "reference/fresh.test.ts", Config: refConfig, Timeout: time.Minute})
-		if res.Status != Passed {
+		if shapeOf(res) != passed {
 			t.Errorf("run %d: %+v", i, res)
 		}
 	}
@@ -413,7 +413,7 @@ test("a number", () => {
 	r.OnFallback = func(s Spec, reason string) { fell = append(fell, s.TestFile+": "+reason) }
 	for i := 0; i < 2; i++ {
 		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.projects.config.ts", Timeout: time.Minute})
-		if res.Status != Passed {
+		if shapeOf(res) != passed {
 			t.Errorf("runtime run %d: %+v", i, res)
 		}
 	}
@@ -423,13 +423,13 @@ test("a number", () => {
 	s := Spec{Dir: dir, TestFile: "reference/num.test-d.ts", Config: "vitest.projects.config.ts", Timeout: time.Minute}
 	a := llRun(t, r, s)
 	b := llRun(t, New(), s)
-	if a.Status != b.Status || a.Executed != b.Executed {
-		t.Errorf("type test: long-lived runner %s (%d executed), fresh process %s (%d)", a.Status, a.Executed, b.Status, b.Executed)
+	if shapeOf(a) != shapeOf(b) || a.Executed() != b.Executed() {
+		t.Errorf("type test: long-lived runner %s (%d executed), fresh process %s (%d)", shapeOf(a), a.Executed(), shapeOf(b), b.Executed())
 	}
 	if st := r.Stats(); st.Fallbacks != 1 || st.Starts != 1 || !strings.Contains(st.LastFallback, "typecheck mode") {
 		t.Errorf("want the type test alone in a fresh process, the long-lived one kept; stats %+v", st)
 	}
-	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.projects.config.ts", Timeout: time.Minute}); res.Status != Passed {
+	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.projects.config.ts", Timeout: time.Minute}); shapeOf(res) != passed {
 		t.Errorf("runtime run after the type test: %+v", res)
 	}
 	if st := r.Stats(); st.Runs != 3 || st.Starts != 1 {
@@ -450,7 +450,7 @@ func TestLongLivedFallsBack(t *testing.T) {
 	r := newLL(t, dir, true)
 	for i := 0; i < 2; i++ {
 		res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: "vitest.gs.config.ts", Timeout: time.Minute})
-		if res.Status != Passed {
+		if shapeOf(res) != passed {
 			t.Errorf("globalSetup run %d: %+v", i, res)
 		}
 	}
@@ -464,14 +464,14 @@ func TestLongLivedFallsBack(t *testing.T) {
 	a := llRun(t, r, s)
 	b := llRun(t, New(), s)
 	a.Duration, b.Duration = 0, 0
-	if !reflect.DeepEqual(a, b) || a.Status != Error {
+	if !reflect.DeepEqual(a, b) || shapeOf(a) != broken {
 		t.Errorf("killed driver: want the ProcessRunner's error\n  long-lived %+v\n  process    %+v", a, b)
 	}
 	if st := r.Stats(); st.Fallbacks != 3 || !strings.Contains(st.LastFallback, "exited during a run") {
 		t.Errorf("want a fallback for the dead driver; stats %+v", st)
 	}
 	// The next run gets a new process.
-	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}); res.Status != Passed {
+	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}); shapeOf(res) != passed {
 		t.Errorf("after the crash: %+v", res)
 	}
 	if st := r.Stats(); st.Fallbacks != 3 || st.Starts != 3 {
@@ -500,14 +500,14 @@ func TestLongLivedVitest5(t *testing.T) {
 	marked := strings.Replace(orig, bodyStart, "  "+MarkerStatement("m5")+"\n"+bodyStart, 1)
 	for i, st := range []struct {
 		src     string
-		want    Status
+		want    shape
 		reached bool
-	}{{orig, Passed, false}, {llMutants["guard-deleted"](marked), Failed, true}, {orig, Passed, false}, {marked, Passed, true}} {
+	}{{orig, passed, false}, {llMutants["guard-deleted"](marked), bodyFailed, true}, {orig, passed, false}, {marked, passed, true}} {
 		if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(st.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		res := llRun(t, r, spec)
-		if res.Status != st.want || res.Reached != st.reached {
+		if shapeOf(res) != st.want || res.Reached != st.reached {
 			t.Errorf("step %d: want %s reached=%v; got %+v", i, st.want, st.reached, res)
 		}
 	}
@@ -530,8 +530,8 @@ func TestLongLivedBenchmark(t *testing.T) {
 		seq = append(seq, "", names[i%len(names)])
 	}
 	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
-	measure := func(r Runner) ([]Status, time.Duration, []time.Duration) {
-		var sts []Status
+	measure := func(r Runner) ([]shape, time.Duration, []time.Duration) {
+		var sts []shape
 		var per []time.Duration
 		t0 := time.Now()
 		for _, m := range seq {
@@ -542,7 +542,7 @@ func TestLongLivedBenchmark(t *testing.T) {
 				t.Fatal(err)
 			}
 			per = append(per, time.Since(s))
-			sts = append(sts, res.Status)
+			sts = append(sts, shapeOf(res))
 		}
 		return sts, time.Since(t0), per
 	}
@@ -573,12 +573,12 @@ func TestLongLivedConfigChangeRestarts(t *testing.T) {
 	dir := sandbox(t)
 	r := newLL(t, dir, false)
 	spec := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
-	if res := llRun(t, r, spec); res.Status != Passed {
+	if res := llRun(t, r, spec); shapeOf(res) != passed {
 		t.Fatalf("%+v", res)
 	}
 	// Exclude the oracle in the imported base config: a stale config would still run it.
 	edit(t, dir, "vitest.config.ts", "  test: {\n", "  test: {\n    exclude: [\"reference/**\"],\n")
-	if res := llRun(t, r, spec); res.Status != Error || !strings.Contains(res.Detail, "no test file matched") {
+	if res := llRun(t, r, spec); !res.NoReport || !strings.Contains(res.Note, "no test file matched") {
 		t.Errorf("with the oracle excluded: want no test file matched; got %+v", res)
 	}
 	if st := r.Stats(); st.Starts != 2 || st.Fallbacks != 0 {
@@ -623,11 +623,11 @@ it("value", () => { expect(value()).toBe(1); });
 	spec := Spec{Dir: dir, TestFile: "reference/ws.test.ts", Config: refConfig, Timeout: time.Minute}
 	for i, v := range []int{1, 2, 1, 3, 1} {
 		write(v)
-		want := Passed
+		want := passed
 		if v != 1 {
-			want = Failed
+			want = bodyFailed
 		}
-		if res := llRun(t, r, spec); res.Status != want {
+		if res := llRun(t, r, spec); shapeOf(res) != want {
 			t.Errorf("step %d (value %d): want %s, got %+v", i, v, want, res)
 		}
 	}

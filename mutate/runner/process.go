@@ -38,7 +38,7 @@ func (r *ProcessRunner) Close() error { return nil }
 const outputCap = 64 << 10
 
 // Run runs s.TestFile with the repository's vitest. A first time-out is re-run once (a
-// loaded machine makes false ones); a second one is reported as Timeout with both durations.
+// loaded machine makes false ones); a second one is reported as TimedOut with both durations.
 func (r *ProcessRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	inv, err := r.prepare(s)
 	if err != nil {
@@ -67,7 +67,7 @@ func retryOnce(s Spec, once func() (Result, bool, error)) (Result, error) {
 	if err != nil || !timedOut {
 		return res, err
 	}
-	res.Detail = fmt.Sprintf("timed out after %s, twice (run 1: %s, run 2: %s)", s.Timeout, round(first), round(res.Duration))
+	res.Note = fmt.Sprintf("timed out after %s, twice (run 1: %s, run 2: %s)", s.Timeout, round(first), round(res.Duration))
 	return res, nil
 }
 
@@ -202,9 +202,9 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	}
 	wd.stop()
 	if wd.fired() {
-		res.Status = Timeout
+		res.TimedOut = true
 		res.ExitCode = -1
-		res.Detail = timeoutDetail(s, res.Duration)
+		res.Note = timeoutDetail(s, res.Duration)
 		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}
@@ -224,7 +224,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	ev.report, _ = os.ReadFile(reportPath)
 	ev.phases, _ = os.ReadFile(phasesPath)
 	d := res.Duration
-	res = classify(ev)
+	res = read(ev)
 	res.Duration = d
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	return res, false, nil

@@ -64,39 +64,31 @@ type evidence struct {
 	clean    *cleaner
 }
 
-// classify turns the evidence of one finished (not timed-out) run into a Result.
+// read turns the evidence of one finished (not timed-out) run into a Result:
+// what vitest reported, no judgment.
 //
-// Rules, in order:
-//  1. No report, or an unparseable one: error ("vitest wrote no report", with the last
-//     line of its output).
-//  2. No result for the test file: error ("no test file matched": it is outside the
-//     config's include, or the filter matched nothing).
-//  3. The file failed without test results (syntax error, missing module, a vi.mock factory
-//     that throws during the static imports, a top-level throw): error with the load message.
-//  4. No test executed (all skipped/todo, describe.skip, a beforeAll that failed and
-//     skipped everything): error, with the file message when there is one.
-//  5. Some test failed in its body (an assertion, or anything the code under test threw):
-//     failed, Detail = the first such failure.
-//  6. Some test failed only in setup (a beforeEach threw, so the body never ran) or only in
-//     teardown (afterEach): error. Without the phase report (an old vitest), the fallback is:
-//     at least two tests, all failed, all with the same first message line and first stack
-//     frame, and not an assertion: error ("setup failure"); otherwise failed.
-//  7. Every executed test passed, but the file reported a message (an afterAll that threw):
-//     error. An unhandled error/rejection during the run: failed ("unhandled error: ...",
-//     vitest itself fails such a run). A non-zero exit otherwise: error.
-//  8. Otherwise passed.
-func classify(ev evidence) Result {
-	var res Result
-	res.ExitCode = ev.exitCode
+//   - No report, an unparseable one, or none for the test file (it is outside the config's
+//     include, or the filter matched nothing): NoReport, and a Note that says which, with
+//     the last line of vitest's output.
+//   - Otherwise every test with its status, its first failure message and, for a failed
+//     test, its phase: from the phase report (phases.mjs), or without one (an old vitest)
+//     by the fallback: when at least two tests ran, all failed, all with the same first
+//     message line and first stack frame, and not an assertion, they failed in setup;
+//     otherwise in their bodies. A test that failed by vitest's own time-out is TimedOut,
+//     its failure the time-out's message.
+//   - The file's own status and message (a load error, a beforeAll or afterAll that threw),
+//     the unhandled errors of the run, the exit code and the last line of the output.
+func read(ev evidence) Result {
+	res := Result{ExitCode: ev.exitCode, LastLine: ev.clean.line(ev.output, true)}
 	if len(ev.report) == 0 {
-		res.Status = Error
-		res.Detail = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(ev.clean.line(ev.output, true))
+		res.NoReport = true
+		res.Note = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(res.LastLine)
 		return res
 	}
 	var rep jsonReport
 	if err := json.Unmarshal(ev.report, &rep); err != nil {
-		res.Status = Error
-		res.Detail = "vitest's JSON report is unreadable: " + ev.clean.line(err.Error(), false)
+		res.NoReport = true
+		res.Note = "vitest's JSON report is unreadable: " + ev.clean.line(err.Error(), false)
 		return res
 	}
 	var ph *phaseReport
@@ -109,8 +101,8 @@ func classify(ev evidence) Result {
 
 	file := pickFile(rep.TestResults, ev.testAbs)
 	if file == nil {
-		res.Status = Error
-		res.Detail = fmt.Sprintf("no test file matched %s (is it inside the vitest config's include?)", ev.rel)
+		res.NoReport = true
+		res.Note = fmt.Sprintf("no test file matched %s (is it inside the vitest config's include?)", ev.rel)
 		return res
 	}
 
@@ -128,7 +120,6 @@ func classify(ev evidence) Result {
 			phaseQueue[t.Name] = append(phaseQueue[t.Name], phaseOf{Phase(t.Phase), t.Timeout, t.Message})
 		}
 	}
-	var bodyFail, otherFail *Test
 	failed := 0
 	for _, a := range file.AssertionResults {
 		t := Test{Name: a.FullName, Status: normStatus(a.Status), Title: a.Title, Ancestors: a.AncestorTitles}
@@ -142,11 +133,7 @@ func classify(ev evidence) Result {
 				t.TimedOut, timedOut = true, q[0].message
 			}
 		}
-		switch t.Status {
-		case TestPassed:
-			res.Executed++
-		case TestFailed:
-			res.Executed++
+		if t.Status == TestFailed {
 			failed++
 			switch {
 			case t.TimedOut:
@@ -162,98 +149,28 @@ func classify(ev evidence) Result {
 		}
 		res.Tests = append(res.Tests, t)
 	}
-	for i := range res.Tests {
-		t := &res.Tests[i]
-		if t.Status != TestFailed {
-			continue
-		}
-		if t.Phase == PhaseBody && bodyFail == nil {
-			bodyFail = t
-		}
-		if (t.Phase == PhaseSetup || t.Phase == PhaseTeardown) && otherFail == nil {
-			otherFail = t
-		}
-	}
-
-	fileMsg := ""
-	if file.Message != "" {
-		fileMsg = ev.clean.message(file.Message)
-	}
-	switch {
-	case len(file.AssertionResults) == 0 && (file.Status == "failed" || fileMsg != ""):
-		res.Status = Error
-		res.Detail = "the test file failed to load: " + orNo(fileMsg)
-		return res
-	case res.Executed == 0:
-		res.Status = Error
-		skipped := len(res.Tests)
-		if fileMsg != "" {
-			res.Detail = fmt.Sprintf("%s (%d skipped): %s", NoTestExecuted, skipped, fileMsg)
-		} else {
-			res.Detail = fmt.Sprintf("%s (%d skipped)", NoTestExecuted, skipped)
-		}
-		return res
-	}
-
 	if ph == nil && failed > 0 {
 		// Fallback without the phase report.
-		if failed == res.Executed && failed >= 2 && sameSetupError(file.AssertionResults) {
-			for i := range res.Tests {
-				if res.Tests[i].Status == TestFailed {
-					res.Tests[i].Phase = PhaseSetup
-				}
+		phase := PhaseBody
+		if failed == res.Executed() && failed >= 2 && sameSetupError(file.AssertionResults) {
+			phase = PhaseSetup
+		}
+		for i := range res.Tests {
+			if res.Tests[i].Status == TestFailed {
+				res.Tests[i].Phase = phase
 			}
-			otherFail = firstFailed(res.Tests)
-		} else {
-			for i := range res.Tests {
-				if res.Tests[i].Status == TestFailed {
-					res.Tests[i].Phase = PhaseBody
-				}
-			}
-			bodyFail = firstFailed(res.Tests)
 		}
 	}
-
-	switch {
-	case bodyFail != nil:
-		res.Status = Failed
-		res.Detail = orNo(bodyFail.Failure)
-	case otherFail != nil:
-		res.Status = Error
-		what := "setup (beforeEach) failed"
-		if otherFail.Phase == PhaseTeardown {
-			what = "teardown (afterEach) failed"
+	res.FileFailed = file.Status == "failed"
+	if file.Message != "" {
+		res.FileMessage = ev.clean.message(file.Message)
+	}
+	if ph != nil {
+		for _, u := range ph.Unhandled {
+			res.Unhandled = append(res.Unhandled, ev.clean.line(u, false))
 		}
-		res.Detail = fmt.Sprintf("%s in %d of %d executed tests: %s", what, failed, res.Executed, orNo(otherFail.Failure))
-	case fileMsg != "":
-		res.Status = Error
-		res.Detail = "every test passed but the file failed (afterAll?): " + fileMsg
-	case ph != nil && len(ph.Unhandled) > 0:
-		res.Status = Failed
-		res.Detail = "unhandled error during the run: " + orNo(ev.clean.line(ph.Unhandled[0], false))
-	case ev.exitCode != 0:
-		res.Status = Error
-		res.Detail = fmt.Sprintf("every test passed but vitest exited with code %d", ev.exitCode) + lastLineNote(ev.clean.line(ev.output, true))
-	default:
-		res.Status = Passed
 	}
 	return res
-}
-
-func firstFailed(ts []Test) *Test {
-	for i := range ts {
-		if ts[i].Status == TestFailed {
-			return &ts[i]
-		}
-	}
-	return nil
-}
-
-func orNo(s string) string {
-	if s == "" {
-		return "(no message)"
-	}
-	return s
 }
 
 func exitNote(code int) string {

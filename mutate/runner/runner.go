@@ -1,11 +1,12 @@
-// Package runner runs one vitest test file in a repository (a prove sandbox) and classifies
-// the outcome with evidence: which tests ran, which failed and where, the first failure
-// message, and whether the mutated code was reached.
+// Package runner runs one vitest test file in a repository (a prove sandbox) and reports
+// what happened, facts only: which tests ran, which failed, in which phase and with what
+// failure, whether the run timed out, and whether the mutated code was reached. What that
+// means for a mutant is the lab's judgment (mutate/lab).
 //
 // The runner uses the repository's own vitest (FindVitest), never npx, with the JSON
 // reporter plus a small embedded reporter (phases.mjs) that records, per failed test, whether
 // the failure happened in a beforeEach hook ("setup"), in the test body ("body") or only in
-// an afterEach hook ("teardown"). See Classify for the rules.
+// an afterEach hook ("teardown"). See read (report.go) for how the reports are read.
 //
 // ProcessRunner starts vitest per run; LongLivedRunner (longlived.go) keeps one per repository.
 package runner
@@ -44,16 +45,6 @@ type Spec struct {
 // ProgressEnv names the file a run may append to, to show it is progressing (Spec.Stall).
 const ProgressEnv = "ORACLE_PROGRESS"
 
-// Status is the classified outcome of one run.
-type Status string
-
-const (
-	Passed  Status = "passed"  // every executed test passed and at least one ran
-	Failed  Status = "failed"  // at least one test failed in its body (assertion or a throw)
-	Error   Status = "error"   // the oracle could not run (load/syntax/setup failure, nothing ran, no report)
-	Timeout Status = "timeout" // the run exceeded Spec.Timeout twice in a row
-)
-
 // Phase says where a failed test failed.
 type Phase string
 
@@ -90,26 +81,52 @@ type Test struct {
 	TimedOut bool
 }
 
-// Result is what one run established.
+// Result is what one run established: facts only (what ran, what failed, in
+// which phase and with what failure, whether the run timed out). What they mean
+// for a baseline or a mutant is the lab's judgment (mutate/lab/outcome.go).
 type Result struct {
-	Status   Status
-	Tests    []Test
-	Executed int  // tests that actually ran (passed + failed)
-	Reached  bool // the mutated code ran (Spec.ReachedMarker appeared)
+	Tests   []Test // the test file's tests, in the reporter's order
+	Reached bool   // the mutated code ran (Spec.ReachedMarker appeared)
 	// Markers are the distinct marker ids the run appended to $ORACLE_REACHED, sorted:
 	// for a coverage run, the mutants whose code the test file reached.
 	Markers []string
-	// Detail is set for failed/error/timeout: the first failure message or the load error,
-	// one line, with no absolute path of the machine.
-	Detail   string
+	// TimedOut: the run exceeded Spec.Timeout (on every attempt); Note says after how
+	// long, and the Tests are empty.
+	TimedOut bool
+	// NoReport: the run left no result for the test file (vitest wrote no report, an
+	// unreadable one, or none for this file); Note says which, with vitest's last line.
+	NoReport bool
+	// Note is the one-line account of a time-out or of a missing report.
+	Note string
+	// FileFailed: vitest marked the test file failed; FileMessage is the file's own
+	// error (a load error: syntax, a missing module, a top-level throw; or a beforeAll or
+	// afterAll that threw), one line, cleaned.
+	FileFailed  bool
+	FileMessage string
+	// Unhandled are the errors raised outside any test during the run (a rejection
+	// nobody awaits), first lines, cleaned.
+	Unhandled []string
+	// LastLine is the last line of vitest's output, cleaned.
+	LastLine string
 	Duration time.Duration // of the run reported (the re-run, after a first time-out)
 	Attempts int           // 1, or 2 when the first attempt timed out and was re-run
 	ExitCode int           // vitest's exit code (-1 when killed)
 }
 
+// Executed counts the tests that actually ran (passed or failed).
+func (r Result) Executed() int {
+	n := 0
+	for _, t := range r.Tests {
+		if t.Status == TestPassed || t.Status == TestFailed {
+			n++
+		}
+	}
+	return n
+}
+
 // Runner runs a Spec. The error is for "could not run at all" (vitest missing, node missing,
 // context cancelled): the caller maps it to the environment attribution. Everything vitest
-// reported, including a file that does not compile, is a Result: its Status says what vitest
+// reported, including a file that does not compile, is a Result: it says what vitest
 // reported, and the lab (mutate/lab) decides what that means for a mutant (a setup failure
 // is never a kill).
 type Runner interface {
@@ -118,7 +135,3 @@ type Runner interface {
 	// and waits for them. A runner that keeps nothing returns nil.
 	Close() error
 }
-
-// NoTestExecuted begins the Detail of a run in which the test file loaded
-// but every test was skipped (or there were none).
-const NoTestExecuted = "no test executed"

@@ -114,12 +114,46 @@ func run(t *testing.T, s Spec) Result {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	t.Logf("status=%s executed=%d reached=%v attempts=%d exit=%d duration=%s detail=%q",
-		res.Status, res.Executed, res.Reached, res.Attempts, res.ExitCode, res.Duration, res.Detail)
+	t.Logf("shape=%s executed=%d reached=%v attempts=%d exit=%d duration=%s note=%q file=%q",
+		shapeOf(res), res.Executed(), res.Reached, res.Attempts, res.ExitCode, res.Duration, res.Note, res.FileMessage)
 	for _, x := range res.Tests {
 		t.Logf("  %s [%s] %s: %s", x.Status, x.Phase, x.Name, x.Failure)
 	}
 	return res
+}
+
+// shape is a run's facts in a word, for the tests' expectations (what they
+// mean for a mutant is the lab's: mutate/lab's TestJudgeRun).
+type shape string
+
+const (
+	passed     shape = "passed"      // tests ran, none failed, nothing else went wrong
+	bodyFailed shape = "body-failed" // a test failed in its body
+	timedOut   shape = "timed-out"   // the run timed out
+	broken     shape = "broken"      // anything else: no report, a load error, nothing ran, setup
+)
+
+func shapeOf(r Result) shape {
+	switch {
+	case r.TimedOut:
+		return timedOut
+	case r.NoReport || r.FileMessage != "" || r.Executed() == 0:
+		return broken
+	}
+	for _, t := range r.Tests {
+		if t.Status == TestFailed && t.Phase == PhaseBody {
+			return bodyFailed
+		}
+	}
+	for _, t := range r.Tests {
+		if t.Status == TestFailed {
+			return broken
+		}
+	}
+	if len(r.Unhandled) > 0 || r.ExitCode != 0 {
+		return broken
+	}
+	return passed
 }
 
 func noMachinePaths(t *testing.T, dir, s string) {
@@ -141,13 +175,13 @@ func TestReferenceOraclePasses(t *testing.T) {
 	t.Parallel()
 	dir := sandbox(t)
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Passed || res.Executed != 2 || len(res.Tests) != 2 {
+	if shapeOf(res) != passed || res.Executed() != 2 || len(res.Tests) != 2 {
 		t.Fatalf("want passed with 2 executed tests, got %+v", res)
 	}
 	if !strings.HasPrefix(res.Tests[1].Name, "PROJ-142 skip-enrichment: processItem with opts.skip flag unset") {
 		t.Errorf("full name: %q", res.Tests[1].Name)
 	}
-	if res.Detail != "" || res.Reached || res.Attempts != 1 {
+	if res.Note != "" || res.FileMessage != "" || res.Reached || res.Attempts != 1 {
 		t.Errorf("unexpected detail/reached/attempts: %+v", res)
 	}
 }
@@ -157,16 +191,16 @@ func TestGuardDeletedFails(t *testing.T) {
 	dir := sandbox(t)
 	edit(t, dir, indexTS, guard, "  patch.score = (await enrichItem(record, settings)).score;\n")
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || res.Executed != 2 {
+	if shapeOf(res) != bodyFailed || res.Executed() != 2 {
 		t.Fatalf("want failed, 2 executed; got %+v", res)
 	}
-	if !strings.Contains(res.Detail, "enrichItem") || strings.Contains(res.Detail, "\n") {
-		t.Errorf("detail should name enrichItem on one line: %q", res.Detail)
+	if f := res.Tests[0].Failure; !strings.Contains(f, "enrichItem") || strings.Contains(f, "\n") {
+		t.Errorf("failure should name enrichItem on one line: %q", f)
 	}
 	if res.Tests[0].Status != "failed" || res.Tests[0].Phase != PhaseBody || res.Tests[1].Status != "passed" {
 		t.Errorf("per-test outcomes: %+v", res.Tests)
 	}
-	noMachinePaths(t, dir, res.Detail)
+	noMachinePaths(t, dir, res.Tests[0].Failure)
 }
 
 // The code under test throws the same error in every test: that is a kill (failed), not a
@@ -176,7 +210,7 @@ func TestCodeUnderTestThrowsIsFailed(t *testing.T) {
 	dir := sandbox(t)
 	edit(t, dir, indexTS, bodyStart, "  throw new Error(\"mutant boom\");\n"+bodyStart)
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || res.Executed != 2 || !strings.Contains(res.Detail, "mutant boom") {
+	if shapeOf(res) != bodyFailed || res.Executed() != 2 || !strings.Contains(res.Tests[0].Failure, "mutant boom") {
 		t.Fatalf("want failed with mutant boom; got %+v", res)
 	}
 }
@@ -188,7 +222,7 @@ func TestUnhandledRejectionIsFailed(t *testing.T) {
 	dir := sandbox(t)
 	edit(t, dir, indexTS, bodyStart, "  void Promise.reject(new Error(\"floating\"));\n"+bodyStart)
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || !strings.Contains(res.Detail, "unhandled error during the run: Error: floating") {
+	if len(res.Unhandled) == 0 || res.Unhandled[0] != "Error: floating" {
 		t.Fatalf("want failed with the unhandled error; got %+v", res)
 	}
 }
@@ -199,7 +233,7 @@ func TestBeforeEachThrowIsError(t *testing.T) {
 	dir := sandbox(t)
 	f := writeVariant(t, dir, "setup-throws.test.ts", "  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n")
 	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 2 || !strings.Contains(res.Detail, "setup boom") || !strings.Contains(res.Detail, "setup (beforeEach)") {
+	if shapeOf(res) != broken || res.Executed() != 2 || !strings.Contains(res.Tests[0].Failure, "setup boom") {
 		t.Fatalf("want error naming the setup failure; got %+v", res)
 	}
 	for _, x := range res.Tests {
@@ -214,10 +248,10 @@ func TestSyntaxErrorIsError(t *testing.T) {
 	dir := sandbox(t)
 	f := writeVariant(t, dir, "syntax.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();")
 	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 0 || !strings.Contains(res.Detail, "failed to load") || !strings.Contains(res.Detail, "reference/syntax.test.ts:") {
+	if len(res.Tests) != 0 || !res.FileFailed || !strings.Contains(res.FileMessage, "reference/syntax.test.ts:") {
 		t.Fatalf("want a load error with the location; got %+v", res)
 	}
-	noMachinePaths(t, dir, res.Detail)
+	noMachinePaths(t, dir, res.FileMessage)
 }
 
 func TestWrongImportIsError(t *testing.T) {
@@ -225,10 +259,10 @@ func TestWrongImportIsError(t *testing.T) {
 	dir := sandbox(t)
 	f := writeVariant(t, dir, "badimport.test.ts", `"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`)
 	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || !strings.Contains(res.Detail, "Cannot find module") || !strings.Contains(res.Detail, "nope.fixture") {
+	if len(res.Tests) != 0 || !res.FileFailed || !strings.Contains(res.FileMessage, "Cannot find module") || !strings.Contains(res.FileMessage, "nope.fixture") {
 		t.Fatalf("want a load error naming the module; got %+v", res)
 	}
-	noMachinePaths(t, dir, res.Detail)
+	noMachinePaths(t, dir, res.FileMessage)
 }
 
 func TestNoTestExecutedIsError(t *testing.T) {
@@ -236,7 +270,7 @@ func TestNoTestExecutedIsError(t *testing.T) {
 	dir := sandbox(t)
 	f := writeVariant(t, dir, "skipped.test.ts", "\ndescribe(", "\ndescribe.skip(")
 	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 0 || len(res.Tests) != 2 || !strings.Contains(res.Detail, "no test executed") {
+	if shapeOf(res) != broken || res.Executed() != 0 || len(res.Tests) != 2 || res.FileFailed || res.FileMessage != "" {
 		t.Fatalf("want error, 0 executed; got %+v", res)
 	}
 }
@@ -246,7 +280,7 @@ func TestFileOutsideIncludeIsError(t *testing.T) {
 	t.Parallel()
 	dir := sandbox(t)
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Timeout: time.Minute})
-	if res.Status != Error || !strings.Contains(res.Detail, "no test file matched "+refOracle) {
+	if !res.NoReport || !strings.Contains(res.Note, "no test file matched "+refOracle) {
 		t.Fatalf("want error no test file matched; got %+v", res)
 	}
 }
@@ -257,11 +291,11 @@ func TestInfiniteLoopTimesOutAfterRerun(t *testing.T) {
 	edit(t, dir, indexTS, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart)
 	start := time.Now()
 	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: 3 * time.Second})
-	if res.Status != Timeout || res.Attempts != 2 {
+	if !res.TimedOut || res.Attempts != 2 {
 		t.Fatalf("want timeout after 2 attempts; got %+v", res)
 	}
-	if !strings.Contains(res.Detail, "run 1: ") || !strings.Contains(res.Detail, "run 2: ") {
-		t.Errorf("detail should give both durations: %q", res.Detail)
+	if !strings.Contains(res.Note, "run 1: ") || !strings.Contains(res.Note, "run 2: ") {
+		t.Errorf("the note should give both durations: %q", res.Note)
 	}
 	if el := time.Since(start); el < 6*time.Second {
 		t.Errorf("took %s: less than two 3 s attempts, so there was no re-run", el)
@@ -307,7 +341,7 @@ func TestMarkerReached(t *testing.T) {
 		want bool
 	}{{"m-process", true}, {"m-pipeline", false}} {
 		res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute, ReachedMarker: c.id})
-		if res.Status != Passed || res.Reached != c.want {
+		if shapeOf(res) != passed || res.Reached != c.want {
 			t.Errorf("marker %s: want passed, reached=%v; got %+v", c.id, c.want, res)
 		}
 	}
