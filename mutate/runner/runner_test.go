@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -137,118 +138,198 @@ func sampleAbs(t *testing.T) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(here), "..", ".."))
 }
 
-func TestReferenceOraclePasses(t *testing.T) {
+// variantCase is one way of breaking the reference oracle or the code it tests, and what
+// the runner must say of the run. Each row writes its own files (reference/<file> and, for a
+// code row, src/server/index.<row>.ts, which only that copy of the oracle imports), so the
+// rows share one sandbox and run side by side.
+type variantCase struct {
+	name string
+	// file is the row's copy of the reference oracle under reference/ ("": the reference
+	// itself, unchanged); oracle are old/new pairs applied to that copy.
+	file   string
+	oracle []string
+	// code are old/new pairs applied to the row's copy of src/server/index.ts.
+	code     []string
+	noConfig bool // run without -c vitest.reference.config.ts
+
+	status   Status
+	executed int
+	tests    []testWant
+	detail   []string // substrings Detail must have (none: Detail must be empty)
+}
+
+// testWant is what one test of the run must be: "status/phase" and its name's start.
+type testWant struct{ outcome, name string }
+
+const (
+	flagSetName   = "PROJ-142 skip-enrichment: processItem with opts.skip flag set"
+	flagUnsetName = "PROJ-142 skip-enrichment: processItem with opts.skip flag unset"
+)
+
+var variantCases = []variantCase{
+	{name: "reference", status: Passed, executed: 2,
+		tests: []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}}},
+	{name: "guard deleted", file: "guard-deleted.test.ts",
+		code:   []string{guard, "  patch.score = (await enrichItem(record, settings)).score;\n"},
+		status: Failed, executed: 2,
+		tests:  []testWant{{"failed/body", flagSetName}, {"passed/", flagUnsetName}},
+		detail: []string{"enrichItem"}},
+	// The code under test throws the same error in every test: that is a kill (failed), not
+	// a setup error, although every test failed with an identical non-assertion message.
+	{name: "code under test throws", file: "code-throws.test.ts",
+		code:   []string{bodyStart, "  throw new Error(\"mutant boom\");\n" + bodyStart},
+		status: Failed, executed: 2,
+		tests:  []testWant{{"failed/body", flagSetName}, {"failed/body", flagUnsetName}},
+		detail: []string{"mutant boom"}},
+	// A rejection nobody awaits, from the code under test: vitest fails the run although
+	// every test passed (its JSON report even says success: true); the phase reporter
+	// catches it.
+	{name: "unhandled rejection", file: "unhandled.test.ts",
+		code:   []string{bodyStart, "  void Promise.reject(new Error(\"floating\"));\n" + bodyStart},
+		status: Failed, executed: 2,
+		tests:  []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}},
+		detail: []string{"unhandled error during the run: Error: floating"}},
+	// A beforeEach that throws fails every test before any assertion: error, not failed.
+	{name: "beforeEach throws", file: "setup-throws.test.ts",
+		oracle: []string{"  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n"},
+		status: Error, executed: 2,
+		tests:  []testWant{{"failed/setup", flagSetName}, {"failed/setup", flagUnsetName}},
+		detail: []string{"setup boom", "setup (beforeEach)"}},
+	{name: "syntax error", file: "syntax.test.ts",
+		oracle: []string{"    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();"},
+		status: Error, executed: 0,
+		detail: []string{"failed to load", "reference/syntax.test.ts:"}},
+	{name: "wrong import", file: "badimport.test.ts",
+		oracle: []string{`"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`},
+		status: Error, executed: 0,
+		detail: []string{"Cannot find module", "nope.fixture"}},
+	{name: "no test executed", file: "skipped.test.ts",
+		oracle: []string{"\ndescribe(", "\ndescribe.skip("},
+		status: Error, executed: 0,
+		tests:  []testWant{{"skipped/", flagSetName}, {"skipped/", flagUnsetName}},
+		detail: []string{"no test executed"}},
+	// Without -c the reference/ directory is outside the default include: vitest runs nothing.
+	{name: "file outside the include", noConfig: true,
+		status: Error, executed: 0,
+		detail: []string{"no test file matched reference/processItem.hoisted.oracle.test.ts"}},
+}
+
+// TestVariants runs each variantCase in ONE sandbox with a fresh vitest per run (the
+// ProcessRunner) and checks what it says; then the same spec in one long-lived process,
+// which must give the same Result: with the variant files written AFTER that process started
+// (so they must be found by a new glob), and a run after a failing one not polluted by it
+// (unhandled errors, state).
+func TestVariants(t *testing.T) {
 	t.Parallel()
 	dir := sandbox(t)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Passed || res.Executed != 2 || len(res.Tests) != 2 {
-		t.Fatalf("want passed with 2 executed tests, got %+v", res)
+	index := readFile(t, filepath.Join(dir, indexTS))
+	ref := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	ll := newLL(t, dir, false)
+	// The long-lived process starts before any variant file exists.
+	first := llRun(t, ll, ref)
+	results := make([]Result, len(variantCases))
+	t.Run("rows", func(t *testing.T) {
+		for i, c := range variantCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				s := variantSpec(t, dir, index, c)
+				res := run(t, s)
+				checkVariant(t, dir, c, res)
+				results[i] = res
+				a := llRun(t, ll, s)
+				a.Duration, res.Duration = 0, 0
+				if !reflect.DeepEqual(a, res) {
+					t.Errorf("long-lived and process runners differ:\n  long-lived %+v\n  process    %+v", a, res)
+				}
+			})
+		}
+	})
+	first.Duration, results[0].Duration = 0, 0
+	if !reflect.DeepEqual(first, results[0]) {
+		t.Errorf("the reference, first run of the long-lived process:\n  long-lived %+v\n  process    %+v", first, results[0])
 	}
-	if !strings.HasPrefix(res.Tests[1].Name, "PROJ-142 skip-enrichment: processItem with opts.skip flag unset") {
-		t.Errorf("full name: %q", res.Tests[1].Name)
+	// Pollution: the reference right after the unhandled rejection, in the same process,
+	// is what a fresh process says of the reference.
+	unhandled := variantSpec(t, dir, index, variantCases[3])
+	if a := llRun(t, ll, unhandled); a.Status != Failed {
+		t.Errorf("unhandled rejection again: %+v", a)
 	}
-	if res.Detail != "" || res.Reached || res.Attempts != 1 {
-		t.Errorf("unexpected detail/reached/attempts: %+v", res)
+	a := llRun(t, ll, ref)
+	a.Duration = 0
+	if !reflect.DeepEqual(a, results[0]) {
+		t.Errorf("the reference after the unhandled rejection:\n  long-lived %+v\n  process    %+v", a, results[0])
+	}
+	if st := ll.Stats(); st.Fallbacks != 0 || st.Starts != 2 {
+		t.Errorf("want two processes (with and without -c) and no fallback; stats %+v", st)
 	}
 }
 
-func TestGuardDeletedFails(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, guard, "  patch.score = (await enrichItem(record, settings)).score;\n")
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || res.Executed != 2 {
-		t.Fatalf("want failed, 2 executed; got %+v", res)
+// variantSpec writes the row's files (unless they are there already) and returns its Spec.
+func variantSpec(t *testing.T, dir, index string, c variantCase) Spec {
+	t.Helper()
+	s := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	if c.noConfig {
+		s.Config = ""
 	}
-	if !strings.Contains(res.Detail, "enrichItem") || strings.Contains(res.Detail, "\n") {
-		t.Errorf("detail should name enrichItem on one line: %q", res.Detail)
+	if c.file == "" {
+		return s
 	}
-	if res.Tests[0].Status != "failed" || res.Tests[0].Phase != PhaseBody || res.Tests[1].Status != "passed" {
-		t.Errorf("per-test outcomes: %+v", res.Tests)
-	}
-	noMachinePaths(t, dir, res.Detail)
-}
-
-// The code under test throws the same error in every test: that is a kill (failed), not a
-// setup error, although every test failed with an identical non-assertion message.
-func TestCodeUnderTestThrowsIsFailed(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, bodyStart, "  throw new Error(\"mutant boom\");\n"+bodyStart)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || res.Executed != 2 || !strings.Contains(res.Detail, "mutant boom") {
-		t.Fatalf("want failed with mutant boom; got %+v", res)
-	}
-}
-
-// A rejection nobody awaits, from the code under test: vitest fails the run although every
-// test passed (its JSON report even says success: true); the phase reporter catches it.
-func TestUnhandledRejectionIsFailed(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, bodyStart, "  void Promise.reject(new Error(\"floating\"));\n"+bodyStart)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Failed || !strings.Contains(res.Detail, "unhandled error during the run: Error: floating") {
-		t.Fatalf("want failed with the unhandled error; got %+v", res)
-	}
-}
-
-// A beforeEach that throws fails every test before any assertion: error, not failed.
-func TestBeforeEachThrowIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "setup-throws.test.ts", "  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 2 || !strings.Contains(res.Detail, "setup boom") || !strings.Contains(res.Detail, "setup (beforeEach)") {
-		t.Fatalf("want error naming the setup failure; got %+v", res)
-	}
-	for _, x := range res.Tests {
-		if x.Phase != PhaseSetup {
-			t.Errorf("%s: phase %q, want setup", x.Name, x.Phase)
+	oracle := readFile(t, filepath.Join(dir, refOracle))
+	oracle = replacePairs(t, refOracle, oracle, c.oracle, -1)
+	if c.code != nil {
+		mod := "index." + strings.TrimSuffix(c.file, ".test.ts")
+		code := replacePairs(t, indexTS, index, c.code, 1)
+		oracle = replacePairs(t, refOracle, oracle, []string{`"../src/server/index"`, `"../src/server/` + mod + `"`}, -1)
+		if err := os.WriteFile(filepath.Join(dir, "src", "server", mod+".ts"), []byte(code), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
+	s.TestFile = "reference/" + c.file
+	if err := os.WriteFile(filepath.Join(dir, s.TestFile), []byte(oracle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-func TestSyntaxErrorIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "syntax.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 0 || !strings.Contains(res.Detail, "failed to load") || !strings.Contains(res.Detail, "reference/syntax.test.ts:") {
-		t.Fatalf("want a load error with the location; got %+v", res)
+// replacePairs replaces each old (which must occur) by its new, n times (-1: everywhere).
+func replacePairs(t *testing.T, name, s string, pairs []string, n int) string {
+	t.Helper()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%s does not contain %q", name, pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], n)
+	}
+	return s
+}
+
+func checkVariant(t *testing.T, dir string, c variantCase, res Result) {
+	t.Helper()
+	if res.Status != c.status || res.Executed != c.executed || res.Attempts != 1 || res.Reached {
+		t.Errorf("want %s with %d executed, 1 attempt, not reached; got %s, %d executed, %d attempts, reached %v",
+			c.status, c.executed, res.Status, res.Executed, res.Attempts, res.Reached)
+	}
+	if len(res.Tests) != len(c.tests) {
+		t.Errorf("want %d tests, got %d: %+v", len(c.tests), len(res.Tests), res.Tests)
+	}
+	for i := 0; i < len(c.tests) && i < len(res.Tests); i++ {
+		x, w := res.Tests[i], c.tests[i]
+		if got := string(x.Status) + "/" + string(x.Phase); got != w.outcome || !strings.HasPrefix(x.Name, w.name) {
+			t.Errorf("test %d: want %s %q..., got %s %q", i, w.outcome, w.name, got, x.Name)
+		}
+	}
+	if len(c.detail) == 0 && res.Detail != "" {
+		t.Errorf("want no detail, got %q", res.Detail)
+	}
+	for _, d := range c.detail {
+		if !strings.Contains(res.Detail, d) {
+			t.Errorf("detail %q does not say %q", res.Detail, d)
+		}
+	}
+	if strings.Contains(res.Detail, "\n") {
+		t.Errorf("detail is not one line: %q", res.Detail)
 	}
 	noMachinePaths(t, dir, res.Detail)
-}
-
-func TestWrongImportIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "badimport.test.ts", `"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`)
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || !strings.Contains(res.Detail, "Cannot find module") || !strings.Contains(res.Detail, "nope.fixture") {
-		t.Fatalf("want a load error naming the module; got %+v", res)
-	}
-	noMachinePaths(t, dir, res.Detail)
-}
-
-func TestNoTestExecutedIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "skipped.test.ts", "\ndescribe(", "\ndescribe.skip(")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if res.Status != Error || res.Executed != 0 || len(res.Tests) != 2 || !strings.Contains(res.Detail, "no test executed") {
-		t.Fatalf("want error, 0 executed; got %+v", res)
-	}
-}
-
-// Without -c the reference/ directory is outside the default include: vitest runs nothing.
-func TestFileOutsideIncludeIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Timeout: time.Minute})
-	if res.Status != Error || !strings.Contains(res.Detail, "no test file matched "+refOracle) {
-		t.Fatalf("want error no test file matched; got %+v", res)
-	}
 }
 
 func TestInfiniteLoopTimesOutAfterRerun(t *testing.T) {
