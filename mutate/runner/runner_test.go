@@ -166,6 +166,8 @@ const (
 	flagUnsetName = "PROJ-142 skip-enrichment: processItem with opts.skip flag unset"
 )
 
+var unhandledCode = []string{bodyStart, "  void Promise.reject(new Error(\"floating\"));\n" + bodyStart}
+
 var variantCases = []variantCase{
 	{name: "reference", status: Passed, executed: 2,
 		tests: []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}}},
@@ -185,7 +187,7 @@ var variantCases = []variantCase{
 	// every test passed (its JSON report even says success: true); the phase reporter
 	// catches it.
 	{name: "unhandled rejection", file: "unhandled.test.ts",
-		code:   []string{bodyStart, "  void Promise.reject(new Error(\"floating\"));\n" + bodyStart},
+		code:   unhandledCode,
 		status: Failed, executed: 2,
 		tests:  []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}},
 		detail: []string{"unhandled error during the run: Error: floating"}},
@@ -250,7 +252,7 @@ func TestVariants(t *testing.T) {
 	}
 	// Pollution: the reference right after the unhandled rejection, in the same process,
 	// is what a fresh process says of the reference.
-	unhandled := variantSpec(t, dir, index, variantCases[3])
+	unhandled := variantSpec(t, dir, index, variantCase{file: "unhandled.test.ts", code: unhandledCode})
 	if a := llRun(t, ll, unhandled); a.Status != Failed {
 		t.Errorf("unhandled rejection again: %+v", a)
 	}
