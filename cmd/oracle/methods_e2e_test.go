@@ -102,8 +102,9 @@ func TestMethodsGenEndToEnd(t *testing.T) {
 }
 
 // TestMethodsApplyThenProve: the three tickets prove PASS; with the guards
-// deleted, prove fails on the implementation, apply writes exactly the
-// sample's guards (method and arrow field), and prove passes again.
+// deleted (prove fails on the implementation: a row of TestProveCases),
+// apply writes exactly the sample's guards (method and arrow field), and
+// prove passes again.
 func TestMethodsApplyThenProve(t *testing.T) {
 	dir := copySample(t, "services", v4(t).nodeModules)
 	proveTicket := func(ticket string) (int, proveResult) {
@@ -125,10 +126,8 @@ func TestMethodsApplyThenProve(t *testing.T) {
 	for _, b := range []int{0, 4} {
 		unguarded = bytes.Replace(unguarded, []byte(methodBreakings[b].old), []byte(methodBreakings[b].new), 1)
 	}
+	// prove FAILs on this code: TestProveCases' row "methods: guards deleted".
 	os.WriteFile(service, unguarded, 0o644)
-	if code, r := proveTicket(methodTickets[0]); code != 1 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "quote") {
-		t.Fatalf("before apply: exit %d %s %+v", code, r.Verdict, r.Operations)
-	}
 	for _, ticket := range []string{methodTickets[0], methodTickets[2]} {
 		if code, out, errs := oracle(t, "apply", "--root", dir, filepath.Join(dir, ticket)); code != 0 {
 			t.Fatalf("apply %s: exit %d\n%s%s", ticket, code, out, errs)

@@ -77,35 +77,177 @@ func treeHash(t *testing.T, dir string) string {
 
 func v4(t *testing.T) toolchain { return toolchains(t)[0] }
 
-// TestProveCorrectImplementation: PASS, every run as the SPEC names it, the
-// mutation report valid against the published schema, the checkout untouched.
-func TestProveCorrectImplementation(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	before := treeHash(t, dir)
-	report := filepath.Join(t.TempDir(), "report.json")
-	code, r, errs := prove(t, dir, "--report", report)
-	if code != 0 || r.Verdict != "PASS" {
-		t.Fatalf("exit %d verdict %s\n%+v\n%s", code, r.Verdict, r, errs)
+// proveCase is one way of changing a sample (its code, or its configuration) and what
+// prove must say of it. The rows of a sample share one copy of it: each row's edits are
+// undone after its prove.
+type proveCase struct {
+	name, sample, ticket string
+	edits                []fileEdit
+	args                 []string // prove flags besides --root and the ticket
+	json                 *proveWant
+	text                 *proveTextWant
+}
+
+// fileEdit replaces old (which must occur) by new in file, once; old "": file is new.
+type fileEdit struct{ file, old, new string }
+
+// proveWant is what prove --json must say.
+type proveWant struct {
+	code                         int
+	verdict, attribution, reason string // reason: a substring ("" : not checked)
+	baseline                     string // the first run's outcome ("": not checked)
+	runs                         string // every run, "name=outcome" ("": not checked)
+	stale                        string // a substring of the stale note ("": not checked)
+	report                       bool   // --report validates against the published schema
+}
+
+// proveTextWant is what prove's text output must say, with env set.
+type proveTextWant struct {
+	env            map[string]string
+	code           int
+	stdout, stderr string // substrings
+}
+
+const proveIndex = "src/server/index.ts"
+
+var proveCases = []proveCase{
+	// The code as it is: PASS, every run as the SPEC names it, the mutation report valid
+	// against the published schema.
+	{name: "as it is", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
+		json: &proveWant{code: 0, verdict: "PASS", baseline: "passed",
+			runs: "baseline=passed red-first=killed flag-inverted=killed flag-always-set=killed " +
+				"preserve-removed:selectTargets=killed preserve-moved-under-guard:selectTargets=killed " +
+				"preserve-removed:resolveSettings=killed preserve-moved-under-guard:resolveSettings=killed " +
+				"preserve-removed:extractMetadata=killed preserve-moved-under-guard:extractMetadata=killed " +
+				"preserve-removed:updateRecord=killed preserve-moved-under-guard:updateRecord=killed",
+			stale: "no oracle is committed", report: true}},
+	// The guard deleted (what TestApplyThenProve then applies): FAIL on the implementation,
+	// naming the wrapped call.
+	{name: "guard deleted", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
+		edits: []fileEdit{{proveIndex, breakings[0].old, breakings[0].new}},
+		json:  &proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "enrichItem", baseline: "failed"}},
+	// A guard that also swallows the preserved write: FAIL on the implementation, naming the
+	// call, with a fresh vitest process per run (the other rows use the default, long-lived
+	// runner).
+	{name: "preserved write moved under the guard, process runner", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
+		edits: []fileEdit{{proveIndex, breakings[1].old, breakings[1].new}},
+		args:  []string{"--runner", "process"},
+		json:  &proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "updateRecord", baseline: "failed"}},
+	// The function's module imports a module that does not exist: the oracle cannot run, and
+	// that is the implementation's to fix (ERROR [implementation] with vitest's message), not
+	// a bug of oracle's generator. In GitHub Actions the verdict is also an annotation on the
+	// file.
+	{name: "the function's module does not load", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
+		edits: []fileEdit{{proveIndex, "// The pipeline module.\n", "import { gone } from \"./gone\";\nvoid gone;\n// The pipeline module.\n"}},
+		json:  &proveWant{code: exitError, verdict: "ERROR", attribution: "implementation", reason: "gone"},
+		text: &proveTextWant{env: map[string]string{"GITHUB_ACTIONS": "true"}, code: exitError,
+			stdout: "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: "}},
+	// A vitest config the long-lived runner cannot serve like a fresh process (a globalSetup)
+	// sends its runs to a fresh vitest: the outcome is the same, and prove says which and why.
+	{name: "a globalSetup: the runs fall back", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
+		edits: []fileEdit{{"test/gs.ts", "", "export default function () {}\n"},
+			{"vitest.config.ts", "test: {", "test: {\n    globalSetup: [\"./test/gs.ts\"],"}},
+		text: &proveTextWant{code: 0, stdout: "PASS", stderr: "fell back from the long-lived vitest to a fresh process"}},
+	// A class method: the guards of finalize (instance method) and cancel (arrow field)
+	// deleted (what TestMethodsApplyThenProve then applies): FAIL on the implementation,
+	// naming the wrapped call.
+	{name: "methods: guards deleted", sample: "services", ticket: "tickets/PROJ-201.yaml",
+		edits: []fileEdit{{"src/orders/service.ts", methodBreakings[0].old, methodBreakings[0].new},
+			{"src/orders/service.ts", methodBreakings[4].old, methodBreakings[4].new}},
+		json: &proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "quote", baseline: "failed"}},
+}
+
+// TestProveCases runs prove end to end on each proveCase, one copy per sample, and checks
+// what it says; and that prove leaves the checkout as it found it.
+func TestProveCases(t *testing.T) {
+	copies := map[string]string{}
+	for _, c := range proveCases {
+		if copies[c.sample] == "" {
+			copies[c.sample] = copySample(t, c.sample, v4(t).nodeModules)
+		}
 	}
-	var names []string
-	for _, run := range r.Operations[0].Runs {
-		names = append(names, run.Name+"="+run.Outcome)
+	for _, c := range proveCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copies[c.sample]
+			applyEdits(t, dir, c.edits)
+			before := treeHash(t, dir)
+			manifest := filepath.Join(dir, c.ticket)
+			if w := c.json; w != nil {
+				args := append([]string{"prove", "--json", "--root", dir, manifest}, c.args...)
+				report := filepath.Join(t.TempDir(), "report.json")
+				if w.report {
+					args = append(args, "--report", report)
+				}
+				code, out, errs := oracle(t, args...)
+				var r proveResult
+				if err := json.Unmarshal([]byte(out), &r); err != nil {
+					t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+				}
+				if code != w.code || r.Verdict != w.verdict || len(r.Operations) != 1 {
+					t.Fatalf("want exit %d %s with one operation; got exit %d %s %+v\n%s", w.code, w.verdict, code, r.Verdict, r.Operations, errs)
+				}
+				op := r.Operations[0]
+				if op.Attribution != w.attribution || !strings.Contains(op.Reason, w.reason) {
+					t.Errorf("want [%s] with a reason naming %q; got [%s] %q", w.attribution, w.reason, op.Attribution, op.Reason)
+				}
+				if w.baseline != "" && (len(op.Runs) == 0 || op.Runs[0].Name != "baseline" || op.Runs[0].Outcome != w.baseline) {
+					t.Errorf("want the baseline %s; runs %+v", w.baseline, op.Runs)
+				}
+				if w.runs != "" {
+					var names []string
+					for _, run := range op.Runs {
+						names = append(names, run.Name+"="+run.Outcome)
+					}
+					if got := strings.Join(names, " "); got != w.runs {
+						t.Errorf("runs:\n got  %s\n want %s", got, w.runs)
+					}
+				}
+				if !strings.Contains(op.Stale, w.stale) {
+					t.Errorf("stale note: %q, want %q", op.Stale, w.stale)
+				}
+				if w.report {
+					validateReport(t, report)
+				}
+			}
+			if w := c.text; w != nil {
+				for k, v := range w.env {
+					t.Setenv(k, v)
+				}
+				code, out, errs := oracle(t, append([]string{"prove", "--root", dir, manifest}, c.args...)...)
+				if code != w.code || !strings.Contains(out, w.stdout) || !strings.Contains(errs, w.stderr) {
+					t.Errorf("want exit %d, %q on stdout, %q on stderr; got exit %d\n%s\n%s", w.code, w.stdout, w.stderr, code, out, errs)
+				}
+			}
+			if after := treeHash(t, dir); after != before {
+				t.Error("prove changed the checkout")
+			}
+		})
 	}
-	want := "baseline=passed red-first=killed flag-inverted=killed flag-always-set=killed " +
-		"preserve-removed:selectTargets=killed preserve-moved-under-guard:selectTargets=killed " +
-		"preserve-removed:resolveSettings=killed preserve-moved-under-guard:resolveSettings=killed " +
-		"preserve-removed:extractMetadata=killed preserve-moved-under-guard:extractMetadata=killed " +
-		"preserve-removed:updateRecord=killed preserve-moved-under-guard:updateRecord=killed"
-	if got := strings.Join(names, " "); got != want {
-		t.Errorf("runs:\n got  %s\n want %s", got, want)
+}
+
+// applyEdits makes the edits in dir, and undoes them when the test ends.
+func applyEdits(t *testing.T, dir string, edits []fileEdit) {
+	t.Helper()
+	for _, e := range edits {
+		p := filepath.Join(dir, e.file)
+		orig, err := os.ReadFile(p)
+		if e.old == "" {
+			if err == nil {
+				t.Fatalf("%s exists already", e.file)
+			}
+			t.Cleanup(func() { os.Remove(p) })
+			orig = nil
+		} else if err != nil {
+			t.Fatal(err)
+		} else if !bytes.Contains(orig, []byte(e.old)) {
+			t.Fatalf("%s no longer has the code this row edits:\n%s", e.file, e.old)
+		} else {
+			t.Cleanup(func() { os.WriteFile(p, orig, 0o644) })
+		}
+		if err := os.WriteFile(p, bytes.Replace(orig, []byte(e.old), []byte(e.new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if !strings.Contains(r.Operations[0].Stale, "no oracle is committed") {
-		t.Errorf("stale note: %q", r.Operations[0].Stale)
-	}
-	if after := treeHash(t, dir); after != before {
-		t.Error("prove changed the checkout")
-	}
-	validateReport(t, report)
 }
 
 func validateReport(t *testing.T, report string) {
@@ -123,28 +265,9 @@ func needTool(t *testing.T, path string) {
 	testenv.NeedFile(t, path, "run scripts/test first")
 }
 
-// TestProveBrokenImplementation: a guard that also swallows the preserved
-// write proves FAIL, attributed to the implementation, naming the call (with
-// a fresh vitest process per run: the other tests use the default,
-// long-lived runner).
-func TestProveBrokenImplementation(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	b := breakings[1] // preserved write moved under the guard
-	index := filepath.Join(dir, "src/server/index.ts")
-	src, _ := os.ReadFile(index)
-	os.WriteFile(index, bytes.Replace(src, []byte(b.old), []byte(b.new), 1), 0o644)
-	code, r, _ := prove(t, dir, "--runner", "process")
-	op := r.Operations[0]
-	if code != 1 || r.Verdict != "FAIL" || op.Attribution != "implementation" {
-		t.Fatalf("exit %d, verdict %s, attribution %s: %+v", code, r.Verdict, op.Attribution, op)
-	}
-	if !strings.Contains(op.Reason, "updateRecord") || op.Runs[0].Outcome != "failed" {
-		t.Errorf("the reason must name the call: %q (baseline %s)", op.Reason, op.Runs[0].Outcome)
-	}
-}
-
-// TestApplyThenProve: an unguarded function fails before apply and passes
-// after it; apply is idempotent, and --dry-run writes nothing.
+// TestApplyThenProve: an unguarded function (which fails prove: a row of
+// TestProveCases) passes after apply; apply is idempotent, and --dry-run
+// writes nothing.
 func TestApplyThenProve(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
 	index := filepath.Join(dir, "src/server/index.ts")
@@ -153,11 +276,7 @@ func TestApplyThenProve(t *testing.T) {
 	unguarded := bytes.Replace(guarded, []byte(b.old), []byte(b.new), 1)
 	os.WriteFile(index, unguarded, 0o644)
 
-	code, r, _ := prove(t, dir)
-	if code != 1 || r.Verdict != "FAIL" || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "enrichItem") {
-		t.Fatalf("before apply: exit %d %s %+v", code, r.Verdict, r.Operations[0])
-	}
-
+	// prove FAILs on this code: TestProveCases' row "guard deleted".
 	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
 	code, out, errs := oracle(t, "apply", "--dry-run", "--root", dir, manifest)
 	if code != 0 || !strings.Contains(out, "+  if (!opts.skip) {") {
@@ -177,7 +296,7 @@ func TestApplyThenProve(t *testing.T) {
 		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
 	}
 
-	code, r, _ = prove(t, dir)
+	code, r, _ := prove(t, dir)
 	if code != 0 || r.Verdict != "PASS" {
 		t.Fatalf("after apply: exit %d %s %+v", code, r.Verdict, r.Operations)
 	}
@@ -404,41 +523,5 @@ func TestProveTempDirectory(t *testing.T) {
 	code, _, errs = oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	if code != exitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
 		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
-	}
-}
-
-// TestProveImplementationDoesNotLoad: when the function's module imports a
-// module that does not exist, the oracle cannot run, and that is the
-// implementation's to fix (ERROR [implementation] with vitest's message), not
-// a bug of oracle's generator.
-func TestProveImplementationDoesNotLoad(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	index := filepath.Join(dir, "src/server/index.ts")
-	b, _ := os.ReadFile(index)
-	os.WriteFile(index, append([]byte("import { gone } from \"./gone\";\nvoid gone;\n"), b...), 0o644)
-	code, r, errs := prove(t, dir)
-	if code != exitError || r.Verdict != "ERROR" || len(r.Operations) == 0 || r.Operations[0].Attribution != "implementation" || !strings.Contains(r.Operations[0].Reason, "gone") {
-		t.Fatalf("exit %d %s %+v\n%s", code, r.Verdict, r.Operations, errs)
-	}
-	// In GitHub Actions the verdict is also an annotation on the file.
-	t.Setenv("GITHUB_ACTIONS", "true")
-	_, out, _ := oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
-	if !strings.Contains(out, "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: ") {
-		t.Errorf("no annotation:\n%s", out)
-	}
-}
-
-// TestProveSaysWhichRunsFellBack: a vitest config the long-lived runner
-// cannot serve like a fresh process (a globalSetup) sends its runs to a
-// fresh vitest: the outcome is the same, and prove says which and why.
-func TestProveSaysWhichRunsFellBack(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	os.WriteFile(filepath.Join(dir, "test", "gs.ts"), []byte("export default function () {}\n"), 0o644)
-	cfg := filepath.Join(dir, "vitest.config.ts")
-	b, _ := os.ReadFile(cfg)
-	os.WriteFile(cfg, []byte(strings.Replace(string(b), "test: {", "test: {\n    globalSetup: [\"./test/gs.ts\"],", 1)), 0o644)
-	code, out, errs := oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
-	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(errs, "fell back from the long-lived vitest to a fresh process") {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -314,50 +314,6 @@ func TestLongLivedCloseLeavesNoProcess(t *testing.T) {
 	assertNoProcesses(t, dir, groups)
 }
 
-// Every case ProcessRunner's tests cover gives the same Result in one long-lived process,
-// with the test files written AFTER the process started (so they must be found by a new
-// glob), and a run after a failing one is not polluted by it (unhandled errors, state).
-func TestLongLivedMatchesProcessRunner(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	orig := readFile(t, filepath.Join(dir, indexTS))
-	ll := newLL(t, dir, false)
-	pr := New()
-	compare := func(name string, s Spec) {
-		t.Helper()
-		a := llRun(t, ll, s)
-		b := llRun(t, pr, s)
-		a.Duration, b.Duration = 0, 0
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: long-lived and process runners differ:\n  long-lived %+v\n  process    %+v", name, a, b)
-		}
-	}
-	ref := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
-	compare("reference", ref)
-
-	setIndex(t, dir, strings.Replace(orig, bodyStart, "  throw new Error(\"mutant boom\");\n"+bodyStart, 1), "")
-	compare("code under test throws", ref)
-	setIndex(t, dir, strings.Replace(orig, bodyStart, "  void Promise.reject(new Error(\"floating\"));\n"+bodyStart, 1), "")
-	compare("unhandled rejection", ref)
-	setIndex(t, dir, orig, "")
-	compare("restored after the unhandled rejection", ref)
-
-	for _, v := range []struct{ name, old, new string }{
-		{"setup-throws.test.ts", "  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n"},
-		{"syntax.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();"},
-		{"badimport.test.ts", `"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`},
-		{"skipped.test.ts", "\ndescribe(", "\ndescribe.skip("},
-	} {
-		f := writeVariant(t, dir, v.name, v.old, v.new)
-		compare(v.name, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	}
-	compare("outside the include", Spec{Dir: dir, TestFile: refOracle, Timeout: time.Minute})
-	compare("reference again", ref)
-	if st := ll.Stats(); st.Fallbacks != 0 || st.Starts != 2 {
-		t.Errorf("want two processes (with and without -c) and no fallback; stats %+v", st)
-	}
-}
-
 // Module state, globalThis and the module registry are fresh in every run (new workers):
 // the same file passes twice.
 func TestLongLivedFreshModulesPerRun(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -171,118 +172,227 @@ func sampleAbs(t *testing.T) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(here), "..", ".."))
 }
 
-func TestReferenceOraclePasses(t *testing.T) {
+// variantCase is one way of breaking the reference oracle or the code it tests, and what
+// the runner must say of the run. Each row writes its own files (reference/<file> and, for a
+// code row, src/server/index.<row>.ts, which only that copy of the oracle imports), so the
+// rows share one sandbox and run side by side.
+type variantCase struct {
+	name string
+	// file is the row's copy of the reference oracle under reference/ ("": the reference
+	// itself, unchanged); oracle are old/new pairs applied to that copy.
+	file   string
+	oracle []string
+	// code are old/new pairs applied to the row's copy of src/server/index.ts.
+	code     []string
+	noConfig bool // run without -c vitest.reference.config.ts
+
+	shape    shape
+	executed int
+	tests    []testWant
+	// facts are substrings of what the run reported beyond the tests' statuses (factText:
+	// the note, the file's message, the unhandled errors, the first failure); none: it
+	// reported nothing beyond them.
+	facts      []string
+	fileFailed bool // vitest marked the file failed (a test or the file's load failed)
+	noReport   bool
+}
+
+// testWant is what one test of the run must be: "status/phase" and its name's start.
+type testWant struct{ outcome, name string }
+
+const (
+	flagSetName   = "PROJ-142 skip-enrichment: processItem with opts.skip flag set"
+	flagUnsetName = "PROJ-142 skip-enrichment: processItem with opts.skip flag unset"
+)
+
+var unhandledCode = []string{bodyStart, "  void Promise.reject(new Error(\"floating\"));\n" + bodyStart}
+
+var variantCases = []variantCase{
+	{name: "reference", shape: passed, executed: 2,
+		tests: []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}}},
+	{name: "guard deleted", file: "guard-deleted.test.ts",
+		code:  []string{guard, "  patch.score = (await enrichItem(record, settings)).score;\n"},
+		shape: bodyFailed, executed: 2, fileFailed: true,
+		tests: []testWant{{"failed/body", flagSetName}, {"passed/", flagUnsetName}},
+		facts: []string{"enrichItem"}},
+	// The code under test throws the same error in every test: both failed in their bodies,
+	// not in setup, although every test failed with an identical non-assertion message.
+	{name: "code under test throws", file: "code-throws.test.ts",
+		code:  []string{bodyStart, "  throw new Error(\"mutant boom\");\n" + bodyStart},
+		shape: bodyFailed, executed: 2, fileFailed: true,
+		tests: []testWant{{"failed/body", flagSetName}, {"failed/body", flagUnsetName}},
+		facts: []string{"mutant boom"}},
+	// A rejection nobody awaits, from the code under test: vitest fails the run although
+	// every test passed (its JSON report even says success: true); the phase reporter
+	// catches it.
+	{name: "unhandled rejection", file: "unhandled.test.ts",
+		code:  unhandledCode,
+		shape: broken, executed: 2,
+		tests: []testWant{{"passed/", flagSetName}, {"passed/", flagUnsetName}},
+		facts: []string{"unhandled: Error: floating"}},
+	// A beforeEach that throws fails every test before any assertion: in setup.
+	{name: "beforeEach throws", file: "setup-throws.test.ts",
+		oracle: []string{"  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n"},
+		shape:  broken, executed: 2, fileFailed: true,
+		tests: []testWant{{"failed/setup", flagSetName}, {"failed/setup", flagUnsetName}},
+		facts: []string{"setup boom"}},
+	{name: "syntax error", file: "syntax.test.ts",
+		oracle: []string{"    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();"},
+		shape:  broken, executed: 0, fileFailed: true,
+		facts: []string{"file: ", "reference/syntax.test.ts:"}},
+	{name: "wrong import", file: "badimport.test.ts",
+		oracle: []string{`"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`},
+		shape:  broken, executed: 0, fileFailed: true,
+		facts: []string{"Cannot find module", "nope.fixture"}},
+	{name: "no test executed", file: "skipped.test.ts",
+		oracle: []string{"\ndescribe(", "\ndescribe.skip("},
+		shape:  broken, executed: 0,
+		tests: []testWant{{"skipped/", flagSetName}, {"skipped/", flagUnsetName}}},
+	// Without -c the reference/ directory is outside the default include: vitest runs nothing.
+	{name: "file outside the include", noConfig: true,
+		shape: broken, executed: 0, noReport: true,
+		facts: []string{"note: ", "no test file matched reference/processItem.hoisted.oracle.test.ts"}},
+}
+
+// TestVariants runs each variantCase in ONE sandbox with a fresh vitest per run (the
+// ProcessRunner) and checks what it says; then the same spec in one long-lived process,
+// which must give the same Result: with the variant files written AFTER that process started
+// (so they must be found by a new glob), and a run after a failing one not polluted by it
+// (unhandled errors, state).
+func TestVariants(t *testing.T) {
 	t.Parallel()
 	dir := sandbox(t)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if shapeOf(res) != passed || res.Executed() != 2 || len(res.Tests) != 2 {
-		t.Fatalf("want passed with 2 executed tests, got %+v", res)
+	index := readFile(t, filepath.Join(dir, indexTS))
+	ref := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	ll := newLL(t, dir, false)
+	// The long-lived process starts before any variant file exists.
+	first := llRun(t, ll, ref)
+	results := make([]Result, len(variantCases))
+	t.Run("rows", func(t *testing.T) {
+		for i, c := range variantCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				s := variantSpec(t, dir, index, c)
+				res := run(t, s)
+				checkVariant(t, dir, c, res)
+				results[i] = res
+				a := llRun(t, ll, s)
+				a.Duration, res.Duration = 0, 0
+				if !reflect.DeepEqual(a, res) {
+					t.Errorf("long-lived and process runners differ:\n  long-lived %+v\n  process    %+v", a, res)
+				}
+			})
+		}
+	})
+	first.Duration, results[0].Duration = 0, 0
+	if !reflect.DeepEqual(first, results[0]) {
+		t.Errorf("the reference, first run of the long-lived process:\n  long-lived %+v\n  process    %+v", first, results[0])
 	}
-	if !strings.HasPrefix(res.Tests[1].Name, "PROJ-142 skip-enrichment: processItem with opts.skip flag unset") {
-		t.Errorf("full name: %q", res.Tests[1].Name)
+	// Pollution: the reference right after the unhandled rejection, in the same process,
+	// is what a fresh process says of the reference.
+	unhandled := variantSpec(t, dir, index, variantCase{file: "unhandled.test.ts", code: unhandledCode})
+	if a := llRun(t, ll, unhandled); len(a.Unhandled) == 0 {
+		t.Errorf("unhandled rejection again: %+v", a)
 	}
-	if res.Note != "" || res.FileMessage != "" || res.Reached || res.Attempts != 1 {
-		t.Errorf("unexpected detail/reached/attempts: %+v", res)
+	a := llRun(t, ll, ref)
+	a.Duration = 0
+	if !reflect.DeepEqual(a, results[0]) {
+		t.Errorf("the reference after the unhandled rejection:\n  long-lived %+v\n  process    %+v", a, results[0])
+	}
+	if st := ll.Stats(); st.Fallbacks != 0 || st.Starts != 2 {
+		t.Errorf("want two processes (with and without -c) and no fallback; stats %+v", st)
 	}
 }
 
-func TestGuardDeletedFails(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, guard, "  patch.score = (await enrichItem(record, settings)).score;\n")
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if shapeOf(res) != bodyFailed || res.Executed() != 2 {
-		t.Fatalf("want failed, 2 executed; got %+v", res)
+// variantSpec writes the row's files (unless they are there already) and returns its Spec.
+func variantSpec(t *testing.T, dir, index string, c variantCase) Spec {
+	t.Helper()
+	s := Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute}
+	if c.noConfig {
+		s.Config = ""
 	}
-	if f := res.Tests[0].Failure; !strings.Contains(f, "enrichItem") || strings.Contains(f, "\n") {
-		t.Errorf("failure should name enrichItem on one line: %q", f)
+	if c.file == "" {
+		return s
 	}
-	if res.Tests[0].Status != "failed" || res.Tests[0].Phase != PhaseBody || res.Tests[1].Status != "passed" {
-		t.Errorf("per-test outcomes: %+v", res.Tests)
-	}
-	noMachinePaths(t, dir, res.Tests[0].Failure)
-}
-
-// The code under test throws the same error in every test: that is a kill (failed), not a
-// setup error, although every test failed with an identical non-assertion message.
-func TestCodeUnderTestThrowsIsFailed(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, bodyStart, "  throw new Error(\"mutant boom\");\n"+bodyStart)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if shapeOf(res) != bodyFailed || res.Executed() != 2 || !strings.Contains(res.Tests[0].Failure, "mutant boom") {
-		t.Fatalf("want failed with mutant boom; got %+v", res)
-	}
-}
-
-// A rejection nobody awaits, from the code under test: vitest fails the run although every
-// test passed (its JSON report even says success: true); the phase reporter catches it.
-func TestUnhandledRejectionIsFailed(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	edit(t, dir, indexTS, bodyStart, "  void Promise.reject(new Error(\"floating\"));\n"+bodyStart)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute})
-	if len(res.Unhandled) == 0 || res.Unhandled[0] != "Error: floating" {
-		t.Fatalf("want failed with the unhandled error; got %+v", res)
-	}
-}
-
-// A beforeEach that throws fails every test before any assertion: error, not failed.
-func TestBeforeEachThrowIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "setup-throws.test.ts", "  await setup();\n", "  await setup();\n  throw new Error(\"setup boom\");\n")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if shapeOf(res) != broken || res.Executed() != 2 || !strings.Contains(res.Tests[0].Failure, "setup boom") {
-		t.Fatalf("want error naming the setup failure; got %+v", res)
-	}
-	for _, x := range res.Tests {
-		if x.Phase != PhaseSetup {
-			t.Errorf("%s: phase %q, want setup", x.Name, x.Phase)
+	oracle := readFile(t, filepath.Join(dir, refOracle))
+	oracle = replacePairs(t, refOracle, oracle, c.oracle, -1)
+	if c.code != nil {
+		mod := "index." + strings.TrimSuffix(c.file, ".test.ts")
+		code := replacePairs(t, indexTS, index, c.code, 1)
+		oracle = replacePairs(t, refOracle, oracle, []string{`"../src/server/index"`, `"../src/server/` + mod + `"`}, -1)
+		if err := os.WriteFile(filepath.Join(dir, "src", "server", mod+".ts"), []byte(code), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
+	s.TestFile = "reference/" + c.file
+	if err := os.WriteFile(filepath.Join(dir, s.TestFile), []byte(oracle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-func TestSyntaxErrorIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "syntax.test.ts", "    await processItem(...args);\n    expect(enrichItem).toHaveBeenCalled();", "    await processItem(...args;\n    expect(enrichItem).toHaveBeenCalled();")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if len(res.Tests) != 0 || !res.FileFailed || !strings.Contains(res.FileMessage, "reference/syntax.test.ts:") {
-		t.Fatalf("want a load error with the location; got %+v", res)
+// replacePairs replaces each old (which must occur) by its new, n times (-1: everywhere).
+func replacePairs(t *testing.T, name, s string, pairs []string, n int) string {
+	t.Helper()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%s does not contain %q", name, pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], n)
 	}
-	noMachinePaths(t, dir, res.FileMessage)
+	return s
 }
 
-func TestWrongImportIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "badimport.test.ts", `"../test/fixtures/pipeline.fixture"`, `"../test/fixtures/nope.fixture"`)
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if len(res.Tests) != 0 || !res.FileFailed || !strings.Contains(res.FileMessage, "Cannot find module") || !strings.Contains(res.FileMessage, "nope.fixture") {
-		t.Fatalf("want a load error naming the module; got %+v", res)
+func checkVariant(t *testing.T, dir string, c variantCase, res Result) {
+	t.Helper()
+	if shapeOf(res) != c.shape || res.Executed() != c.executed || res.Attempts != 1 || res.Reached || res.FileFailed != c.fileFailed || res.NoReport != c.noReport {
+		t.Errorf("want %s with %d executed, 1 attempt, not reached, file failed %v, no report %v; got %s, %d executed, %d attempts, reached %v, file failed %v, no report %v",
+			c.shape, c.executed, c.fileFailed, c.noReport, shapeOf(res), res.Executed(), res.Attempts, res.Reached, res.FileFailed, res.NoReport)
 	}
-	noMachinePaths(t, dir, res.FileMessage)
+	if len(res.Tests) != len(c.tests) {
+		t.Errorf("want %d tests, got %d: %+v", len(c.tests), len(res.Tests), res.Tests)
+	}
+	for i := 0; i < len(c.tests) && i < len(res.Tests); i++ {
+		x, w := res.Tests[i], c.tests[i]
+		if got := string(x.Status) + "/" + string(x.Phase); got != w.outcome || !strings.HasPrefix(x.Name, w.name) {
+			t.Errorf("test %d: want %s %q..., got %s %q", i, w.outcome, w.name, got, x.Name)
+		}
+	}
+	facts := factText(res)
+	if len(c.facts) == 0 && facts != "" {
+		t.Errorf("want nothing reported beyond the tests, got %q", facts)
+	}
+	for _, d := range c.facts {
+		if !strings.Contains(facts, d) {
+			t.Errorf("the run reported %q, which does not say %q", facts, d)
+		}
+	}
+	if strings.Contains(facts, "\n") {
+		t.Errorf("what the run reported is not one line per fact: %q", facts)
+	}
+	noMachinePaths(t, dir, facts)
 }
 
-func TestNoTestExecutedIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	f := writeVariant(t, dir, "skipped.test.ts", "\ndescribe(", "\ndescribe.skip(")
-	res := run(t, Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute})
-	if shapeOf(res) != broken || res.Executed() != 0 || len(res.Tests) != 2 || res.FileFailed || res.FileMessage != "" {
-		t.Fatalf("want error, 0 executed; got %+v", res)
+// factText is what a run reported beyond its tests' statuses: its note, the file's message,
+// its unhandled errors, the first failed test's failure; "" when none.
+func factText(r Result) string {
+	var parts []string
+	if r.Note != "" {
+		parts = append(parts, "note: "+r.Note)
 	}
-}
-
-// Without -c the reference/ directory is outside the default include: vitest runs nothing.
-func TestFileOutsideIncludeIsError(t *testing.T) {
-	t.Parallel()
-	dir := sandbox(t)
-	res := run(t, Spec{Dir: dir, TestFile: refOracle, Timeout: time.Minute})
-	if !res.NoReport || !strings.Contains(res.Note, "no test file matched "+refOracle) {
-		t.Fatalf("want error no test file matched; got %+v", res)
+	if r.FileMessage != "" {
+		parts = append(parts, "file: "+r.FileMessage)
 	}
+	for _, u := range r.Unhandled {
+		parts = append(parts, "unhandled: "+u)
+	}
+	for _, x := range r.Tests {
+		if x.Status == TestFailed {
+			parts = append(parts, "failure: "+x.Failure)
+			break
+		}
+	}
+	return strings.Join(parts, " | ")
 }
 
 func TestInfiniteLoopTimesOutAfterRerun(t *testing.T) {
