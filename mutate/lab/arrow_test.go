@@ -1,17 +1,10 @@
 package lab
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/oracle-ts/oracle/internal/samplecopy"
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"github.com/oracle-ts/oracle/mutate/edit"
-	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // Functions whose bodies are expressions: a conditional, an object
@@ -59,16 +52,7 @@ it("doubles", () => {
 // batch (every kill is a batch's, only the survivor runs alone), and every
 // outcome equals the Isolate one.
 func TestArrowBatchReal(t *testing.T) {
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(repo, "src/arrow.ts"), []byte(arrowSrc), 0o644)
-	os.WriteFile(filepath.Join(repo, "src/arrow.test.ts"), []byte(arrowTest), 0o644)
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/arrow.ts": arrowSrc, "src/arrow.test.ts": arrowTest})
 	var ms []edit.Mutant
 	for _, e := range [][3]string{
 		{"clamp-lo", "x < lo ? lo", "x < lo ? hi"},
@@ -87,18 +71,7 @@ func TestArrowBatchReal(t *testing.T) {
 		ms = append(ms, m)
 	}
 	run := func(l Lab) *Result {
-		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sb.Close()
-		r := runner.NewLongLived()
-		defer r.Close()
-		l.Root, l.Files, l.Runner, l.MarkerPrefix = sb.Root, sb, r, "s"
-		res, err := l.Execute(context.Background(), []string{"src/arrow.test.ts"}, ms)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := labRun(t, repo, "", l, []string{"src/arrow.test.ts"}, ms)
 		return res
 	}
 	want := "test:clamp-lo=killed test:clamp-edge=survived test:pair=killed test:adder=killed test:later=killed test:depth=killed test:doubled=killed"

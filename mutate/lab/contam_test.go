@@ -1,17 +1,10 @@
 package lab
 
 import (
-	"context"
-	"github.com/oracle-ts/oracle/internal/testenv"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"github.com/oracle-ts/oracle/mutate/edit"
-	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 const contamSrc = "export function g(a: number) {\n  return a + 1;\n}\n"
@@ -31,16 +24,7 @@ it("adds one", () => {
 // so nothing of the batch is used, and the outcomes are those of isolated
 // runs: the equivalent mutant survives.
 func TestContaminatingMutantReal(t *testing.T) {
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(repo, "src/contam.ts"), []byte(contamSrc), 0o644)
-	os.WriteFile(filepath.Join(repo, "src/contam.test.ts"), []byte(contamTest), 0o644)
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/contam.ts": contamSrc, "src/contam.test.ts": contamTest})
 	at := uint(strings.Index(contamSrc, "return a + 1;"))
 	mutant := func(sub, text string) edit.Mutant {
 		m, err := edit.NewMutant("test", sub, "src/contam.ts", []byte(contamSrc), []edit.Change{{Start: at, End: at + 13, Text: text}})
@@ -55,18 +39,7 @@ func TestContaminatingMutantReal(t *testing.T) {
 		mutant("minus", "return a - 1;"),
 	}
 	outcomes := func(isolate bool, ms []edit.Mutant) string {
-		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sb.Close()
-		r := runner.NewLongLived()
-		defer r.Close()
-		l := &Lab{Root: sb.Root, Files: sb, Runner: r, Isolate: isolate, MarkerPrefix: "c"}
-		res, err := l.Execute(context.Background(), []string{"src/contam.test.ts"}, ms)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := labRun(t, repo, "", Lab{Isolate: isolate, MarkerPrefix: "c"}, []string{"src/contam.test.ts"}, ms)
 		return summarize(res)
 	}
 	want := "test:polluter=killed test:equivalent=survived test:minus=killed"

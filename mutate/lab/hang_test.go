@@ -1,19 +1,13 @@
 package lab
 
 import (
-	"context"
-	"fmt"
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"github.com/oracle-ts/oracle/mutate/edit"
-	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 const spinSrc = `export function countTo(n: number): number {
@@ -52,16 +46,7 @@ func spinRepo(t testing.TB) (string, []edit.Mutant) {
 // spinRepoWith is spinRepo with the node_modules of testdata/<env>.
 func spinRepoWith(t testing.TB, env string) (string, []edit.Mutant) {
 	t.Helper()
-	nm, _ := filepath.Abs("../../testdata/" + env + "/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, fmt.Sprintf("testdata/%s has no vitest: scripts/test installs it", env))
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(repo, "src/spin.ts"), []byte(spinSrc), 0o644)
-	os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(spinTest), 0o644)
+	repo := pipelineCopy(t, env, map[string]string{"src/spin.ts": spinSrc, "src/spin.test.ts": spinTest})
 	mutant := func(sub, old, text string) edit.Mutant {
 		at := strings.Index(spinSrc, old)
 		m, err := edit.NewMutant("test", sub, "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + len(old)), Text: text}})
@@ -80,19 +65,7 @@ func spinRepoWith(t testing.TB, env string) (string, []edit.Mutant) {
 
 func runSpin(t testing.TB, repo string, ms []edit.Mutant, l Lab) *Result {
 	t.Helper()
-	sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	r := runner.NewLongLived()
-	r.Node = spinNode
-	defer r.Close()
-	l.Root, l.Files, l.Runner, l.MarkerPrefix = sb.Root, sb, r, "s"
-	res, err := l.Execute(context.Background(), []string{"src/spin.test.ts"}, ms)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := labRun(t, repo, spinNode, l, []string{"src/spin.test.ts"}, ms)
 	return res
 }
 

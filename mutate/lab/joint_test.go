@@ -1,19 +1,14 @@
 package lab
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/oracle-ts/oracle/internal/samplecopy"
 	"github.com/oracle-ts/oracle/internal/testenv"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // The joint baseline's sample: two functions, and a third called while the
@@ -81,21 +76,13 @@ it("clean globals too", () => {
 // entered (inc by ja and jd, dbl by jb only; build, run while the module
 // loads, by all four: the worker resets its modules before each file).
 func TestJointBaselinesReal(t *testing.T) {
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
 	files := map[string]string{"src/joint.ts": jointSrc}
 	var tests []string
 	for f, body := range jointTests {
 		files[f] = body
 		tests = append(tests, f)
 	}
-	testenv.WriteTree(t, repo, files)
+	repo := pipelineCopy(t, "pipeline", files)
 	slices.Sort(tests)
 	span := func(fn string) Probe {
 		start := strings.Index(jointSrc, fn)
@@ -105,18 +92,7 @@ func TestJointBaselinesReal(t *testing.T) {
 	}
 	probes := []Probe{span("function inc"), span("function dbl"), span("function build")}
 	run := func(noJoint bool) (string, runner.LongLivedStats) {
-		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sb.Close()
-		r := runner.NewLongLived()
-		defer r.Close()
-		l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "j", Coverage: true, Probes: probes, NoJoint: noJoint}
-		res, err := l.Execute(context.Background(), tests, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, st := labRun(t, repo, "", Lab{MarkerPrefix: "j", Coverage: true, Probes: probes, NoJoint: noJoint}, tests, nil)
 		var b strings.Builder
 		for _, run := range res.Baselines {
 			fmt.Fprintf(&b, "%s=%s %q tests:", run.Test, run.Outcome, run.Detail)
@@ -126,7 +102,7 @@ func TestJointBaselinesReal(t *testing.T) {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "entered %v idle %v mutants %d", res.Entered, res.Idle, len(res.Mutants))
-		return b.String(), r.Stats()
+		return b.String(), st
 	}
 	want := `src/ja.test.ts=passed "" tests: inc/passed/
 src/jb.test.ts=failed "AssertionError: expected 4 to be 5 // Object.is equality" tests: dbl/passed/ dbl wrong/failed/body
@@ -181,20 +157,7 @@ func TestJointBatchesReal(t *testing.T) {
 	}
 	ms := []edit.Mutant{spin[0], spin[2], mutant("plus", "return x;"), mutant("same", "return -x + 0;")}
 	run := func(noJoint, coverage bool) (*Result, runner.LongLivedStats) {
-		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sb.Close()
-		r := runner.NewLongLived()
-		r.Node = spinNode
-		defer r.Close()
-		l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "s", Coverage: coverage, NoJoint: noJoint}
-		res, err := l.Execute(context.Background(), []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, r.Stats()
+		return labRun(t, repo, spinNode, Lab{Coverage: coverage, NoJoint: noJoint}, []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
 	}
 	want := "test:loop=timeout/batched test:minus=killed/batched test:plus=killed/batched test:same=survived/batched"
 	for _, noJoint := range []bool{true, false} {
@@ -233,15 +196,7 @@ func TestJointBatchesReal(t *testing.T) {
 // not share a worker, kb is red in the joint run and alone: the same
 // result.)
 func TestJointGreenConfirmedAlone(t *testing.T) {
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
-	testenv.WriteTree(t, repo, map[string]string{
+	repo := pipelineCopy(t, "pipeline", map[string]string{
 		"src/neg.ts": negSrc,
 		// The larger file: vitest's sequencer runs it first.
 		"src/ka.test.ts": `import { expect, it } from "vitest";
@@ -273,19 +228,8 @@ it("negates after ka", () => {
 		}
 		ms = append(ms, m)
 	}
-	sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	r := runner.NewLongLived()
-	defer r.Close()
-	l := &Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: "k"}
-	res, err := l.Execute(context.Background(), []string{"src/ka.test.ts", "src/kb.test.ts"}, ms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("stats %+v", r.Stats())
+	res, st := labRun(t, repo, "", Lab{MarkerPrefix: "k"}, []string{"src/ka.test.ts", "src/kb.test.ts"}, ms)
+	t.Logf("stats %+v", st)
 	var got []string
 	for _, b := range res.Baselines {
 		got = append(got, b.Test+"="+string(b.Outcome))

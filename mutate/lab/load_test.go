@@ -1,18 +1,11 @@
 package lab
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/oracle-ts/oracle/internal/samplecopy"
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"github.com/oracle-ts/oracle/mutate/edit"
-	"github.com/oracle-ts/oracle/mutate/runner"
-	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // A function the module calls while it loads (a table built at the top
@@ -50,16 +43,7 @@ it("doubles from the table", () => {
 // the hit limit (timeout), and a variant that throws as the module loads
 // runs alone, where it is an error; the original's load is never limited.
 func TestLoadTimeBatchReal(t *testing.T) {
-	nm, _ := filepath.Abs("../../testdata/pipeline/node_modules")
-	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
-		testenv.Missing(t, "testdata/pipeline has no vitest: scripts/test installs it")
-	}
-	repo := t.TempDir()
-	if err := samplecopy.Copy("../../testdata/pipeline", repo, nm); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(repo, "src/table.ts"), []byte(loadSrc), 0o644)
-	os.WriteFile(filepath.Join(repo, "src/table.test.ts"), []byte(loadTest), 0o644)
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/table.ts": loadSrc, "src/table.test.ts": loadTest})
 	var ms []edit.Mutant
 	for _, e := range [][3]string{
 		{"times", "i * 2", "i / 2"},
@@ -76,18 +60,8 @@ func TestLoadTimeBatchReal(t *testing.T) {
 		ms = append(ms, m)
 	}
 	run := func(l Lab) *Result {
-		sb, err := sandbox.New(repo, sandbox.Options{TempDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sb.Close()
-		r := runner.NewLongLived()
-		defer r.Close()
-		l.Root, l.Files, l.Runner, l.MarkerPrefix, l.Coverage = sb.Root, sb, r, "s", true
-		res, err := l.Execute(context.Background(), []string{"src/table.test.ts"}, ms)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l.Coverage = true
+		res, _ := labRun(t, repo, "", l, []string{"src/table.test.ts"}, ms)
 		return res
 	}
 	batched := run(Lab{})
