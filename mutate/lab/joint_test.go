@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -76,13 +77,20 @@ it("clean globals too", () => {
 // entered (inc by ja and jd, dbl by jb only; build, run while the module
 // loads, by all four: the worker resets its modules before each file).
 func TestJointBaselinesReal(t *testing.T) {
+	t.Run("vitest4", func(t *testing.T) { jointBaselines(t, "pipeline", "") })
+	// vitest 5 on its own Node 22 (testdata/vitest5).
+	node, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
+	t.Run("vitest5", func(t *testing.T) { jointBaselines(t, "vitest5", node) })
+}
+
+func jointBaselines(t *testing.T, env, node string) {
 	files := map[string]string{"src/joint.ts": jointSrc}
 	var tests []string
 	for f, body := range jointTests {
 		files[f] = body
 		tests = append(tests, f)
 	}
-	repo := pipelineCopy(t, "pipeline", files)
+	repo := pipelineCopy(t, env, files)
 	slices.Sort(tests)
 	span := func(fn string) Probe {
 		start := strings.Index(jointSrc, fn)
@@ -92,7 +100,7 @@ func TestJointBaselinesReal(t *testing.T) {
 	}
 	probes := []Probe{span("function inc"), span("function dbl"), span("function build")}
 	run := func(noJoint bool) (string, runner.LongLivedStats) {
-		res, st := labRun(t, repo, "", Lab{MarkerPrefix: "j", Coverage: true, Probes: probes, NoJoint: noJoint}, tests, nil)
+		res, st := labRun(t, repo, node, Lab{MarkerPrefix: "j", Coverage: true, Probes: probes, NoJoint: noJoint}, tests, nil)
 		var b strings.Builder
 		for _, run := range res.Baselines {
 			fmt.Fprintf(&b, "%s=%s %q tests:", run.Test, run.Outcome, run.Detail)
