@@ -16,7 +16,7 @@ func TestKiller(t *testing.T) {
 		{Name: "a body", Status: "failed", Phase: runner.PhaseBody},
 		{Name: "a later", Status: "failed", Phase: runner.PhaseBody},
 	}
-	r := runner.Result{Tests: tests}
+	r := runner.Result{Tests: tests, Reached: true}
 	if o, _ := MutantOutcome(r, true); o != Killed || killer(r, o) != "a body" {
 		t.Errorf("killed: %s by %q, want killed by a body", o, killer(r, o))
 	}

@@ -95,8 +95,9 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 
 // MutantOutcome judges a run on a mutant: as a baseline, except that a run
 // whose only failed tests ran into vitest's time-out is a timeout, a failure
-// is a kill, and a pass is survived, or no-coverage when the mutant carried
-// a reached marker (marked) and the run never reached it.
+// is a kill, and a pass is survived; when the mutant carried a reached
+// marker (marked) and the run never reached it, a pass is no-coverage and a
+// failure an error (NotReachedFailure: the mutant cannot have caused it).
 func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 	o, detail := BaselineOutcome(r)
 	if o == Failed || o == Error {
@@ -106,6 +107,12 @@ func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 	}
 	switch o {
 	case Failed:
+		if marked && !r.Reached {
+			// The mutated statement never ran, so the mutant cannot have
+			// caused the failure (the code before it is the original's):
+			// a flaky test, or the run's environment. Not a kill.
+			return Error, NotReachedFailure + detail
+		}
 		return Killed, detail
 	case Passed:
 		if marked && !r.Reached {
@@ -115,6 +122,10 @@ func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
 	}
 	return o, detail
 }
+
+// NotReachedFailure begins the detail of a mutant run that failed without
+// running the mutated statement: an error, never a kill.
+const NotReachedFailure = "the run failed, but the mutated code never ran (a flaky test?): "
 
 // killer is the full name of the test that decided a mutant run's outcome
 // o: for a kill, the first test that failed in its body; for vitest's

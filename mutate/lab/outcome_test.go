@@ -14,7 +14,7 @@ func passedRun() runner.Result {
 }
 
 func failedRun(failure string) runner.Result {
-	return runner.Result{Tests: []runner.Test{{Name: "t", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: failure}}, ExitCode: 1}
+	return runner.Result{Tests: []runner.Test{{Name: "t", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: failure}}, ExitCode: 1, Reached: true}
 }
 
 func loadErrorRun(message string) runner.Result {
@@ -44,7 +44,8 @@ func TestJudgeRun(t *testing.T) {
 		return t
 	}
 	const vitestTimeout = "the test timed out (vitest's time-out): s w: Error: Test timed out in 5000ms."
-	tests := func(ts ...runner.Test) runner.Result { return runner.Result{Tests: ts, ExitCode: 1} }
+	// The mutated code ran (its marker appeared) unless a case says otherwise.
+	tests := func(ts ...runner.Test) runner.Result { return runner.Result{Tests: ts, ExitCode: 1, Reached: true} }
 	cases := []struct {
 		name          string
 		r             runner.Result
@@ -74,8 +75,13 @@ func TestJudgeRun(t *testing.T) {
 		{"vitest's time-out in the body", tests(pass, timedOut(runner.PhaseBody)), true, Failed, "Error: Test timed out in 5000ms.", Timeout, vitestTimeout, false},
 		{"vitest's time-out in a beforeEach", tests(timedOut(runner.PhaseSetup)), true, Error, "setup (beforeEach) failed in 1 of 1 executed tests: Error: Test timed out in 5000ms.", Timeout, vitestTimeout, false},
 		{"a time-out and an assertion", tests(timedOut(runner.PhaseBody), body("AssertionError: x")), true, Failed, "Error: Test timed out in 5000ms.", Killed, "Error: Test timed out in 5000ms.", false},
-		{"unhandled error", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1}, true, Failed, "unhandled error during the run: Error: floating", Killed, "unhandled error during the run: Error: floating", false},
+		{"unhandled error", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1, Reached: true}, true, Failed, "unhandled error during the run: Error: floating", Killed, "unhandled error during the run: Error: floating", false},
 		{"non-zero exit only", runner.Result{Tests: []runner.Test{pass}, ExitCode: 1, LastLine: "Error: worker died"}, true, Error, "every test passed but vitest exited with code 1: Error: worker died", Error, "every test passed but vitest exited with code 1: Error: worker died", false},
+		{"failed, marker not reached", runner.Result{Tests: []runner.Test{pass, body("AssertionError: flaky")}, ExitCode: 1}, true, Failed, "AssertionError: flaky",
+			Error, "the run failed, but the mutated code never ran (a flaky test?): AssertionError: flaky", false},
+		{"unhandled error, marker not reached", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1}, true, Failed, "unhandled error during the run: Error: floating",
+			Error, "the run failed, but the mutated code never ran (a flaky test?): unhandled error during the run: Error: floating", false},
+		{"failed, no marker", runner.Result{Tests: []runner.Test{body("AssertionError: x")}, ExitCode: 1}, false, Failed, "AssertionError: x", Killed, "AssertionError: x", false},
 		{"passed, reached", runner.Result{Tests: []runner.Test{pass}, Reached: true}, true, Passed, "", Survived, "", false},
 		{"passed, marker not reached", runner.Result{Tests: []runner.Test{pass, skip}}, true, Passed, "", NoCoverage, "", false},
 		{"passed, no marker", runner.Result{Tests: []runner.Test{pass}}, false, Passed, "", Survived, "", false},
