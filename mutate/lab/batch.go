@@ -52,11 +52,14 @@ func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", 
 
 // What the harness appends to the reached file ($ORACLE_REACHED) about
 // variant i: it hit the hit limit (and which), it ran past its time limit
-// (batchOne's limit), and how long it took, in milliseconds.
+// (batchOne's limit), and how long it took, in milliseconds; and about the
+// batch: a schema was loaded before it (preloadNote).
 const (
 	limitNote = "oracle-limit-"
-	slowNote  = "oracle-slow-"
-	timeNote  = "oracle-time-"
+	// preloadNote: a schema was loaded before the harness's first variant.
+	preloadNote = "oracle-preloaded"
+	slowNote    = "oracle-slow-"
+	timeNote    = "oracle-time-"
 )
 
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
@@ -104,6 +107,11 @@ function note(env, line) {
 const config = worker?.config;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
+// A schema loaded before the harness (a setup file imports it) keeps an
+// instance the variants' loads do not replace, whose load-time code ran
+// without a variant: the batch's survivors are not trusted then.
+if (Reflect.get(globalThis, %q)) note(%q, %q);
+Reflect.deleteProperty(globalThis, %q);
 // load imports the test file, and so every module it loads afresh, under
 // variant v, as a run of the mutant alone would: code that runs while a
 // module loads (a table built at the top level) is the variant's too, under
@@ -121,6 +129,7 @@ async function load(i, v, importIt) {
   } finally {
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q);
     hits.limit = Infinity;
     hits.hit = false;
@@ -141,6 +150,7 @@ function variant(i, v) {
   });
   afterAll(() => {
     Reflect.deleteProperty(globalThis, %q);
+    Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
     hits.limit = Infinity;
@@ -165,9 +175,10 @@ function variant(i, v) {
   vi.resetModules();
 }
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch,
+		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch, edit.SchemaLoads,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
-		edit.SchemaSwitch, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
+		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
@@ -421,7 +432,7 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 		lim, hit := notes.limit[i]
 		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i]}, limit)
 		if o == "" {
-			if green(groups[i]) {
+			if green(groups[i]) && !notes.preloaded {
 				passed[k]++
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
@@ -440,6 +451,10 @@ type notes struct {
 	limit map[int]string // the hit limit it reached
 	slow  map[int]bool   // it ran past its time limit
 	time  map[int]time.Duration
+	// preloaded: a schema was loaded before the harness (by a setup file):
+	// a variant that passes may pass only because that instance's load-time
+	// code is the original's.
+	preloaded bool
 }
 
 func readNotes(markers []string) notes {
@@ -447,6 +462,8 @@ func readNotes(markers []string) notes {
 	for _, m := range markers {
 		var i int
 		switch {
+		case m == preloadNote:
+			n.preloaded = true
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
 				if _, err := fmt.Sscan(idx, &i); err == nil {
