@@ -58,6 +58,8 @@ const (
 	limitNote = "oracle-limit-"
 	// preloadNote: a schema was loaded before the harness's first variant.
 	preloadNote = "oracle-preloaded"
+	// globalsNote: a load or a variant added or replaced a global.
+	globalsNote = "oracle-globals"
 	slowNote    = "oracle-slow-"
 	timeNote    = "oracle-time-"
 )
@@ -91,6 +93,41 @@ func harness(base string, vs []int, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
+	// The realm's globals as the harness starts (setup files have run): a
+	// variant's load or tests that add a global or replace one's value
+	// leave it to the variants after it (a module that builds a table once
+	// per realm, kept in globalThis, builds it once per batch), so a variant
+	// passing in that batch may pass only because an earlier one set the
+	// global: globalsNote, and the batch's survivors are not trusted.
+	// Accessors are compared by their functions (Node replaces some lazy
+	// globals by data properties on first use: not a change).
+	fmt.Fprintf(&b, `const OWN = new Set([%q, %q, %q]);
+function realm() {
+  const m = new Map();
+  for (const k of Reflect.ownKeys(globalThis)) {
+    if (OWN.has(k)) continue;
+    const d = Reflect.getOwnPropertyDescriptor(globalThis, k);
+    m.set(k, d && "value" in d ? d.value : undefined);
+  }
+  return m;
+}
+const base = realm();
+let globalsNoted = false;
+function globalsMoved(env) {
+  if (globalsNoted) return;
+  for (const [k, v] of realm()) {
+    if (!base.has(k) || (v !== undefined && base.get(k) !== undefined && !Object.is(v, base.get(k)))) {
+      globalsNoted = true;
+      try {
+        const f = globalThis.process?.env?.[env];
+        const self = Reflect.get(globalThis, "__vitest_worker__")?.filepath ?? "?";
+        if (f) globalThis.process.getBuiltinModule?.("node:fs")?.appendFileSync(f, self + "\t" + %q + "\n");
+      } catch {}
+      return;
+    }
+  }
+}
+`, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, globalsNote)
 	fmt.Fprintf(&b, `const LIMIT = %d;
 const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
@@ -127,6 +164,7 @@ async function load(i, v, importIt) {
   } catch (e) {
     if (v === 0) throw e;
   } finally {
+    globalsMoved(%q);
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     Reflect.deleteProperty(globalThis, %q);
@@ -151,6 +189,7 @@ function variant(i, v) {
   afterAll(() => {
     Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
+    globalsMoved(%q);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
     hits.limit = Infinity;
@@ -176,9 +215,9 @@ function variant(i, v) {
 }
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
 		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch, edit.SchemaLoads,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, runner.ReachedEnv, limitNote, edit.SchemaSwitch, edit.SchemaLoads,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
-		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
+		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
@@ -451,9 +490,10 @@ type notes struct {
 	limit map[int]string // the hit limit it reached
 	slow  map[int]bool   // it ran past its time limit
 	time  map[int]time.Duration
-	// preloaded: a schema was loaded before the harness (by a setup file):
-	// a variant that passes may pass only because that instance's load-time
-	// code is the original's.
+	// preloaded: a schema was loaded before the harness (by a setup file),
+	// or a variant changed the realm's globals: a variant that passes may
+	// pass only because that instance's load-time code is the original's,
+	// or because an earlier variant left the global it would have set.
 	preloaded bool
 }
 
@@ -462,7 +502,7 @@ func readNotes(markers []string) notes {
 	for _, m := range markers {
 		var i int
 		switch {
-		case m == preloadNote:
+		case m == preloadNote, m == globalsNote:
 			n.preloaded = true
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
