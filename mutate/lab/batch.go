@@ -223,7 +223,7 @@ function variant(i, v) {
 	for i, v := range vs {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
-		fmt.Fprintf(&b, `describe(%q, async () => {
+		fmt.Fprintf(&b, `describe.sequential(%q, async () => {
   variant(%d, %d);
   await load(%d, %d, () => import(%s));
   vi.resetConfig();
