@@ -16,6 +16,18 @@ import (
 // the id of the mutant to run, anything else (unset) the original code.
 const SchemaSwitch = "__oracleVariant"
 
+// SchemaLoads is the global a schema counts its module's evaluations in
+// (each evaluation adds one, whatever the switch): a harness that finds it
+// set before its first variant knows the module was loaded before it, by a
+// setup file (vitest's setupFiles), whose instance vi.resetModules does not
+// replace, so code that ran while that instance loaded ran without a
+// variant.
+const SchemaLoads = "__oracleLoads"
+
+// loadRecord is the statement appended to a schema that counts its
+// evaluation (SchemaLoads).
+const loadRecord = "\nReflect.set(globalThis, \"" + SchemaLoads + "\", (Reflect.get(globalThis, \"" + SchemaLoads + "\") ?? 0) + 1);\n"
+
 // Hit limits (StrykerJS's hitLimit): a schema counts, in every function body
 // it switches, each entry of the body and of the functions nested in it and
 // each iteration of every loop in it, in the object the harness keeps in
@@ -185,6 +197,9 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	out, _, err := Apply(orig, chs)
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", path, err)
+	}
+	if len(bodies) > 0 {
+		out = append(out, loadRecord...)
 	}
 	if hits && len(bodies) > 0 {
 		out = append(out, hitHelper...)

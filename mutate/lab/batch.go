@@ -52,11 +52,16 @@ func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", 
 
 // What the harness appends to the reached file ($ORACLE_REACHED) about
 // variant i: it hit the hit limit (and which), it ran past its time limit
-// (batchOne's limit), and how long it took, in milliseconds.
+// (batchOne's limit), and how long it took, in milliseconds; and about the
+// batch: a schema was loaded before it (preloadNote).
 const (
 	limitNote = "oracle-limit-"
-	slowNote  = "oracle-slow-"
-	timeNote  = "oracle-time-"
+	// preloadNote: a schema was loaded before the harness's first variant.
+	preloadNote = "oracle-preloaded"
+	// globalsNote: a load or a variant added or replaced a global.
+	globalsNote = "oracle-globals"
+	slowNote    = "oracle-slow-"
+	timeNote    = "oracle-time-"
 )
 
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
@@ -88,6 +93,41 @@ func harness(base string, vs []int, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
+	// The realm's globals as the harness starts (setup files have run): a
+	// variant's load or tests that add a global or replace one's value
+	// leave it to the variants after it (a module that builds a table once
+	// per realm, kept in globalThis, builds it once per batch), so a variant
+	// passing in that batch may pass only because an earlier one set the
+	// global: globalsNote, and the batch's survivors are not trusted.
+	// Accessors are compared by their functions (Node replaces some lazy
+	// globals by data properties on first use: not a change).
+	fmt.Fprintf(&b, `const OWN = new Set([%q, %q, %q]);
+function realm() {
+  const m = new Map();
+  for (const k of Reflect.ownKeys(globalThis)) {
+    if (OWN.has(k)) continue;
+    const d = Reflect.getOwnPropertyDescriptor(globalThis, k);
+    m.set(k, d && "value" in d ? d.value : undefined);
+  }
+  return m;
+}
+const base = realm();
+let globalsNoted = false;
+function globalsMoved(env) {
+  if (globalsNoted) return;
+  for (const [k, v] of realm()) {
+    if (!base.has(k) || (v !== undefined && base.get(k) !== undefined && !Object.is(v, base.get(k)))) {
+      globalsNoted = true;
+      try {
+        const f = globalThis.process?.env?.[env];
+        const self = Reflect.get(globalThis, "__vitest_worker__")?.filepath ?? "?";
+        if (f) globalThis.process.getBuiltinModule?.("node:fs")?.appendFileSync(f, self + "\t" + %q + "\n");
+      } catch {}
+      return;
+    }
+  }
+}
+`, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, globalsNote)
 	fmt.Fprintf(&b, `const LIMIT = %d;
 const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
@@ -104,6 +144,11 @@ function note(env, line) {
 const config = worker?.config;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
+// A schema loaded before the harness (a setup file imports it) keeps an
+// instance the variants' loads do not replace, whose load-time code ran
+// without a variant: the batch's survivors are not trusted then.
+if (Reflect.get(globalThis, %q)) note(%q, %q);
+Reflect.deleteProperty(globalThis, %q);
 // load imports the test file, and so every module it loads afresh, under
 // variant v, as a run of the mutant alone would: code that runs while a
 // module loads (a table built at the top level) is the variant's too, under
@@ -119,8 +164,10 @@ async function load(i, v, importIt) {
   } catch (e) {
     if (v === 0) throw e;
   } finally {
+    globalsMoved(%q);
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q);
     hits.limit = Infinity;
     hits.hit = false;
@@ -141,6 +188,8 @@ function variant(i, v) {
   });
   afterAll(() => {
     Reflect.deleteProperty(globalThis, %q);
+    Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
+    globalsMoved(%q);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
     hits.limit = Infinity;
@@ -165,15 +214,16 @@ function variant(i, v) {
   vi.resetModules();
 }
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaSwitch,
+		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, runner.ReachedEnv, limitNote, edit.SchemaSwitch, edit.SchemaLoads,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
-		edit.SchemaSwitch, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
+		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
-		fmt.Fprintf(&b, `describe(%q, async () => {
+		fmt.Fprintf(&b, `describe.sequential(%q, async () => {
   variant(%d, %d);
   await load(%d, %d, () => import(%s));
   vi.resetConfig();
@@ -421,7 +471,7 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 		lim, hit := notes.limit[i]
 		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i]}, limit)
 		if o == "" {
-			if green(groups[i]) {
+			if green(groups[i]) && !notes.preloaded {
 				passed[k]++
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
@@ -440,6 +490,11 @@ type notes struct {
 	limit map[int]string // the hit limit it reached
 	slow  map[int]bool   // it ran past its time limit
 	time  map[int]time.Duration
+	// preloaded: a schema was loaded before the harness (by a setup file),
+	// or a variant changed the realm's globals: a variant that passes may
+	// pass only because that instance's load-time code is the original's,
+	// or because an earlier variant left the global it would have set.
+	preloaded bool
 }
 
 func readNotes(markers []string) notes {
@@ -447,6 +502,8 @@ func readNotes(markers []string) notes {
 	for _, m := range markers {
 		var i int
 		switch {
+		case m == preloadNote, m == globalsNote:
+			n.preloaded = true
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
 				if _, err := fmt.Sscan(idx, &i); err == nil {

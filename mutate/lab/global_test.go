@@ -1,0 +1,67 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+// A table built once per realm: the module keeps it in globalThis (as
+// polyfills and singletons do) and builds it only when it is not there.
+const globalSrc = `function build(): Map<string, number> {
+  const m = new Map<string, number>();
+  m.set("one", 1);
+  return m;
+}
+
+const TABLE: Map<string, number> =
+  Reflect.get(globalThis, "__table") ?? (Reflect.set(globalThis, "__table", build()), Reflect.get(globalThis, "__table"));
+
+export function lookup(name: string): number {
+  return TABLE.get(name) ?? 0;
+}
+`
+
+const globalTest = `import { expect, it } from "vitest";
+import { lookup } from "./table";
+
+it("looks up", () => {
+  expect(lookup("one")).toBe(1);
+  expect(lookup("two")).toBe(0);
+});
+`
+
+// TestGlobalOnceBatchReal: a module that builds its table once per realm
+// (kept in globalThis) builds it in the batch only for the opening
+// baseline: a mutant in the build passes in the batch though alone it is
+// killed. The harness sees the load add a global (globalsNote): the batch's
+// survivors are not trusted, they run alone; its kills are.
+func TestGlobalOnceBatchReal(t *testing.T) {
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/table.ts": globalSrc, "src/table.test.ts": globalTest})
+	var ms []edit.Mutant
+	for _, e := range [][3]string{
+		{"one", `m.set("one", 1);`, `m.set("one", 3);`},
+		{"default", `?? 0`, `?? 1`},
+	} {
+		at := strings.Index(globalSrc, e[1])
+		m, err := edit.NewMutant("test", e[0], "src/table.ts", []byte(globalSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	run := func(l Lab) *Result {
+		l.Coverage = true
+		res, _ := labRun(t, repo, "", l, []string{"src/table.test.ts"}, ms)
+		return res
+	}
+	isolated := run(Lab{Isolate: true})
+	if got, want := outcomesOnly(isolated), "test:one=killed test:default=killed"; got != want {
+		t.Errorf("isolated: %s\nwant      %s", got, want)
+	}
+	batched := run(Lab{})
+	if got, want := summarize(batched), "test:one=killed test:default=killed/batched"; got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+}
