@@ -142,6 +142,10 @@ function note(env, line) {
   } catch {}
 }
 const config = worker?.config;
+// Under a config that runs suites concurrently the variants, which share
+// the one switch, must still run one after the other; otherwise plain
+// describe (describe.sequential stalls vitest 5's hang handling).
+const suite = config?.sequence?.concurrent ? describe.sequential : describe;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
 // A schema loaded before the harness (a setup file imports it) keeps an
@@ -223,7 +227,7 @@ function variant(i, v) {
 	for i, v := range vs {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
-		fmt.Fprintf(&b, `describe.sequential(%q, async () => {
+		fmt.Fprintf(&b, `suite(%q, async () => {
   variant(%d, %d);
   await load(%d, %d, () => import(%s));
   vi.resetConfig();
