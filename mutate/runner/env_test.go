@@ -28,3 +28,28 @@ func TestPackageManagerEnv(t *testing.T) {
 		t.Errorf("no pnpm: %v", got)
 	}
 }
+
+// TestVitestEnvKeepsColour: a run is a plain CI run (CI=1) with the user's
+// colour settings: forcing colour off failed the tests of coloured output
+// that pass in the user's CI (nuxt/cli's curl.spec: 11 of 32), and the gate
+// said FAIL on a green suite.
+func TestVitestEnvKeepsColour(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("FORCE_COLOR", "")
+	os.Unsetenv("NO_COLOR")
+	os.Unsetenv("FORCE_COLOR")
+	env := VitestEnv(t.TempDir(), t.TempDir())
+	ci := false
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "NO_COLOR", "FORCE_COLOR":
+			t.Errorf("the run's environment sets %s=%s", k, v)
+		case "CI":
+			ci = v == "1"
+		}
+	}
+	if !ci {
+		t.Error("the run's environment does not say CI=1")
+	}
+}

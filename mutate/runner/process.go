@@ -316,11 +316,14 @@ func (t *tailBuffer) String() string {
 }
 
 // VitestEnv is the environment every vitest oracle starts runs in: the
-// user's, as a CI run (CI=1, no colour, npm offline), the temporary
-// directory in tmp (TempEnv), what the package manager's shim would set
-// (PackageManagerEnv, for cwd), then extra.
+// user's, as a CI run (CI=1, npm offline), the temporary directory in tmp
+// (TempEnv), what the package manager's shim would set (PackageManagerEnv,
+// for cwd), then extra. Colour is left as a plain `CI=1 vitest run` has it
+// (on, for most libraries, under CI): a test of coloured output must pass
+// as it does in the user's CI; what the runner reads of vitest's messages
+// is stripped of ANSI codes.
 func VitestEnv(cwd, tmp string, extra ...string) []string {
-	env := append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", "npm_config_offline=true")
+	env := append(os.Environ(), "CI=1", "npm_config_offline=true")
 	env = append(env, extra...)
 	env = append(env, TempEnv(tmp)...)
 	return append(env, PackageManagerEnv(cwd)...)
