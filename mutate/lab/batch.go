@@ -142,10 +142,10 @@ function note(env, line) {
   } catch {}
 }
 const config = worker?.config;
-// Under a config that runs suites concurrently the variants, which share
-// the one switch, must still run one after the other; otherwise plain
-// describe (describe.sequential stalls vitest 5's hang handling).
-const suite = config?.sequence?.concurrent ? describe.sequential : describe;
+// Under a config that runs suites concurrently, the variants still run one
+// after the other (they share the switch). Only then: on vitest 5 a batch
+// of describe.sequential blocks is not read (its mutants run alone).
+const suite = config?.sequence?.concurrent && describe.sequential ? describe.sequential : describe;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
 // A schema loaded before the harness (a setup file imports it) keeps an
@@ -155,7 +155,8 @@ if (Reflect.get(globalThis, %q)) note(%q, %q);
 Reflect.deleteProperty(globalThis, %q);
 // load imports the test file, and so every module it loads afresh, under
 // variant v, as a run of the mutant alone would: code that runs while a
-// module loads (a table built at the top level) is the variant's too, under
+// module loads (a table built at the top level), or while vitest collects
+// the file's describe bodies after it, is the variant's too, under
 // the hit limit derived from the original's load. A variant that fails to
 // load has no test: it runs alone, where that failure is judged.
 async function load(i, v, importIt) {
@@ -171,7 +172,10 @@ async function load(i, v, importIt) {
     globalsMoved(%q);
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
-    Reflect.deleteProperty(globalThis, %q);
+    // The switch stays set: vitest runs the test file's describe bodies
+    // after the import returns, and code there (an app built with its
+    // middleware) is the variant's too; the next variant's load sets its
+    // own, and the last one loaded is the original's (0).
     Reflect.deleteProperty(globalThis, %q);
     hits.limit = Infinity;
     hits.hit = false;
@@ -219,7 +223,7 @@ function variant(i, v) {
 }
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
 		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, runner.ReachedEnv, limitNote, edit.SchemaSwitch, edit.SchemaLoads,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, runner.ReachedEnv, limitNote, edit.SchemaLoads,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
 		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
