@@ -1,10 +1,7 @@
 package lab
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // Functions whose bodies are expressions: a conditional, an object
@@ -53,8 +50,7 @@ it("doubles", () => {
 // outcome equals the Isolate one.
 func TestArrowBatchReal(t *testing.T) {
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/arrow.ts": arrowSrc, "src/arrow.test.ts": arrowTest})
-	var ms []edit.Mutant
-	for _, e := range [][3]string{
+	ms := textMutants(t, "src/arrow.ts", arrowSrc, [][3]string{
 		{"clamp-lo", "x < lo ? lo", "x < lo ? hi"},
 		{"clamp-edge", "x > hi", "x >= hi"}, // equivalent: survives
 		{"pair", "a * 2", "a / 2"},
@@ -62,14 +58,7 @@ func TestArrowBatchReal(t *testing.T) {
 		{"later", ") + 1", ") - 1"},
 		{"depth", "n - 1", "n + 1"}, // recurses until the stack overflows
 		{"doubled", "x * 2", "x + 2"},
-	} {
-		at := strings.Index(arrowSrc, e[1])
-		m, err := edit.NewMutant("test", e[0], "src/arrow.ts", []byte(arrowSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
+	})
 	run := func(l Lab) *Result {
 		res, _ := labRun(t, repo, "", l, []string{"src/arrow.test.ts"}, ms)
 		return res

@@ -2,10 +2,7 @@ package lab
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // A middleware factory (as hono's cors()): the outer function's body holds
@@ -47,18 +44,10 @@ func TestCollectTimeBatchReal(t *testing.T) {
 
 func collectTime(t *testing.T, env, node string) {
 	repo := pipelineCopy(t, env, map[string]string{"src/greet.ts": collectSrc, "src/greet.test.ts": collectTest})
-	var ms []edit.Mutant
-	for _, e := range [][3]string{
+	ms := textMutants(t, "src/greet.ts", collectSrc, [][3]string{
 		{"prefix", `"hello "`, `""`},
 		{"inner", `return prefix + name;`, `return name;`},
-	} {
-		at := strings.Index(collectSrc, e[1])
-		m, err := edit.NewMutant("test", e[0], "src/greet.ts", []byte(collectSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
+	})
 	run := func(l Lab) *Result {
 		l.Coverage = true
 		res, _ := labRun(t, repo, node, l, []string{"src/greet.test.ts"}, ms)

@@ -2,10 +2,7 @@ package lab
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 const concSrc = `export function add(a: number, b: number): number {
@@ -52,18 +49,10 @@ func TestConcurrentConfigBatchReal(t *testing.T) {
 
 func concurrentConfig(t *testing.T, env, node, wantBatched string) {
 	repo := pipelineCopy(t, env, map[string]string{"src/calc.ts": concSrc, "src/calc.test.ts": concTest, "vitest.config.ts": concConfig})
-	var ms []edit.Mutant
-	for _, e := range [][3]string{
+	ms := textMutants(t, "src/calc.ts", concSrc, [][3]string{
 		{"plus", `a + b`, `a - b`},
 		{"neg", `return -a;`, `return a;`},
-	} {
-		at := strings.Index(concSrc, e[1])
-		m, err := edit.NewMutant("test", e[0], "src/calc.ts", []byte(concSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
+	})
 	run := func(l Lab) *Result {
 		l.Coverage = true
 		res, _ := labRun(t, repo, node, l, []string{"src/calc.test.ts"}, ms)

@@ -1,10 +1,7 @@
 package lab
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // A table built once per realm: the module keeps it in globalThis (as
@@ -39,18 +36,10 @@ it("looks up", () => {
 // survivors are not trusted, they run alone; its kills are.
 func TestGlobalOnceBatchReal(t *testing.T) {
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/table.ts": globalSrc, "src/table.test.ts": globalTest})
-	var ms []edit.Mutant
-	for _, e := range [][3]string{
+	ms := textMutants(t, "src/table.ts", globalSrc, [][3]string{
 		{"one", `m.set("one", 1);`, `m.set("one", 3);`},
 		{"default", `?? 0`, `?? 1`},
-	} {
-		at := strings.Index(globalSrc, e[1])
-		m, err := edit.NewMutant("test", e[0], "src/table.ts", []byte(globalSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
+	})
 	run := func(l Lab) *Result {
 		l.Coverage = true
 		res, _ := labRun(t, repo, "", l, []string{"src/table.test.ts"}, ms)

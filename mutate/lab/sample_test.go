@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oracle-ts/oracle/internal/samplecopy"
@@ -61,4 +62,23 @@ func labRun(t testing.TB, repo, node string, l Lab, tests []string, ms []edit.Mu
 		t.Fatal(err)
 	}
 	return res, r.Stats()
+}
+
+// textMutants makes one mutant of src (the file at path) per edit {name,
+// old, new}: the first old replaced by new.
+func textMutants(t testing.TB, path, src string, edits [][3]string) []edit.Mutant {
+	t.Helper()
+	var ms []edit.Mutant
+	for _, e := range edits {
+		at := strings.Index(src, e[1])
+		if at < 0 {
+			t.Fatalf("%s has no %q", path, e[1])
+		}
+		m, err := edit.NewMutant("test", e[0], path, []byte(src), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	return ms
 }

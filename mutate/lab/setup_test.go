@@ -1,10 +1,7 @@
 package lab
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // A registry built while the module loads, which a setup file (vitest's
@@ -50,19 +47,11 @@ export default defineConfig({ test: { include: ["src/**/*.test.ts"], setupFiles:
 // run alone. Its kills are.
 func TestSetupFileLoadBatchReal(t *testing.T) {
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/registry.ts": setupSrc, "src/setup.ts": setupFile, "src/registry.test.ts": setupTest, "vitest.config.ts": setupConfig})
-	var ms []edit.Mutant
-	for _, e := range [][3]string{
+	ms := textMutants(t, "src/registry.ts", setupSrc, [][3]string{
 		{"one", `m.set("one", 1);`, `m.set("one", 3);`},
 		{"dropped", `m.set("two", 2);`, ``},
 		{"default", `?? 0`, `?? 1`},
-	} {
-		at := strings.Index(setupSrc, e[1])
-		m, err := edit.NewMutant("test", e[0], "src/registry.ts", []byte(setupSrc), []edit.Change{{Start: uint(at), End: uint(at + len(e[1])), Text: e[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
+	})
 	run := func(l Lab) *Result {
 		l.Coverage = true
 		res, _ := labRun(t, repo, "", l, []string{"src/registry.test.ts"}, ms)
