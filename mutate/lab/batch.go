@@ -52,7 +52,7 @@ func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", 
 
 // What the harness appends to the reached file ($ORACLE_REACHED) about
 // variant i: it hit the hit limit (and which), it ran past its time limit
-// (batchOne's limit), and how long it took, in milliseconds; and about the
+// (batchWave's limit), and how long it took, in milliseconds; and about the
 // batch: a schema was loaded before it (preloadNote).
 const (
 	limitNote = "oracle-limit-"
@@ -113,21 +113,17 @@ function realm() {
 }
 const base = realm();
 let globalsNoted = false;
-function globalsMoved(env) {
+function globalsMoved() {
   if (globalsNoted) return;
   for (const [k, v] of realm()) {
     if (!base.has(k) || (v !== undefined && base.get(k) !== undefined && !Object.is(v, base.get(k)))) {
       globalsNoted = true;
-      try {
-        const f = globalThis.process?.env?.[env];
-        const self = Reflect.get(globalThis, "__vitest_worker__")?.filepath ?? "?";
-        if (f) globalThis.process.getBuiltinModule?.("node:fs")?.appendFileSync(f, self + "\t" + %q + "\n");
-      } catch {}
+      note(%q, %q);
       return;
     }
   }
 }
-`, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, globalsNote)
+`, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
 	fmt.Fprintf(&b, `const LIMIT = %d;
 const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
@@ -169,7 +165,7 @@ async function load(i, v, importIt) {
   } catch (e) {
     if (v === 0) throw e;
   } finally {
-    globalsMoved(%q);
+    globalsMoved();
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     // The switch stays set: vitest runs the test file's describe bodies
@@ -197,7 +193,7 @@ function variant(i, v) {
   afterAll(() => {
     Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
-    globalsMoved(%q);
+    globalsMoved();
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
     hits.limit = Infinity;
@@ -223,9 +219,9 @@ function variant(i, v) {
 }
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
 		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, runner.ReachedEnv, limitNote, edit.SchemaLoads,
+		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaLoads,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
-		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
+		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
 		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
@@ -368,24 +364,19 @@ func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int
 	return paths, byPath
 }
 
-// batchOne runs the variants left of one test file in one vitest run and
-// records the outcomes it can trust in out (kills, and timeouts: a hit
-// limit, vitest's time-out, the variant's own time limit), and in passed
-// the variants that passed every test of a clean batch. baseline is the
-// test file's baseline time: each variant may take the time-out an isolated
-// run of it would have (Lab.Timeout, else DerivedTimeout of the test file's
-// baseline); the batch is abandoned only when it
-// stops progressing (its worker died or spins) or cannot load.
-func (l *Lab) batchOne(ctx context.Context, test string, ms []edit.Mutant, ids []string, left []int, out []*Run, passed []int, timeout, baseline time.Duration) error {
-	return l.batchWave(ctx, []string{test}, [][]int{left}, ms, ids, out, passed, timeout, map[string]time.Duration{test: baseline})
-}
-
-// batchWave is batchOne for the batches of several test files (tests, the
-// variants left[i] in tests[i]'s), which share no variant: in one vitest run
-// when the runner can (runner.JointRunner). A batch the joint run cannot
-// attribute, or does not trust (it timed out, did not load, a baseline of it
-// failed: maybe for another batch's leftovers), runs again alone, as every
-// batch did before; so the outcomes are those of batches run one by one.
+// batchWave runs the batches of tests (the variants left[i] in tests[i]'s
+// batch), which share no variant, in one vitest run when the runner can
+// (runner.JointRunner), and records the outcomes it can trust in out
+// (kills, and timeouts: a hit limit, vitest's time-out, the variant's own
+// time limit), and in passed the variants that passed every test of a
+// clean batch. baseline holds each test file's baseline time: each variant
+// may take the time-out an isolated run of it would have (Lab.Timeout,
+// else DerivedTimeout of its test file's baseline); a batch is abandoned
+// only when it stops progressing (its worker died or spins) or cannot load.
+// A batch the joint run cannot attribute, or does not trust (it timed out,
+// did not load, a baseline of it failed: maybe for another batch's
+// leftovers), runs again alone, as every batch did before; so the outcomes
+// are those of batches run one by one.
 func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, timeout time.Duration, baseline map[string]time.Duration) error {
 	type batchRun struct {
 		test    string
@@ -457,7 +448,7 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 }
 
 // batchRead records what the batch run r of test's variants vs (each
-// within limit) establishes, as batchOne says; false (and nothing recorded)
+// within limit) establishes, as batchWave says; false (and nothing recorded)
 // when the batch cannot be trusted (batchTrusted).
 func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, limit time.Duration) bool {
 	groups := make([][]runner.Test, len(vs))
