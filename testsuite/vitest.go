@@ -170,8 +170,8 @@ func readOnly(root string) bool {
 	return false
 }
 
-// runNode runs node with args in root, as the repository's own tests run
-// (CI=1, no colour), and returns what it printed; what names the step in
+// runNode runs node with args in root, in the environment of oracle's
+// vitest runs (runner.VitestEnv) without colour, and returns what it printed; what names the step in
 // the error. vitest's temporary files (vite writes transformed sources under
 // $TMPDIR/<id>/ssr) go to a private directory removed when node ends, so
 // nothing is left in the system's temp directory.
@@ -185,8 +185,7 @@ func runNode(root, what string, args ...string) ([]byte, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = root
-	cmd.Env = append(append(os.Environ(), "CI=1", "NO_COLOR=1"), runner.TempEnv(tmp)...)
-	cmd.Env = append(cmd.Env, runner.PackageManagerEnv(root)...)
+	cmd.Env = runner.VitestEnv(root, tmp, "NO_COLOR=1") // plain output to parse: the listing runs no test
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
