@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,48 +82,19 @@ func (r *LongLivedRunner) RunJoint(ctx context.Context, s Spec, files []string) 
 }
 
 // joint runs the files on the (started if needed) process, once; d.mu held.
-func (d *llDriver) joint(ctx context.Context, r *LongLivedRunner, s Spec, inv invocation, files, abs []string) (map[string]Result, error) {
-	for restarts := 0; ; restarts++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		d.pmu.Lock()
-		p := d.proc
-		d.pmu.Unlock()
-		if p == nil {
-			var err error
-			if p, err = d.start(ctx, r); err != nil {
-				return nil, err
-			}
-		}
-		out, stale, err := d.jointRequest(ctx, r, p, s, inv, files, abs)
-		if stale && restarts == 0 {
-			d.stop()
-			continue
-		}
-		if stale {
-			return nil, protoErr("the config keeps changing")
-		}
-		return out, err
-	}
+func (d *llDriver) joint(ctx context.Context, r *LongLivedRunner, s Spec, inv invocation, files, abs []string) (out map[string]Result, err error) {
+	err = d.onProcess(ctx, r, func(p *llProc) (stale bool, err error) {
+		out, stale, err = d.jointRequest(ctx, r, p, s, inv, files, abs)
+		return stale, err
+	})
+	return out, err
 }
 
 func (d *llDriver) jointRequest(ctx context.Context, r *LongLivedRunner, p *llProc, s Spec, inv invocation, files, abs []string) (out map[string]Result, stale bool, err error) {
 	reportPath, phasesPath, reachedPath := p.path("report.json"), p.path("phases.json"), p.path("reached")
-	for _, f := range []string{reportPath, phasesPath, reachedPath, p.path("progress")} {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, false, fmt.Errorf("runner: %w", err)
-		}
-	}
-	p.nextID++
-	id := p.nextID
-	sentinel := "@@oracle-ll-" + randomHex() + "@@"
-	p.out.Reset()
-	req, _ := json.Marshal(map[string]any{"id": id, "files": abs, "sentinel": sentinel})
-	start := time.Now()
-	if _, err := p.stdin.Write(append(req, '\n')); err != nil {
-		d.stop()
-		return nil, false, protoErr("cannot write to the driver: %v", err)
+	id, sentinel, start, err := d.send(p, map[string]any{"files": abs})
+	if err != nil {
+		return nil, false, err
 	}
 	wd := watch(s, p.path("progress"))
 	defer wd.stop()

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 //go:embed longlived_driver.mjs
@@ -469,46 +470,70 @@ func waitOr(ch <-chan struct{}, d time.Duration) <-chan struct{} {
 // once runs the test file one time on the (started if needed) process; timedOut reports
 // that s.Timeout expired (the process is then killed). d.mu held.
 func (d *llDriver) once(ctx context.Context, r *LongLivedRunner, s Spec, inv invocation) (res Result, timedOut bool, err error) {
+	err = d.onProcess(ctx, r, func(p *llProc) (stale bool, err error) {
+		res, timedOut, stale, err = d.request(ctx, r, p, s, inv)
+		return stale, err
+	})
+	return res, timedOut, err
+}
+
+// onProcess calls do with the driver's process, started if needed; when do
+// says the process is stale (the config changed under it), once more on a
+// new one. d.mu held.
+func (d *llDriver) onProcess(ctx context.Context, r *LongLivedRunner, do func(p *llProc) (stale bool, err error)) error {
 	for restarts := 0; ; restarts++ {
 		if err := ctx.Err(); err != nil {
-			return res, false, err
+			return err
 		}
 		d.pmu.Lock()
 		p := d.proc
 		d.pmu.Unlock()
 		if p == nil {
+			var err error
 			if p, err = d.start(ctx, r); err != nil {
-				return res, false, err
+				return err
 			}
 		}
-		res, timedOut, stale, err := d.request(ctx, r, p, s, inv)
+		stale, err := do(p)
 		if stale && restarts == 0 {
 			d.stop()
 			continue
 		}
 		if stale {
-			return res, false, protoErr("the config keeps changing")
+			return protoErr("the config keeps changing")
 		}
-		return res, timedOut, err
+		return err
 	}
+}
+
+// send clears the run's files (report, phases, reached, progress) and
+// writes request fields to the driver with a new id and sentinel, which it
+// returns with the time it sent them.
+func (d *llDriver) send(p *llProc, fields map[string]any) (id int, sentinel string, start time.Time, err error) {
+	for _, f := range []string{p.path("report.json"), p.path("phases.json"), p.path("reached"), p.path("progress")} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, "", start, fmt.Errorf("runner: %w", err)
+		}
+	}
+	p.nextID++
+	id = p.nextID
+	sentinel = "@@oracle-ll-" + randomHex() + "@@"
+	p.out.Reset()
+	fields["id"], fields["sentinel"] = id, sentinel
+	req, _ := json.Marshal(fields)
+	start = time.Now()
+	if _, err := p.stdin.Write(append(req, '\n')); err != nil {
+		d.stop()
+		return 0, "", start, protoErr("cannot write to the driver: %v", err)
+	}
+	return id, sentinel, start, nil
 }
 
 func (d *llDriver) request(ctx context.Context, r *LongLivedRunner, p *llProc, s Spec, inv invocation) (res Result, timedOut, stale bool, err error) {
 	reportPath, phasesPath, reachedPath := p.path("report.json"), p.path("phases.json"), p.path("reached")
-	for _, f := range []string{reportPath, phasesPath, reachedPath, p.path("progress")} {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return res, false, false, fmt.Errorf("runner: %w", err)
-		}
-	}
-	p.nextID++
-	id := p.nextID
-	sentinel := "@@oracle-ll-" + randomHex() + "@@"
-	p.out.Reset()
-	req, _ := json.Marshal(map[string]any{"id": id, "file": inv.testAbs, "sentinel": sentinel})
-	start := time.Now()
-	if _, err := p.stdin.Write(append(req, '\n')); err != nil {
-		d.stop()
-		return res, false, false, protoErr("cannot write to the driver: %v", err)
+	id, sentinel, start, err := d.send(p, map[string]any{"file": inv.testAbs})
+	if err != nil {
+		return res, false, false, err
 	}
 	wd := watch(s, p.path("progress"))
 	defer wd.stop()
