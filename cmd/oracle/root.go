@@ -107,6 +107,13 @@ func newVerb(name, usage, schema string, stderr io.Writer) *verb {
 	return v
 }
 
+// timingsFlag adds --timings: this run's measures (seconds, phases, the
+// slowest runs, mutants from the cache) in the output, which without it is
+// the same bytes for the same inputs (SPEC "Output and exit codes").
+func (v *verb) timingsFlag() *bool {
+	return v.fs.Bool("timings", false, "also print this run's measures: seconds, phase timings, the slowest runs, mutants from the cache (without it, the same inputs give byte-identical output)")
+}
+
 // helpOut is where `VERB -h` and `oracle help VERB` print: standard output
 // (help asked for is not an error). run sets it.
 var helpOut io.Writer = os.Stdout
