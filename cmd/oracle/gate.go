@@ -118,7 +118,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var ue *change.UsageError
 	if errors.As(err, &ue) {
-		return &exitStatus{code: exitUsage, msg: ue.Msg}
+		msg := ue.Msg
+		if ue.NotGit {
+			msg += ", or give the changed files with --files"
+		}
+		return &exitStatus{code: exitUsage, msg: msg}
 	}
 	if err != nil {
 		return err
