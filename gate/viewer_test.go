@@ -88,7 +88,7 @@ func chromium(t *testing.T) string {
 	if os.Getenv("CI") != "" {
 		t.Fatal("chromium is not installed, and CI is set: scripts/deps installs it (apt-get install chromium)")
 	}
-	t.Skip("chromium is not installed: run bash scripts/deps (it runs apt-get install chromium) to render the page and the report in a browser")
+	t.Skip("chromium is not installed: ORACLE_CHROMIUM=1 bash scripts/deps installs it (Debian's package) to render the page and the report in a browser")
 	return ""
 }
 
