@@ -115,8 +115,10 @@ func (s *state) event(e event) {
 			s.running[e.Package] = map[string]bool{}
 		}
 		s.running[e.Package][e.Test] = true
-	case "output", "build-output":
-		if e.Test == "" && e.Action == "output" {
+	case "build-output": // a compile error: said at once
+		fmt.Fprint(s.out, e.Output)
+	case "output":
+		if e.Test == "" {
 			if strings.HasPrefix(e.Output, "ok  \t") || strings.HasPrefix(e.Output, "FAIL\t") || strings.HasPrefix(e.Output, "?   \t") {
 				fmt.Fprint(s.out, e.Output) // go test's line for the package
 				return
