@@ -29,10 +29,11 @@ type auditDoc struct {
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--timings] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	timings := v.timingsFlag()
+	outs := resultFlags(v)
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
@@ -60,6 +61,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Message: "invalid command line (see the usage on stderr)"}}}, code)
 		}
 		return code
+	}
+	for _, out := range [][2]string{{"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
+		if err := checkWritable(out[0], out[1]); err != nil { // before any run
+			return fail(exitUsage, "", 0, "%v", err)
+		}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
@@ -131,6 +137,9 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return exitTerminate
 	}
 	if err != nil {
+		return fail(exitError, "", 0, "%v", err)
+	}
+	if err := outs.write(auditSummary(rep.Findings), func() ([]byte, error) { return auditSARIF(rep.Findings) }); err != nil {
 		return fail(exitError, "", 0, "%v", err)
 	}
 	code = exitOK

@@ -68,6 +68,20 @@ func TestSameInputsSameBytes(t *testing.T) {
 			}
 		}
 	}
+	// --summary and --sarif write where they are told.
+	out := t.TempDir()
+	for _, v := range []string{"gate", "audit"} {
+		args := []string{v, "--summary", filepath.Join(out, v+".md"), "--sarif", filepath.Join(out, v+".sarif"), "--root", g.dir}
+		if v == "audit" {
+			args[len(args)-1] = pipeline
+		}
+		code, _, errs := oracle(t, args...)
+		md, _ := os.ReadFile(filepath.Join(out, v+".md"))
+		sarif, _ := os.ReadFile(filepath.Join(out, v+".sarif"))
+		if code > 1 || !strings.HasPrefix(string(md), "### oracle "+v) || !strings.Contains(string(sarif), `"version": "2.1.0"`) {
+			t.Errorf("%s --summary --sarif: exit %d\n%s\n%s\n%s", v, code, md, sarif, errs)
+		}
+	}
 	// With --timings, the measures are there.
 	for _, v := range verbs[2:] {
 		args := append([]string{v.args[0], "--json", "--timings"}, v.args[1:]...)

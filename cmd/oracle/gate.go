@@ -47,7 +47,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
 	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
@@ -56,6 +56,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run alone at once, each in a sandbox of its own (default: the number of cores)")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
 	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
+	outs := resultFlags(v)
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
@@ -82,7 +83,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The output files are checked before any mutant runs: a path that
 	// cannot be written is the user's to fix (exit 2), not an error after
 	// the whole run.
-	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}} {
+	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}, {"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
 		if err := checkWritable(out[0], out[1]); err != nil {
 			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
@@ -167,7 +168,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)
 	}
-	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
 		return err
 	}
 	code = gateExit[res.Verdict]
@@ -193,9 +194,12 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// writeGateFiles writes --report and --html (when given) of a gate's result,
-// reading the sources from root.
-func writeGateFiles(res *gate.Result, root, report, htmlOut string) error {
+// writeGateFiles writes --report, --html, --summary and --sarif (when
+// given) of a gate's result, reading the sources from root.
+func writeGateFiles(res *gate.Result, root, report, htmlOut string, outs results) error {
+	if err := outs.write(gateSummary(res), func() ([]byte, error) { return gateSARIF(res) }); err != nil {
+		return err
+	}
 	if report != "" {
 		data, err := res.Report(root)
 		if err == nil {
@@ -279,9 +283,10 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
 // documents joined into one decision, printed as a gate prints it.
 func runGateMerge(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
+	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
 	report := v.fs.String("report", "", "also write the merged mutation-testing-report-schema report (Stryker's viewer) to `FILE` (the sources are read from the repository root)")
 	htmlOut := v.fs.String("html", "", "also write the merged self-contained HTML page to `FILE`")
+	outs := resultFlags(v)
 	files, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
@@ -313,7 +318,7 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage
 	}
-	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitError
 	}
