@@ -243,3 +243,41 @@ describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({
 		"vi.doMock ./late L8 factory=true partial=false",
 	})
 }
+
+// TestMockPartialForms: what makes a vi.mock factory partial is that the
+// original module reaches what it returns, whatever its parameter is named;
+// a factory that merely names the parameter replaces the module whole.
+func TestMockPartialForms(t *testing.T) {
+	for _, tc := range []struct {
+		name, factory string
+		partial       bool
+	}{
+		{"spread of a renamed parameter's call", `async (orig) => ({ ...(await orig()) })`, true},
+		{"typed call bound to a name", `async (io) => { const m = await io<typeof import("../src/core")>(); return { ...m, x: vi.fn() } }`, true},
+		{"importOriginal bound and spread", `async (importOriginal) => { const mod = await importOriginal(); return { ...mod, f: vi.fn() } }`, true},
+		{"vi.importActual spread", `async () => ({ ...(await vi.importActual("../src/core")), f: vi.fn() })`, true},
+		{"vi.importActual typed", `async () => { const a = await vi.importActual<typeof import("../src/core")>("../src/core"); return { ...a } }`, true},
+		{"vi.importActual as-cast", `async () => { const a = (await vi.importActual("../src/core")) as any; return { ...a } }`, true},
+		{"function expression", `async function (load) { return { ...(await load()), f: vi.fn() } }`, true},
+		{"Object.assign", `async (o) => Object.assign({}, await o(), { f: vi.fn() })`, true},
+		{"returned itself", `async (o) => { const m = await o(); m.f = vi.fn(); return m }`, true},
+		{"arrow returning the original", `(o) => o()`, true},
+		{"rest of a destructuring", `async (o) => { const { f, ...rest } = await o(); return { ...rest, f: vi.fn() } }`, true},
+		{"names importOriginal, never calls it", `(importOriginal) => ({ f: vi.fn() })`, false},
+		{"calls it, returns its own object", `async (importOriginal) => { const m = await importOriginal(); return { f: vi.fn(m.f) } }`, false},
+		{"spreads something else", `async (orig) => { const base = { a: 1 }; return { ...base, f: vi.fn() } }`, false},
+		{"no parameter", `() => ({ f: vi.fn() })`, false},
+		{"a string mentions importActual", `() => ({ f: vi.fn(), note: "importActual" })`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, "import { vi } from \"vitest\";\nvi.mock(\"../src/core\", "+tc.factory+");\n")
+			noErrors(t, f)
+			if len(f.Mocks) != 1 {
+				t.Fatalf("mocks: got %d, want 1", len(f.Mocks))
+			}
+			if m := f.Mocks[0]; !m.Factory || m.Partial != tc.partial {
+				t.Errorf("factory=%v partial=%v, want factory=true partial=%v", m.Factory, m.Partial, tc.partial)
+			}
+		})
+	}
+}

@@ -46,14 +46,129 @@ func (x *extraction) mocks() {
 		if len(list) > 1 {
 			m.Factory = true
 			factory := list[1]
-			text := x.text(factory)
-			m.Partial = strings.Contains(text, "importOriginal") || strings.Contains(text, "importActual")
+			m.Partial = x.partialFactory(factory)
 			if m.Partial {
 				m.Overrides = x.overrides(factory)
 			}
 		}
 		x.file.Mocks = append(x.file.Mocks, m)
 	}
+}
+
+// partialFactory reports whether a mock factory keeps the original module:
+// it gets the original (a call of its first parameter, whatever it is named:
+// `importOriginal`, `orig`, `io<typeof import("m")>`; or vi.importActual)
+// and that value reaches what it returns: spread into an object
+// (`({ ...(await orig()), f: vi.fn() })`, `const m = await io(); return
+// { ...m }`), passed to Object.assign, or returned itself. A factory that
+// only names the parameter, or gets the original and returns an object of
+// its own, replaces the module whole.
+func (x *extraction) partialFactory(factory int32) bool {
+	switch x.nodes[factory].kind {
+	case "arrow_function", "function_expression", "function":
+	default:
+		return false
+	}
+	param := ""
+	if ps := x.params(factory); len(ps) > 0 {
+		param = ps[0].Name
+	}
+	body := x.child(factory, "body")
+	if body < 0 {
+		return false
+	}
+	bound := map[string]bool{} // names holding the original module
+	var original func(e int32) bool
+	original = func(e int32) bool {
+		e = x.unwrapValue(e)
+		switch {
+		case e < 0:
+			return false
+		case x.nodes[e].kind == "identifier":
+			return bound[x.text(e)]
+		}
+		fnc := x.typedCallee(e)
+		if fnc < 0 {
+			return false
+		}
+		switch callee := joinSpace(x.text(fnc)); callee {
+		case "vi.importActual", "vitest.importActual":
+			return true
+		default:
+			return param != "" && callee == param
+		}
+	}
+	var keeps []int32 // the expressions whose value the factory returns or copies
+	if x.nodes[body].kind != "statement_block" {
+		keeps = append(keeps, body) // (orig) => orig()
+	}
+	x.preorder(body, func(i int32) bool {
+		switch x.nodes[i].kind {
+		case "spread_element", "return_statement":
+			keeps = append(keeps, x.firstNamed(i))
+		case "variable_declarator": // source order: a name is bound before it is used
+			name, v := x.child(i, "name"), x.child(i, "value")
+			if name < 0 || v < 0 || !original(v) {
+				break
+			}
+			if x.nodes[name].kind == "identifier" {
+				bound[x.text(name)] = true
+			}
+			for c := x.nodes[name].first; c >= 0; c = x.nodes[c].next {
+				if x.nodes[c].kind == "rest_pattern" { // const { f, ...rest } = await orig()
+					for _, n := range x.patternNames(c) {
+						bound[x.text(n)] = true
+					}
+				}
+			}
+		case "call_expression":
+			if fnc := x.child(i, "function"); fnc >= 0 && joinSpace(x.text(fnc)) == "Object.assign" {
+				if args := x.child(i, "arguments"); args >= 0 {
+					keeps = append(keeps, x.namedChildren(args)...)
+				}
+			}
+		}
+		return true
+	})
+	for _, e := range keeps {
+		if original(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// typedCallee returns the callee of call e, or -1. `await io<T>()` parses
+// as a call of `await io` (the callee is io), and `await vi.importActual<T>("m")`
+// as the comparisons `await vi.importActual < T > ("m")`: its callee is
+// vi.importActual.
+func (x *extraction) typedCallee(e int32) int32 {
+	switch x.nodes[e].kind {
+	case "call_expression":
+		return x.unwrapValue(x.child(e, "function"))
+	case "binary_expression":
+		l, r := x.child(e, "left"), x.child(e, "right")
+		if l < 0 || r < 0 || x.nodes[l].kind != "binary_expression" || x.nodes[r].kind != "parenthesized_expression" {
+			return -1
+		}
+		if op := x.child(e, "operator"); op < 0 || x.text(op) != ">" {
+			return -1
+		}
+		if op := x.child(l, "operator"); op < 0 || x.text(op) != "<" {
+			return -1
+		}
+		return x.unwrapValue(x.child(l, "left"))
+	}
+	return -1
+}
+
+// unwrapValue strips what does not change an expression's value:
+// parentheses, await, `as T`, `satisfies T`, `<T>e` and `e!`.
+func (x *extraction) unwrapValue(e int32) int32 {
+	for e = x.unwrap(e); e >= 0 && x.nodes[e].kind == "await_expression"; e = x.unwrap(e) {
+		e = x.firstNamed(e)
+	}
+	return e
 }
 
 // overrides lists the keys set by the object literals of a partial mock's

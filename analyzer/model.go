@@ -349,8 +349,9 @@ type Mock struct {
 	// stub) in the tree ParseSyntax returns for the file holding it.
 	Node    Node
 	Factory bool // a factory is given (else vitest automocks every export)
-	// Partial: the factory keeps the original module (it calls importOriginal
-	// or vi.importActual); only the exports it overrides are replaced.
+	// Partial: the factory keeps the original module (it spreads, assigns or
+	// returns what its parameter, whatever its name, or vi.importActual
+	// gives); only the exports it overrides are replaced.
 	Partial bool
 	// Overrides lists, for a partial mock, the exports the factory's object
 	// sets itself, each with whether it still calls the original
