@@ -46,6 +46,7 @@ func (x *extraction) mocks() {
 		if len(list) > 1 {
 			m.Factory = true
 			factory := list[1]
+			m.FactoryStartByte, m.FactoryEndByte = uint(x.nodes[factory].start), uint(x.nodes[factory].end)
 			m.Partial = x.partialFactory(factory)
 			if m.Partial {
 				m.Overrides = x.overrides(factory)

@@ -110,6 +110,7 @@ type DynamicImport struct {
 	Specifier string
 	Names     []string // `const { a, b: c } = await import("m")`: the exports taken (a, b); nil when the module is taken whole
 	Line      int
+	StartByte uint // of the import("m") expression
 }
 
 // DeclKind says what a top-level declaration binds.
@@ -349,6 +350,10 @@ type Mock struct {
 	// stub) in the tree ParseSyntax returns for the file holding it.
 	Node    Node
 	Factory bool // a factory is given (else vitest automocks every export)
+	// FactoryStartByte, FactoryEndByte: the factory's range (zero for a
+	// vi.spyOn stub). What only its code calls or imports is the test's
+	// scaffolding, not code the test runs.
+	FactoryStartByte, FactoryEndByte uint
 	// Partial: the factory keeps the original module (it spreads, assigns or
 	// returns what its parameter, whatever its name, or vi.importActual
 	// gives); only the exports it overrides are replaced.

@@ -150,6 +150,7 @@ type Suite struct {
 	touchedIDs map[string]bool
 	inputs     map[string]*TestInput // parsed test files, by path (eachTest)
 	loaded     map[string][]string   // the modules each module loads (loads)
+	sources    map[string][]byte     // production files' text (judged)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its

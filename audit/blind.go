@@ -31,7 +31,7 @@ func blindFunctions(s *Suite) []Finding {
 			continue
 		}
 		for _, fn := range f.Functions {
-			if !judged(fn) {
+			if !s.judged(file, f, fn) {
 				continue
 			}
 			touched := s.touched()[file+"#"+fn.Qual]
@@ -102,6 +102,8 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 		export := fn.Name
 		if fn.Class != "" {
 			export = fn.Class
+		} else if fn.Kind == analyzer.FuncNamespace {
+			export, _, _ = strings.Cut(fn.Qual, ".")
 		}
 		for _, m := range tr.mocks[file] {
 			if m.Partial && overriddenStub(m, export) {

@@ -1,9 +1,13 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/text"
@@ -12,9 +16,40 @@ import (
 )
 
 // judged reports a function blind-function judges: an exported top-level
-// function, or a method or arrow field of an exported class.
-func judged(fn *analyzer.Function) bool {
-	return fn.Exported && (fn.Kind == analyzer.FuncTop || fn.Kind == analyzer.FuncMethod || fn.Kind == analyzer.FuncField)
+// function; a method, getter, setter or arrow field of an exported class; a
+// function an exported namespace exports (`export namespace Geo { export
+// function dist() }`).
+func (s *Suite) judged(file string, f *analyzer.File, fn *analyzer.Function) bool {
+	switch fn.Kind {
+	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncGetter, analyzer.FuncSetter, analyzer.FuncField:
+		return fn.Exported
+	case analyzer.FuncNamespace:
+		ns, _, _ := strings.Cut(fn.Qual, ".")
+		exported := false
+		for _, ex := range f.Exports {
+			exported = exported || ex.Kind == analyzer.ExportLocal && !ex.TypeOnly && ex.Local == ns
+		}
+		if !exported {
+			return false
+		}
+		src := s.source(file)
+		return fn.StartByte < uint(len(src)) && bytes.HasPrefix(src[fn.StartByte:], []byte("export"))
+	}
+	return false
+}
+
+// source is the text of a production file, read once ("" when it cannot
+// be read).
+func (s *Suite) source(file string) []byte {
+	if s.sources == nil {
+		s.sources = map[string][]byte{}
+	}
+	b, ok := s.sources[file]
+	if !ok {
+		b, _ = os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
+		s.sources[file] = b
+	}
+	return b
 }
 
 // measure runs the test files that may run the judged functions (their
@@ -38,7 +73,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		cands := s.TestSuite.Candidates(file)
 		for _, fn := range f.Functions {
 			id := file + "#" + fn.Qual
-			if !judged(fn) || touched != nil && !touched[id] {
+			if !s.judged(file, f, fn) || touched != nil && !touched[id] {
 				continue
 			}
 			if len(cands) == 0 {
