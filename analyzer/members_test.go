@@ -222,7 +222,7 @@ func TestMocks(t *testing.T) {
 vi.mock("@server/index", () => ({ processItem: vi.fn().mockResolvedValue({ ok: true }) }));
 vi.mock("../src/enrich", async (importOriginal) => {
   const mod = await importOriginal<typeof import("../src/enrich")>();
-  return { ...mod, enrichItem: vi.fn(mod.enrichItem).mockName("enrichItem"), other: vi.fn() };
+  return { ...mod, enrichItem: vi.fn(mod.enrichItem).mockName("enrichItem"), other: vi.fn(), own: vi.fn(() => 0) };
 });
 vi.mock("./auto");
 describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({})); }); });
@@ -238,7 +238,7 @@ describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({
 	}
 	check(t, "mocks", got, []string{
 		"vi.mock @server/index L2 factory=true partial=false",
-		"vi.mock ../src/enrich L3 factory=true partial=true enrichItem:true other:false",
+		"vi.mock ../src/enrich L3 factory=true partial=true enrichItem:true other:false own:false",
 		"vi.mock ./auto L7 factory=false partial=false",
 		"vi.doMock ./late L8 factory=true partial=false",
 	})

@@ -221,7 +221,8 @@ func (x *extraction) overrides(factory int32) []Override {
 
 // callsThrough reports whether a mock's value is `vi.fn(<something>)` (a
 // call-through wrapper of the original, as oracle's own oracles write it),
-// possibly followed by `.mockName(...)`.
+// possibly followed by `.mockName(...)`; `vi.fn(() => 0)`, a function
+// written there, is a stub of its own.
 func (x *extraction) callsThrough(v int32) bool {
 	for v >= 0 && x.nodes[v].kind == "call_expression" {
 		fnc := x.child(v, "function")
@@ -230,7 +231,14 @@ func (x *extraction) callsThrough(v int32) bool {
 		}
 		if joinSpace(x.text(fnc)) == "vi.fn" {
 			args := x.child(v, "arguments")
-			return args >= 0 && x.firstNamed(args) >= 0
+			if args < 0 || x.firstNamed(args) < 0 {
+				return false
+			}
+			switch x.nodes[x.unwrap(x.firstNamed(args))].kind {
+			case "arrow_function", "function_expression", "function":
+				return false // vi.fn(() => 0): a stub of its own
+			}
+			return true
 		}
 		if x.nodes[fnc].kind != "member_expression" {
 			return false

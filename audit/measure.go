@@ -102,7 +102,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	}
 	// One vitest run of all the candidates first; file by file (the lab's
 	// baselines) when that run gives no report.
-	if entered, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests); err != nil {
+	if entered, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests, s.factories(tests)); err != nil {
 		return nil, err
 	} else if ok {
 		tm.Runs = 1
@@ -131,4 +131,32 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		}
 	}
 	return notes, nil
+}
+
+// factories are the vi.mock factories of the test files and the setup
+// files, by file: their code is the tests' scaffolding, and what runs only
+// while one runs is not run by the test (the measured run skips the entry
+// markers then).
+func (s *Suite) factories(tests []string) map[string][][2]uint {
+	out := map[string][][2]uint{}
+	add := func(file string, f *analyzer.File) {
+		if f == nil {
+			return
+		}
+		for _, m := range f.Mocks {
+			if m.FactoryEndByte > m.FactoryStartByte {
+				out[file] = append(out[file], [2]uint{m.FactoryStartByte, m.FactoryEndByte})
+			}
+		}
+	}
+	for _, t := range tests {
+		if tf := s.TestSuite.File(t); tf != nil {
+			add(t, tf.File)
+		}
+	}
+	for _, sf := range s.TestSuite.SetupFiles {
+		f, _ := s.Program.Module(sf)
+		add(sf, f)
+	}
+	return out
 }

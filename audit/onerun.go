@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,7 +28,12 @@ import (
 // many small files is most of the time. entered[i] are the test files that
 // entered probe i (nil: it could not be marked); ok is false when the run
 // gave no report (the caller then measures file by file).
-func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, probes []lab.Probe, tests []string) (entered [][]string, notes []string, ok bool, err error) {
+//
+// The vi.mock factories of factories' files (test and setup files) are
+// wrapped so that a global counts the factories running, and a marker
+// records nothing while one runs: a function called only while a factory
+// builds its stand-in is not run by the test.
+func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, probes []lab.Probe, tests []string, factories map[string][][2]uint) (entered [][]string, notes []string, ok bool, err error) {
 	if err := runner.CheckMarkerSupport(ctx); err != nil {
 		return nil, nil, false, nil
 	}
@@ -58,7 +64,9 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 		for k, i := range ps {
 			bodies[k] = probes[i].Body
 		}
-		src, _, err := edit.Instrument(f, orig, nil, nil, bodies, func(k int) string { return runner.FileMarkerStatement(fmt.Sprint(ps[k])) })
+		src, _, err := edit.Instrument(f, orig, nil, nil, bodies, func(k int) string {
+			return "if (!globalThis." + inFactory + ") { " + runner.FileMarkerStatement(fmt.Sprint(ps[k])) + " }"
+		})
 		if err != nil {
 			continue
 		}
@@ -69,6 +77,20 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 		for _, i := range ps {
 			marked[i] = true
 		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(factories)) {
+		orig, err := os.ReadFile(filepath.Join(sb.Root, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		src, ok := wrapFactories(orig, factories[f])
+		if !ok {
+			continue
+		}
+		if err := sb.WriteFile(f, src); err != nil {
+			return nil, nil, false, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, f)
 	}
 	vitest, err := runner.FindVitest(sb.Root, tests[0])
 	if err != nil {
@@ -147,4 +169,25 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 		slices.Sort(entered[i])
 	}
 	return entered, notes, true, nil
+}
+
+// inFactory is the global counting the vi.mock factories running.
+const inFactory = "__oracleInMockFactory"
+
+// wrapFactories wraps each factory (byte ranges of src, in any order) in a
+// function that counts itself running in globalThis[inFactory], awaiting
+// what the factory returns (vitest awaits a factory's result), on the
+// factory's own line. ok is false when a range does not fit src.
+func wrapFactories(src []byte, ranges [][2]uint) ([]byte, bool) {
+	rs := slices.Clone(ranges)
+	slices.SortFunc(rs, func(a, b [2]uint) int { return int(b[0]) - int(a[0]) }) // last first
+	out := slices.Clone(src)
+	const head = "((f) => async function (...a) { const g = globalThis; g." + inFactory + " = (g." + inFactory + " ?? 0) + 1; try { return await f.apply(this, a); } finally { g." + inFactory + "--; } })("
+	for i, r := range rs {
+		if r[0] >= r[1] || r[1] > uint(len(src)) || i > 0 && r[1] > rs[i-1][0] {
+			return nil, false // out of the file, or overlapping
+		}
+		out = slices.Concat(out[:r[0]], []byte(head), out[r[0]:r[1]], []byte(")"), out[r[1]:])
+	}
+	return out, true
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// auditRepo writes files to a temp directory with the vitest 4 install
+// linked as its node_modules, and returns it.
+func auditRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// blindOf lists "rule file qual" of the findings, sorted (qual: the
+// message up to its colon).
+func blindOf(r auditResult) []string {
+	var out []string
+	for _, f := range r.Findings {
+		qual, _, _ := strings.Cut(f.Message, ":")
+		out = append(out, f.Rule+" "+f.File+" "+qual)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestAuditMeasuredScaffoldingAndShapes: measured (the test file run with
+// entry markers) and static, a function called only while a vi.mock
+// factory builds its stand-in is blind (the factory is the test's
+// scaffolding); a getter and a namespace function no test runs are
+// reported, the ones the test runs are not; a partial mock whose parameter
+// is not named importOriginal keeps the real module (helper runs) and
+// stubs what it sets.
+func TestAuditMeasuredScaffoldingAndShapes(t *testing.T) {
+	dir := auditRepo(t, map[string]string{
+		"package.json": `{"name":"m26","private":true,"type":"module"}`,
+		"src/geo.ts": "export namespace Geo {\n  export function near(a: number, b: number): boolean {\n    return Math.abs(a - b) < 2;\n  }\n" +
+			"  export function dist(a: number, b: number): number {\n    return Math.abs(a - b);\n  }\n}\n\n" +
+			"export class Cache {\n  items: number[] = [1];\n  get size(): number {\n    return this.items.length;\n  }\n  get first(): number {\n    return this.items[0];\n  }\n}\n",
+		"src/config.ts": "export function buildConfig(): { url: string } {\n  return { url: \"x\" };\n}\n",
+		"src/db.ts":     "export function connect(): string {\n  return \"real\";\n}\n",
+		"src/util.ts":   "export function helper(n: number): number {\n  return n + 1;\n}\nexport function stubbed(): number {\n  return 1;\n}\n",
+		"test/geo.test.ts": `import { expect, it, vi } from "vitest";
+import { Geo, Cache } from "../src/geo";
+import { connect } from "../src/db";
+import { helper, stubbed } from "../src/util";
+
+vi.mock("../src/db", async () => {
+  const { buildConfig } = await import("../src/config");
+  const url = buildConfig().url;
+  return { connect: () => url };
+});
+vi.mock("../src/util", async (orig) => ({ ...(await orig<typeof import("../src/util")>()), stubbed: vi.fn(() => 0) }));
+
+it("geo", () => {
+  expect(Geo.near(1, 2)).toBe(true);
+  expect(new Cache().size).toBe(1);
+  expect(connect()).toBe("x");
+  expect(helper(1) + stubbed()).toBe(2);
+});
+`,
+	})
+	want := []string{
+		"blind-function src/config.ts buildConfig",
+		"blind-function src/db.ts connect",
+		"blind-function src/geo.ts Cache.first",
+		"blind-function src/geo.ts Geo.dist",
+		"blind-function src/util.ts stubbed",
+	}
+	r := auditJSON(t, dir)
+	if got := blindOf(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("measured:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range r.Findings {
+		if !strings.Contains(f.Message, "(measured)") {
+			t.Errorf("not measured: %s", f.Message)
+		}
+	}
+	code, out, errs := oracle(t, "audit", "--json", "--static", "--root", dir)
+	if code != 0 {
+		t.Fatalf("audit --static: exit %d\n%s", code, errs)
+	}
+	var rs auditResult
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatal(err)
+	}
+	// The static walk counts every member of a class the test takes as run
+	// (Cache.first): measuring decides members.
+	want = slices.DeleteFunc(want, func(s string) bool { return strings.HasSuffix(s, "Cache.first") })
+	if got := blindOf(rs); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("static:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
