@@ -145,7 +145,11 @@ type Suite struct {
 	// Executed are, per function id, the test files whose run entered it
 	// (measure.go); nil when the audit is static.
 	Executed map[string][]string
-	reach    map[string]*testReach
+	// Unrunnable are the candidate test files the measurement could not run
+	// (they failed to load, or the run failed), with their first error:
+	// they measured nothing (cannot-measure).
+	Unrunnable map[string]string
+	reach      map[string]*testReach
 	// touchedIDs caches touched().
 	touchedIDs map[string]bool
 	inputs     map[string]*TestInput // parsed test files, by path (eachTest)

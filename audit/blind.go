@@ -23,6 +23,37 @@ var BlindFunction = &Rule{
 
 const blindFunctionRule = "blind-function"
 
+// CannotMeasure is the rule of the functions no test entered while a test
+// file that may run them could not run (it failed to load, or the whole
+// run failed): it measured nothing, so they are not known to be blind.
+const CannotMeasure = "cannot-measure"
+
+// cannotMeasure is the finding on a function no test entered when some of
+// its candidate test files could not run: they name the file and its
+// first error.
+func (s *Suite) cannotMeasure(file string, fn *analyzer.Function) (Finding, bool) {
+	var failed []string
+	for _, t := range s.TestSuite.Candidates(file) {
+		if _, ok := s.Unrunnable[t]; ok {
+			failed = append(failed, t)
+		}
+	}
+	if len(failed) == 0 {
+		return Finding{}, false
+	}
+	sort.Strings(failed)
+	more := ""
+	if len(failed) > 1 {
+		more = fmt.Sprintf(" (and %d more test file(s) that could not run)", len(failed)-1)
+	}
+	fd := Finding{Rule: CannotMeasure, Severity: Warning, File: file, Line: fn.Line,
+		Message: fmt.Sprintf("%s: cannot measure whether a test executes it: %s could not run: %s%s", fn.Qual, failed[0], s.Unrunnable[failed[0]], more)}
+	for _, t := range failed {
+		fd.Related = append(fd.Related, Location{File: t, Line: 1})
+	}
+	return fd, true
+}
+
 func blindFunctions(s *Suite) []Finding {
 	var out []Finding
 	for _, file := range s.Production {
@@ -43,7 +74,7 @@ func blindFunctions(s *Suite) []Finding {
 				finding, blind = s.blind(file, fn)
 			}
 			if blind {
-				if touched {
+				if touched && finding.Rule == blindFunctionRule {
 					finding.Severity = Error // the change touched it: it needs an oracle now
 				}
 				out = append(out, finding)
@@ -64,6 +95,9 @@ func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool
 	}
 	if len(ran) > 0 {
 		return Finding{Rule: blindFunctionRule}, false
+	}
+	if fd, ok := s.cannotMeasure(file, fn); ok {
+		return fd, true
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line,
 		Message: fmt.Sprintf("%s: no test executes it (measured): %s", fn.Qual, s.TestSuite.Explain(file))}

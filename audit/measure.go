@@ -102,10 +102,11 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	}
 	// One vitest run of all the candidates first; file by file (the lab's
 	// baselines) when that run gives no report.
-	if entered, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests, s.factories(tests)); err != nil {
+	if entered, unrunnable, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests, s.factories(tests)); err != nil {
 		return nil, err
 	} else if ok {
 		tm.Runs = 1
+		s.Unrunnable = unrunnable
 		for i, id := range ids {
 			if entered[i] != nil {
 				s.Executed[id] = entered[i]
@@ -125,7 +126,12 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		}
 	}
 	var notes []string
+	s.Unrunnable = map[string]string{}
 	for _, b := range res.Baselines {
+		if b.Outcome == lab.Error && !strings.HasPrefix(b.Detail, lab.NoTestExecuted) {
+			s.Unrunnable[b.Test] = firstError(b.Detail) // it could not run: it measured nothing
+			continue
+		}
 		if b.Outcome != lab.Passed {
 			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", b.Test, text.FirstLine(b.Detail, 200)))
 		}

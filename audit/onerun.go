@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -33,9 +34,13 @@ import (
 // wrapped so that a global counts the factories running, and a marker
 // records nothing while one runs: a function called only while a factory
 // builds its stand-in is not run by the test.
-func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, probes []lab.Probe, tests []string, factories map[string][][2]uint) (entered [][]string, notes []string, ok bool, err error) {
+//
+// unrunnable are the test files that could not run, with their first
+// error: those that failed with no test collected (at load: a module that
+// throws, a transform or tsconfig error) and those the run left out.
+func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, probes []lab.Probe, tests []string, factories map[string][][2]uint) (entered [][]string, unrunnable map[string]string, notes []string, ok bool, err error) {
 	if err := runner.CheckMarkerSupport(ctx); err != nil {
-		return nil, nil, false, nil
+		return nil, nil, nil, false, nil
 	}
 	byFile := map[string][]int{}
 	var files []string
@@ -71,7 +76,7 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 			continue
 		}
 		if err := sb.WriteFile(f, src); err != nil {
-			return nil, nil, false, fmt.Errorf("sandbox: %w", err)
+			return nil, nil, nil, false, fmt.Errorf("sandbox: %w", err)
 		}
 		written = append(written, f)
 		for _, i := range ps {
@@ -88,17 +93,17 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 			continue
 		}
 		if err := sb.WriteFile(f, src); err != nil {
-			return nil, nil, false, fmt.Errorf("sandbox: %w", err)
+			return nil, nil, nil, false, fmt.Errorf("sandbox: %w", err)
 		}
 		written = append(written, f)
 	}
 	vitest, err := runner.FindVitest(sb.Root, tests[0])
 	if err != nil {
-		return nil, nil, false, nil
+		return nil, nil, nil, false, nil
 	}
 	tmp := sandbox.TempDirFor(sb.Root)
 	if tmp == "" {
-		return nil, nil, false, nil
+		return nil, nil, nil, false, nil
 	}
 	reached, report := filepath.Join(tmp, "entered"), filepath.Join(tmp, "audit-report.json")
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
@@ -112,18 +117,19 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
 	if ctx.Err() != nil {
-		return nil, nil, false, ctx.Err()
+		return nil, nil, nil, false, ctx.Err()
 	}
 	var rep struct {
 		TestResults []struct {
-			Name    string `json:"name"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
+			Name             string            `json:"name"`
+			Status           string            `json:"status"`
+			Message          string            `json:"message"`
+			AssertionResults []json.RawMessage `json:"assertionResults"`
 		} `json:"testResults"`
 	}
 	b, err := os.ReadFile(report)
 	if err != nil || json.Unmarshal(b, &rep) != nil || len(rep.TestResults) == 0 {
-		return nil, nil, false, nil // no report: vitest itself failed; the caller measures file by file
+		return nil, nil, nil, false, nil // no report: vitest itself failed; the caller measures file by file
 	}
 	real, _ := filepath.EvalSymlinks(sb.Root)
 	rel := func(abs string) string {
@@ -134,7 +140,16 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 		}
 		return ""
 	}
+	unrunnable = map[string]string{}
+	for _, t := range tests {
+		unrunnable[t] = "vitest did not run it"
+	}
 	for _, tr := range rep.TestResults {
+		delete(unrunnable, rel(tr.Name))
+		if tr.Status == "failed" && len(tr.AssertionResults) == 0 {
+			unrunnable[rel(tr.Name)] = firstError(tr.Message)
+			continue
+		}
 		if tr.Status != "passed" {
 			why := ""
 			if msg := text.FirstLine(tr.Message, 200); msg != "" {
@@ -168,7 +183,7 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	for i := range entered {
 		slices.Sort(entered[i])
 	}
-	return entered, notes, true, nil
+	return entered, unrunnable, notes, true, nil
 }
 
 // inFactory is the global counting the vi.mock factories running.
@@ -190,4 +205,27 @@ func wrapFactories(src []byte, ranges [][2]uint) ([]byte, bool) {
 		out = slices.Concat(out[:r[0]], []byte(head), out[r[0]:r[1]], []byte(")"), out[r[1]:])
 	}
 	return out, true
+}
+
+// ansi matches the terminal colour codes vitest puts in its messages.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// firstError is the first line of a test file's error message, joined with
+// the next when it only announces it ("Transform failed with 1 error:"),
+// without colours, at most 300 bytes.
+func firstError(msg string) string {
+	var lines []string
+	for _, l := range strings.Split(ansi.ReplaceAllString(msg, ""), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "it failed to load, with no message"
+	}
+	first := lines[0]
+	if strings.HasSuffix(first, ":") && len(lines) > 1 {
+		first += " " + lines[1]
+	}
+	return text.FirstLine(first, 300)
 }

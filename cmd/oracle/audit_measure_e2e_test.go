@@ -101,3 +101,53 @@ it("geo", () => {
 		t.Errorf("static:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAuditWorkspacePackageAndUnrunnableTests: audit of one package of a
+// workspace (its own node_modules, as pnpm lays them out) whose tsconfig
+// extends the workspace's base file and references a sibling package:
+// the sandbox gives the copy both, so its tests load and measure (price is
+// tested, unused is blind). A test file that throws at load measured
+// nothing: what it would decide is cannot-measure naming it and its
+// error, never blind-function. With the sibling gone from the workspace
+// too, no test file loads: every judged function is cannot-measure.
+func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{
+		"package.json":                    `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
+		"tsconfig.base.json":              "{\n  // shared\n  \"compilerOptions\": { \"target\": \"ES2022\", \"module\": \"ESNext\", \"moduleResolution\": \"Bundler\", \"strict\": true, \"composite\": true },\n}\n",
+		"packages/lib/package.json":       `{"name":"@ws/lib","private":true,"type":"module"}`,
+		"packages/lib/tsconfig.json":      `{"extends": "../../tsconfig.base.json", "include": ["src"]}`,
+		"packages/lib/src/index.ts":       "export const one = 1;\n",
+		"packages/app/package.json":       `{"name":"@ws/app","private":true,"type":"module"}`,
+		"packages/app/tsconfig.json":      "{\n  \"extends\": \"../../tsconfig.base.json\",\n  \"references\": [{ \"path\": \"../lib\" }],\n  \"include\": [\"src\", \"test\"],\n}\n",
+		"packages/app/src/price.ts":       "export function price(n: number): number {\n  return n * 2;\n}\nexport function unused(): number {\n  return 0;\n}\n",
+		"packages/app/src/total.ts":       "export function total(n: number): number {\n  return n + 1;\n}\n",
+		"packages/app/test/price.test.ts": "import { expect, it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"price\", () => { expect(price(2)).toBe(4); });\n",
+		"packages/app/test/boom.test.ts":  "import { expect, it } from \"vitest\";\nimport { total } from \"../src/total\";\nthrow new Error(\"boom at load\");\nit(\"total\", () => { expect(total(2)).toBe(3); });\n",
+	})
+	app := filepath.Join(ws, "packages", "app")
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(app, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	r := auditJSON(t, app)
+	want := []string{
+		"blind-function src/price.ts unused",
+		"cannot-measure src/total.ts total",
+	}
+	if got := blindOf(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "cannot-measure" && (f.Severity != "warning" || !strings.Contains(f.Message, "test/boom.test.ts could not run: boom at load") || len(f.Related) != 1 || f.Related[0].File != "test/boom.test.ts") {
+			t.Errorf("cannot-measure does not name the test file and its error: %+v", f)
+		}
+	}
+	// Every test file fails to load: nothing is blind, all cannot-measure.
+	if err := os.RemoveAll(filepath.Join(ws, "packages", "lib")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := oracle(t, "audit", "--root", app)
+	if code != 0 || strings.Contains(out, "blind-function") || !strings.Contains(out, "cannot-measure (3)") || !strings.Contains(out, "test/price.test.ts could not run: ") || !strings.Contains(out, ", 3 function(s) cannot be measured") {
+		t.Errorf("every test file unloadable: exit %d\n%s%s", code, out, errs)
+	}
+}
