@@ -263,9 +263,14 @@ func TestMockPartialForms(t *testing.T) {
 		{"returned itself", `async (o) => { const m = await o(); m.f = vi.fn(); return m }`, true},
 		{"arrow returning the original", `(o) => o()`, true},
 		{"rest of a destructuring", `async (o) => { const { f, ...rest } = await o(); return { ...rest, f: vi.fn() } }`, true},
+		{"a part of the original spread", `async (importOriginal) => { const mod = await importOriginal(); return { default: { ...mod.default, f: vi.fn() } } }`, true},
+		{"a member of the call spread", `async (o) => ({ default: { ...(await o()).default } })`, true},
 		{"names importOriginal, never calls it", `(importOriginal) => ({ f: vi.fn() })`, false},
-		{"calls it, returns its own object", `async (importOriginal) => { const m = await importOriginal(); return { f: vi.fn(m.f) } }`, false},
+		{"calls it, returns its own object (the real module loads)", `async (importOriginal) => { const m = await importOriginal(); return { f: vi.fn(m.f) } }`, true},
+		{"calls it, keeps nothing (the real module loads)", `async (o) => { await o(); return { f: vi.fn() } }`, true},
 		{"spreads something else", `async (orig) => { const base = { a: 1 }; return { ...base, f: vi.fn() } }`, false},
+		{"a stand-in calls a parameter of its own", `(orig) => ({ f: vi.fn((orig) => orig()) })`, false},
+		{"a stand-in loads the original when called", `(orig) => ({ f: vi.fn(async () => (await orig()).f()) })`, true},
 		{"no parameter", `() => ({ f: vi.fn() })`, false},
 		{"a string mentions importActual", `() => ({ f: vi.fn(), note: "importActual" })`, false},
 	} {
@@ -279,5 +284,27 @@ func TestMockPartialForms(t *testing.T) {
 				t.Errorf("factory=%v partial=%v, want factory=true partial=%v", m.Factory, m.Partial, tc.partial)
 			}
 		})
+	}
+}
+
+// TestMockOverrides: the exports a partial factory sets, each with whether
+// the real function still runs (a call-through vi.fn, the original's own
+// member, a name destructured from it) or a stand-in replaces it.
+func TestMockOverrides(t *testing.T) {
+	for _, tc := range []struct{ factory, want string }{
+		{`async (orig) => ({ ...(await orig()), f: vi.fn(), g: vi.fn(() => 1) })`, "f:false g:false"},
+		{`async (io) => { const m = await io(); return { f: vi.fn(m.f).mockName("f"), g: m.g, h: vi.fn() } }`, "f:true g:true h:false"},
+		{`async (io) => { const { f, g } = await io(); return { f, g: vi.fn() } }`, "f:true g:false"},
+		{`async (io) => { const m = await io(); return { ...m, f: vi.fn(() => ({ ...other })) } }`, "f:false"},
+	} {
+		f := parseTS(t, "import { vi } from \"vitest\";\nvi.mock(\"../src/core\", "+tc.factory+");\n")
+		noErrors(t, f)
+		var got []string
+		for _, o := range f.Mocks[0].Overrides {
+			got = append(got, fmt.Sprintf("%s:%v", o.Name, o.CallThrough))
+		}
+		if strings.Join(got, " ") != tc.want || !f.Mocks[0].Partial {
+			t.Errorf("%s: partial=%v overrides %q, want %q", tc.factory, f.Mocks[0].Partial, strings.Join(got, " "), tc.want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // mocks records every `vi.mock(spec, factory?)` and `vi.doMock(...)` (and
 // their `vitest.` spellings).
@@ -47,28 +50,25 @@ func (x *extraction) mocks() {
 			m.Factory = true
 			factory := list[1]
 			m.FactoryStartByte, m.FactoryEndByte = uint(x.nodes[factory].start), uint(x.nodes[factory].end)
-			m.Partial = x.partialFactory(factory)
-			if m.Partial {
-				m.Overrides = x.overrides(factory)
-			}
+			m.Partial, m.Overrides = x.mockFactory(factory)
 		}
 		x.file.Mocks = append(x.file.Mocks, m)
 	}
 }
 
-// partialFactory reports whether a mock factory keeps the original module:
-// it gets the original (a call of its first parameter, whatever it is named:
-// `importOriginal`, `orig`, `io<typeof import("m")>`; or vi.importActual)
-// and that value reaches what it returns: spread into an object
-// (`({ ...(await orig()), f: vi.fn() })`, `const m = await io(); return
-// { ...m }`), passed to Object.assign, or returned itself. A factory that
-// only names the parameter, or gets the original and returns an object of
-// its own, replaces the module whole.
-func (x *extraction) partialFactory(factory int32) bool {
+// mockFactory reads a vi.mock factory: partial when it gets the original
+// module (a call of its first parameter, whatever it is named:
+// `importOriginal`, `orig`, `io<typeof import("m")>`; or vi.importActual),
+// which loads the real module; and the exports its objects set (the object
+// it returns, and any object that spreads something: `({ ...(await
+// orig()), f: vi.fn() })`), each with whether it still runs the original
+// (`vi.fn(mod.f)`, `mod.f`, a name destructured from the original). A
+// factory that only names the parameter replaces the module whole.
+func (x *extraction) mockFactory(factory int32) (partial bool, overrides []Override) {
 	switch x.nodes[factory].kind {
 	case "arrow_function", "function_expression", "function":
 	default:
-		return false
+		return false, nil
 	}
 	param := ""
 	if ps := x.params(factory); len(ps) > 0 {
@@ -76,18 +76,9 @@ func (x *extraction) partialFactory(factory int32) bool {
 	}
 	body := x.child(factory, "body")
 	if body < 0 {
-		return false
+		return false, nil
 	}
-	bound := map[string]bool{} // names holding the original module
-	var original func(e int32) bool
-	original = func(e int32) bool {
-		e = x.unwrapValue(e)
-		switch {
-		case e < 0:
-			return false
-		case x.nodes[e].kind == "identifier":
-			return bound[x.text(e)]
-		}
+	getsOriginal := func(e int32) bool { // e: a call of the original
 		fnc := x.typedCallee(e)
 		if fnc < 0 {
 			return false
@@ -99,44 +90,98 @@ func (x *extraction) partialFactory(factory int32) bool {
 			return param != "" && callee == param
 		}
 	}
-	var keeps []int32 // the expressions whose value the factory returns or copies
+	bound := map[string]bool{} // names holding the original module, or a part of it
+	var original func(e int32) bool
+	original = func(e int32) bool {
+		e = x.unwrapValue(e)
+		switch {
+		case e < 0:
+			return false
+		case x.nodes[e].kind == "identifier":
+			return bound[x.text(e)]
+		case x.nodes[e].kind == "member_expression": // mod.default, (await orig()).f
+			return original(x.child(e, "object"))
+		}
+		return getsOriginal(e)
+	}
+	var objects []int32 // the objects that may set exports
+	returned := func(e int32) {
+		if e = x.unwrapValue(e); e >= 0 && x.nodes[e].kind == "object" {
+			objects = append(objects, e)
+		}
+	}
 	if x.nodes[body].kind != "statement_block" {
-		keeps = append(keeps, body) // (orig) => orig()
+		returned(body) // () => ({ ... })
 	}
 	x.preorder(body, func(i int32) bool {
 		switch x.nodes[i].kind {
-		case "spread_element", "return_statement":
-			keeps = append(keeps, x.firstNamed(i))
-		case "variable_declarator": // source order: a name is bound before it is used
-			name, v := x.child(i, "name"), x.child(i, "value")
-			if name < 0 || v < 0 || !original(v) {
-				break
-			}
-			if x.nodes[name].kind == "identifier" {
-				bound[x.text(name)] = true
-			}
-			for c := x.nodes[name].first; c >= 0; c = x.nodes[c].next {
-				if x.nodes[c].kind == "rest_pattern" { // const { f, ...rest } = await orig()
-					for _, n := range x.patternNames(c) {
-						bound[x.text(n)] = true
-					}
+		case "arrow_function", "function_expression", "function", "method_definition":
+			return false // a stand-in's own body: not what the factory returns
+		case "return_statement":
+			returned(x.firstNamed(i))
+		case "object":
+			for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
+				if x.nodes[c].kind == "spread_element" && !slices.Contains(objects, i) {
+					objects = append(objects, i)
 				}
 			}
-		case "call_expression":
-			if fnc := x.child(i, "function"); fnc >= 0 && joinSpace(x.text(fnc)) == "Object.assign" {
-				if args := x.child(i, "arguments"); args >= 0 {
-					keeps = append(keeps, x.namedChildren(args)...)
+		case "variable_declarator": // source order: a name is bound before it is used
+			name, v := x.child(i, "name"), x.child(i, "value")
+			if name >= 0 && v >= 0 && original(v) {
+				for _, n := range x.patternNames(name) { // const m = ..., const { f, ...rest } = ...
+					bound[x.text(n)] = true
 				}
 			}
 		}
 		return true
 	})
-	for _, e := range keeps {
-		if original(e) {
-			return true
+	// Anywhere in the factory, a stand-in's body included (it loads the
+	// real module when called), unless a function there names its own
+	// parameter like the factory's.
+	x.preorder(body, func(i int32) bool {
+		switch x.nodes[i].kind {
+		case "arrow_function", "function_expression", "function", "method_definition":
+			for _, p := range x.params(i) {
+				if slices.Contains(p.Bound, param) {
+					return false
+				}
+			}
+		case "call_expression", "binary_expression":
+			partial = partial || getsOriginal(i)
+		}
+		return !partial
+	})
+	if !partial {
+		return false, nil
+	}
+	for _, o := range objects {
+		for c := x.nodes[o].first; c >= 0; c = x.nodes[c].next {
+			var key string
+			through := false
+			switch x.nodes[c].kind {
+			case "pair":
+				k := x.child(c, "key")
+				if k < 0 {
+					continue
+				}
+				if v, ok := x.stringValue(k); ok {
+					key = v
+				} else {
+					key = x.text(k)
+				}
+				if v := x.child(c, "value"); v >= 0 {
+					through = x.callsThrough(v) || original(v)
+				}
+			case "shorthand_property_identifier":
+				key = x.text(c)
+				through = bound[key]
+			default:
+				continue
+			}
+			overrides = append(overrides, Override{Name: key, CallThrough: through})
 		}
 	}
-	return false
+	return true, overrides
 }
 
 // typedCallee returns the callee of call e, or -1. `await io<T>()` parses
@@ -170,53 +215,6 @@ func (x *extraction) unwrapValue(e int32) int32 {
 		e = x.firstNamed(e)
 	}
 	return e
-}
-
-// overrides lists the keys set by the object literals of a partial mock's
-// factory that spread the original module, with whether each value still
-// calls the original (`vi.fn(mod.f)`, `vi.fn(original.f)`).
-func (x *extraction) overrides(factory int32) []Override {
-	var out []Override
-	x.preorder(factory, func(i int32) bool {
-		if x.nodes[i].kind != "object" {
-			return true
-		}
-		spreads := false
-		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
-			if x.nodes[c].kind == "spread_element" {
-				spreads = true
-			}
-		}
-		if !spreads {
-			return true
-		}
-		for c := x.nodes[i].first; c >= 0; c = x.nodes[c].next {
-			var key string
-			through := false
-			switch x.nodes[c].kind {
-			case "pair":
-				k := x.child(c, "key")
-				if k < 0 {
-					continue
-				}
-				if v, ok := x.stringValue(k); ok {
-					key = v
-				} else {
-					key = x.text(k)
-				}
-				if v := x.child(c, "value"); v >= 0 {
-					through = x.callsThrough(v)
-				}
-			case "shorthand_property_identifier":
-				key = x.text(c)
-			default:
-				continue
-			}
-			out = append(out, Override{Name: key, CallThrough: through})
-		}
-		return false
-	})
-	return out
 }
 
 // callsThrough reports whether a mock's value is `vi.fn(<something>)` (a

@@ -354,13 +354,14 @@ type Mock struct {
 	// vi.spyOn stub). What only its code calls or imports is the test's
 	// scaffolding, not code the test runs.
 	FactoryStartByte, FactoryEndByte uint
-	// Partial: the factory keeps the original module (it spreads, assigns or
-	// returns what its parameter, whatever its name, or vi.importActual
-	// gives); only the exports it overrides are replaced.
+	// Partial: the factory gets the original module (it calls its
+	// parameter, whatever its name, or vi.importActual), so the real module
+	// loads; only the exports it overrides are replaced.
 	Partial bool
-	// Overrides lists, for a partial mock, the exports the factory's object
-	// sets itself, each with whether it still calls the original
-	// (`vi.fn(mod.f)`: call-through, the real body runs).
+	// Overrides lists, for a partial mock, the exports the factory's objects
+	// set (the object it returns, any object that spreads), each with
+	// whether it still runs the original (`vi.fn(mod.f)`, `mod.f`, a name
+	// destructured from it: the real body runs).
 	Overrides []Override
 }
 
