@@ -92,3 +92,16 @@ func TestFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestRunError: the error a failed vitest run's output names first.
+func TestRunError(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"JSON report written to /x.json\n\n\x1b[31m⎯⎯ Unhandled Error ⎯⎯\x1b[39m\n\x1b[31m\x1b[1mError\x1b[22m: the database is not reachable\x1b[39m\n ❯ setup test/global-setup.ts:2:9\n", "Error: the database is not reachable"},
+		{"TypeError: x is not a function\nError: later", "TypeError: x is not a function"},
+		{"RUN v4.0.0 /repo\nno tests", ""},
+	} {
+		if got := runError(tc.in); got != tc.want {
+			t.Errorf("runError(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -128,8 +128,25 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 		} `json:"testResults"`
 	}
 	b, err := os.ReadFile(report)
-	if err != nil || json.Unmarshal(b, &rep) != nil || len(rep.TestResults) == 0 {
+	if err != nil || json.Unmarshal(b, &rep) != nil {
 		return nil, nil, nil, false, nil // no report: vitest itself failed; the caller measures file by file
+	}
+	if len(rep.TestResults) == 0 {
+		why := runError(out.String())
+		if why == "" {
+			return nil, nil, nil, false, nil // the caller measures file by file
+		}
+		// The whole run failed before any test file (a globalSetup that
+		// throws): each would fail the same way alone; none measured.
+		unrunnable = map[string]string{}
+		for _, t := range tests {
+			unrunnable[t] = "the vitest run failed: " + why
+		}
+		entered = make([][]string, len(probes))
+		for i := range entered {
+			entered[i] = []string{} // nothing ran
+		}
+		return entered, unrunnable, nil, true, nil
 	}
 	real, _ := filepath.EvalSymlinks(sb.Root)
 	rel := func(abs string) string {
@@ -228,4 +245,19 @@ func firstError(msg string) string {
 		first += " " + lines[1]
 	}
 	return text.FirstLine(first, 300)
+}
+
+// errorLine matches the line of a run's output that names its error
+// (`Error: the database is not reachable`, `TypeError: ...`).
+var errorLine = regexp.MustCompile(`^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)\b.*`)
+
+// runError is the first error a vitest run's output names, without
+// colours, "" when it names none.
+func runError(out string) string {
+	for _, l := range strings.Split(ansi.ReplaceAllString(out, ""), "\n") {
+		if l = strings.TrimSpace(l); errorLine.MatchString(l) {
+			return text.FirstLine(l, 300)
+		}
+	}
+	return ""
 }

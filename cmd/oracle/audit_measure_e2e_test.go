@@ -151,3 +151,20 @@ func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
 		t.Errorf("every test file unloadable: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestAuditWholeRunFails: a globalSetup that throws fails the whole vitest
+// run (vitest list does not run it): nothing was measured, so the function
+// is cannot-measure with the run's error, not blind.
+func TestAuditWholeRunFails(t *testing.T) {
+	dir := auditRepo(t, map[string]string{
+		"package.json":         `{"name":"gs","private":true,"type":"module"}`,
+		"vitest.config.ts":     "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./test/global-setup.ts\"] } });\n",
+		"test/global-setup.ts": "export default function setup() {\n  throw new Error(\"the database is not reachable\");\n}\n",
+		"src/price.ts":         "export function price(n: number): number {\n  return n * 2;\n}\n",
+		"test/price.test.ts":   "import { expect, it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"p\", () => { expect(price(2)).toBe(4); });\n",
+	})
+	r := auditJSON(t, dir)
+	if got := blindOf(r); strings.Join(got, "\n") != "cannot-measure src/price.ts price" || !strings.Contains(r.Findings[0].Message, "test/price.test.ts could not run: the vitest run failed: Error: the database is not reachable") {
+		t.Errorf("findings: %+v", r.Findings)
+	}
+}
