@@ -27,8 +27,9 @@
 // file and fails on one it cannot find. The copy then sits at the same place
 // below the name of the deepest directory holding all of them
 // (`<sandbox>/ws/packages/app`), the extended files are copied to their
-// places (and what they extend in turn), and the referenced directories
-// are linked to the originals.
+// places (and what they extend in turn; a node_modules one goes into is
+// linked whole), and the referenced directories are linked to the
+// originals.
 //
 // Dependencies are linked, not copied: each node_modules directory of the
 // repository (not those inside node_modules) becomes a real directory of the

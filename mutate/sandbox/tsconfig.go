@@ -15,7 +15,7 @@ import (
 // a copy without them fails to load.
 type outside struct {
 	files []string // tsconfig files its `extends` name (copied: their relative settings resolve in the copy)
-	dirs  []string // the directories its `references` name (linked: a sibling package)
+	dirs  []string // the directories its `references` name (linked: a sibling package), and the node_modules an `extends` goes into
 }
 
 // outsideConfigs follows the relative `extends` and `references` of the
@@ -57,7 +57,14 @@ func outsideConfigs(source string) outside {
 		seen[file] = true
 		extends, refs := tsconfigLinks(file)
 		for _, e := range extends {
-			if p := realPath(e); p != "" && isOut(p) && !slices.Contains(out.files, p) {
+			p := realPath(e)
+			if nm, ok := nodeModulesDir(p); ok && isOut(nm) { // ../../node_modules/@tsconfig/node20/tsconfig.json
+				if !slices.Contains(out.dirs, nm) {
+					out.dirs = append(out.dirs, nm)
+				}
+				continue
+			}
+			if p != "" && isOut(p) && !slices.Contains(out.files, p) {
 				out.files = append(out.files, p)
 			}
 			if p := realPath(e); p != "" && !seen[p] {
@@ -138,6 +145,17 @@ func tsconfigLinks(file string) (extends, refs []string) {
 		}
 	}
 	return extends, refs
+}
+
+// nodeModulesDir is the outermost node_modules directory p is in.
+func nodeModulesDir(p string) (string, bool) {
+	parts := strings.Split(p, string(filepath.Separator))
+	for i, part := range parts {
+		if part == "node_modules" && i > 0 {
+			return strings.Join(parts[:i+1], string(filepath.Separator)), true
+		}
+	}
+	return "", false
 }
 
 // realPath is p absolute and symlink-free, "" when it does not exist.

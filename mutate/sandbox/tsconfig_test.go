@@ -25,20 +25,22 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 // file) is copied at the same place below the workspace's name: the base
 // files are copied there, the siblings linked to the originals, so that
 // the relative paths of the copy's tsconfig files resolve; a package name
-// in extends is not followed; nothing else of the workspace is copied, and
+// in extends is not followed, a relative path into node_modules links that
+// node_modules; nothing else of the workspace is copied, and
 // closing the sandbox leaves the workspace as it was.
 func TestWorkspacePackageSeesItsTsconfigs(t *testing.T) {
 	ws := filepath.Join(t.TempDir(), "ws")
 	writeTree(t, ws, map[string]string{
-		"tsconfig.base.json":                "{\n  // shared options\n  \"extends\": \"./tsconfig.shared\",\n  \"compilerOptions\": { \"strict\": true, }, /* trailing */\n}\n",
-		"tsconfig.shared.json":              `{"compilerOptions": {"target": "ES2022"}}`,
-		"packages/lib/tsconfig.json":        `{"extends": "../../tsconfig.base.json"}`,
-		"packages/lib/src/index.ts":         "export const one = 1;\n",
-		"packages/util/tsconfig.build.json": `{"compilerOptions": {}}`,
-		"packages/other/src/x.ts":           "export const x = 1;\n",
-		"packages/app/package.json":         `{"name":"app"}`,
+		"tsconfig.base.json":                          "{\n  // shared options\n  \"extends\": \"./tsconfig.shared\",\n  \"compilerOptions\": { \"strict\": true, }, /* trailing */\n}\n",
+		"tsconfig.shared.json":                        `{"compilerOptions": {"target": "ES2022"}}`,
+		"packages/lib/tsconfig.json":                  `{"extends": "../../tsconfig.base.json"}`,
+		"packages/lib/src/index.ts":                   "export const one = 1;\n",
+		"packages/util/tsconfig.build.json":           `{"compilerOptions": {}}`,
+		"packages/other/src/x.ts":                     "export const x = 1;\n",
+		"node_modules/@tsconfig/node20/tsconfig.json": `{"compilerOptions": {"target": "ES2022"}}`,
+		"packages/app/package.json":                   `{"name":"app"}`,
 		"packages/app/tsconfig.json": `{
-  "extends": ["../../tsconfig.base.json", "@tsconfig/strictest/tsconfig.json"],
+  "extends": ["../../tsconfig.base.json", "@tsconfig/strictest/tsconfig.json", "../../node_modules/@tsconfig/node20/tsconfig.json"],
   "references": [{ "path": "../lib" }, { "path": "../util/tsconfig.build.json" }, { "path": "./test" }],
   "include": ["src", "test"], // and the tests
 }`,
@@ -62,6 +64,7 @@ func TestWorkspacePackageSeesItsTsconfigs(t *testing.T) {
 		{"tsconfig.shared.json", ""},
 		{"packages/lib", filepath.Join(ws, "packages", "lib")},
 		{"packages/util", filepath.Join(ws, "packages", "util")},
+		{"node_modules", filepath.Join(ws, "node_modules")},
 	} {
 		p := filepath.Join(mirror, filepath.FromSlash(tc.rel))
 		fi, err := os.Lstat(p)
