@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -100,7 +101,7 @@ func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool
 		return fd, true
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line,
-		Message: fmt.Sprintf("%s: no test executes it (measured): %s", fn.Qual, s.TestSuite.Explain(file))}
+		Message: fmt.Sprintf("%s: no test executes it (measured): %s%s", fn.Qual, s.TestSuite.Explain(file), s.factoryImports(file))}
 	for _, m := range s.TestSuite.MockedAway(file) {
 		where, line := m.Where()
 		fd.Related = append(fd.Related, Location{File: where, Line: line})
@@ -151,7 +152,7 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line}
 	if len(stubs) == 0 {
-		fd.Message = fmt.Sprintf("%s: no test runs it", fn.Qual)
+		fd.Message = fmt.Sprintf("%s: no test runs it%s", fn.Qual, s.factoryImports(file))
 		return fd, true
 	}
 	var parts []string
@@ -198,4 +199,32 @@ func (s *Suite) loads(from, to string) bool {
 	}
 	i := sort.SearchStrings(reached, to)
 	return i < len(reached) && reached[i] == to
+}
+
+// factoryImports says which test files import file's module (or one that
+// loads it) inside a vi.mock factory: what only a factory runs is the
+// test's scaffolding, not tested ("" when none).
+func (s *Suite) factoryImports(file string) string {
+	var at []string
+	for _, t := range s.Tests {
+		tf := s.TestSuite.File(t)
+		if tf == nil || tf.File == nil {
+			continue
+		}
+		for _, m := range tf.File.Mocks {
+			for _, d := range tf.File.DynamicImports {
+				if m.FactoryEndByte <= m.FactoryStartByte || d.StartByte < m.FactoryStartByte || d.StartByte >= m.FactoryEndByte {
+					continue
+				}
+				r := s.Program.Resolver().Resolve(t, d.Specifier)
+				if r.Kind == "file" && (r.Path == file || s.loads(r.Path, file)) {
+					at = append(at, fmt.Sprintf("%s:%d", t, m.Line))
+				}
+			}
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return "; imported inside the vi.mock factory at " + strings.Join(slices.Compact(at), ", ") + " (a factory is the test's scaffolding: what it runs is not tested)"
 }

@@ -85,6 +85,9 @@ it("geo", () => {
 		if !strings.Contains(f.Message, "(measured)") {
 			t.Errorf("not measured: %s", f.Message)
 		}
+		if f.File == "src/config.ts" && !strings.Contains(f.Message, "imported inside the vi.mock factory at test/geo.test.ts:6") {
+			t.Errorf("the factory is not named: %s", f.Message)
+		}
 	}
 	code, out, errs := oracle(t, "audit", "--json", "--static", "--root", dir)
 	if code != 0 {
