@@ -273,6 +273,8 @@ func TestMockPartialForms(t *testing.T) {
 		{"a stand-in loads the original when called", `(orig) => ({ f: vi.fn(async () => (await orig()).f()) })`, true},
 		{"no parameter", `() => ({ f: vi.fn() })`, false},
 		{"a string mentions importActual", `() => ({ f: vi.fn(), note: "importActual" })`, false},
+		{"spy option: the originals run", `{ spy: true }`, true},
+		{"other options", `{ spy: false }`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := parseTS(t, "import { vi } from \"vitest\";\nvi.mock(\"../src/core\", "+tc.factory+");\n")

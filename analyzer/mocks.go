@@ -48,9 +48,14 @@ func (x *extraction) mocks() {
 		}
 		if len(list) > 1 {
 			m.Factory = true
-			factory := list[1]
-			m.FactoryStartByte, m.FactoryEndByte = uint(x.nodes[factory].start), uint(x.nodes[factory].end)
-			m.Partial, m.Overrides = x.mockFactory(factory)
+			factory := x.unwrap(list[1])
+			switch x.nodes[factory].kind {
+			case "arrow_function", "function_expression", "function":
+				m.FactoryStartByte, m.FactoryEndByte = uint(x.nodes[factory].start), uint(x.nodes[factory].end)
+				m.Partial, m.Overrides = x.mockFactory(factory)
+			case "object": // vi.mock(path, { spy: true }): every export a spy on the original
+				m.Partial = x.spyOption(factory)
+			}
 		}
 		x.file.Mocks = append(x.file.Mocks, m)
 	}
@@ -182,6 +187,20 @@ func (x *extraction) mockFactory(factory int32) (partial bool, overrides []Overr
 		}
 	}
 	return true, overrides
+}
+
+// spyOption reports whether a vi.mock options object sets `spy: true`
+// (automocked exports that call the original).
+func (x *extraction) spyOption(obj int32) bool {
+	for c := x.nodes[obj].first; c >= 0; c = x.nodes[c].next {
+		if x.nodes[c].kind != "pair" {
+			continue
+		}
+		if k, v := x.child(c, "key"), x.child(c, "value"); k >= 0 && v >= 0 && x.text(k) == "spy" && x.text(v) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // typedCallee returns the callee of call e, or -1. `await io<T>()` parses

@@ -40,7 +40,7 @@ func blindOf(r auditResult) []string {
 // scaffolding); a getter and a namespace function no test runs are
 // reported, the ones the test runs are not; a partial mock whose parameter
 // is not named importOriginal keeps the real module (helper runs) and
-// stubs what it sets.
+// stubs what it sets; vi.mock(path, { spy: true }) runs the originals.
 func TestAuditMeasuredScaffoldingAndShapes(t *testing.T) {
 	dir := auditRepo(t, map[string]string{
 		"package.json": `{"name":"m26","private":true,"type":"module"}`,
@@ -50,10 +50,12 @@ func TestAuditMeasuredScaffoldingAndShapes(t *testing.T) {
 		"src/config.ts": "export function buildConfig(): { url: string } {\n  return { url: \"x\" };\n}\n",
 		"src/db.ts":     "export function connect(): string {\n  return \"real\";\n}\n",
 		"src/util.ts":   "export function helper(n: number): number {\n  return n + 1;\n}\nexport function stubbed(): number {\n  return 1;\n}\n",
+		"src/spied.ts":  "export function spied(n: number): number {\n  return n * 3;\n}\n",
 		"test/geo.test.ts": `import { expect, it, vi } from "vitest";
 import { Geo, Cache } from "../src/geo";
 import { connect } from "../src/db";
 import { helper, stubbed } from "../src/util";
+import { spied } from "../src/spied";
 
 vi.mock("../src/db", async () => {
   const { buildConfig } = await import("../src/config");
@@ -61,12 +63,14 @@ vi.mock("../src/db", async () => {
   return { connect: () => url };
 });
 vi.mock("../src/util", async (orig) => ({ ...(await orig<typeof import("../src/util")>()), stubbed: vi.fn(() => 0) }));
+vi.mock("../src/spied", { spy: true });
 
 it("geo", () => {
   expect(Geo.near(1, 2)).toBe(true);
   expect(new Cache().size).toBe(1);
   expect(connect()).toBe("x");
   expect(helper(1) + stubbed()).toBe(2);
+  expect(spied(1)).toBe(3);
 });
 `,
 	})
@@ -85,7 +89,7 @@ it("geo", () => {
 		if !strings.Contains(f.Message, "(measured)") {
 			t.Errorf("not measured: %s", f.Message)
 		}
-		if f.File == "src/config.ts" && !strings.Contains(f.Message, "imported inside the vi.mock factory at test/geo.test.ts:6") {
+		if f.File == "src/config.ts" && !strings.Contains(f.Message, "imported inside the vi.mock factory at test/geo.test.ts:7") {
 			t.Errorf("the factory is not named: %s", f.Message)
 		}
 	}
