@@ -222,7 +222,7 @@ func TestMocks(t *testing.T) {
 vi.mock("@server/index", () => ({ processItem: vi.fn().mockResolvedValue({ ok: true }) }));
 vi.mock("../src/enrich", async (importOriginal) => {
   const mod = await importOriginal<typeof import("../src/enrich")>();
-  return { ...mod, enrichItem: vi.fn(mod.enrichItem).mockName("enrichItem"), other: vi.fn() };
+  return { ...mod, enrichItem: vi.fn(mod.enrichItem).mockName("enrichItem"), other: vi.fn(), own: vi.fn(() => 0) };
 });
 vi.mock("./auto");
 describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({})); }); });
@@ -238,8 +238,75 @@ describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({
 	}
 	check(t, "mocks", got, []string{
 		"vi.mock @server/index L2 factory=true partial=false",
-		"vi.mock ../src/enrich L3 factory=true partial=true enrichItem:true other:false",
+		"vi.mock ../src/enrich L3 factory=true partial=true enrichItem:true other:false own:false",
 		"vi.mock ./auto L7 factory=false partial=false",
 		"vi.doMock ./late L8 factory=true partial=false",
 	})
+}
+
+// TestMockPartialForms: what makes a vi.mock factory partial is that the
+// original module reaches what it returns, whatever its parameter is named;
+// a factory that merely names the parameter replaces the module whole.
+func TestMockPartialForms(t *testing.T) {
+	for _, tc := range []struct {
+		name, factory string
+		partial       bool
+	}{
+		{"spread of a renamed parameter's call", `async (orig) => ({ ...(await orig()) })`, true},
+		{"typed call bound to a name", `async (io) => { const m = await io<typeof import("../src/core")>(); return { ...m, x: vi.fn() } }`, true},
+		{"importOriginal bound and spread", `async (importOriginal) => { const mod = await importOriginal(); return { ...mod, f: vi.fn() } }`, true},
+		{"vi.importActual spread", `async () => ({ ...(await vi.importActual("../src/core")), f: vi.fn() })`, true},
+		{"vi.importActual typed", `async () => { const a = await vi.importActual<typeof import("../src/core")>("../src/core"); return { ...a } }`, true},
+		{"vi.importActual as-cast", `async () => { const a = (await vi.importActual("../src/core")) as any; return { ...a } }`, true},
+		{"function expression", `async function (load) { return { ...(await load()), f: vi.fn() } }`, true},
+		{"Object.assign", `async (o) => Object.assign({}, await o(), { f: vi.fn() })`, true},
+		{"returned itself", `async (o) => { const m = await o(); m.f = vi.fn(); return m }`, true},
+		{"arrow returning the original", `(o) => o()`, true},
+		{"rest of a destructuring", `async (o) => { const { f, ...rest } = await o(); return { ...rest, f: vi.fn() } }`, true},
+		{"a part of the original spread", `async (importOriginal) => { const mod = await importOriginal(); return { default: { ...mod.default, f: vi.fn() } } }`, true},
+		{"a member of the call spread", `async (o) => ({ default: { ...(await o()).default } })`, true},
+		{"names importOriginal, never calls it", `(importOriginal) => ({ f: vi.fn() })`, false},
+		{"calls it, returns its own object (the real module loads)", `async (importOriginal) => { const m = await importOriginal(); return { f: vi.fn(m.f) } }`, true},
+		{"calls it, keeps nothing (the real module loads)", `async (o) => { await o(); return { f: vi.fn() } }`, true},
+		{"spreads something else", `async (orig) => { const base = { a: 1 }; return { ...base, f: vi.fn() } }`, false},
+		{"a stand-in calls a parameter of its own", `(orig) => ({ f: vi.fn((orig) => orig()) })`, false},
+		{"a stand-in loads the original when called", `(orig) => ({ f: vi.fn(async () => (await orig()).f()) })`, true},
+		{"no parameter", `() => ({ f: vi.fn() })`, false},
+		{"a string mentions importActual", `() => ({ f: vi.fn(), note: "importActual" })`, false},
+		{"spy option: the originals run", `{ spy: true }`, true},
+		{"other options", `{ spy: false }`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, "import { vi } from \"vitest\";\nvi.mock(\"../src/core\", "+tc.factory+");\n")
+			noErrors(t, f)
+			if len(f.Mocks) != 1 {
+				t.Fatalf("mocks: got %d, want 1", len(f.Mocks))
+			}
+			if m := f.Mocks[0]; !m.Factory || m.Partial != tc.partial {
+				t.Errorf("factory=%v partial=%v, want factory=true partial=%v", m.Factory, m.Partial, tc.partial)
+			}
+		})
+	}
+}
+
+// TestMockOverrides: the exports a partial factory sets, each with whether
+// the real function still runs (a call-through vi.fn, the original's own
+// member, a name destructured from it) or a stand-in replaces it.
+func TestMockOverrides(t *testing.T) {
+	for _, tc := range []struct{ factory, want string }{
+		{`async (orig) => ({ ...(await orig()), f: vi.fn(), g: vi.fn(() => 1) })`, "f:false g:false"},
+		{`async (io) => { const m = await io(); return { f: vi.fn(m.f).mockName("f"), g: m.g, h: vi.fn() } }`, "f:true g:true h:false"},
+		{`async (io) => { const { f, g } = await io(); return { f, g: vi.fn() } }`, "f:true g:false"},
+		{`async (io) => { const m = await io(); return { ...m, f: vi.fn(() => ({ ...other })) } }`, "f:false"},
+	} {
+		f := parseTS(t, "import { vi } from \"vitest\";\nvi.mock(\"../src/core\", "+tc.factory+");\n")
+		noErrors(t, f)
+		var got []string
+		for _, o := range f.Mocks[0].Overrides {
+			got = append(got, fmt.Sprintf("%s:%v", o.Name, o.CallThrough))
+		}
+		if strings.Join(got, " ") != tc.want || !f.Mocks[0].Partial {
+			t.Errorf("%s: partial=%v overrides %q, want %q", tc.factory, f.Mocks[0].Partial, strings.Join(got, " "), tc.want)
+		}
+	}
 }

@@ -122,6 +122,7 @@ type DynamicImport struct {
 	Specifier string
 	Names     []string // `const { a, b: c } = await import("m")`: the exports taken (a, b); nil when the module is taken whole
 	Line      int
+	StartByte uint // of the import("m") expression
 }
 
 // DeclKind says what a top-level declaration binds.
@@ -361,12 +362,18 @@ type Mock struct {
 	// stub) in the tree ParseSyntax returns for the file holding it.
 	Node    Node
 	Factory bool // a factory is given (else vitest automocks every export)
-	// Partial: the factory keeps the original module (it calls importOriginal
-	// or vi.importActual); only the exports it overrides are replaced.
+	// FactoryStartByte, FactoryEndByte: the factory's range (zero for a
+	// vi.spyOn stub). What only its code calls or imports is the test's
+	// scaffolding, not code the test runs.
+	FactoryStartByte, FactoryEndByte uint
+	// Partial: the factory gets the original module (it calls its
+	// parameter, whatever its name, or vi.importActual), so the real module
+	// loads; only the exports it overrides are replaced.
 	Partial bool
-	// Overrides lists, for a partial mock, the exports the factory's object
-	// sets itself, each with whether it still calls the original
-	// (`vi.fn(mod.f)`: call-through, the real body runs).
+	// Overrides lists, for a partial mock, the exports the factory's objects
+	// set (the object it returns, any object that spreads), each with
+	// whether it still runs the original (`vi.fn(mod.f)`, `mod.f`, a name
+	// destructured from it: the real body runs).
 	Overrides []Override
 }
 

@@ -667,7 +667,7 @@ func (x *extraction) dynamicImports() {
 		if !ok {
 			continue
 		}
-		d := DynamicImport{Specifier: spec, Line: x.line(x.nodes[n].start)}
+		d := DynamicImport{Specifier: spec, Line: x.line(x.nodes[n].start), StartByte: uint(x.nodes[n].start)}
 		up := x.nodes[n].parent
 		for up >= 0 && (x.nodes[up].kind == "parenthesized_expression" || x.nodes[up].kind == "await_expression") {
 			up = x.nodes[up].parent

@@ -145,11 +145,16 @@ type Suite struct {
 	// Executed are, per function id, the test files whose run entered it
 	// (measure.go); nil when the audit is static.
 	Executed map[string][]string
-	reach    map[string]*testReach
+	// Unrunnable are the candidate test files the measurement could not run
+	// (they failed to load, or the run failed), with their first error:
+	// they measured nothing (cannot-measure).
+	Unrunnable map[string]string
+	reach      map[string]*testReach
 	// touchedIDs caches touched().
 	touchedIDs map[string]bool
 	inputs     map[string]*TestInput // parsed test files, by path (eachTest)
 	loaded     map[string][]string   // the modules each module loads (loads)
+	sources    map[string][]byte     // production files' text (judged)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,37 @@ var BlindFunction = &Rule{
 
 const blindFunctionRule = "blind-function"
 
+// CannotMeasure is the rule of the functions no test entered while a test
+// file that may run them could not run (it failed to load, or the whole
+// run failed): it measured nothing, so they are not known to be blind.
+const CannotMeasure = "cannot-measure"
+
+// cannotMeasure is the finding on a function no test entered when some of
+// its candidate test files could not run: they name the file and its
+// first error.
+func (s *Suite) cannotMeasure(file string, fn *analyzer.Function) (Finding, bool) {
+	var failed []string
+	for _, t := range s.TestSuite.Candidates(file) {
+		if _, ok := s.Unrunnable[t]; ok {
+			failed = append(failed, t)
+		}
+	}
+	if len(failed) == 0 {
+		return Finding{}, false
+	}
+	sort.Strings(failed)
+	more := ""
+	if len(failed) > 1 {
+		more = fmt.Sprintf(" (and %d more test file(s) that could not run)", len(failed)-1)
+	}
+	fd := Finding{Rule: CannotMeasure, Severity: Warning, File: file, Line: fn.Line,
+		Message: fmt.Sprintf("%s: cannot measure whether a test executes it: %s could not run: %s%s", fn.Qual, failed[0], s.Unrunnable[failed[0]], more)}
+	for _, t := range failed {
+		fd.Related = append(fd.Related, Location{File: t, Line: 1})
+	}
+	return fd, true
+}
+
 func blindFunctions(s *Suite) []Finding {
 	var out []Finding
 	for _, file := range s.Production {
@@ -31,7 +63,7 @@ func blindFunctions(s *Suite) []Finding {
 			continue
 		}
 		for _, fn := range f.Functions {
-			if !judged(fn) {
+			if !s.judged(file, f, fn) {
 				continue
 			}
 			touched := s.touched()[file+"#"+fn.Qual]
@@ -43,7 +75,7 @@ func blindFunctions(s *Suite) []Finding {
 				finding, blind = s.blind(file, fn)
 			}
 			if blind {
-				if touched {
+				if touched && finding.Rule == blindFunctionRule {
 					finding.Severity = Error // the change touched it: it needs an oracle now
 				}
 				out = append(out, finding)
@@ -65,8 +97,11 @@ func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool
 	if len(ran) > 0 {
 		return Finding{Rule: blindFunctionRule}, false
 	}
+	if fd, ok := s.cannotMeasure(file, fn); ok {
+		return fd, true
+	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line,
-		Message: fmt.Sprintf("%s: no test executes it (measured): %s", fn.Qual, s.TestSuite.Explain(file))}
+		Message: fmt.Sprintf("%s: no test executes it (measured): %s%s", fn.Qual, s.TestSuite.Explain(file), s.factoryImports(file))}
 	for _, m := range s.TestSuite.MockedAway(file) {
 		where, line := m.Where()
 		fd.Related = append(fd.Related, Location{File: where, Line: line})
@@ -102,6 +137,8 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 		export := fn.Name
 		if fn.Class != "" {
 			export = fn.Class
+		} else if fn.Kind == analyzer.FuncNamespace {
+			export, _, _ = strings.Cut(fn.Qual, ".")
 		}
 		for _, m := range tr.mocks[file] {
 			if m.Partial && overriddenStub(m, export) {
@@ -115,7 +152,7 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line}
 	if len(stubs) == 0 {
-		fd.Message = fmt.Sprintf("%s: no test runs it", fn.Qual)
+		fd.Message = fmt.Sprintf("%s: no test runs it%s", fn.Qual, s.factoryImports(file))
 		return fd, true
 	}
 	var parts []string
@@ -162,4 +199,32 @@ func (s *Suite) loads(from, to string) bool {
 	}
 	i := sort.SearchStrings(reached, to)
 	return i < len(reached) && reached[i] == to
+}
+
+// factoryImports says which test files import file's module (or one that
+// loads it) inside a vi.mock factory: what only a factory runs is the
+// test's scaffolding, not tested ("" when none).
+func (s *Suite) factoryImports(file string) string {
+	var at []string
+	for _, t := range s.Tests {
+		tf := s.TestSuite.File(t)
+		if tf == nil || tf.File == nil {
+			continue
+		}
+		for _, m := range tf.File.Mocks {
+			for _, d := range tf.File.DynamicImports {
+				if m.FactoryEndByte <= m.FactoryStartByte || d.StartByte < m.FactoryStartByte || d.StartByte >= m.FactoryEndByte {
+					continue
+				}
+				r := s.Program.Resolver().Resolve(t, d.Specifier)
+				if r.Kind == "file" && (r.Path == file || s.loads(r.Path, file)) {
+					at = append(at, fmt.Sprintf("%s:%d", t, m.Line))
+				}
+			}
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return "; imported inside the vi.mock factory at " + strings.Join(slices.Compact(at), ", ") + " (a factory is the test's scaffolding: what it runs is not tested)"
 }

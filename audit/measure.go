@@ -1,9 +1,13 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/text"
@@ -12,9 +16,40 @@ import (
 )
 
 // judged reports a function blind-function judges: an exported top-level
-// function, or a method or arrow field of an exported class.
-func judged(fn *analyzer.Function) bool {
-	return fn.Exported && (fn.Kind == analyzer.FuncTop || fn.Kind == analyzer.FuncMethod || fn.Kind == analyzer.FuncField)
+// function; a method, getter, setter or arrow field of an exported class; a
+// function an exported namespace exports (`export namespace Geo { export
+// function dist() }`).
+func (s *Suite) judged(file string, f *analyzer.File, fn *analyzer.Function) bool {
+	switch fn.Kind {
+	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncGetter, analyzer.FuncSetter, analyzer.FuncField:
+		return fn.Exported
+	case analyzer.FuncNamespace:
+		ns, _, _ := strings.Cut(fn.Qual, ".")
+		exported := false
+		for _, ex := range f.Exports {
+			exported = exported || ex.Kind == analyzer.ExportLocal && !ex.TypeOnly && ex.Local == ns
+		}
+		if !exported {
+			return false
+		}
+		src := s.source(file)
+		return fn.StartByte < uint(len(src)) && bytes.HasPrefix(src[fn.StartByte:], []byte("export"))
+	}
+	return false
+}
+
+// source is the text of a production file, read once ("" when it cannot
+// be read).
+func (s *Suite) source(file string) []byte {
+	if s.sources == nil {
+		s.sources = map[string][]byte{}
+	}
+	b, ok := s.sources[file]
+	if !ok {
+		b, _ = os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(file)))
+		s.sources[file] = b
+	}
+	return b
 }
 
 // measure runs the test files that may run the judged functions (their
@@ -38,7 +73,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		cands := s.TestSuite.Candidates(file)
 		for _, fn := range f.Functions {
 			id := file + "#" + fn.Qual
-			if !judged(fn) || touched != nil && !touched[id] {
+			if !s.judged(file, f, fn) || touched != nil && !touched[id] {
 				continue
 			}
 			if len(cands) == 0 {
@@ -67,10 +102,11 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	}
 	// One vitest run of all the candidates first; file by file (the lab's
 	// baselines) when that run gives no report.
-	if entered, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests); err != nil {
+	if entered, unrunnable, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests, s.factories(tests)); err != nil {
 		return nil, err
 	} else if ok {
 		tm.Runs = 1
+		s.Unrunnable = unrunnable
 		for i, id := range ids {
 			if entered[i] != nil {
 				s.Executed[id] = entered[i]
@@ -90,10 +126,43 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		}
 	}
 	var notes []string
+	s.Unrunnable = map[string]string{}
 	for _, b := range res.Baselines {
+		if b.Outcome == lab.Error && !strings.HasPrefix(b.Detail, lab.NoTestExecuted) {
+			s.Unrunnable[b.Test] = firstError(b.Detail) // it could not run: it measured nothing
+			continue
+		}
 		if b.Outcome != lab.Passed {
 			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", b.Test, text.FirstLine(b.Detail, 200)))
 		}
 	}
 	return notes, nil
+}
+
+// factories are the vi.mock factories of the test files and the setup
+// files, by file: their code is the tests' scaffolding, and what runs only
+// while one runs is not run by the test (the measured run skips the entry
+// markers then).
+func (s *Suite) factories(tests []string) map[string][][2]uint {
+	out := map[string][][2]uint{}
+	add := func(file string, f *analyzer.File) {
+		if f == nil {
+			return
+		}
+		for _, m := range f.Mocks {
+			if m.FactoryEndByte > m.FactoryStartByte {
+				out[file] = append(out[file], [2]uint{m.FactoryStartByte, m.FactoryEndByte})
+			}
+		}
+	}
+	for _, t := range tests {
+		if tf := s.TestSuite.File(t); tf != nil {
+			add(t, tf.File)
+		}
+	}
+	for _, sf := range s.TestSuite.SetupFiles {
+		f, _ := s.Program.Module(sf)
+		add(sf, f)
+	}
+	return out
 }

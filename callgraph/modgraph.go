@@ -28,12 +28,14 @@ func (p *Program) RuntimeImports(f *analyzer.File) []Import {
 	if v, ok := p.imports.Load(f.Path); ok {
 		return v.([]Import)
 	}
-	out := p.runtimeImports(f)
+	out := p.runtimeImports(f, nil)
 	p.imports.Store(f.Path, out)
 	return out
 }
 
-func (p *Program) runtimeImports(f *analyzer.File) []Import {
+// runtimeImports lists what f imports at run time; skip, when set, leaves
+// out the dynamic imports it refuses.
+func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) []Import {
 	byModule := map[string]int{}
 	var out []Import
 	add := func(spec, name string) {
@@ -72,6 +74,9 @@ func (p *Program) runtimeImports(f *analyzer.File) []Import {
 		}
 	}
 	for _, d := range f.DynamicImports {
+		if skip != nil && skip(d.StartByte) {
+			continue
+		}
 		if len(d.Names) == 0 {
 			add(d.Specifier, "*")
 		}
@@ -146,6 +151,7 @@ type Stub func(module, export string) bool
 // does not destructure a dynamic import), every member of a class it takes,
 // and, transitively, every function those call (resolved call edges). A
 // module stub replaces is not entered; an export it replaces is not taken.
+// What only from's vi.mock factories call or import is not run by from.
 // It returns the function ids reached and the stubbed modules the walk met.
 func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string]bool, stubbed map[string]bool) {
 	fns, stubbed = map[string]bool{}, map[string]bool{}
@@ -176,6 +182,23 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			return true
 		}
 		return export != "" && stub(module, export)
+	}
+	// The vi.mock factories of the file are its scaffolding: what only a
+	// factory's code calls or imports is not run by the file (SPEC: a
+	// function called only inside a vi.mock factory is not tested by it).
+	var factories [][2]uint
+	for _, m := range from.Mocks {
+		if m.FactoryEndByte > m.FactoryStartByte {
+			factories = append(factories, [2]uint{m.FactoryStartByte, m.FactoryEndByte})
+		}
+	}
+	inFactory := func(start uint) bool {
+		for _, r := range factories {
+			if start >= r[0] && start < r[1] {
+				return true
+			}
+		}
+		return false
 	}
 	var load func(f *analyzer.File)
 	var take func(module, name string)
@@ -228,8 +251,19 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			return
 		}
 		loaded[f.Path] = true
-		edges(f, f.Path+"#", f.TopCalls)
-		for _, im := range p.RuntimeImports(f) {
+		key, calls, imports := f.Path+"#", f.TopCalls, []Import(nil)
+		if f == from && len(factories) > 0 {
+			key, calls, imports = f.Path+"# outside vi.mock factories", nil, p.runtimeImports(f, inFactory)
+			for _, c := range f.TopCalls {
+				if !inFactory(c.StartByte) {
+					calls = append(calls, c)
+				}
+			}
+		} else {
+			imports = p.RuntimeImports(f)
+		}
+		edges(f, key, calls)
+		for _, im := range imports {
 			if isStubbed(im.Module, "") {
 				continue
 			}

@@ -191,8 +191,9 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 			tf.Mocks[mod] = append(tf.Mocks[mod], m)
 		}
 	}
-	// A whole-module mock (vi.mock without importOriginal) replaces the
-	// module for every import of it: the walk does not enter it. A partial
+	// A whole-module mock (a vi.mock whose factory does not get the
+	// original module) replaces the module for every import of it: the walk
+	// does not enter it. A partial
 	// mock loads the real module; vi.doMock replaces only later dynamic
 	// imports, so the static ones still load the real module: neither stops
 	// the walk (sound: a candidate too many costs a run, one too few a

@@ -84,6 +84,11 @@ func TestCandidatesAreSound(t *testing.T) {
 	}{
 		{"passed as a value", "import { chunk } from '../src';\nit('x', () => chunk([1]));\n", "", "[test/a.test.ts]"},
 		{"partial mock", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk', async (importOriginal) => ({ ...(await importOriginal()) }));\n", "", "[test/a.test.ts]"},
+		{"partial mock, parameter named orig", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk', async (orig) => ({ ...(await orig()) }));\n", "", "[test/a.test.ts]"},
+		{"partial mock, typed io bound to a name", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk', async (io) => { const m = await io<typeof import('../src/chunk')>(); return { ...m, x: vi.fn() }; });\n", "", "[test/a.test.ts]"},
+		{"partial mock, vi.importActual spread", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/index', async () => ({ ...(await vi.importActual<typeof import('../src/index')>('../src/index')), x: vi.fn() }));\n", "", "[test/a.test.ts]"},
+		{"spy option (the originals run)", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk', { spy: true });\n", "", "[test/a.test.ts]"},
+		{"whole mock naming importOriginal", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.mock('../src/chunk', (importOriginal) => ({ chunk: vi.fn() }));\n", "", "[]"},
 		{"doMock", "import { vi } from 'vitest';\nimport { chunk } from '../src';\nvi.doMock('../src/chunk', () => ({}));\n", "", "[test/a.test.ts]"},
 		{"dynamic import", "it('x', async () => { const m = await import('../src/index'); });\n", "", "[test/a.test.ts]"},
 		{"type-only import", "import type { chunk } from '../src';\n", "", "[]"},

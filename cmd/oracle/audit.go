@@ -200,6 +200,9 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if counts[audit.CannotAudit] > 0 {
 		summary += fmt.Sprintf(", %d test file(s) cannot be audited", counts[audit.CannotAudit])
 	}
+	if counts[audit.CannotMeasure] > 0 {
+		summary += fmt.Sprintf(", %d function(s) cannot be measured (a test file that may run them could not run)", counts[audit.CannotMeasure])
+	}
 	fmt.Fprintln(stdout, summary)
 	if origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())

@@ -20,6 +20,17 @@
 // was not copied) points at the original. Symlink loops are therefore copied
 // as they are, in constant time.
 //
+// A repository that is one package of a workspace may have tsconfig files
+// (at its root and one level down) whose relative `extends` or `references`
+// lead out of it (`"extends": "../../tsconfig.base.json"`, `"references":
+// [{ "path": "../core" }]`): vite's transform reads them for every test
+// file and fails on one it cannot find. The copy then sits at the same place
+// below the name of the deepest directory holding all of them
+// (`<sandbox>/ws/packages/app`), the extended files are copied to their
+// places (and what they extend in turn; a node_modules one goes into is
+// linked whole), and the referenced directories are linked to the
+// originals.
+//
 // Dependencies are linked, not copied: each node_modules directory of the
 // repository (not those inside node_modules) becomes a real directory of the
 // sandbox with one absolute link per entry to the original entry, @scope
@@ -47,6 +58,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -163,10 +175,86 @@ func (s *Sandbox) setUp(opts Options) error {
 		name = "repo"
 	}
 	s.Root = filepath.Join(dir, name)
+	out := outsideConfigs(s.Source)
+	top, mirror := s.Source, "" // the deepest directory holding the repository and what its tsconfig files point to, and its place in the sandbox
+	for _, p := range slices.Concat(out.files, out.dirs) {
+		for {
+			if _, ok := within(top, p); ok {
+				break
+			}
+			top = filepath.Dir(top)
+		}
+	}
+	if top != s.Source {
+		// The copy sits where the repository sits below top, so that the
+		// relative paths of its tsconfig files lead where they lead in the
+		// checkout.
+		topName := filepath.Base(top)
+		if topName == string(filepath.Separator) || topName == "." || topName == ownerFile || topName == groupsFile {
+			topName = "workspace"
+		}
+		rel, _ := within(top, s.Source)
+		mirror = filepath.Join(dir, topName)
+		s.Root = filepath.Join(mirror, rel)
+		if err := os.MkdirAll(filepath.Dir(s.Root), 0o755); err != nil {
+			return err
+		}
+	}
 	if err := s.copyRepo(opts.Exclude); err != nil {
 		return err
 	}
+	if top != s.Source {
+		if err := s.placeOutside(top, mirror, out); err != nil {
+			return err
+		}
+	}
 	return s.linkHoisted()
+}
+
+// placeOutside puts what the repository's tsconfig files point to out of it
+// (out, below top) at the same place relative to the copy (below mirror,
+// top's place in the sandbox): each tsconfig file an `extends` names is
+// copied (its relative baseUrl, paths and include resolve in the sandbox as
+// in the checkout), each directory a `references` names (a sibling package
+// of the workspace) is linked to the original, read-only for the sandbox
+// like node_modules. Nothing is placed inside a linked directory.
+func (s *Sandbox) placeOutside(top, mirror string, out outside) error {
+	var linked []string
+	inLinked := func(p string) bool {
+		return slices.ContainsFunc(linked, func(d string) bool { _, in := within(d, p); return in })
+	}
+	for _, d := range out.dirs { // sorted: a directory comes before those inside it
+		if inLinked(d) {
+			continue
+		}
+		linked = append(linked, d)
+		rel, _ := within(top, d)
+		dest := filepath.Join(mirror, rel)
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return err
+		}
+		if err := os.Symlink(d, dest); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	for _, f := range out.files {
+		if inLinked(f) {
+			continue // in a linked package
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		rel, _ := within(top, f)
+		dest := filepath.Join(mirror, rel)
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dest, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // linkHoisted gives the copy the packages the checkout resolves from above

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// auditRepo writes files to a temp directory with the vitest 4 install
+// linked as its node_modules, and returns it.
+func auditRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// blindOf lists "rule file qual" of the findings, sorted (qual: the
+// message up to its colon).
+func blindOf(r auditResult) []string {
+	var out []string
+	for _, f := range r.Findings {
+		qual, _, _ := strings.Cut(f.Message, ":")
+		out = append(out, f.Rule+" "+f.File+" "+qual)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestAuditMeasuredScaffoldingAndShapes: measured (the test file run with
+// entry markers) and static, a function called only while a vi.mock
+// factory builds its stand-in is blind (the factory is the test's
+// scaffolding); a getter and a namespace function no test runs are
+// reported, the ones the test runs are not; a partial mock whose parameter
+// is not named importOriginal keeps the real module (helper runs) and
+// stubs what it sets; vi.mock(path, { spy: true }) runs the originals.
+func TestAuditMeasuredScaffoldingAndShapes(t *testing.T) {
+	dir := auditRepo(t, map[string]string{
+		"package.json": `{"name":"m26","private":true,"type":"module"}`,
+		"src/geo.ts": "export namespace Geo {\n  export function near(a: number, b: number): boolean {\n    return Math.abs(a - b) < 2;\n  }\n" +
+			"  export function dist(a: number, b: number): number {\n    return Math.abs(a - b);\n  }\n}\n\n" +
+			"export class Cache {\n  items: number[] = [1];\n  get size(): number {\n    return this.items.length;\n  }\n  get first(): number {\n    return this.items[0];\n  }\n}\n",
+		"src/config.ts": "export function buildConfig(): { url: string } {\n  return { url: \"x\" };\n}\n",
+		"src/db.ts":     "export function connect(): string {\n  return \"real\";\n}\n",
+		"src/util.ts":   "export function helper(n: number): number {\n  return n + 1;\n}\nexport function stubbed(): number {\n  return 1;\n}\n",
+		"src/spied.ts":  "export function spied(n: number): number {\n  return n * 3;\n}\n",
+		"test/geo.test.ts": `import { expect, it, vi } from "vitest";
+import { Geo, Cache } from "../src/geo";
+import { connect } from "../src/db";
+import { helper, stubbed } from "../src/util";
+import { spied } from "../src/spied";
+
+vi.mock("../src/db", async () => {
+  const { buildConfig } = await import("../src/config");
+  const url = buildConfig().url;
+  return { connect: () => url };
+});
+vi.mock("../src/util", async (orig) => ({ ...(await orig<typeof import("../src/util")>()), stubbed: vi.fn(() => 0) }));
+vi.mock("../src/spied", { spy: true });
+
+it("geo", () => {
+  expect(Geo.near(1, 2)).toBe(true);
+  expect(new Cache().size).toBe(1);
+  expect(connect()).toBe("x");
+  expect(helper(1) + stubbed()).toBe(2);
+  expect(spied(1)).toBe(3);
+});
+`,
+	})
+	want := []string{
+		"blind-function src/config.ts buildConfig",
+		"blind-function src/db.ts connect",
+		"blind-function src/geo.ts Cache.first",
+		"blind-function src/geo.ts Geo.dist",
+		"blind-function src/util.ts stubbed",
+	}
+	r := auditJSON(t, dir)
+	if got := blindOf(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("measured:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range r.Findings {
+		if !strings.Contains(f.Message, "(measured)") {
+			t.Errorf("not measured: %s", f.Message)
+		}
+		if f.File == "src/config.ts" && !strings.Contains(f.Message, "imported inside the vi.mock factory at test/geo.test.ts:7") {
+			t.Errorf("the factory is not named: %s", f.Message)
+		}
+	}
+	code, out, errs := oracle(t, "audit", "--json", "--static", "--root", dir)
+	if code != 0 {
+		t.Fatalf("audit --static: exit %d\n%s", code, errs)
+	}
+	var rs auditResult
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatal(err)
+	}
+	// The static walk counts every member of a class the test takes as run
+	// (Cache.first): measuring decides members.
+	want = slices.DeleteFunc(want, func(s string) bool { return strings.HasSuffix(s, "Cache.first") })
+	if got := blindOf(rs); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("static:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAuditWorkspacePackageAndUnrunnableTests: audit of one package of a
+// workspace (its own node_modules, as pnpm lays them out) whose tsconfig
+// extends the workspace's base file and references a sibling package:
+// the sandbox gives the copy both, so its tests load and measure (price is
+// tested, unused is blind). A test file that throws at load measured
+// nothing: what it would decide is cannot-measure naming it and its
+// error, never blind-function. With the sibling gone from the workspace
+// too, no test file loads: every judged function is cannot-measure.
+func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{
+		"package.json":                    `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
+		"tsconfig.base.json":              "{\n  // shared\n  \"compilerOptions\": { \"target\": \"ES2022\", \"module\": \"ESNext\", \"moduleResolution\": \"Bundler\", \"strict\": true, \"composite\": true },\n}\n",
+		"packages/lib/package.json":       `{"name":"@ws/lib","private":true,"type":"module"}`,
+		"packages/lib/tsconfig.json":      `{"extends": "../../tsconfig.base.json", "include": ["src"]}`,
+		"packages/lib/src/index.ts":       "export const one = 1;\n",
+		"packages/app/package.json":       `{"name":"@ws/app","private":true,"type":"module"}`,
+		"packages/app/tsconfig.json":      "{\n  \"extends\": \"../../tsconfig.base.json\",\n  \"references\": [{ \"path\": \"../lib\" }],\n  \"include\": [\"src\", \"test\"],\n}\n",
+		"packages/app/src/price.ts":       "export function price(n: number): number {\n  return n * 2;\n}\nexport function unused(): number {\n  return 0;\n}\n",
+		"packages/app/src/total.ts":       "export function total(n: number): number {\n  return n + 1;\n}\n",
+		"packages/app/test/price.test.ts": "import { expect, it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"price\", () => { expect(price(2)).toBe(4); });\n",
+		"packages/app/test/boom.test.ts":  "import { expect, it } from \"vitest\";\nimport { total } from \"../src/total\";\nthrow new Error(\"boom at load\");\nit(\"total\", () => { expect(total(2)).toBe(3); });\n",
+	})
+	app := filepath.Join(ws, "packages", "app")
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(app, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	r := auditJSON(t, app)
+	want := []string{
+		"blind-function src/price.ts unused",
+		"cannot-measure src/total.ts total",
+	}
+	if got := blindOf(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "cannot-measure" && (f.Severity != "warning" || !strings.Contains(f.Message, "test/boom.test.ts could not run: boom at load") || len(f.Related) != 1 || f.Related[0].File != "test/boom.test.ts") {
+			t.Errorf("cannot-measure does not name the test file and its error: %+v", f)
+		}
+	}
+	// Every test file fails to load: nothing is blind, all cannot-measure.
+	if err := os.RemoveAll(filepath.Join(ws, "packages", "lib")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := oracle(t, "audit", "--root", app)
+	if code != 0 || strings.Contains(out, "blind-function") || !strings.Contains(out, "cannot-measure (3)") || !strings.Contains(out, "test/price.test.ts could not run: ") || !strings.Contains(out, ", 3 function(s) cannot be measured") {
+		t.Errorf("every test file unloadable: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestAuditWholeRunFails: a globalSetup that throws fails the whole vitest
+// run (vitest list does not run it): nothing was measured, so the function
+// is cannot-measure with the run's error, not blind.
+func TestAuditWholeRunFails(t *testing.T) {
+	dir := auditRepo(t, map[string]string{
+		"package.json":         `{"name":"gs","private":true,"type":"module"}`,
+		"vitest.config.ts":     "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./test/global-setup.ts\"] } });\n",
+		"test/global-setup.ts": "export default function setup() {\n  throw new Error(\"the database is not reachable\");\n}\n",
+		"src/price.ts":         "export function price(n: number): number {\n  return n * 2;\n}\n",
+		"test/price.test.ts":   "import { expect, it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"p\", () => { expect(price(2)).toBe(4); });\n",
+	})
+	r := auditJSON(t, dir)
+	if got := blindOf(r); strings.Join(got, "\n") != "cannot-measure src/price.ts price" || !strings.Contains(r.Findings[0].Message, "test/price.test.ts could not run: the vitest run failed: Error: the database is not reachable") {
+		t.Errorf("findings: %+v", r.Findings)
+	}
+}
