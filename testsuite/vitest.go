@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -122,38 +123,14 @@ func SetupFiles(root, config string) ([]string, error) {
 	return repoRelative(root, files), nil
 }
 
-// findVitest is the vitest package the repository's tests run with: in
-// node_modules at root or in a directory above it, up to the workspace's
-// root (the first with a .git, or pnpm-workspace.yaml), as node resolves it.
+// findVitest is the vitest package the repository's tests run with: the
+// lookup the runner makes too (internal/vitestloc), from root up to the
+// workspace's root.
 func findVitest(root string) (string, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", err
-	}
-	for dir := abs; ; {
-		v := filepath.Join(dir, "node_modules", "vitest")
-		if _, err := os.Stat(filepath.Join(v, "vitest.mjs")); err == nil {
-			return v, nil
-		}
-		if isWorkspaceRoot(dir) {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
+	if p := vitestloc.Find(root); p != "" {
+		return filepath.Dir(p), nil
 	}
 	return "", fmt.Errorf("vitest is not installed (no node_modules/vitest at %s or above it up to the workspace root): oracle asks the repository's vitest which test files it runs; install the repository's dependencies first (gate and audit work on vitest suites)", root)
-}
-
-func isWorkspaceRoot(dir string) bool {
-	for _, marker := range []string{".git", "pnpm-workspace.yaml"} {
-		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // readOnly reports whether root cannot be written: vite's default config

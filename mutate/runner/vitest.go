@@ -6,29 +6,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 )
 
 // FindVitest returns the absolute path of the vitest.mjs the package manager would run for
-// testFile (repo-relative) in the repository dir: the first node_modules/vitest/vitest.mjs
-// from the test file's directory up to dir (a workspace package's own node_modules first,
-// then the root's). It never looks above dir. A missing vitest is an error that says what to
-// install.
+// testFile (repo-relative) in the repository dir: the one lookup of internal/vitestloc, which
+// the listing of the tests shares (the test file's directory and those above it, a workspace
+// package's own node_modules first, then the workspace's, above dir too, up to the workspace
+// root). A missing vitest is an error that says what to install.
 func FindVitest(dir, testFile string) (string, error) {
 	abs, err := repoFile(dir, testFile)
 	if err != nil {
 		return "", err
 	}
-	root := filepath.Clean(dir)
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "node_modules", "vitest", "vitest.mjs")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-		if d == root || !within(root, d) {
-			break
-		}
+	if p := vitestloc.Find(filepath.Dir(abs)); p != "" {
+		return p, nil
 	}
-	return "", missingVitest(root, filepath.Dir(abs))
+	return "", missingVitest(filepath.Clean(dir), filepath.Dir(abs))
 }
 
 // repoFile resolves a repo-relative path and refuses one that leaves the repository.
@@ -66,9 +61,9 @@ func missingVitest(root, from string) error {
 		where = relPkg
 	}
 	if v := declaredVitest(filepath.Join(pkgDir, "package.json")); v != "" {
-		return fmt.Errorf("vitest is not installed: %s/package.json declares vitest %s but there is no node_modules/vitest/vitest.mjs between the test file and the repository root; run your package manager's install (npm ci) in %s", filepath.ToSlash(relPkg), v, where)
+		return fmt.Errorf("vitest is not installed: %s/package.json declares vitest %s but there is no node_modules/vitest/vitest.mjs from the test file up to the workspace root; run your package manager's install (npm ci) in %s", filepath.ToSlash(relPkg), v, where)
 	}
-	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs between the test file and the repository root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
+	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs from the test file up to the workspace root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
 }
 
 // packageDir is the nearest directory from "from" up to root that holds a package.json
