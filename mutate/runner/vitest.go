@@ -66,6 +66,42 @@ func missingVitest(root, from string) error {
 	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs from the test file up to the workspace root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
 }
 
+// workDir is where vitest runs a test file of the repository root whose
+// directory is from: where its root is the one vitest has when the tests
+// are listed. With a config given (-c), the repository root, where it was
+// listed; else the nearest directory from "from" up to root that holds a
+// vitest or vite config file (a workspace's one config at its root, with or
+// without projects, or a package's own), as vitest's own search from there
+// finds it; with none, the nearest package (packageDir).
+func workDir(root, from string, config bool) string {
+	if config {
+		return root
+	}
+	for d := from; ; d = filepath.Dir(d) {
+		if hasVitestConfig(d) {
+			return d
+		}
+		if d == root || !within(root, d) {
+			return packageDir(root, from)
+		}
+	}
+}
+
+// configNames are the files vitest looks for, and the workspace files of
+// vitest 2 and 3.
+var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "vitest.projects"}
+
+func hasVitestConfig(dir string) bool {
+	for _, n := range configNames {
+		for _, ext := range []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"} {
+			if fi, err := os.Stat(filepath.Join(dir, n+ext)); err == nil && !fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // packageDir is the nearest directory from "from" up to root that holds a package.json
 // (root when none does): the vitest working directory, so the package's own config applies.
 func packageDir(root, from string) string {
