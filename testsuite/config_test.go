@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oracle-ts/oracle/callgraph"
@@ -39,6 +40,12 @@ func TestParseConfig(t *testing.T) {
 	}
 	if s := cfg.AliasScopes(); len(s) != 1 || s[0].Dir != "packages/a" || len(s[0].Aliases) != 2 {
 		t.Errorf("alias scopes %+v", s)
+	}
+	// A configuration above the repository (a workspace's, found from a
+	// package given as the root): a copy of the package cannot run it.
+	above := "{\"root\":\"" + real + "/packages/a\",\"configFile\":\"" + real + "/vitest.config.ts\",\"projects\":[]}\n"
+	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err == nil || !strings.Contains(err.Error(), "above it") || !strings.Contains(err.Error(), "run oracle at "+real) {
+		t.Errorf("config above the root: got %v, want an error saying where to run", err)
 	}
 	if _, err := parseConfig(root, []byte("no json here\n")); err == nil {
 		t.Errorf("no configuration printed: want an error")

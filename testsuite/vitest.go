@@ -103,7 +103,8 @@ const projects = (ctx.projects ?? []).map((p) => {
       .map((a) => a.find instanceof RegExp ? { regex: a.find.source, replacement: String(a.replacement) } : { find: String(a.find), replacement: String(a.replacement) }),
   };
 });
-process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), setupFiles: list(ctx.config?.setupFiles), projects }) + "\n");
+const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFile ?? "";
+process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects }) + "\n");
 await ctx.close();
 `
 
@@ -132,6 +133,7 @@ type Project struct {
 // rawConfig is what configScript prints.
 type rawConfig struct {
 	Root       string   `json:"root"`
+	ConfigFile string   `json:"configFile"`
 	SetupFiles []string `json:"setupFiles"`
 	Projects   []struct {
 		Name          string   `json:"name"`
@@ -190,6 +192,14 @@ func parseConfig(root string, out []byte) (*Config, error) {
 			return "."
 		}
 		return p
+	}
+	if raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && len(repoRelative(root, []string{raw.ConfigFile})) == 0 {
+		// vitest found its configuration above the repository (a package
+		// of a workspace with one config at the workspace root): the
+		// sandbox, a copy of the repository, cannot run with it.
+		dir := filepath.Dir(raw.ConfigFile)
+		return nil, fmt.Errorf("vitest's configuration for %s is %s, above it: vitest runs these tests from %s (the config's include, projects and aliases are written from there), which a copy of %s alone cannot; run oracle at %s (--root %s, or from inside the package without --root)",
+			root, raw.ConfigFile, dir, root, dir, dir)
 	}
 	cfg := &Config{Root: rel(raw.Root)}
 	setup := repoRelative(root, raw.SetupFiles)

@@ -156,6 +156,15 @@ func TestGateVitestLayouts(t *testing.T) {
 				if code != 0 || r.Verdict != "PASS" {
 					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
 				}
+				if l.from != "" {
+					// The package given as the root: its config is above
+					// it, which a copy of the package cannot run; an error
+					// that says where to run, not a SKIP.
+					code, out, errs := oracle(t, "gate", "--root", filepath.Join(g.dir, l.from))
+					if code != exitError || !strings.Contains(errs, "above it") || !strings.Contains(errs, "run oracle at") {
+						t.Errorf("gate --root %s: exit %d, want %d with where to run\n%s%s", l.from, code, exitError, out, errs)
+					}
+				}
 				a := auditJSON(t, g.dir)
 				for _, f := range a.Findings {
 					for changed := range l.change {
