@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // graphDoc is the `oracle graph --json` document (SPEC "oracle graph").
@@ -85,7 +87,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(files)
 
-	g, err := callgraph.Build(root, callgraph.Options{Files: files})
+	g, err := callgraph.Build(root, graphOptions(root, files))
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
 		return exitError
@@ -299,4 +301,19 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 			fmt.Fprintf(w, "  %d:%d %s -> %s%s\n", c.Line, c.Column, c.Text, to, nested)
 		}
 	}
+}
+
+// graphOptions are the graph's options: the files, and the aliases of the
+// repository's vitest configuration when it has one and vitest is
+// installed (what vitest resolves, the graph follows; without vitest the
+// graph is tsconfig's).
+func graphOptions(root string, files []string) callgraph.Options {
+	opts := callgraph.Options{Files: files}
+	if !vitestloc.HasConfig(root) || vitestloc.Find(root) == "" {
+		return opts
+	}
+	if cfg, err := testsuite.ReadConfig(root, ""); err == nil {
+		opts.Aliases, opts.AliasConfig = cfg.AliasScopes(), "the vitest config"
+	}
+	return opts
 }

@@ -187,3 +187,23 @@ func mergeFiles(ms ...map[string]string) map[string]string {
 	}
 	return out
 }
+
+// TestGraphFollowsVitestAliases: a call through an alias of the vitest
+// config only resolves to its function in `oracle graph` (it was external).
+func TestGraphFollowsVitestAliases(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"package.json":     `{"name":"al","private":true,"type":"module"}`,
+		"vitest.config.ts": vitestLayouts[3].base["vitest.config.ts"],
+		"src/lib/money.ts": moneyNew,
+		"src/app.ts":       "import { cents } from \"@lib/money\";\nimport { grade } from \"~/grade\";\nexport function total(n: number): string {\n  return grade(cents(n));\n}\n",
+		"src/grade.ts":     gradeNew,
+	})
+	code, out, errs := oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	if code != 0 || !strings.Contains(out, "-> src/lib/money.ts#cents (import)") || !strings.Contains(out, "-> src/grade.ts#grade (import)") {
+		t.Errorf("graph: exit %d\n%s%s", code, out, errs)
+	}
+}

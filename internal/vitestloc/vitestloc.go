@@ -59,3 +59,20 @@ func WorkspaceRoot(dir string) bool {
 	}
 	return json.Unmarshal(b, &pkg) == nil && len(pkg.Workspaces) > 0 && string(pkg.Workspaces) != "null"
 }
+
+// configNames are the files vitest looks for in a directory (and the
+// workspace files of vitest 2 and 3).
+var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "vitest.projects"}
+
+// HasConfig reports whether dir holds a vitest or vite config file: where
+// vitest's own search, from dir or below it, stops.
+func HasConfig(dir string) bool {
+	for _, n := range configNames {
+		for _, ext := range []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"} {
+			if fi, err := os.Stat(filepath.Join(dir, n+ext)); err == nil && !fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -78,28 +78,13 @@ func workDir(root, from string, config bool) string {
 		return root
 	}
 	for d := from; ; d = filepath.Dir(d) {
-		if hasVitestConfig(d) {
+		if vitestloc.HasConfig(d) {
 			return d
 		}
 		if d == root || !within(root, d) {
 			return packageDir(root, from)
 		}
 	}
-}
-
-// configNames are the files vitest looks for, and the workspace files of
-// vitest 2 and 3.
-var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "vitest.projects"}
-
-func hasVitestConfig(dir string) bool {
-	for _, n := range configNames {
-		for _, ext := range []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"} {
-			if fi, err := os.Stat(filepath.Join(dir, n+ext)); err == nil && !fi.IsDir() {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // packageDir is the nearest directory from "from" up to root that holds a package.json
