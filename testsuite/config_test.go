@@ -26,19 +26,19 @@ func TestParseConfig(t *testing.T) {
 	}
 	out := "[vite] hello\n{\"root\":\"" + real + "\",\"setupFiles\":[\"" + real + "/test/setup.ts\"],\"projects\":[" +
 		"{\"name\":\"a\",\"root\":\"" + real + "/packages/a\",\"include\":[\"test/**/*.test.ts\"],\"exclude\":[],\"includeSource\":[\"src/**/*.ts\"],\"setupFiles\":[\"" + real + "/packages/a/setup.ts\"]," +
-		"\"alias\":[{\"find\":\"@lib\",\"replacement\":\"" + real + "/packages/a/src/lib\"},{\"regex\":\"^~\\\\/(.*)$\",\"replacement\":\"" + real + "/src/$1\"}]}]}\n"
+		"\"alias\":[{\"find\":\"@lib\",\"replacement\":\"" + real + "/packages/a/src/lib\"},{\"regex\":\"^~\\\\/(.*)$\",\"replacement\":\"" + real + "/src/$1\"},{\"regex\":\"^ui$\",\"flags\":\"gi\",\"replacement\":\"./ui\"}]}]}\n"
 	cfg, err := parseConfig(root, []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Config{Root: ".", SetupFiles: []string{"packages/a/setup.ts", "test/setup.ts"}, Projects: []Project{{
 		Name: "a", Root: "packages/a", Include: []string{"test/**/*.test.ts"}, Exclude: []string{}, IncludeSource: []string{"src/**/*.ts"},
-		Alias: []modules.Alias{{Find: "@lib", Replacement: filepath.Join(root, "packages/a/src/lib")}, {Regex: `^~\/(.*)$`, Replacement: filepath.Join(root, "src") + "/$1"}},
+		Alias: []modules.Alias{{Find: "@lib", Replacement: filepath.Join(root, "packages/a/src/lib")}, {Regex: `^~\/(.*)$`, Replacement: filepath.Join(root, "src") + "/$1"}, {Regex: `(?i)^ui$`, Replacement: "./ui"}},
 	}}}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
-	if s := cfg.AliasScopes(); len(s) != 1 || s[0].Dir != "packages/a" || len(s[0].Aliases) != 2 {
+	if s := cfg.AliasScopes(); len(s) != 1 || s[0].Dir != "packages/a" || len(s[0].Aliases) != 3 {
 		t.Errorf("alias scopes %+v", s)
 	}
 	// A configuration above the repository (a workspace's, found from a

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/callgraph/modules"
@@ -100,7 +101,7 @@ const projects = (ctx.projects ?? []).map((p) => {
     name: String(c.name ?? ""), root: String(c.root ?? ""),
     include: list(c.include), exclude: list(c.exclude), includeSource: list(c.includeSource), setupFiles: list(c.setupFiles),
     alias: (Array.isArray(alias) ? alias : Object.entries(alias).map(([find, replacement]) => ({ find, replacement })))
-      .map((a) => a.find instanceof RegExp ? { regex: a.find.source, replacement: String(a.replacement) } : { find: String(a.find), replacement: String(a.replacement) }),
+      .map((a) => a.find instanceof RegExp ? { regex: a.find.source, flags: a.find.flags, replacement: String(a.replacement) } : { find: String(a.find), replacement: String(a.replacement) }),
   };
 });
 const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFile ?? "";
@@ -145,6 +146,7 @@ type rawConfig struct {
 		Alias         []struct {
 			Find        string `json:"find"`
 			Regex       string `json:"regex"`
+			Flags       string `json:"flags"`
 			Replacement string `json:"replacement"`
 		} `json:"alias"`
 	} `json:"projects"`
@@ -206,7 +208,16 @@ func parseConfig(root string, out []byte) (*Config, error) {
 	for _, p := range raw.Projects {
 		pr := Project{Name: p.Name, Root: rel(p.Root), Include: p.Include, Exclude: p.Exclude, IncludeSource: p.IncludeSource}
 		for _, a := range p.Alias {
-			pr.Alias = append(pr.Alias, modules.Alias{Find: a.Find, Regex: a.Regex, Replacement: inRoot(root, a.Replacement)})
+			re := a.Regex
+			if f := strings.Map(func(r rune) rune {
+				if strings.ContainsRune("ims", r) {
+					return r
+				}
+				return -1
+			}, a.Flags); re != "" && f != "" {
+				re = "(?" + f + ")" + re // JavaScript's i, m, s flags, as Go writes them
+			}
+			pr.Alias = append(pr.Alias, modules.Alias{Find: a.Find, Regex: re, Replacement: inRoot(root, a.Replacement)})
 		}
 		cfg.Projects = append(cfg.Projects, pr)
 		setup = append(setup, repoRelative(root, p.SetupFiles)...)

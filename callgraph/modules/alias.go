@@ -48,8 +48,15 @@ type aliasScope struct {
 // with a Diagnostic naming it (file is the config it came from).
 func (r *Resolver) SetAliases(file string, scopes []AliasScope) {
 	var out []aliasScope
+	at := map[string]int{} // dir → its scope in out: projects of one root share it, the first's aliases first
 	for _, s := range scopes {
-		as := aliasScope{dir: path.Clean(s.Dir)}
+		dir := path.Clean(s.Dir)
+		i, ok := at[dir]
+		if !ok {
+			i, at[dir] = len(out), len(out)
+			out = append(out, aliasScope{dir: dir})
+		}
+		as := &out[i]
 		for _, a := range s.Aliases {
 			if a.Regex == "" {
 				if a.Find != "" {
@@ -64,7 +71,6 @@ func (r *Resolver) SetAliases(file string, scopes []AliasScope) {
 			}
 			as.aliases = append(as.aliases, alias{re: re, repl: jsReplacement(a.Replacement)})
 		}
-		out = append(out, as)
 	}
 	// Deepest first, so the first scope holding a file is its own.
 	slices.SortStableFunc(out, func(a, b aliasScope) int { return strings.Count(b.dir, "/") - strings.Count(a.dir, "/") })
@@ -102,39 +108,31 @@ func jsReplacement(s string) string {
 	return b.String()
 }
 
-// scopeOf is the alias scope of the files in dir (repo-relative), nil when
-// none holds it.
-func (r *Resolver) scopeOf(dir string) *aliasScope {
+// applyAlias replaces spec by the first alias that matches it, as vite's
+// alias plugin does, in the deepest scope holding dir that has one (then
+// the scopes around it: a module two projects load resolves as either
+// would, so the walk misses neither).
+func (r *Resolver) applyAlias(dir, spec string) (string, bool) {
 	for i := range r.aliases {
 		s := &r.aliases[i]
-		if s.dir == "." || dir == s.dir || strings.HasPrefix(dir, s.dir+"/") {
-			return s
+		if s.dir != "." && dir != s.dir && !strings.HasPrefix(dir, s.dir+"/") {
+			continue
 		}
-	}
-	return nil
-}
-
-// applyAlias replaces spec by the first alias of dir's scope that matches
-// it, as vite's alias plugin does.
-func (r *Resolver) applyAlias(dir, spec string) (string, bool) {
-	s := r.scopeOf(dir)
-	if s == nil {
-		return spec, false
-	}
-	for _, a := range s.aliases {
-		if a.re == nil {
-			if spec == a.find || strings.HasPrefix(spec, strings.TrimSuffix(a.find, "/")+"/") {
-				return a.repl + spec[len(a.find):], true
+		for _, a := range s.aliases {
+			if a.re == nil {
+				if spec == a.find || strings.HasPrefix(spec, strings.TrimSuffix(a.find, "/")+"/") {
+					return a.repl + spec[len(a.find):], true
+				}
+				continue
 			}
-			continue
+			m := a.re.FindStringSubmatchIndex(spec)
+			if m == nil {
+				continue
+			}
+			var b []byte
+			b = a.re.ExpandString(b, a.repl, spec, m)
+			return spec[:m[0]] + string(b) + spec[m[1]:], true
 		}
-		m := a.re.FindStringSubmatchIndex(spec)
-		if m == nil {
-			continue
-		}
-		var b []byte
-		b = a.re.ExpandString(b, a.repl, spec, m)
-		return spec[:m[0]] + string(b) + spec[m[1]:], true
 	}
 	return spec, false
 }

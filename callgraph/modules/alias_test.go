@@ -41,6 +41,8 @@ func TestAliases(t *testing.T) {
 			{Regex: `(?<=x)y`, Replacement: "z"}, // a lookbehind: Go cannot compile it
 		}},
 		{Dir: "packages/web", Aliases: []Alias{{Find: "@ui", Replacement: "./ui"}}},
+		// A second project of the same root: its aliases join the first's.
+		{Dir: ".", Aliases: []Alias{{Find: "@lib", Replacement: abs("src/util")}, {Regex: `(?i)^STR$`, Replacement: abs("src/util/strings")}}},
 	})
 	for _, c := range []resolveCase{
 		{"src/app.ts", "@lib", file("src/lib/index.ts")},
@@ -56,6 +58,8 @@ func TestAliases(t *testing.T) {
 		{"packages/web/src/main.ts", "@ui/button", file("packages/web/src/ui/button.ts")},
 		{"src/app.ts", "@ui/button", ext("@ui/button")}, // the web project's alias only
 		{"src/app.ts", "./lib/math", file("src/lib/math.ts")},
+		{"src/app.ts", "str", file("src/util/strings.ts")},                 // the second project's, a case-blind regex
+		{"packages/web/src/main.ts", "@lib/math", file("src/lib/math.ts")}, // the web project has none: the root's
 	} {
 		got := r.Resolve(c.importer, c.spec)
 		if c.want.Kind == KindUnresolved {
