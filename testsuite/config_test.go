@@ -47,6 +47,13 @@ func TestParseConfig(t *testing.T) {
 	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err == nil || !strings.Contains(err.Error(), "above it") || !strings.Contains(err.Error(), "run oracle at "+real) {
 		t.Errorf("config above the root: got %v, want an error saying where to run", err)
 	}
+	// One above the workspace's root is vitest's search gone too far, not
+	// the repository's: no error.
+	os.MkdirAll(filepath.Join(real, "packages", "a"), 0o755)
+	os.WriteFile(filepath.Join(real, "packages", "a", "pnpm-workspace.yaml"), nil, 0o644)
+	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err != nil {
+		t.Errorf("config above the workspace root: %v", err)
+	}
 	if _, err := parseConfig(root, []byte("no json here\n")); err == nil {
 		t.Errorf("no configuration printed: want an error")
 	}

@@ -195,11 +195,11 @@ func parseConfig(root string, out []byte) (*Config, error) {
 		}
 		return p
 	}
-	if raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && len(repoRelative(root, []string{raw.ConfigFile})) == 0 {
-		// vitest found its configuration above the repository (a package
-		// of a workspace with one config at the workspace root): the
-		// sandbox, a copy of the repository, cannot run with it.
-		dir := filepath.Dir(raw.ConfigFile)
+	if dir := filepath.Dir(raw.ConfigFile); raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
+		// vitest found its configuration above the repository, in its
+		// workspace (a package of a workspace with one config at the
+		// workspace's root): the sandbox, a copy of the repository,
+		// cannot run with it.
 		return nil, fmt.Errorf("vitest's configuration for %s is %s, above it: vitest runs these tests from %s (the config's include, projects and aliases are written from there), which a copy of %s alone cannot; run oracle at %s (--root %s, or from inside the package without --root)",
 			root, raw.ConfigFile, dir, root, dir, dir)
 	}
@@ -225,6 +225,32 @@ func parseConfig(root string, out []byte) (*Config, error) {
 	slices.Sort(setup)
 	cfg.SetupFiles = slices.Compact(setup)
 	return cfg, nil
+}
+
+// aboveInWorkspace reports whether dir is a directory above root, at or
+// below the workspace root that holds root (vitestloc.WorkspaceRoot).
+func aboveInWorkspace(root, dir string) bool {
+	for _, base := range []string{root, realPath(root)} {
+		if vitestloc.WorkspaceRoot(base) {
+			return false
+		}
+		for d := filepath.Dir(base); ; d = filepath.Dir(d) {
+			if d == dir || realPath(d) == dir {
+				return true
+			}
+			if vitestloc.WorkspaceRoot(d) || filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return false
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // inRoot turns an absolute path vitest gave through the repository's real
