@@ -50,8 +50,8 @@ type Options struct {
 	// Fixtures are the fixture files of oracle.yaml (test code).
 	Fixtures []string
 	// Vitest is vitest's resolved configuration (ReadConfig), asked of
-	// vitest when Tests is not set: its aliases resolve the imports, its
-	// includeSource names the in-source test files.
+	// vitest when Tests is not set: its aliases (resolve.alias, per
+	// project) resolve the imports.
 	Vitest *Config
 }
 
