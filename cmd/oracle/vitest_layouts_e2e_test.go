@@ -52,9 +52,10 @@ var vitestLayouts = []layout{
 		},
 		change:  map[string]string{"packages/a/src/grade.ts": gradeNew, "packages/b/src/money.ts": moneyNew, "packages/b/test/money.test.ts": importing(moneyTest, "../src/money")},
 		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true},
-	{name: "root config with projects",
+	{name: "pnpm workspace, root config with projects",
 		base: map[string]string{
-			"package.json":                  `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
+			"package.json":                  `{"name":"ws","private":true,"type":"module"}`,
+			"pnpm-workspace.yaml":           "packages:\n  - packages/*\n",
 			"vitest.config.ts":              "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { projects: [\"packages/*\"] } });\n",
 			"packages/a/package.json":       `{"name":"@ws/a","type":"module"}`,
 			"packages/a/src/grade.ts":       gradeBase,
