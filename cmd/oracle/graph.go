@@ -87,10 +87,14 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(files)
 
-	g, err := callgraph.Build(root, graphOptions(root, files))
+	gopts, aliasNote := graphOptions(root, files)
+	g, err := callgraph.Build(root, gopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
 		return exitError
+	}
+	if aliasNote != nil {
+		g.Notes = append([]callgraph.Note{*aliasNote}, g.Notes...)
 	}
 	if len(keep) > 0 {
 		fns, err := selectFunctions(g.Functions, keep)
@@ -306,14 +310,18 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 // graphOptions are the graph's options: the files, and the aliases of the
 // repository's vitest configuration when it has one and vitest is
 // installed (what vitest resolves, the graph follows; without vitest the
-// graph is tsconfig's).
-func graphOptions(root string, files []string) callgraph.Options {
+// graph is tsconfig's). A configuration vitest cannot read is a note: its
+// aliases are not followed.
+func graphOptions(root string, files []string) (callgraph.Options, *callgraph.Note) {
 	opts := callgraph.Options{Files: files}
-	if !vitestloc.HasConfig(root) || vitestloc.Find(root) == "" {
-		return opts
+	name := vitestloc.ConfigFile(root)
+	if name == "" || vitestloc.Find(root) == "" {
+		return opts, nil
 	}
-	if cfg, err := testsuite.ReadConfig(root, ""); err == nil {
-		opts.Aliases, opts.AliasConfig = cfg.AliasScopes(), "the vitest config"
+	cfg, err := testsuite.ReadConfig(root, "")
+	if err != nil {
+		return opts, &callgraph.Note{File: name, Reason: "its resolve.alias is not followed: " + err.Error()}
 	}
-	return opts
+	opts.Aliases, opts.AliasConfig = cfg.AliasScopes(), name
+	return opts, nil
 }

@@ -213,4 +213,11 @@ func TestGraphFollowsVitestAliases(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "-> src/lib/money.ts#cents (import)") || !strings.Contains(out, "-> src/grade.ts#grade (import)") {
 		t.Errorf("graph: exit %d\n%s%s", code, out, errs)
 	}
+	// A config vitest cannot load: the graph is tsconfig's, and a note
+	// names the config.
+	writeFiles(t, dir, map[string]string{"vitest.config.ts": "throw new Error(\"broken config\");\n"})
+	code, out, errs = oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	if code != 0 || !strings.Contains(out, "-> @lib/money (external)") || !strings.Contains(out+errs, "vitest.config.ts") || !strings.Contains(out+errs, "resolve.alias is not followed") {
+		t.Errorf("graph with a broken config: exit %d\n%s%s", code, out, errs)
+	}
 }

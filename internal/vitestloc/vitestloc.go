@@ -66,13 +66,17 @@ var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "
 
 // HasConfig reports whether dir holds a vitest or vite config file: where
 // vitest's own search, from dir or below it, stops.
-func HasConfig(dir string) bool {
+func HasConfig(dir string) bool { return ConfigFile(dir) != "" }
+
+// ConfigFile is the name of the first vitest or vite config file in dir,
+// in vitest's order, or "".
+func ConfigFile(dir string) string {
 	for _, n := range configNames {
 		for _, ext := range []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"} {
 			if fi, err := os.Stat(filepath.Join(dir, n+ext)); err == nil && !fi.IsDir() {
-				return true
+				return n + ext
 			}
 		}
 	}
-	return false
+	return ""
 }
