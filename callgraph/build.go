@@ -24,6 +24,10 @@ type Options struct {
 	Files []string
 	// Workers parsing in parallel; 0 means GOMAXPROCS.
 	Workers int
+	// Aliases are vitest's resolve.alias (testsuite.ReadConfig), followed
+	// as imports are resolved; AliasConfig names where they come from.
+	Aliases     []modules.AliasScope
+	AliasConfig string
 }
 
 // Build parses the repository at root and resolves every call of every
@@ -34,6 +38,9 @@ func Build(root string, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	defer p.Close()
+	if len(opts.Aliases) > 0 {
+		p.resolver.SetAliases(opts.AliasConfig, opts.Aliases)
+	}
 	files := opts.Files
 	var notes []Note
 	if len(files) == 0 {

@@ -48,6 +48,10 @@ type Options struct {
 	SetupFiles []string
 	// Fixtures are the fixture files of oracle.yaml (test code).
 	Fixtures []string
+	// Vitest is vitest's resolved configuration (ReadConfig), asked of
+	// vitest when Tests is not set: its aliases (resolve.alias, per
+	// project) resolve the imports.
+	Vitest *Config
 }
 
 // Suite is the test suite of one repository.
@@ -105,9 +109,10 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 		if opts.Tests, err = ListTests(p.Root(), opts.Config); err != nil {
 			return nil, err
 		}
-		if opts.SetupFiles, err = SetupFiles(p.Root(), opts.Config); err != nil {
+		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
 			return nil, err
 		}
+		opts.SetupFiles = opts.Vitest.SetupFiles
 	}
 	return New(p, opts)
 }
@@ -117,7 +122,22 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
+	if opts.Vitest != nil {
+		where := opts.Config
+		if where == "" {
+			where = "the vitest config"
+		}
+		p.Resolver().SetAliases(where, opts.Vitest.AliasScopes())
+	}
+	// An in-source test file (includeSource: `if (import.meta.vitest)`) is
+	// production code whose own tests are in it: production, and a test
+	// file, its own candidate.
+	inSource := map[string]bool{}
 	for _, f := range listed {
+		if InSource(p.Root(), f) {
+			inSource[f] = true
+			continue
+		}
 		s.testCode[f] = true
 	}
 	for _, f := range append(slices.Clone(opts.Fixtures), opts.SetupFiles...) {
@@ -129,6 +149,10 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	}
 	p.Preload(append(slices.Clone(all), listed...))
 	for _, f := range all {
+		if inSource[f] {
+			s.Production = append(s.Production, f)
+			continue
+		}
 		if s.testCode[f] || IsTestPath(f) || importsTestFramework(p, f) {
 			s.testCode[f] = true
 			continue
@@ -266,6 +290,19 @@ func IsTestPath(file string) bool {
 	}
 	return false
 }
+
+// InSource reports an in-source test file (vitest's includeSource): one
+// vitest lists as a test file that is not named or placed as test code and
+// whose tests are written under `import.meta.vitest`.
+func InSource(root, file string) bool {
+	if IsTestPath(file) {
+		return false
+	}
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+	return err == nil && inSourceTests.Match(src)
+}
+
+var inSourceTests = regexp.MustCompile(`\bimport\.meta\.vitest\b`)
 
 // importsTestFramework reports a module that imports a test framework
 // (production code never does): a shared test helper wherever it lives.

@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/oracle-ts/oracle/callgraph/modules"
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -80,80 +84,212 @@ func listedFiles(out []byte) ([]listedFile, error) {
 	return nil, fmt.Errorf("vitest list printed no JSON list: %s", text.FirstLine(string(out), 300))
 }
 
-// setupFilesScript asks vitest's node API for the setupFiles of every
-// project of the repository's configuration (they run before each test
-// file: a vi.mock in one applies to every test).
-const setupFilesScript = `
+// configScript asks vitest's node API for its resolved configuration, once
+// per gate or audit: the root, and per project its root, include, exclude,
+// includeSource, setupFiles and resolve.alias (every written form of the
+// alias comes out as one list; vite's own entries are among them).
+const configScript = `
 const [root, nodeAPI, config, loader] = process.argv.slice(1);
 const { createVitest } = await import(nodeAPI);
 const ctx = await createVitest("test", { watch: false, root, ...(config ? { config } : {}), ...(loader ? { configLoader: loader } : {}) }, {}, {});
-const out = new Set();
-for (const p of ctx.projects ?? []) for (const f of p.config?.setupFiles ?? []) out.add(f);
-for (const f of ctx.config?.setupFiles ?? []) out.add(f);
-process.stdout.write(JSON.stringify([...out]) + "\n");
+const list = (v) => Array.isArray(v) ? v.map(String) : [];
+const projects = (ctx.projects ?? []).map((p) => {
+  const c = p.config ?? {};
+  const vite = p.vite ?? p.server;
+  const alias = vite?.config?.resolve?.alias ?? [];
+  return {
+    name: String(c.name ?? ""), root: String(c.root ?? ""),
+    include: list(c.include), exclude: list(c.exclude), includeSource: list(c.includeSource), setupFiles: list(c.setupFiles),
+    alias: (Array.isArray(alias) ? alias : Object.entries(alias).map(([find, replacement]) => ({ find, replacement })))
+      .map((a) => a.find instanceof RegExp ? { regex: a.find.source, flags: a.find.flags, replacement: String(a.replacement) } : { find: String(a.find), replacement: String(a.replacement) }),
+  };
+});
+const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFile ?? "";
+process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects }) + "\n");
 await ctx.close();
 `
 
-// SetupFiles lists the repository's vitest setupFiles (config as for
-// ListTests), repo-relative, sorted (none when vitest's node API is not
-// there).
-func SetupFiles(root, config string) ([]string, error) {
+// Config is the repository's vitest configuration as vitest resolved it
+// (ReadConfig): paths repo-relative, slash-separated.
+type Config struct {
+	// Root is vitest's root ("." the repository's).
+	Root string
+	// SetupFiles of every project, sorted.
+	SetupFiles []string
+	Projects   []Project
+}
+
+// Project is one vitest project (a configuration without projects is one).
+type Project struct {
+	Name string
+	// Root is the project's root, repo-relative ("." the repository's; a
+	// root outside the repository is kept as vitest gave it).
+	Root                            string
+	Include, Exclude, IncludeSource []string
+	// Alias is its resolve.alias, in order, with absolute paths as vitest
+	// gave them.
+	Alias []modules.Alias
+}
+
+// rawConfig is what configScript prints.
+type rawConfig struct {
+	Root       string   `json:"root"`
+	ConfigFile string   `json:"configFile"`
+	SetupFiles []string `json:"setupFiles"`
+	Projects   []struct {
+		Name          string   `json:"name"`
+		Root          string   `json:"root"`
+		Include       []string `json:"include"`
+		Exclude       []string `json:"exclude"`
+		IncludeSource []string `json:"includeSource"`
+		SetupFiles    []string `json:"setupFiles"`
+		Alias         []struct {
+			Find        string `json:"find"`
+			Regex       string `json:"regex"`
+			Flags       string `json:"flags"`
+			Replacement string `json:"replacement"`
+		} `json:"alias"`
+	} `json:"projects"`
+}
+
+// ReadConfig asks the repository's vitest (its node API, one node process)
+// for its resolved configuration (config as for ListTests). Without the
+// node API (an old vitest) it is an empty Config.
+func ReadConfig(root, config string) (*Config, error) {
 	vitest, err := findVitest(root)
 	if err != nil {
 		return nil, err
 	}
 	api := filepath.Join(vitest, "dist", "node.js")
 	if _, err := os.Stat(api); err != nil {
-		return nil, nil
+		return &Config{Root: "."}, nil
 	}
 	loader := ""
 	if readOnly(root) {
 		loader = "runner"
 	}
-	out, err := runNode(root, "reading vitest's setupFiles", "--input-type=module", "-e", setupFilesScript, root, api, config, loader)
+	out, err := runNode(root, "reading vitest's configuration", "--input-type=module", "-e", configScript, root, api, config, loader)
 	if err != nil {
 		return nil, err
 	}
+	return parseConfig(root, out)
+}
+
+// parseConfig reads configScript's output: its last line (what plugins
+// logged before it is passed over).
+func parseConfig(root string, out []byte) (*Config, error) {
 	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
-	var files []string
-	if err := json.Unmarshal(lines[len(lines)-1], &files); err != nil {
-		return nil, fmt.Errorf("reading vitest's setupFiles: %v", err)
+	var raw rawConfig
+	if err := json.Unmarshal(lines[len(lines)-1], &raw); err != nil {
+		return nil, fmt.Errorf("reading vitest's configuration: %v: %s", err, text.FirstLine(string(out), 300))
 	}
-	return repoRelative(root, files), nil
+	rel := func(p string) string {
+		if r := repoRelative(root, []string{p}); len(r) == 1 {
+			return r[0]
+		}
+		if abs, _ := filepath.Abs(root); filepath.Clean(p) == abs {
+			return "."
+		}
+		if real, _ := filepath.EvalSymlinks(root); filepath.Clean(p) == real {
+			return "."
+		}
+		return p
+	}
+	if dir := filepath.Dir(raw.ConfigFile); raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
+		// vitest found its configuration above the repository, in its
+		// workspace (a package of a workspace with one config at the
+		// workspace's root): the sandbox, a copy of the repository,
+		// cannot run with it.
+		return nil, fmt.Errorf("vitest's configuration for %s is %s, above it: vitest runs these tests from %s (the config's include, projects and aliases are written from there), which a copy of %s alone cannot; run oracle at %s (--root %s, or from inside the package without --root)",
+			root, raw.ConfigFile, dir, root, dir, dir)
+	}
+	cfg := &Config{Root: rel(raw.Root)}
+	setup := repoRelative(root, raw.SetupFiles)
+	for _, p := range raw.Projects {
+		pr := Project{Name: p.Name, Root: rel(p.Root), Include: p.Include, Exclude: p.Exclude, IncludeSource: p.IncludeSource}
+		for _, a := range p.Alias {
+			re := a.Regex
+			if f := strings.Map(func(r rune) rune {
+				if strings.ContainsRune("ims", r) {
+					return r
+				}
+				return -1
+			}, a.Flags); re != "" && f != "" {
+				re = "(?" + f + ")" + re // JavaScript's i, m, s flags, as Go writes them
+			}
+			pr.Alias = append(pr.Alias, modules.Alias{Find: a.Find, Regex: re, Replacement: inRoot(root, a.Replacement)})
+		}
+		cfg.Projects = append(cfg.Projects, pr)
+		setup = append(setup, repoRelative(root, p.SetupFiles)...)
+	}
+	slices.Sort(setup)
+	cfg.SetupFiles = slices.Compact(setup)
+	return cfg, nil
 }
 
-// findVitest is the vitest package the repository's tests run with: in
-// node_modules at root or in a directory above it, up to the workspace's
-// root (the first with a .git, or pnpm-workspace.yaml), as node resolves it.
-func findVitest(root string) (string, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", err
-	}
-	for dir := abs; ; {
-		v := filepath.Join(dir, "node_modules", "vitest")
-		if _, err := os.Stat(filepath.Join(v, "vitest.mjs")); err == nil {
-			return v, nil
+// aboveInWorkspace reports whether dir is a directory above root, at or
+// below the workspace root that holds root (vitestloc.WorkspaceRoot).
+func aboveInWorkspace(root, dir string) bool {
+	for _, base := range []string{root, realPath(root)} {
+		if vitestloc.WorkspaceRoot(base) {
+			return false
 		}
-		if isWorkspaceRoot(dir) {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
-	}
-	return "", fmt.Errorf("vitest is not installed (no node_modules/vitest at %s or above it up to the workspace root): oracle asks the repository's vitest which test files it runs; install the repository's dependencies first (gate and audit work on vitest suites)", root)
-}
-
-func isWorkspaceRoot(dir string) bool {
-	for _, marker := range []string{".git", "pnpm-workspace.yaml"} {
-		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-			return true
+		for d := filepath.Dir(base); ; d = filepath.Dir(d) {
+			if d == dir || realPath(d) == dir {
+				return true
+			}
+			if vitestloc.WorkspaceRoot(d) || filepath.Dir(d) == d {
+				break
+			}
 		}
 	}
 	return false
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// inRoot turns an absolute path vitest gave through the repository's real
+// path into the same path under root (as the resolver knows it); anything
+// else is kept.
+func inRoot(root, p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil || real == root {
+		return p
+	}
+	if r, err := filepath.Rel(real, p); err == nil && filepath.IsLocal(r) {
+		return filepath.Join(root, r)
+	}
+	return p
+}
+
+// AliasScopes are the projects' aliases for the module resolver.
+func (c *Config) AliasScopes() []modules.AliasScope {
+	var out []modules.AliasScope
+	for _, p := range c.Projects {
+		if filepath.IsAbs(p.Root) || len(p.Alias) == 0 {
+			continue
+		}
+		out = append(out, modules.AliasScope{Dir: p.Root, Aliases: p.Alias})
+	}
+	return out
+}
+
+// findVitest is the vitest package the repository's tests run with: the
+// lookup the runner makes too (internal/vitestloc), from root up to the
+// workspace's root.
+func findVitest(root string) (string, error) {
+	if p := vitestloc.Find(root); p != "" {
+		return filepath.Dir(p), nil
+	}
+	return "", fmt.Errorf("vitest is not installed (no node_modules/vitest at %s or above it up to the workspace root): oracle asks the repository's vitest which test files it runs; install the repository's dependencies first (gate and audit work on vitest suites)", root)
 }
 
 // readOnly reports whether root cannot be written: vite's default config

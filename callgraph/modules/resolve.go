@@ -57,13 +57,16 @@ type Resolver struct {
 	root       string            // absolute, OS form
 	workspaces map[string]string // package name → directory (repo-relative)
 
-	stats    sync.Map // rel path → fileKind
-	jsons    sync.Map // rel path → *jsonFile
-	nearest  sync.Map // dir + "\x00" + file name → rel path of the nearest such file, or ""
-	raws     sync.Map // rel path of a tsconfig → *rawConfig
-	projects sync.Map // rel path of a leaf tsconfig → *project
-	owners   sync.Map // importer file → *project
-	results  sync.Map // resultKey → Result
+	stats    sync.Map     // rel path → fileKind
+	jsons    sync.Map     // rel path → *jsonFile
+	nearest  sync.Map     // dir + "\x00" + file name → rel path of the nearest such file, or ""
+	raws     sync.Map     // rel path of a tsconfig → *rawConfig
+	projects sync.Map     // rel path of a leaf tsconfig → *project
+	owners   sync.Map     // importer file → *project
+	results  sync.Map     // resultKey → Result
+	aliases  []aliasScope // vitest's resolve.alias per project (SetAliases), deepest first
+	realOnce sync.Once
+	realRoot string // root with its symbolic links resolved ("" when it cannot be)
 
 	mu    sync.Mutex
 	diags map[Diagnostic]struct{}
@@ -130,6 +133,9 @@ func (r *Resolver) Resolve(importer, specifier string) Result {
 		return v.(Result)
 	}
 	res := r.resolve(path.Dir(imp), proj, specifier)
+	if res.Kind == KindFile {
+		res = r.canonical(res)
+	}
 	r.results.Store(key, res)
 	return res
 }
@@ -172,6 +178,32 @@ func fileResult(rel string) Result {
 	return Result{Kind: KindFile, Path: rel}
 }
 
+// canonical names a found file by its real path, as vite does (its module
+// ids are real paths): a file reached through a symbolic link to a directory
+// of the repository (src/shared -> ../shared) is the file the link leads to,
+// the one a change to it names. A link that leaves the repository keeps the
+// path it was found by.
+func (r *Resolver) canonical(res Result) Result {
+	real, err := filepath.EvalSymlinks(osPath(r.root, res.Path))
+	if err != nil {
+		return res
+	}
+	r.realOnce.Do(func() {
+		r.realRoot, _ = filepath.EvalSymlinks(r.root)
+	})
+	if r.realRoot == "" {
+		return res
+	}
+	rel, err := filepath.Rel(r.realRoot, real)
+	if err != nil || !filepath.IsLocal(rel) {
+		return res
+	}
+	if rel = filepath.ToSlash(rel); rel != res.Path {
+		return fileResult(rel)
+	}
+	return res
+}
+
 // outside reports whether a cleaned relative slash path leaves the root.
 func outside(rel string) bool { return rel == ".." || strings.HasPrefix(rel, "../") }
 
@@ -198,6 +230,27 @@ func (r *Resolver) resolve(dir string, p *project, spec string) Result {
 	if strings.ContainsRune(spec, 0) {
 		return unresolved("specifier contains a NUL byte")
 	}
+	if to, ok := r.applyAlias(dir, spec); ok {
+		if to == "" {
+			return unresolved("resolve.alias replaces %q by nothing", spec)
+		}
+		if strings.HasPrefix(to, "/@fs/") || strings.HasPrefix(to, "\x00") {
+			return external(spec) // vite's own modules (@vite/env, @vite/client)
+		}
+		if (path.IsAbs(to) || filepath.IsAbs(to)) && outside(path.Clean(r.relOf(to))) {
+			return external(spec) // a replacement outside the repository is not its code
+		}
+		res := r.resolvePlain(dir, p, to)
+		if res.Kind == KindUnresolved {
+			res.Reason = fmt.Sprintf("resolve.alias replaces %q by %q: %s", spec, to, res.Reason)
+		}
+		return res
+	}
+	return r.resolvePlain(dir, p, spec)
+}
+
+// resolvePlain resolves spec without aliases.
+func (r *Resolver) resolvePlain(dir string, p *project, spec string) Result {
 	if isRelativeSpec(spec) || path.IsAbs(spec) || filepath.IsAbs(spec) {
 		var target string
 		if isRelativeSpec(spec) {

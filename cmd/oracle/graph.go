@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // graphDoc is the `oracle graph --json` document (SPEC "oracle graph").
@@ -85,10 +87,14 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(files)
 
-	g, err := callgraph.Build(root, callgraph.Options{Files: files})
+	gopts, aliasNote := graphOptions(root, files)
+	g, err := callgraph.Build(root, gopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
 		return exitError
+	}
+	if aliasNote != nil {
+		g.Notes = append([]callgraph.Note{*aliasNote}, g.Notes...)
 	}
 	if len(keep) > 0 {
 		fns, err := selectFunctions(g.Functions, keep)
@@ -299,4 +305,23 @@ func writeGraphText(w io.Writer, g *callgraph.Graph) {
 			fmt.Fprintf(w, "  %d:%d %s -> %s%s\n", c.Line, c.Column, c.Text, to, nested)
 		}
 	}
+}
+
+// graphOptions are the graph's options: the files, and the aliases of the
+// repository's vitest configuration when it has one and vitest is
+// installed (what vitest resolves, the graph follows; without vitest the
+// graph is tsconfig's). A configuration vitest cannot read is a note: its
+// aliases are not followed.
+func graphOptions(root string, files []string) (callgraph.Options, *callgraph.Note) {
+	opts := callgraph.Options{Files: files}
+	name := vitestloc.ConfigFile(root)
+	if name == "" || vitestloc.Find(root) == "" {
+		return opts, nil
+	}
+	cfg, err := testsuite.ReadConfig(root, "")
+	if err != nil {
+		return opts, &callgraph.Note{File: name, Reason: "its resolve.alias is not followed: " + err.Error()}
+	}
+	opts.Aliases, opts.AliasConfig = cfg.AliasScopes(), name
+	return opts, nil
 }

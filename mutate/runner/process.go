@@ -77,7 +77,7 @@ func round(d time.Duration) string { return d.Round(10 * time.Millisecond).Strin
 type invocation struct {
 	node    string
 	vitest  string // .../node_modules/vitest/vitest.mjs
-	cwd     string // the package dir
+	cwd     string // where vitest runs (workDir)
 	testAbs string
 	config  string // absolute, or ""
 	clean   *cleaner
@@ -96,7 +96,7 @@ func (r *ProcessRunner) prepare(s Spec) (invocation, error) {
 	if inv.vitest, err = FindVitest(s.Dir, s.TestFile); err != nil {
 		return inv, err
 	}
-	inv.cwd = packageDir(filepath.Clean(s.Dir), filepath.Dir(abs))
+	inv.cwd = workDir(filepath.Clean(s.Dir), filepath.Dir(abs), s.Config != "")
 	if s.Config != "" {
 		if inv.config, err = repoFile(s.Dir, s.Config); err != nil {
 			return inv, err

@@ -529,10 +529,16 @@ func TestFindVitestWorkspaceOrder(t *testing.T) {
 	if got, err := FindVitest(root, "packages/b/src/x.test.ts"); err != nil || got != rootV {
 		t.Errorf("package b: got %s, %v; want the root's %s", got, err, rootV)
 	}
-	// Never above the repository root.
+	// Above the repository root, as node resolves it (the one lookup the
+	// listing shares: a package checked alone finds the workspace's vitest)...
 	sub := filepath.Join(root, "packages", "b")
+	if got, err := FindVitest(sub, "src/x.test.ts"); err != nil || got != rootV {
+		t.Errorf("package b as the repository: got %s, %v; want the workspace's %s", got, err, rootV)
+	}
+	// ...but never above the workspace root.
+	os.WriteFile(filepath.Join(sub, "pnpm-workspace.yaml"), nil, 0o644)
 	if _, err := FindVitest(sub, "src/x.test.ts"); err == nil {
-		t.Errorf("found a vitest above the repository root")
+		t.Errorf("found a vitest above the workspace root")
 	}
 	if _, err := FindVitest(root, "../x.test.ts"); err == nil {
 		t.Errorf("accepted a test file outside the repository")

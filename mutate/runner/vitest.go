@@ -6,29 +6,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 )
 
 // FindVitest returns the absolute path of the vitest.mjs the package manager would run for
-// testFile (repo-relative) in the repository dir: the first node_modules/vitest/vitest.mjs
-// from the test file's directory up to dir (a workspace package's own node_modules first,
-// then the root's). It never looks above dir. A missing vitest is an error that says what to
-// install.
+// testFile (repo-relative) in the repository dir: the one lookup of internal/vitestloc, which
+// the listing of the tests shares (the test file's directory and those above it, a workspace
+// package's own node_modules first, then the workspace's, above dir too, up to the workspace
+// root). A missing vitest is an error that says what to install.
 func FindVitest(dir, testFile string) (string, error) {
 	abs, err := repoFile(dir, testFile)
 	if err != nil {
 		return "", err
 	}
-	root := filepath.Clean(dir)
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "node_modules", "vitest", "vitest.mjs")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-		if d == root || !within(root, d) {
-			break
-		}
+	if p := vitestloc.Find(filepath.Dir(abs)); p != "" {
+		return p, nil
 	}
-	return "", missingVitest(root, filepath.Dir(abs))
+	return "", missingVitest(filepath.Clean(dir), filepath.Dir(abs))
 }
 
 // repoFile resolves a repo-relative path and refuses one that leaves the repository.
@@ -66,9 +61,30 @@ func missingVitest(root, from string) error {
 		where = relPkg
 	}
 	if v := declaredVitest(filepath.Join(pkgDir, "package.json")); v != "" {
-		return fmt.Errorf("vitest is not installed: %s/package.json declares vitest %s but there is no node_modules/vitest/vitest.mjs between the test file and the repository root; run your package manager's install (npm ci) in %s", filepath.ToSlash(relPkg), v, where)
+		return fmt.Errorf("vitest is not installed: %s/package.json declares vitest %s but there is no node_modules/vitest/vitest.mjs from the test file up to the workspace root; run your package manager's install (npm ci) in %s", filepath.ToSlash(relPkg), v, where)
 	}
-	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs between the test file and the repository root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
+	return fmt.Errorf("vitest is not installed: no node_modules/vitest/vitest.mjs from the test file up to the workspace root; install it in %s with `npm install --save-dev vitest` (or your package manager's equivalent)", where)
+}
+
+// workDir is where vitest runs a test file of the repository root whose
+// directory is from: where its root is the one vitest has when the tests
+// are listed. With a config given (-c), the repository root, where it was
+// listed; else the nearest directory from "from" up to root that holds a
+// vitest or vite config file (a workspace's one config at its root, with or
+// without projects, or a package's own), as vitest's own search from there
+// finds it; with none, the nearest package (packageDir).
+func workDir(root, from string, config bool) string {
+	if config {
+		return root
+	}
+	for d := from; ; d = filepath.Dir(d) {
+		if vitestloc.HasConfig(d) {
+			return d
+		}
+		if d == root || !within(root, d) {
+			return packageDir(root, from)
+		}
+	}
 }
 
 // packageDir is the nearest directory from "from" up to root that holds a package.json

@@ -38,3 +38,36 @@ func TestMissingVitestNamesTheFix(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkDir: vitest runs a test file where its config is found, so that
+// its root is the one the listing had: a workspace's one config at its
+// root (no config in the package), a package's own config, the repository
+// root when a config is given, the package when there is no config.
+func TestWorkDir(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, f := range []string{"ws/vitest.config.ts", "ws/package.json", "ws/packages/a/package.json", "ws/packages/a/test/x",
+		"ws/packages/b/package.json", "ws/packages/b/vite.config.mts", "ws/packages/b/test/x",
+		"plain/package.json", "plain/packages/c/package.json", "plain/packages/c/test/x"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if filepath.Base(p) != "x" {
+			os.WriteFile(p, []byte("{}"), 0o644)
+		}
+	}
+	at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	for _, tc := range []struct {
+		repo, from string
+		config     bool
+		want       string
+	}{
+		{"ws", "ws/packages/a/test", false, "ws"},                     // the workspace's config, above the package
+		{"ws", "ws/packages/b/test", false, "ws/packages/b"},          // the package's own
+		{"ws", "ws/packages/b/test", true, "ws"},                      // -c: where the tests were listed
+		{"plain", "plain/packages/c/test", false, "plain/packages/c"}, // no config: the package
+	} {
+		if got := workDir(at(tc.repo), at(tc.from), tc.config); got != at(tc.want) {
+			t.Errorf("workDir(%s, %s, %v) = %s, want %s", tc.repo, tc.from, tc.config, got, at(tc.want))
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package main
+
+// Related tests where vitest finds and resolves them (issue 26 items 6, 7,
+// 8): each layout is a small repository whose change a test runs; gate
+// gives a verdict on it (not SKIP) and audit no false blind function.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	moneyBase = "export function cents(n: number): number {\n  return n * 10;\n}\n"
+	moneyNew  = "export function cents(n: number): number {\n  return n * 100;\n}\n"
+	// moneyTest imports cents by spec; it checks two values, so that each
+	// arithmetic mutant of `n * 100` fails it.
+	moneyTest = "import { expect, it } from \"vitest\";\nimport { cents } from \"SPEC\";\nit(\"cents\", () => {\n  expect(cents(2)).toBe(200);\n  expect(cents(3)).toBe(300);\n});\n"
+	gradeBase = "export function grade(n: number): string {\n  if (n >= 40) {\n    return \"pass\";\n  }\n  return \"fail\";\n}\n"
+	gradeNew  = "export function grade(n: number): string {\n  if (n >= 50) {\n    return \"pass\";\n  }\n  return \"fail\";\n}\n"
+	gradeTest = "import { expect, it } from \"vitest\";\nimport { grade } from \"SPEC\";\nit(\"grades\", () => {\n  expect(grade(50)).toBe(\"pass\");\n  expect(grade(49)).toBe(\"fail\");\n});\n"
+	inSource  = "export function double(n: number): number {\n  return n * 2;\n}\n\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it(\"doubles\", () => {\n    expect(double(3)).toBe(6);\n  });\n}\n"
+)
+
+func importing(test, spec string) string { return strings.Replace(test, "SPEC", spec, 1) }
+
+// layout is a repository: base, then the change, gate run at the root or
+// in a directory of it (from), and the targets the change must have, each
+// with a related test.
+type layout struct {
+	name         string
+	base, change map[string]string
+	links        map[string]string // path → link target, made before the base commit
+	from         string            // "" : --root; else gate runs with this working directory
+	targets      []string
+	vitest5      bool // also under vitest 5
+}
+
+var vitestLayouts = []layout{
+	{name: "npm workspace, one root config", from: "packages/b",
+		base: map[string]string{
+			"package.json":                  `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
+			"vitest.config.ts":              "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { include: [\"packages/*/test/**/*.test.ts\"] } });\n",
+			"packages/a/package.json":       `{"name":"@ws/a","type":"module"}`,
+			"packages/a/src/grade.ts":       gradeBase,
+			"packages/a/test/grade.test.ts": importing(gradeTest, "../src/grade"),
+			"packages/b/package.json":       `{"name":"@ws/b","type":"module"}`,
+			"packages/b/src/money.ts":       moneyBase,
+			"packages/b/test/money.test.ts": strings.Replace(importing(moneyTest, "../src/money"), "00)", "0)", 2),
+		},
+		change:  map[string]string{"packages/a/src/grade.ts": gradeNew, "packages/b/src/money.ts": moneyNew, "packages/b/test/money.test.ts": importing(moneyTest, "../src/money")},
+		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true},
+	{name: "pnpm workspace, root config with projects",
+		base: map[string]string{
+			"package.json":                  `{"name":"ws","private":true,"type":"module"}`,
+			"pnpm-workspace.yaml":           "packages:\n  - packages/*\n",
+			"vitest.config.ts":              "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { projects: [\"packages/*\"] } });\n",
+			"packages/a/package.json":       `{"name":"@ws/a","type":"module"}`,
+			"packages/a/src/grade.ts":       gradeBase,
+			"packages/a/test/grade.test.ts": importing(gradeTest, "../src/grade"),
+		},
+		change:  map[string]string{"packages/a/src/grade.ts": gradeNew},
+		targets: []string{"packages/a/src/grade.ts#grade"}},
+	{name: "aliases written as an object",
+		base: map[string]string{
+			"package.json": `{"name":"al","private":true,"type":"module"}`,
+			"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nimport path from \"node:path\";\nimport { fileURLToPath } from \"node:url\";\n" +
+				"export default defineConfig({ resolve: { alias: { \"@lib\": path.resolve(__dirname, \"src/lib\"), \"@app\": fileURLToPath(new URL(\"./src\", import.meta.url)) } } });\n",
+			"src/lib/money.ts":   moneyBase,
+			"src/grade.ts":       gradeBase,
+			"test/money.test.ts": importing(moneyTest, "@lib/money"),
+			"test/grade.test.ts": importing(gradeTest, "@app/grade"),
+		},
+		change:  map[string]string{"src/lib/money.ts": moneyNew, "src/grade.ts": gradeNew},
+		targets: []string{"src/grade.ts#grade", "src/lib/money.ts#cents"}, vitest5: true},
+	{name: "aliases written as an array, a regex find",
+		base: map[string]string{
+			"package.json": `{"name":"al","private":true,"type":"module"}`,
+			"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nimport path from \"node:path\";\n" +
+				"export default defineConfig({ resolve: { alias: [ { find: \"@lib\", replacement: path.resolve(__dirname, \"src/lib\") }, { find: /^~\\/(.*)$/, replacement: path.resolve(__dirname, \"src\") + \"/$1\" } ] } });\n",
+			"src/lib/money.ts":   moneyBase,
+			"src/grade.ts":       gradeBase,
+			"test/money.test.ts": importing(moneyTest, "@lib/money"),
+			"test/grade.test.ts": importing(gradeTest, "~/grade"),
+		},
+		change:  map[string]string{"src/lib/money.ts": moneyNew, "src/grade.ts": gradeNew},
+		targets: []string{"src/grade.ts#grade", "src/lib/money.ts#cents"}, vitest5: true},
+	{name: "in-source tests",
+		base: map[string]string{
+			"package.json":     `{"name":"is","private":true,"type":"module"}`,
+			"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { includeSource: [\"src/**/*.ts\"] } });\n",
+			"src/inline.ts":    strings.Replace(inSource, "n * 2", "n + 3", 1),
+		},
+		change:  map[string]string{"src/inline.ts": inSource},
+		targets: []string{"src/inline.ts#double"}},
+	{name: "a source directory reached through a symlink",
+		base: map[string]string{
+			"package.json":       `{"name":"sl","private":true,"type":"module"}`,
+			"shared/money.ts":    moneyBase,
+			"test/money.test.ts": strings.Replace(importing(moneyTest, "../src/shared/money"), "00)", "0)", 2),
+		},
+		links:   map[string]string{"src/shared": "../shared"},
+		change:  map[string]string{"shared/money.ts": moneyNew, "test/money.test.ts": importing(moneyTest, "../src/shared/money")},
+		targets: []string{"shared/money.ts#cents"}},
+}
+
+// TestGateVitestLayouts: on each layout gate gives PASS (each target has
+// its related test, and each mutant of the changed lines fails it: checked
+// by hand) where it said SKIP, and audit reports no blind function of the
+// changed files.
+func TestGateVitestLayouts(t *testing.T) {
+	chains := toolchains(t)
+	for _, tc := range chains {
+		for _, l := range vitestLayouts {
+			if tc.name != chains[0].name && !l.vitest5 {
+				continue
+			}
+			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
+				if tc.node != "node" {
+					t.Setenv("PATH", filepath.Dir(tc.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+				}
+				g := gitRepo{t, t.TempDir()}
+				if err := os.Symlink(tc.nodeModules, filepath.Join(g.dir, "node_modules")); err != nil {
+					t.Fatal(err)
+				}
+				for p, to := range l.links {
+					os.MkdirAll(filepath.Dir(filepath.Join(g.dir, p)), 0o755)
+					if err := os.Symlink(to, filepath.Join(g.dir, p)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				g.git("init", "-q")
+				g.commit("base", mergeFiles(map[string]string{".gitignore": "node_modules\n"}, l.base))
+				g.commit("change", l.change)
+				args := []string{"gate", "--json"}
+				if l.from == "" {
+					args = append(args, "--root", g.dir)
+				} else {
+					t.Chdir(filepath.Join(g.dir, l.from))
+				}
+				code, out, errs := oracle(t, args...)
+				var r gateResult
+				if err := json.Unmarshal([]byte(out), &r); err != nil {
+					t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+				}
+				related := map[string]bool{}
+				for _, tg := range r.Targets {
+					related[tg.ID] = tg.Skipped == "" && len(tg.Tests) > 0
+				}
+				for _, id := range l.targets {
+					if !related[id] {
+						t.Errorf("%s: no related test (targets %+v)", id, r.Targets)
+					}
+				}
+				if code != 0 || r.Verdict != "PASS" {
+					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
+				}
+				if l.from != "" {
+					// The package given as the root. vitest 4 finds the
+					// workspace's config above it, which a copy of the
+					// package cannot run: an error that says where to run,
+					// not a SKIP. vitest 5 looks for a config in its root
+					// only: the package's tests run without it, there as in
+					// the copy.
+					code, out, errs := oracle(t, "gate", "--root", filepath.Join(g.dir, l.from))
+					if tc.name == chains[0].name && (code != exitError || !strings.Contains(errs, "above it") || !strings.Contains(errs, "run oracle at")) {
+						t.Errorf("gate --root %s: exit %d, want %d with where to run\n%s%s", l.from, code, exitError, out, errs)
+					}
+					if tc.name != chains[0].name && (code != 0 || !strings.HasPrefix(out, "GATE PASS")) {
+						t.Errorf("gate --root %s: exit %d, want PASS\n%s%s", l.from, code, out, errs)
+					}
+				}
+				a := auditJSON(t, g.dir)
+				for _, f := range a.Findings {
+					for changed := range l.change {
+						if f.Rule == "blind-function" && f.File == changed {
+							t.Errorf("audit: false blind function %s: %s", f.File, f.Message)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func mergeFiles(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestGraphFollowsVitestAliases: a call through an alias of the vitest
+// config only resolves to its function in `oracle graph` (it was external).
+func TestGraphFollowsVitestAliases(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"package.json":     `{"name":"al","private":true,"type":"module"}`,
+		"vitest.config.ts": vitestLayouts[3].base["vitest.config.ts"],
+		"src/lib/money.ts": moneyNew,
+		"src/app.ts":       "import { cents } from \"@lib/money\";\nimport { grade } from \"~/grade\";\nexport function total(n: number): string {\n  return grade(cents(n));\n}\n",
+		"src/grade.ts":     gradeNew,
+	})
+	code, out, errs := oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	if code != 0 || !strings.Contains(out, "-> src/lib/money.ts#cents (import)") || !strings.Contains(out, "-> src/grade.ts#grade (import)") {
+		t.Errorf("graph: exit %d\n%s%s", code, out, errs)
+	}
+	// A config vitest cannot load: the graph is tsconfig's, and a note
+	// names the config.
+	writeFiles(t, dir, map[string]string{"vitest.config.ts": "throw new Error(\"broken config\");\n"})
+	code, out, errs = oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	if code != 0 || !strings.Contains(out, "-> @lib/money (external)") || !strings.Contains(out+errs, "vitest.config.ts") || !strings.Contains(out+errs, "resolve.alias is not followed") {
+		t.Errorf("graph with a broken config: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -1,0 +1,170 @@
+package testsuite
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/callgraph/modules"
+	"github.com/oracle-ts/oracle/internal/testenv"
+)
+
+// TestParseConfig reads what configScript prints: a plugin's log line
+// before it is passed over; paths become repo-relative; an alias
+// replacement given through the repository's real path is put back under
+// the path oracle was given.
+func TestParseConfig(t *testing.T) {
+	t.Parallel()
+	real := t.TempDir()
+	root := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, root); err != nil {
+		t.Fatal(err)
+	}
+	out := "[vite] hello\n{\"root\":\"" + real + "\",\"setupFiles\":[\"" + real + "/test/setup.ts\"],\"projects\":[" +
+		"{\"name\":\"a\",\"root\":\"" + real + "/packages/a\",\"include\":[\"test/**/*.test.ts\"],\"exclude\":[],\"includeSource\":[\"src/**/*.ts\"],\"setupFiles\":[\"" + real + "/packages/a/setup.ts\"]," +
+		"\"alias\":[{\"find\":\"@lib\",\"replacement\":\"" + real + "/packages/a/src/lib\"},{\"regex\":\"^~\\\\/(.*)$\",\"replacement\":\"" + real + "/src/$1\"},{\"regex\":\"^ui$\",\"flags\":\"gi\",\"replacement\":\"./ui\"}]}]}\n"
+	cfg, err := parseConfig(root, []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{Root: ".", SetupFiles: []string{"packages/a/setup.ts", "test/setup.ts"}, Projects: []Project{{
+		Name: "a", Root: "packages/a", Include: []string{"test/**/*.test.ts"}, Exclude: []string{}, IncludeSource: []string{"src/**/*.ts"},
+		Alias: []modules.Alias{{Find: "@lib", Replacement: filepath.Join(root, "packages/a/src/lib")}, {Regex: `^~\/(.*)$`, Replacement: filepath.Join(root, "src") + "/$1"}, {Regex: `(?i)^ui$`, Replacement: "./ui"}},
+	}}}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Errorf("got  %+v\nwant %+v", cfg, want)
+	}
+	if s := cfg.AliasScopes(); len(s) != 1 || s[0].Dir != "packages/a" || len(s[0].Aliases) != 3 {
+		t.Errorf("alias scopes %+v", s)
+	}
+	// A configuration above the repository (a workspace's, found from a
+	// package given as the root): a copy of the package cannot run it.
+	above := "{\"root\":\"" + real + "/packages/a\",\"configFile\":\"" + real + "/vitest.config.ts\",\"projects\":[]}\n"
+	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err == nil || !strings.Contains(err.Error(), "above it") || !strings.Contains(err.Error(), "run oracle at "+real) {
+		t.Errorf("config above the root: got %v, want an error saying where to run", err)
+	}
+	// One above the workspace's root is vitest's search gone too far, not
+	// the repository's: no error.
+	os.MkdirAll(filepath.Join(real, "packages", "a"), 0o755)
+	os.WriteFile(filepath.Join(real, "packages", "a", "pnpm-workspace.yaml"), nil, 0o644)
+	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err != nil {
+		t.Errorf("config above the workspace root: %v", err)
+	}
+	if _, err := parseConfig(root, []byte("no json here\n")); err == nil {
+		t.Errorf("no configuration printed: want an error")
+	}
+}
+
+// aliasConfigs write resolve.alias in each form a vite config has: an
+// object (path.resolve(__dirname), fileURLToPath(new URL(...))), an array
+// of { find, replacement } with a string and a regex find, and test.alias.
+var aliasConfigs = map[string]string{
+	"object": `import { defineConfig } from "vitest/config";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+export default defineConfig({
+  resolve: { alias: { "@lib": path.resolve(__dirname, "src/lib"), "@app": fileURLToPath(new URL("./src", import.meta.url)) } },
+  test: { includeSource: ["src/**/*.ts"] },
+});
+`,
+	"array": `import { defineConfig } from "vitest/config";
+import path from "node:path";
+export default defineConfig({
+  resolve: { alias: [
+    { find: "@lib", replacement: path.resolve(__dirname, "src/lib") },
+    { find: /^~\/(.*)$/, replacement: path.resolve(__dirname, "src") + "/$1" },
+  ] },
+  test: { alias: { "@app": path.resolve(__dirname, "src") } },
+});
+`,
+}
+
+// TestReadConfigReal asks the real vitest 4 and 5 for their resolved
+// configuration: the aliases in every written form, includeSource.
+func TestReadConfigReal(t *testing.T) {
+	for _, nm := range []string{testenv.NeedSample(t, "pipeline") + "/node_modules", testenv.Testdata("vitest5/node_modules")} {
+		testenv.NeedFile(t, filepath.Join(nm, "vitest", "vitest.mjs"), "run scripts/deps")
+		for form, config := range aliasConfigs {
+			root := testenv.WriteTree(t, "", map[string]string{"package.json": `{"name":"x","type":"module"}`, "vitest.config.ts": config})
+			if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := ReadConfig(root, "")
+			if err != nil {
+				t.Fatalf("%s %s: %v", nm, form, err)
+			}
+			if cfg.Root != "." || len(cfg.Projects) != 1 || cfg.Projects[0].Root != "." {
+				t.Fatalf("%s %s: %+v", nm, form, cfg)
+			}
+			got := map[string]string{}
+			for _, a := range cfg.Projects[0].Alias {
+				got[a.Find+a.Regex] = a.Replacement
+			}
+			src := filepath.Join(root, "src")
+			want := map[string]string{"@lib": filepath.Join(src, "lib"), "@app": src}
+			if form == "array" {
+				want[`^~\/(.*)$`] = src + "/$1"
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s %s: alias %s = %q, want %q (all: %v)", nm, form, k, got[k], v, got)
+				}
+			}
+			if inc := cfg.Projects[0].IncludeSource; form == "object" && !slices.Equal(inc, []string{"src/**/*.ts"}) {
+				t.Errorf("%s %s: includeSource %v", nm, form, inc)
+			}
+		}
+	}
+}
+
+// TestSuiteFollowsVitestAliases: a test that imports through an alias of
+// the vitest config only (no tsconfig paths) is a candidate of the module
+// the alias leads to; an in-source test file is production code, its own
+// candidate; without the config neither holds.
+func TestSuiteFollowsVitestAliases(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"src/lib/math.ts":   "export function add(a: number, b: number) { return a + b; }\n",
+		"src/util/text.ts":  "export function up(s: string) { return s.toUpperCase(); }\n",
+		"src/inline.ts":     "export function double(n: number) { return n * 2; }\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it('doubles', () => { expect(double(2)).toBe(4); });\n}\n",
+		"test/math.test.ts": "import { it } from 'vitest';\nimport { add } from '@lib/math';\nit('adds', () => { add(1, 2); });\n",
+		"test/text.test.ts": "import { it } from 'vitest';\nimport { up } from '~/util/text';\nit('ups', () => { up('a'); });\n",
+	})
+	vitest := &Config{Root: ".", Projects: []Project{{Root: ".", Alias: []modules.Alias{
+		{Find: "@lib", Replacement: filepath.Join(root, "src/lib")},
+		{Regex: `^~\/(.*)$`, Replacement: filepath.Join(root, "src") + "/$1"},
+	}}}}
+	tests := []string{"src/inline.ts", "test/math.test.ts", "test/text.test.ts"}
+	for _, withConfig := range []bool{true, false} {
+		p, err := callgraph.NewProgram(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Tests: tests}
+		if withConfig {
+			opts.Vitest = vitest
+		}
+		s, err := New(p, opts)
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]string{}
+		for _, f := range []string{"src/lib/math.ts", "src/util/text.ts", "src/inline.ts"} {
+			got[f] = s.Candidates(f)
+		}
+		want := map[string][]string{"src/lib/math.ts": {"test/math.test.ts"}, "src/util/text.ts": {"test/text.test.ts"}, "src/inline.ts": {"src/inline.ts"}}
+		if withConfig && !reflect.DeepEqual(got, want) {
+			t.Errorf("with vitest's aliases: candidates %v, want %v", got, want)
+		}
+		if !withConfig && (len(got["src/lib/math.ts"]) != 0 || len(got["src/util/text.ts"]) != 0) {
+			t.Errorf("without vitest's aliases the walk followed them: %v", got)
+		}
+		if !s.IsProduction("src/inline.ts") || !s.IsTest("src/inline.ts") {
+			t.Errorf("src/inline.ts: production %v, test %v; want both", s.IsProduction("src/inline.ts"), s.IsTest("src/inline.ts"))
+		}
+	}
+}
