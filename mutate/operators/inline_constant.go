@@ -13,21 +13,24 @@ import (
 // exponent becomes 0 when it is 1.0 and 1 otherwise (PIT's rule for double:
 // `1.2` → `1`, `0.5` → `1`, `1.0` → `0`). An object key (`{ 3: a }`) is
 // left alone. The replacement is written in decimal.
-var InlineConstant = &Operator{Name: "InlineConstant", Verb: GateVerb, Kinds: []string{"number"},
+var InlineConstant = &Operator{Name: "InlineConstant", Verb: GateVerb, Kinds: []string{"number", "unary_expression"},
 	Mutate: func(c *Context, n Node) ([]Mutation, error) {
 		s := c.Syn
-		if s.Field(n) == "key" || s.Field(n) == "property" {
-			return nil, nil
+		lit, neg := n, false
+		if s.Kind(n) == "unary_expression" { // `-1`: the value is -1, the whole is replaced
+			lit, neg = s.Child(n, "argument"), true
+			if !s.HasToken(n, "-") || s.Kind(lit) != "number" {
+				return nil, nil
+			}
+		} else if p := s.Parent(n); s.Field(n) == "key" || s.Field(n) == "property" ||
+			s.Kind(p) == "unary_expression" && s.HasToken(p, "-") {
+			return nil, nil // a key; a negative number, mutated as a whole
 		}
-		neg, at := false, n
-		if p := s.Parent(n); s.Kind(p) == "unary_expression" && s.HasToken(p, "-") {
-			neg, at = true, p
-		}
-		text, ok := inlineConstant(s.Text(n), neg)
+		text, ok := inlineConstant(s.Text(lit), neg)
 		if !ok {
 			return nil, nil
 		}
-		return []Mutation{replace(s.Start(at), s.End(at), text)}, nil
+		return []Mutation{replace(s.Start(n), s.End(n), text)}, nil
 	}}
 
 // inlineConstant is the replacement of the number literal lit (negated
