@@ -397,20 +397,17 @@ func skippedReason(ts []Target) string {
 func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) *Identity {
 	list := newMutantList() // every mutant, for the shards' identity
 	global := 0
-	progs, originals := newPrograms(), map[string]bool{}
+	progs := newPrograms()
 	for _, j := range jobs {
 		file := j.target.File
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
-		if !originals[file] {
-			originals[file] = true
-			progs.Add(file, src) // a mutant that makes it is none
-		}
+		progs.Original(file, src) // a mutant that makes it is none
 		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
 			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
 				continue
 			}
-			if !progs.Add(file, m.Source) {
+			if !progs.Add(m) {
 				continue // the program of a mutant before it, in scope: one mutant
 			}
 			list.add(j.target.ID, i, m)
