@@ -24,7 +24,11 @@ func TestConditionalExpression(t *testing.T) {
 			"return a ? (true) : b;", "return a ? (false) : b;", "return a ? (true && b) : b;", "return a ? (a && true) : b;"}},
 		{"for (; a && b;) break;", []string{"for (; false;) break;", "for (; true && b;) break;", "for (; a && true;) break;"}},
 		{"while ((a || b)) a--;", []string{"while (true) a--;", "while (false) a--;", "while ((false || b)) a--;", "while ((a || false)) a--;"}},
-		// `??` and other binary expressions are not forced
-		{"return (a ?? b) + 1;", nil},
+		// `??`: an operand dropped by undefined, the whole not forced; other binary expressions nothing
+		{"return (a ?? b) + 1;", []string{"return (undefined ?? b) + 1;", "return (a ?? undefined) + 1;"}},
+		{"return a ?? b ?? xs;", []string{"return a ?? b ?? undefined;", "return undefined ?? b ?? xs;", "return a ?? undefined ?? xs;"}},
+		{"if ((a ?? b) || xs) return;", []string{"if (true) return;", "if (false) return;", "if (false || xs) return;", "if ((a ?? b) || false) return;",
+			"if ((undefined ?? b) || xs) return;", "if ((a ?? undefined) || xs) return;"}},
+		{"return a + b * 2;", nil},
 	})
 }
