@@ -12,7 +12,8 @@ import (
 // `42`, `-1` → `0`, `10n` → `11n`); a literal with a fraction or an
 // exponent becomes 0 when it is 1.0 and 1 otherwise (PIT's rule for double:
 // `1.2` → `1`, `0.5` → `1`, `1.0` → `0`). An object key (`{ 3: a }`) is
-// left alone. The replacement is written in decimal.
+// left alone. The replacement is written in decimal (in parentheses before
+// a member access).
 var InlineConstant = &Operator{Name: "InlineConstant", Verb: GateVerb, Kinds: []string{"number", "unary_expression"},
 	Mutate: func(c *Context, n Node) ([]Mutation, error) {
 		s := c.Syn
@@ -29,6 +30,9 @@ var InlineConstant = &Operator{Name: "InlineConstant", Verb: GateVerb, Kinds: []
 		text, ok := inlineConstant(s.Text(lit), neg)
 		if !ok {
 			return nil, nil
+		}
+		if p := s.Parent(n); s.Kind(p) == "member_expression" && s.Child(p, "object") == n && !strings.Contains(text, ".") {
+			text = "(" + text + ")" // `1.5.toFixed(2)` → `(1).toFixed(2)`: `1.toFixed` does not parse
 		}
 		return []Mutation{replace(s.Start(n), s.End(n), text)}, nil
 	}}

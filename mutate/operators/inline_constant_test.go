@@ -16,5 +16,8 @@ func TestInlineConstant(t *testing.T) {
 		{"return xs[0] + { 3: a }[3];", []string{"return xs[1] + { 3: a }[3];", "return xs[0] + { 3: a }[4];"}},
 		{"return a - 1;", []string{"return a - 0;"}},
 		{`return "1" + a;`, nil},
+		{"return 1.5.toFixed(2) + 2..toString() + (3).toString();", []string{"return (1).toFixed(2) + 2..toString() + (3).toString();",
+			"return 1.5.toFixed(3) + 2..toString() + (3).toString();", "return 1.5.toFixed(2) + (1).toString() + (3).toString();",
+			"return 1.5.toFixed(2) + 2..toString() + (4).toString();"}},
 	})
 }
