@@ -402,7 +402,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 		file := j.target.File
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
-		progs.Original(file, src) // a mutant that makes it is none
+		progs.Original(file, src, syn) // a mutant that makes it is none
 		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
 			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
 				continue

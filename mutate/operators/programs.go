@@ -41,29 +41,24 @@ func NewPrograms() *Programs {
 	return &Programs{seen: map[[sha256.Size]byte]bool{}, files: map[string]*program{}}
 }
 
-// Original adds the original program src of the file at path (once per
-// path: a mutant that makes it is none), and reads its tokens for the
-// file's mutants.
-func (p *Programs) Original(path string, src []byte) {
+// Original adds the original program src of the file at path, parsed as
+// syn (nil: parsed here), once per path: a mutant that makes it is none;
+// its tokens are what the file's mutants are read on.
+func (p *Programs) Original(path string, src []byte, syn *analyzer.Syntax) {
 	if p.files[path] != nil {
 		return
 	}
-	pr := &program{src: src}
-	if _, syn := analyzer.ParseSyntax(path, src); syn != nil {
+	if syn == nil {
+		_, syn = analyzer.ParseSyntax(path, src)
+	}
+	pr := &program{src: src, canon: src}
+	if syn != nil {
 		var c canonWriter
-		syn.Walk(syn.Root(), func(n Node) bool {
-			if syn.Kind(n) == "comment" {
-				return false
-			}
-			if syn.FirstChild(n) < 0 && syn.End(n) > syn.Start(n) {
-				cs := c.token(syn.Text(n))
-				pr.leaves = append(pr.leaves, leaf{syn.Start(n), syn.End(n), cs, len(c.b)})
-			}
-			return true
+		eachToken(syn, func(n Node) {
+			cs := c.token(syn.Text(n))
+			pr.leaves = append(pr.leaves, leaf{syn.Start(n), syn.End(n), cs, len(c.b)})
 		})
 		pr.canon = c.b
-	} else {
-		pr.canon = src
 	}
 	p.files[path] = pr
 	p.seen[key(path, func(h *canonWriter) { h.raw(pr.canon) })] = true
@@ -121,16 +116,22 @@ func parsedCanon(path string, src []byte) []byte {
 		return src
 	}
 	var c canonWriter
+	eachToken(syn, func(n Node) { c.token(syn.Text(n)) })
+	return c.b
+}
+
+// eachToken calls visit on every token of syn's tree, in order: its
+// leaves but comments and empty ones.
+func eachToken(syn *analyzer.Syntax, visit func(Node)) {
 	syn.Walk(syn.Root(), func(n Node) bool {
 		if syn.Kind(n) == "comment" {
 			return false
 		}
 		if syn.FirstChild(n) < 0 && syn.End(n) > syn.Start(n) {
-			c.token(syn.Text(n))
+			visit(n)
 		}
 		return true
 	})
-	return c.b
 }
 
 // key digests path and the canonical text write writes.

@@ -45,7 +45,7 @@ func TestPrograms(t *testing.T) {
 		for _, original := range []bool{true, false} {
 			p := NewPrograms()
 			if original {
-				p.Original("x.ts", []byte(orig))
+				p.Original("x.ts", []byte(orig), nil)
 			}
 			p.Add(mut(tc.a))
 			if again := !p.Add(mut(tc.b)); again != tc.same {
@@ -55,7 +55,7 @@ func TestPrograms(t *testing.T) {
 	}
 	// the original itself, and a mutant that changes no token
 	p := NewPrograms()
-	p.Original("x.ts", []byte(orig))
+	p.Original("x.ts", []byte(orig), nil)
 	if m, _ := edit.NewMutant("X", "", "x.ts", []byte(orig), []edit.Change{change("(a)", "(a)", "( a )")}); p.Add(m) {
 		t.Error("a mutant of the original's tokens is a new program")
 	}
@@ -96,7 +96,7 @@ func TestProgramsAgree(t *testing.T) {
 			continue
 		}
 		p := NewPrograms()
-		p.Original(path, src)
+		p.Original(path, src, syn)
 		for _, fn := range f.Functions {
 			for _, m := range Gate(path, src, syn, fn, Arid{}) {
 				fast, ok := p.onOriginal(m)
