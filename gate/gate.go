@@ -390,19 +390,25 @@ func skippedReason(ts []Target) string {
 }
 
 // mutants is the second stage: each job's mutants (on the lines the change
-// wrote, or the whole function with --scope function), then the shard's
+// wrote, or the whole function with --scope function; one of those that
+// make the same program: the first), then the shard's
 // slice of them: the mutant whose index among all is K-1 modulo N. It
 // returns the identity of the whole list, which every shard records.
 func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) *Identity {
 	list := newMutantList() // every mutant, for the shards' identity
 	global := 0
+	progs := newPrograms()
 	for _, j := range jobs {
 		file := j.target.File
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
+		progs.Original(file, src, syn) // a mutant that makes it is none
 		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
 			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
 				continue
+			}
+			if !progs.Add(m) {
+				continue // the program of a mutant before it, in scope: one mutant
 			}
 			list.add(j.target.ID, i, m)
 			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {

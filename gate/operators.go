@@ -16,3 +16,7 @@ type Arid = operators.Arid
 func Mutants(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, arid Arid) []edit.Mutant {
 	return operators.Gate(path, src, syn, fn, arid)
 }
+
+// newPrograms is the set by which two mutants that make the same program
+// are one (operators.Programs): the first in the gate's order is kept.
+func newPrograms() *operators.Programs { return operators.NewPrograms() }

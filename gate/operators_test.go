@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 )
 
 // TestMutants: gate.Mutants is mutate/operators' gate driver, the arid
@@ -21,5 +22,33 @@ func TestMutants(t *testing.T) {
 		`CallStatementRemoval 2:16 ";"|ReturnValue 4:10 "undefined"`
 	if strings.Join(got, "|") != want {
 		t.Errorf("got\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestMutantsSameProgram: two mutants that make the same program are one,
+// the first in the gate's order kept (the block of one call emptied, not
+// the call removed as well), in every scope, the indexes kept.
+func TestMutantsSameProgram(t *testing.T) {
+	src := []byte("export function f(a: boolean, out: number[]) {\n  if (a) {\n    out.push(1);\n  }\n}\n")
+	file := analyzer.Parse("src/f.ts", src)
+	for _, scope := range []string{ScopeLines, ScopeFunction} {
+		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
+		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{3, 3}}}, Options{Scope: scope})
+		var got []string
+		seen := map[string]string{}
+		for i, m := range j.mutants {
+			got = append(got, fmt.Sprintf("%d %s %d:%d %q", j.index[i], m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement))
+			if prev, ok := seen[string(m.Source)]; ok {
+				t.Errorf("%s: %s and %s make the same program", scope, prev, m.Operator)
+			}
+			seen[string(m.Source)] = string(m.Operator)
+		}
+		want := `0 BlockStatement 1:46 "{}"|3 BlockStatement 2:10 "{}"|5 InlineConstant 3:14 "0"`
+		if scope == ScopeFunction {
+			want = `0 BlockStatement 1:46 "{}"|1 ConditionalExpression 2:6 "(true)"|2 ConditionalExpression 2:6 "(false)"|3 BlockStatement 2:10 "{}"|5 InlineConstant 3:14 "0"`
+		}
+		if strings.Join(got, "|") != want {
+			t.Errorf("%s:\n%s", scope, strings.Join(got, "\n"))
+		}
 	}
 }

@@ -28,11 +28,12 @@ func TestGate(t *testing.T) {
 		want      []string
 	}{
 		{"equality and boundary", "function f(a: number) {\n  return a >= 1;\n}\n", Arid{}, []string{
-			`BlockStatement 1:23 "{}"`, `ReturnValue 2:10 "undefined"`, `EqualityOperator 2:12 ">"`, `EqualityOperator 2:12 "<"`}},
+			`BlockStatement 1:23 "{}"`, `ReturnValue 2:10 "undefined"`, `EqualityOperator 2:12 ">"`, `EqualityOperator 2:12 "<"`, `InlineConstant 2:15 "0"`}},
 		{"logical and boolean", "function f(a: boolean, b: boolean) {\n  const c = a && !b;\n  return true;\n}\n", Arid{}, []string{
-			`BlockStatement 1:36 "{}"`, `LogicalOperator 2:15 "||"`, `BooleanLiteral 2:18 "b"`, `ReturnValue 3:10 "undefined"`, `BooleanLiteral 3:10 "false"`}},
+			`BlockStatement 1:36 "{}"`, `ConditionalExpression 2:13 "true"`, `ConditionalExpression 2:13 "false"`, `ConditionalExpression 2:13 "true"`,
+			`LogicalOperator 2:15 "||"`, `ConditionalExpression 2:18 "true"`, `BooleanLiteral 2:18 "b"`, `ReturnValue 3:10 "undefined"`, `BooleanLiteral 3:10 "false"`}},
 		{"arithmetic and update", "function f(a: number) {\n  let i = a * 2;\n  i++;\n}\n", Arid{}, []string{
-			`BlockStatement 1:23 "{}"`, `ArithmeticOperator 2:13 "/"`, `UpdateOperator 3:3 "i--"`}},
+			`BlockStatement 1:23 "{}"`, `ArithmeticOperator 2:13 "/"`, `InlineConstant 2:15 "3"`, `UpdateOperator 3:3 "i--"`}},
 		{"conditional, block, string, call statement", "async function f(a: boolean) {\n  if (a) {\n    await save(\"x\");\n  }\n}\n", Arid{}, []string{
 			`BlockStatement 1:30 "{}"`, `ConditionalExpression 2:6 "(true)"`, `ConditionalExpression 2:6 "(false)"`, `BlockStatement 2:10 "{}"`,
 			`CallStatementRemoval 3:5 ""`, `StringLiteral 3:16 "\"\""`}},
@@ -51,18 +52,26 @@ func TestGate(t *testing.T) {
 			`BlockStatement 1:29 "{}"`}},
 		{"types inside expressions: as, satisfies, angle-bracket assertions, local types", "function f(a: unknown) {\n  const b = [a].filter(Boolean) as string[];\n  const c = a as \"x\";\n  const d = { k: 1 } satisfies { k: 1 | 2 };\n  type L = \"p\" | true;\n  interface I { m: \"q\" }\n  return [b, c, d];\n}\n", Arid{}, []string{
 			`BlockStatement 1:24 "{}"`, `MethodExpression 2:13 "[a]"`, `ArrayDeclaration 2:13 "[]"`, `ObjectLiteral 4:13 "{}"`,
-			`ReturnValue 7:10 "undefined"`, `ArrayDeclaration 7:10 "[]"`}},
+			`InlineConstant 4:18 "0"`, `ReturnValue 7:10 "undefined"`, `ArrayDeclaration 7:10 "[]"`}},
 		{"unary, optional chaining, object, method expression", "function f(a: { b?: { c: string } }, n: number) {\n  const o = { k: -n };\n  return a.b?.c.toUpperCase();\n}\n", Arid{}, []string{
 			`BlockStatement 1:49 "{}"`, `ObjectLiteral 2:13 "{}"`, `UnaryOperator 2:18 "+n"`, `ReturnValue 3:10 "undefined"`,
 			`OptionalChaining 3:10 "a.b.c"`, `MethodExpression 3:17 "toLowerCase"`}},
 		{"a dropped method call", "function f(xs: number[]) {\n  return xs.filter((x) => x > 0);\n}\n", Arid{}, []string{
 			`BlockStatement 1:26 "{}"`, `ReturnValue 2:10 "undefined"`, `MethodExpression 2:10 "xs"`,
-			`EqualityOperator 2:29 ">="`, `EqualityOperator 2:29 "<="`}},
+			`EqualityOperator 2:29 ">="`, `EqualityOperator 2:29 "<="`, `InlineConstant 2:31 "1"`}},
 		{"a condition already forced is not a mutant", "function f(a: number) {\n  while (true) a--;\n}\n", Arid{}, []string{
 			`BlockStatement 1:23 "{}"`, `ConditionalExpression 2:9 "(false)"`, `BooleanLiteral 2:10 "false"`, `UpdateOperator 2:16 "a++"`}},
 		{"a replacement does not run into the word before it", "function f(a: boolean) {\n  return!a;\n}\n", Arid{}, []string{
 			`BlockStatement 1:24 "{}"`, `ReturnValue 2:9 " undefined"`, `BooleanLiteral 2:9 " a"`}},
-		{"array", "function f() {\n  return [1, 2];\n}\n", Arid{}, []string{`BlockStatement 1:14 "{}"`, `ReturnValue 2:10 "undefined"`, `ArrayDeclaration 2:10 "[]"`}},
+		{"array", "function f() {\n  return [1, 2];\n}\n", Arid{}, []string{`BlockStatement 1:14 "{}"`, `ReturnValue 2:10 "undefined"`, `ArrayDeclaration 2:10 "[]"`,
+			`InlineConstant 2:11 "0"`, `InlineConstant 2:14 "3"`}},
+		// what a change writes gets mutants of its own (issue 27): an added
+		// operand dropped, a number, a rounding function
+		{"an added operand, a number, Math's rounding", "function f(value: number, lo: number, price: number, qty: number) {\n  if (Number.isNaN(value) || value < lo) return lo;\n  return Math.floor(price * qty * 1.2);\n}\n", Arid{}, []string{
+			`BlockStatement 1:67 "{}"`, `ConditionalExpression 2:6 "(true)"`, `ConditionalExpression 2:6 "(false)"`,
+			`ConditionalExpression 2:7 "false"`, `LogicalOperator 2:27 "&&"`, `ConditionalExpression 2:30 "false"`, `EqualityOperator 2:36 "<="`, `EqualityOperator 2:36 ">="`,
+			`ReturnValue 2:49 "undefined"`, `ReturnValue 3:10 "undefined"`, `MethodExpression 3:15 "ceil"`, `ArithmeticOperator 3:27 "/"`, `ArithmeticOperator 3:33 "/"`,
+			`InlineConstant 3:35 "1"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := gateMutants(t, tc.src, tc.arid)
@@ -95,7 +104,7 @@ func TestRegistry(t *testing.T) {
 	}
 	if got := names(GateVerb); got != "EqualityOperator LogicalOperator ArithmeticOperator BooleanLiteral UnaryOperator "+
 		"OptionalChaining MethodExpression ObjectLiteral UpdateOperator ConditionalExpression BlockStatement StringLiteral "+
-		"ArrayDeclaration CallStatementRemoval ReturnValue" {
+		"InlineConstant ArrayDeclaration CallStatementRemoval ReturnValue" {
 		t.Errorf("gate: %s", got)
 	}
 }

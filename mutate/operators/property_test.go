@@ -387,6 +387,7 @@ func FuzzOperators(f *testing.F) {
 		tableHead + "if (opts.skip) xs.push(a);\n  return xs;\n}\n",
 		"function f(a, b) {\n  a = b\n  save(a)\n  ;[1].map((x) => x > 0 ? -x : +x)\n  return a?.b.toUpperCase()\n}\n",
 		"async function f(o: { skip?: boolean }) {\n  for (const x of o.list) if (!o.skip) await write(x); else log(x);\n  while (o.n--) o.n ||= 1;\n}\n",
+		"function f(a, b) {\n  for (; a && b < 2;) a = (a ?? 1.5.toFixed(2)) || b && -1 || Math.round(a * 0x10);\n  return-1\n}\n",
 	} {
 		f.Add(s)
 	}

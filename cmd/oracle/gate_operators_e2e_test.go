@@ -1,0 +1,71 @@
+package main
+
+// The code a change wrote gets mutants of its own (issue 27 item 2), end to
+// end on a repository with a git history written here: an operand added to
+// `||`, a changed number and a changed rounding function, each left
+// unpinned by the tests, FAIL with the new operator's survivor, and PASS
+// once the test pins it. The threshold is 100: on the lines a change wrote,
+// one survivor among the enclosing block's and return's killed mutants is
+// above the default 70.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGateOwnCodeMutants(t *testing.T) {
+	nm := v4(t).nodeModules
+	g := gitRepo{t, t.TempDir()}
+	if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	test := func(name, body string) string {
+		return "import { expect, it } from \"vitest\";\nimport { " + name + " } from \"../src/" + name + "\";\nit(\"" + name + "\", () => {\n" + body + "});\n"
+	}
+	g.git("init", "-q")
+	g.commit("base", map[string]string{
+		".gitignore":         "node_modules\n",
+		"package.json":       `{"name":"shop","private":true,"type":"module"}`,
+		"src/below.ts":       "export function below(value: number, lo: number): boolean {\n  return value < lo;\n}\n",
+		"src/total.ts":       "export function total(price: number, qty: number): number {\n  return price * qty * 1.2;\n}\n",
+		"src/pages.ts":       "export function pages(items: number, per: number): number {\n  return Math.floor(items / per);\n}\n",
+		"test/below.test.ts": test("below", "  expect(below(1, 2)).toBe(true);\n  expect(below(2, 2)).toBe(false);\n  expect(below(3, 2)).toBe(false);\n"),
+		"test/total.test.ts": test("total", "  expect(total(10, 2)).toBeGreaterThan(16);\n  expect(total(10, 2)).toBeLessThan(30);\n"),
+		"test/pages.test.ts": test("pages", "  expect(pages(10, 5)).toBe(2);\n"),
+	})
+	for _, tc := range []struct {
+		name, file, changed string
+		survivor            string // the new operator's mutant that survives, as mutatorName@line
+		strong              map[string]string
+	}{
+		{"an operand added to ||, NaN never tested", "src/below.ts",
+			"export function below(value: number, lo: number): boolean {\n  return Number.isNaN(value) || value < lo;\n}\n",
+			"ConditionalExpression@2", map[string]string{"test/below.test.ts": test("below",
+				"  expect(below(1, 2)).toBe(true);\n  expect(below(2, 2)).toBe(false);\n  expect(below(3, 2)).toBe(false);\n  expect(below(NaN, 2)).toBe(true);\n")}},
+		{"a changed number the tests do not pin", "src/total.ts",
+			"export function total(price: number, qty: number): number {\n  return price * qty * 1.25;\n}\n",
+			"InlineConstant@2", map[string]string{"test/total.test.ts": test("total", "  expect(total(10, 2)).toBe(25);\n")}},
+		{"Math.floor → Math.ceil on a division that is exact in the tests", "src/pages.ts",
+			"export function pages(items: number, per: number): number {\n  return Math.ceil(items / per);\n}\n",
+			"MethodExpression@2", map[string]string{"test/pages.test.ts": test("pages", "  expect(pages(10, 5)).toBe(2);\n  expect(pages(11, 5)).toBe(3);\n")}},
+	} {
+		g.commit(tc.name, map[string]string{tc.file: tc.changed})
+		code, r, errs := gateJSON(t, g.dir, "--threshold", "100", "--no-cache")
+		var survived []string
+		for _, m := range r.Mutants {
+			if m.Outcome != "killed" && m.Outcome != "timeout" {
+				survived = append(survived, m.Outcome+" "+fmt.Sprintf("%s@%d", m.MutatorName, m.Line))
+			}
+		}
+		if code != 1 || r.Verdict != "FAIL" || strings.Join(survived, ",") != "survived "+tc.survivor {
+			t.Errorf("%s: exit %d %s %.0f%%, want FAIL with %s the only survivor; not killed: %v\n%s", tc.name, code, r.Verdict, r.Score, tc.survivor, survived, errs)
+		}
+		g.commit(tc.name+": the test pins it", tc.strong)
+		if code, r, errs := gateJSON(t, g.dir, "--threshold", "100", "--no-cache", "--base", "HEAD~2"); code != 0 || r.Verdict != "PASS" || r.Score != 100 {
+			t.Errorf("%s, the test strengthened: exit %d %s %.0f%%, want PASS 100%%\n%+v\n%s", tc.name, code, r.Verdict, r.Score, r.Mutants, errs)
+		}
+	}
+}
