@@ -308,6 +308,9 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	return res, nil
 }
 
+// redAtBase begins why a candidate red at the base too runs nothing.
+const redAtBase = "red at the base too: "
+
 // untestedPrefix begins the Skipped of a target no test executes.
 const untestedPrefix = "no test executes it"
 
@@ -621,7 +624,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			}
 			if !idle[r.run.Test] {
 				notes = append(notes, fmt.Sprintf("the related test %s fails on the code as it is and the same way at the base %.12s (%s): it counts for nothing", r.run.Test, opts.Origin.Base, r.run.Detail))
-				idle[r.run.Test], red[r.run.Test] = true, "red at the base too: "+r.run.Detail
+				idle[r.run.Test], red[r.run.Test] = true, redAtBase+r.run.Detail
 				dropped = dropped || !slices.Contains(lr.Idle, r.run.Test)
 			}
 		}
@@ -734,6 +737,15 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			for _, t := range j.target.Tests {
 				if red[t] != "" {
 					j.target.Skipped += fmt.Sprintf("; %s runs nothing of it: %s", t, red[t])
+				}
+			}
+			// A candidate that cannot run measures nothing: whether it
+			// would execute the target is unknown, which is not "no test
+			// executes it" (--untested fail does not count it).
+			for _, t := range j.target.Tests {
+				if why, ok := strings.CutPrefix(red[t], redAtBase); ok {
+					j.target.Skipped = fmt.Sprintf("cannot be measured: its candidate %s fails on the code as it is, and the same way at the base (%s)", t, why)
+					break
 				}
 			}
 			j.target.Tests = []string{}
