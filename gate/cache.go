@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -343,7 +344,7 @@ func (in *Inputs) dataDigest() string {
 	in.dataOnce.Do(func() {
 		root := in.p.Root()
 		h := sha256.New()
-		files, ok := gitFiles(root)
+		files, blobs, ok := gitFiles(root)
 		if !ok {
 			files = walkFiles(root)
 		}
@@ -351,11 +352,12 @@ func (in *Inputs) dataDigest() string {
 			if slices.Contains(moduleExts, strings.ToLower(filepath.Ext(f))) || strings.HasPrefix(f, ".oracle/") {
 				continue
 			}
-			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-			sum := "missing"
-			if err == nil {
-				d := sha256.Sum256(b)
-				sum = hex.EncodeToString(d[:])
+			sum, ok := blobs[f] // git's hash of a file the working tree has as the index does
+			if !ok {
+				sum = "missing"
+				if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+					sum = blobID(b)
+				}
 			}
 			h.Write([]byte(f + "\x00" + sum + "\x00"))
 		}
@@ -364,22 +366,57 @@ func (in *Inputs) dataDigest() string {
 	return in.data
 }
 
+// blobID is git's name of content b ("git:" and the SHA-1 of the blob): a
+// file read from the working tree and the same content in the index have
+// one name, so a commit of a data file does not change the key.
+func blobID(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return "git:" + hex.EncodeToString(h.Sum(nil))
+}
+
 // gitFiles are the files git knows under root (tracked, and untracked but
-// not ignored), root-relative, sorted; false when root is not in a git
-// working tree.
-func gitFiles(root string) ([]string, bool) {
-	out, err := gitOut(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, false
+// not ignored), root-relative, sorted, with git's blob hash of each tracked
+// file whose working-tree content is the index's (the others are read);
+// false when root is not in a git working tree.
+func gitFiles(root string) ([]string, map[string]string, bool) {
+	split := func(b []byte) []string {
+		var out []string
+		for _, f := range strings.Split(string(b), "\x00") {
+			if f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
 	}
+	staged, err := gitOut(root, "ls-files", "-z", "--stage")
+	if err != nil {
+		return nil, nil, false
+	}
+	modified, err := gitOut(root, "ls-files", "-z", "--modified")
+	if err != nil {
+		return nil, nil, false
+	}
+	others, err := gitOut(root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, nil, false
+	}
+	blobs := map[string]string{}
 	var files []string
-	for _, f := range strings.Split(string(out), "\x00") {
-		if f != "" {
-			files = append(files, f)
+	for _, line := range split(staged) { // "mode blob stage\tpath"
+		meta, path, ok := strings.Cut(line, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 {
+			files = append(files, path)
+			blobs[path] = "git:" + f[1]
 		}
 	}
+	for _, f := range split(modified) {
+		delete(blobs, f)
+	}
+	files = append(files, split(others)...)
 	sort.Strings(files)
-	return slices.Compact(files), true
+	return slices.Compact(files), blobs, true
 }
 
 // walkFiles are the regular files under root outside node_modules and dot

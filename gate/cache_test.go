@@ -3,6 +3,7 @@ package gate
 import (
 	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -211,5 +212,55 @@ func TestCacheKeyReads(t *testing.T) {
 	all := key("FULL=1")
 	if key("FULL=1", "UNRELATED=x") == all || key("FULL=1", "PWD=/elsewhere", "SHLVL=3") != all {
 		t.Error("a file reading the whole environment: the key does not follow it, or follows the shell's variables")
+	}
+}
+
+// TestCacheKeyDataInGit: in a git checkout the data files are named by
+// git's blob hash, whether read from the working tree (modified, untracked)
+// or taken from the index: an edit changes the key, its commit does not
+// change it again, and an untracked data file is in it.
+func TestCacheKeyDataInGit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"package.json":       `{"type":"module"}`,
+		"src/price.ts":       "export function price(n: number) {\n  return n * 2;\n}\n",
+		"test/cases.json":    `[[2, 4]]`,
+		"test/price.test.ts": "import { it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"p\", () => price(2));\n",
+	})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	m := edit.Mutant{Path: "src/price.ts", Operator: "ArithmeticOperator", Diff: "-n * 2\n+n / 2\n"}
+	key := func() string {
+		p, err := callgraph.NewProgram(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		in := KeyInputs(p, nil, "v1")
+		in.Env = []string{}
+		return openCache(root, true, in).key(root, m, []string{"test/price.test.ts"})
+	}
+	committed := key()
+	writeTree(t, root, map[string]string{"test/cases.json": `[]`})
+	edited := key()
+	if edited == committed {
+		t.Fatal("an edit of a tracked data file keeps the key")
+	}
+	git("commit", "-qam", "edit")
+	if key() != edited {
+		t.Error("the commit of the edit changed the key again")
+	}
+	writeTree(t, root, map[string]string{"test/more.json": `[1]`})
+	if key() == edited {
+		t.Error("an untracked data file is not in the key")
 	}
 }
