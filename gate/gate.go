@@ -203,8 +203,10 @@ type Result struct {
 	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
 	Timings Timings             `json:"timings"`
-	// Attribution of a FAIL or ERROR: AttributionTests when a related test
-	// fails on the unmutated code (no mutant is judged then).
+	// Attribution of a FAIL or ERROR: AttributionTests when a candidate
+	// test file fails on the unmutated code and not the same way at the
+	// base (no mutant is judged then); AttributionUntested when a target no
+	// test executes fails the gate (--untested fail).
 	Attribution string         `json:"attribution,omitempty"`
 	Change      *change.Origin `json:"change,omitempty"`   // where the change was read
 	Identity    *Identity      `json:"identity,omitempty"` // what makes shards one set (shard.go)
