@@ -454,6 +454,9 @@ var (
 	envIndex    = regexp.MustCompile("^\\s*\\??\\.?\\[\\s*[\"'\x60]([^\"'\x60]+)[\"'\x60]\\s*\\]")
 	envDestruct = regexp.MustCompile(`\{([^{}]*)\}\s*=\s*$`)
 	identStart  = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)`)
+	// vite's loadEnv hands a config the environment, all of it with an
+	// empty prefix.
+	envLoad = regexp.MustCompile(`\bloadEnv\s*\(`)
 )
 
 // readsOf is what the file rel reads of the environment (cached; in.mu
@@ -475,7 +478,7 @@ func (in *Inputs) readsOf(rel string) envReads {
 // process.env (or import.meta.env) followed by a name or a quoted index
 // reads that name; one that a destructuring takes apart reads the names it
 // takes (all, with a rest element); any other use (passed, spread, indexed
-// by a variable, listed) reads all of it.
+// by a variable, listed), and vite's loadEnv, read all of it.
 func scanEnvReads(src string) envReads {
 	var r envReads
 	for _, loc := range envUse.FindAllStringIndex(src, -1) {
@@ -500,6 +503,7 @@ func scanEnvReads(src string) envReads {
 		}
 		r.all = true
 	}
+	r.all = r.all || envLoad.MatchString(src)
 	return r
 }
 

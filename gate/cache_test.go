@@ -148,6 +148,7 @@ func TestScanEnvReads(t *testing.T) {
 		{"const v = process.env[name];", nil, true},
 		{"for (const k of Object.keys(process.env)) {}", nil, true},
 		{"export const n = 1;", nil, false},
+		{"const env = loadEnv(mode, process.cwd(), \"\");", nil, true},
 	}
 	for _, c := range cases {
 		r := scanEnvReads(c.src)
