@@ -338,11 +338,11 @@ func VitestEnv(cwd, tmp string, extra ...string) []string {
 
 // SandboxEnv points what a test takes for its places at the run's own:
 // PWD and INIT_CWD (what npm sets to where it was started) at cwd, HOME at
-// tmp/home (made here; "" tmp: HOME is left alone). What vitest needs of
-// the user's home stays reachable: the browsers Playwright installed under
-// ~/.cache (PLAYWRIGHT_BROWSERS_PATH, unless set); the package managers'
-// caches are not needed by a vitest run, and the XDG_*_HOME variables are
-// dropped (filterEnv), so that they follow HOME.
+// tmp/home (made here; "" tmp: HOME is left alone). What a test run needs
+// of the user's home stays reachable (homeKept: browsers, git's and npm's
+// config); the package managers' caches are not needed by a vitest run,
+// and the XDG_*_HOME variables are dropped (filterEnv), so that they
+// follow HOME.
 func SandboxEnv(cwd, tmp string) []string {
 	env := []string{"PWD=" + cwd, "INIT_CWD=" + cwd}
 	if tmp == "" {
@@ -352,14 +352,36 @@ func SandboxEnv(cwd, tmp string) []string {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return env
 	}
-	if os.Getenv("PLAYWRIGHT_BROWSERS_PATH") == "" {
-		if real, err := os.UserHomeDir(); err == nil {
-			if fi, err := os.Stat(filepath.Join(real, ".cache", "ms-playwright")); err == nil && fi.IsDir() {
-				env = append(env, "PLAYWRIGHT_BROWSERS_PATH="+filepath.Join(real, ".cache", "ms-playwright"))
+	if real, err := os.UserHomeDir(); err == nil {
+		for _, k := range homeKept {
+			if os.Getenv(k.env) != "" {
+				continue
+			}
+			for _, rel := range k.paths {
+				if fi, err := os.Stat(filepath.Join(real, rel)); err == nil && fi.IsDir() == k.dir {
+					env = append(env, k.env+"="+filepath.Join(real, rel))
+					break
+				}
 			}
 		}
 	}
 	return append(env, "HOME="+home, "USERPROFILE="+home)
+}
+
+// homeKept is what a run still reads of the user's home, through a
+// variable that names it (unless the variable is set): the browsers of
+// Playwright and Puppeteer (browser-mode tests), git's global config (a
+// test that commits in a repository it makes needs user.name), npm's
+// user config. Read only: nothing is written there through them.
+var homeKept = []struct {
+	env   string
+	paths []string
+	dir   bool
+}{
+	{"PLAYWRIGHT_BROWSERS_PATH", []string{".cache/ms-playwright"}, true},
+	{"PUPPETEER_CACHE_DIR", []string{".cache/puppeteer"}, true},
+	{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git/config"}, false},
+	{"npm_config_userconfig", []string{".npmrc"}, false},
 }
 
 // droppedEnv are the variables a sandboxed run does not inherit: the
