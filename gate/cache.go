@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -116,6 +119,12 @@ func (c *resultCache) key(root string, m edit.Mutant, tests []string) string {
 	for _, f := range files {
 		h.Write([]byte("\x00" + f + "\x00" + c.fileHash(root, f)))
 	}
+	if c.inputs != nil {
+		h.Write([]byte("\x00data\x00" + c.inputs.dataDigest()))
+		for _, kv := range c.inputs.environment(files) {
+			h.Write([]byte("\x00env\x00" + kv))
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -130,6 +139,12 @@ type Inputs struct {
 	p       *callgraph.Program
 	mu      sync.Mutex
 	closure map[string][]string // test file -> itself and its runtime-import closure
+	reads   map[string]envReads // file -> the environment variables it reads
+
+	dataOnce sync.Once
+	data     string
+	// Env is the environment the runs inherit (nil: os.Environ()).
+	Env []string
 }
 
 // configNames are the files vitest reads its config from, at the root.
@@ -138,14 +153,14 @@ var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "
 // sharedNames are files whose change changes every run: the lockfiles, the
 // package manifest, the TypeScript config.
 var sharedNames = []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
-	"pnpm-workspace.yaml", "bun.lock", "bun.lockb", "tsconfig.json", ".env", ".env.test"}
+	"pnpm-workspace.yaml", "bun.lock", "bun.lockb", "tsconfig.json", ".env", ".env.local", ".env.test", ".env.test.local"}
 
 // KeyInputs gathers the cache key's inputs of a run of the repository of p:
 // version is oracle's (its release and a digest of its executable), setup
 // the vitest setupFiles (repo-relative). The config files are found at the
 // root; a module each of them loads is an input too.
 func KeyInputs(p *callgraph.Program, setup []string, version string) *Inputs {
-	in := &Inputs{Version: version, p: p, closure: map[string][]string{}}
+	in := &Inputs{Version: version, p: p, closure: map[string][]string{}, reads: map[string]envReads{}}
 	seen := map[string]bool{}
 	add := func(rel string) {
 		if !seen[rel] {
@@ -302,3 +317,260 @@ func lockFile(path string) (unlock func(), err error) {
 }
 
 var lockWait, lockStale = 30 * time.Second, 2 * time.Minute
+
+// What a run reads besides its modules (SPEC "oracle gate", the cache: "the
+// content of everything its related test files load or read ... the
+// environment"). Two inputs join the key:
+//
+//   - the data files: every file of the repository that is not a module
+//     (the modules a run loads are in the key through the runtime-import
+//     closure), as git knows them (tracked, and untracked but not
+//     ignored), by content: a JSON or text fixture a test reads with
+//     readFileSync is in no import graph. Without git, every such file
+//     under the root (not in node_modules or a dot directory).
+//   - the environment variables the run's files read: those named in
+//     process.env.X, process.env["X"], import.meta.env.X or a destructuring
+//     of either, in the files of the key; those that change what any
+//     JavaScript does (TZ, the locale, NODE_ENV, NODE_OPTIONS, VITE_* and
+//     VITEST*); and all of the environment, but for the variables a shell or
+//     the sandbox sets (volatileEnv), when one of the files reads it whole
+//     (process.env passed, spread, indexed by a variable, listed).
+
+// moduleExts are the files the runtime-import closure accounts for.
+var moduleExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
+
+// dataDigest is the digest of the repository's data files (computed once).
+func (in *Inputs) dataDigest() string {
+	in.dataOnce.Do(func() {
+		root := in.p.Root()
+		h := sha256.New()
+		files, blobs, ok := gitFiles(root)
+		if !ok {
+			files = walkFiles(root)
+		}
+		for _, f := range files {
+			if slices.Contains(moduleExts, strings.ToLower(filepath.Ext(f))) || strings.HasPrefix(f, ".oracle/") {
+				continue
+			}
+			sum, ok := blobs[f] // git's hash of a file the working tree has as the index does
+			if !ok {
+				sum = "missing"
+				if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+					sum = blobID(b)
+				}
+			}
+			h.Write([]byte(f + "\x00" + sum + "\x00"))
+		}
+		in.data = hex.EncodeToString(h.Sum(nil))
+	})
+	return in.data
+}
+
+// blobID is git's name of content b ("git:" and the SHA-1 of the blob): a
+// file read from the working tree and the same content in the index have
+// one name, so a commit of a data file does not change the key.
+func blobID(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return "git:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// gitFiles are the files git knows under root (tracked, and untracked but
+// not ignored), root-relative, sorted, with git's blob hash of each tracked
+// file whose working-tree content is the index's (the others are read);
+// false when root is not in a git working tree.
+func gitFiles(root string) ([]string, map[string]string, bool) {
+	split := func(b []byte) []string {
+		var out []string
+		for _, f := range strings.Split(string(b), "\x00") {
+			if f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	staged, err := gitOut(root, "ls-files", "-z", "--stage")
+	if err != nil {
+		return nil, nil, false
+	}
+	modified, err := gitOut(root, "ls-files", "-z", "--modified")
+	if err != nil {
+		return nil, nil, false
+	}
+	others, err := gitOut(root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, nil, false
+	}
+	blobs := map[string]string{}
+	var files []string
+	for _, line := range split(staged) { // "mode blob stage\tpath"
+		meta, path, ok := strings.Cut(line, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 {
+			files = append(files, path)
+			blobs[path] = "git:" + f[1]
+		}
+	}
+	for _, f := range split(modified) {
+		delete(blobs, f)
+	}
+	files = append(files, split(others)...)
+	sort.Strings(files)
+	return slices.Compact(files), blobs, true
+}
+
+// walkFiles are the regular files under root outside node_modules and dot
+// directories, root-relative, sorted.
+func walkFiles(root string) []string {
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p != root && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			if rel, err := filepath.Rel(root, p); err == nil {
+				files = append(files, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files
+}
+
+// envReads are the environment variables a file reads: by name, or all of
+// them.
+type envReads struct {
+	names []string
+	all   bool
+}
+
+var (
+	envUse      = regexp.MustCompile(`\b(?:process\.env|import\.meta\.env)\b`)
+	envDot      = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][\w$]*)`)
+	envIndex    = regexp.MustCompile("^\\s*\\??\\.?\\[\\s*[\"'\x60]([^\"'\x60]+)[\"'\x60]\\s*\\]")
+	envDestruct = regexp.MustCompile(`\{([^{}]*)\}\s*=\s*$`)
+	identStart  = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)`)
+	// vite's loadEnv hands a config the environment, all of it with an
+	// empty prefix.
+	envLoad = regexp.MustCompile(`\bloadEnv\s*\(`)
+)
+
+// readsOf is what the file rel reads of the environment (cached; in.mu
+// held).
+func (in *Inputs) readsOf(rel string) envReads {
+	if r, ok := in.reads[rel]; ok {
+		return r
+	}
+	var r envReads
+	src, err := os.ReadFile(filepath.Join(in.p.Root(), filepath.FromSlash(rel)))
+	if err == nil {
+		r = scanEnvReads(string(src))
+	}
+	in.reads[rel] = r
+	return r
+}
+
+// scanEnvReads finds the environment variables src reads: a use of
+// process.env (or import.meta.env) followed by a name or a quoted index
+// reads that name; one that a destructuring takes apart reads the names it
+// takes (all, with a rest element); any other use (passed, spread, indexed
+// by a variable, listed), and vite's loadEnv, read all of it.
+func scanEnvReads(src string) envReads {
+	var r envReads
+	for _, loc := range envUse.FindAllStringIndex(src, -1) {
+		after := src[loc[1]:]
+		if m := envDot.FindStringSubmatch(after); m != nil {
+			r.names = append(r.names, m[1])
+			continue
+		}
+		if m := envIndex.FindStringSubmatch(after); m != nil {
+			r.names = append(r.names, m[1])
+			continue
+		}
+		if m := envDestruct.FindStringSubmatch(src[max(0, loc[0]-500):loc[0]]); m != nil {
+			for _, part := range strings.Split(m[1], ",") {
+				if strings.Contains(part, "...") {
+					r.all = true
+				} else if id := identStart.FindStringSubmatch(part); id != nil {
+					r.names = append(r.names, id[1])
+				}
+			}
+			continue
+		}
+		r.all = true
+	}
+	r.all = r.all || envLoad.MatchString(src)
+	return r
+}
+
+// alwaysEnv are the variables that change what any code does.
+func alwaysEnv(name string) bool {
+	switch name {
+	case "TZ", "LANG", "LANGUAGE", "NODE_ENV", "NODE_OPTIONS", "NODE_PATH", "MODE":
+		return true
+	}
+	return strings.HasPrefix(name, "LC_") || strings.HasPrefix(name, "VITE_") || strings.HasPrefix(name, "VITEST")
+}
+
+// volatileEnv are the variables left out when a file reads the whole
+// environment: a shell's, a terminal's, a session's, and those the sandbox
+// sets for every run (runner.VitestEnv: PWD, HOME, the temporary
+// directory, CI).
+func volatileEnv(name string) bool {
+	switch name {
+	case "PWD", "OLDPWD", "INIT_CWD", "HOME", "USERPROFILE", "SHLVL", "_", "TERM", "COLORTERM", "COLUMNS", "LINES", "DISPLAY", "WINDOWID",
+		"TMPDIR", "TMP", "TEMP", "CI", "PS1", "PROMPT_COMMAND", "LS_COLORS", "GPG_TTY", "DBUS_SESSION_BUS_ADDRESS", "MAIL", "LOGNAME", "STY",
+		"HISTFILE", "HISTSIZE", "HOSTNAME", "npm_config_offline":
+		return true
+	}
+	for _, p := range []string{"SSH_", "TERM_", "TMUX", "XDG_", "KITTY_", "WT_", "VSCODE_", "ITERM_", "ORACLE_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// environment is the part of the environment the runs of a mutant whose
+// key covers files read: "NAME=value" (or "NAME" unset), sorted.
+func (in *Inputs) environment(files []string) []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	env := in.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	values := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		values[k] = v
+	}
+	names := map[string]bool{}
+	all := false
+	for _, f := range files {
+		r := in.readsOf(f)
+		all = all || r.all
+		for _, n := range r.names {
+			names[n] = true
+		}
+	}
+	for k := range values {
+		if alwaysEnv(k) || all && !volatileEnv(k) {
+			names[k] = true
+		}
+	}
+	out := make([]string, 0, len(names))
+	for n := range names {
+		if v, ok := values[n]; ok {
+			out = append(out, n+"="+v)
+		} else {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -3,7 +3,9 @@ package gate
 import (
 	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -126,5 +128,140 @@ func TestCacheWritable(t *testing.T) {
 	defer os.Chmod(ro, 0o755)
 	if err := CheckCacheWritable(ro); err == nil {
 		t.Error("a read-only checkout's cache is writable?")
+	}
+}
+
+// TestScanEnvReads: the environment variables a file reads, by name or all
+// of it.
+func TestScanEnvReads(t *testing.T) {
+	cases := []struct {
+		src   string
+		names []string
+		all   bool
+	}{
+		{"it.runIf(process.env.SLOW)(\"x\", () => {});", []string{"SLOW"}, false},
+		{"const u = process.env[\"API_URL\"] ?? process.env['B'];", []string{"API_URL", "B"}, false},
+		{"if (import.meta.env.VITE_MODE) {}", []string{"VITE_MODE"}, false},
+		{"const { A, B: b, C = 1 } = process.env;", []string{"A", "B", "C"}, false},
+		{"const { A, ...rest } = process.env;", []string{"A"}, true},
+		{"spawn(cmd, { env: { ...process.env } });", nil, true},
+		{"const v = process.env[name];", nil, true},
+		{"for (const k of Object.keys(process.env)) {}", nil, true},
+		{"export const n = 1;", nil, false},
+		{"const env = loadEnv(mode, process.cwd(), \"\");", nil, true},
+	}
+	for _, c := range cases {
+		r := scanEnvReads(c.src)
+		if !slices.Equal(r.names, c.names) || r.all != c.all {
+			t.Errorf("%s: %v all %v, want %v all %v", c.src, r.names, r.all, c.names, c.all)
+		}
+	}
+}
+
+// TestCacheKeyReads: the key of a mutant changes with what its tests read
+// at run time beyond their imports: an environment variable a test or the
+// code reads (it.runIf(process.env.X)), a variable of the locale, the whole
+// environment when a file reads all of it, and a data file read with
+// readFileSync; not with a variable nobody reads, nor with a module no test
+// loads.
+func TestCacheKeyReads(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"package.json":       `{"type":"module"}`,
+		"src/price.ts":       "export function price(n: number) {\n  return n * 2;\n}\n",
+		"src/other.ts":       "export const other = 1;\n",
+		"test/cases.json":    `[{"in": 2, "out": 4}]`,
+		"test/price.test.ts": "import { it, expect } from \"vitest\";\nimport { readFileSync } from \"node:fs\";\nimport { price } from \"../src/price\";\nit.runIf(process.env.FULL)(\"p\", () => {\n  for (const c of JSON.parse(readFileSync(\"test/cases.json\", \"utf8\"))) expect(price(c.in)).toBe(c.out);\n});\n",
+	})
+	m := edit.Mutant{Path: "src/price.ts", Operator: "ArithmeticOperator", Diff: "-n * 2\n+n / 2\n"}
+	key := func(env ...string) string {
+		p, err := callgraph.NewProgram(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		in := KeyInputs(p, nil, "v1")
+		in.Env = append([]string{"PATH=/bin", "USER=me"}, env...)
+		return openCache(root, true, in).key(root, m, []string{"test/price.test.ts"})
+	}
+	before := key("FULL=1")
+	for _, c := range []struct {
+		name string
+		env  []string
+		same bool
+	}{
+		{"the variable a test reads, changed", []string{"FULL="}, false},
+		{"the variable a test reads, unset", nil, false},
+		{"the time zone", []string{"FULL=1", "TZ=Asia/Tokyo"}, false},
+		{"a variable nobody reads", []string{"FULL=1", "UNRELATED=x"}, true},
+		{"the shell's directory", []string{"FULL=1", "PWD=/elsewhere", "OLDPWD=/"}, true},
+	} {
+		if got := key(c.env...); (got == before) != c.same {
+			t.Errorf("%s: the key changed: %v, want %v", c.name, got != before, !c.same)
+		}
+	}
+	writeTree(t, root, map[string]string{"test/cases.json": `[]`})
+	if key("FULL=1") == before {
+		t.Error("a data file a test reads with readFileSync changed, and the key did not")
+	}
+	writeTree(t, root, map[string]string{"test/cases.json": `[{"in": 2, "out": 4}]`, "src/other.ts": "export const other = 2;\n"})
+	if key("FULL=1") != before {
+		t.Error("a module no test loads changed the key")
+	}
+	// A file that reads the whole environment: any variable but a shell's.
+	writeTree(t, root, map[string]string{"src/price.ts": "const env = { ...process.env };\nexport function price(n: number) {\n  return n * 2;\n}\n"})
+	all := key("FULL=1")
+	if key("FULL=1", "UNRELATED=x") == all || key("FULL=1", "PWD=/elsewhere", "SHLVL=3") != all {
+		t.Error("a file reading the whole environment: the key does not follow it, or follows the shell's variables")
+	}
+}
+
+// TestCacheKeyDataInGit: in a git checkout the data files are named by
+// git's blob hash, whether read from the working tree (modified, untracked)
+// or taken from the index: an edit changes the key, its commit does not
+// change it again, and an untracked data file is in it.
+func TestCacheKeyDataInGit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"package.json":       `{"type":"module"}`,
+		"src/price.ts":       "export function price(n: number) {\n  return n * 2;\n}\n",
+		"test/cases.json":    `[[2, 4]]`,
+		"test/price.test.ts": "import { it } from \"vitest\";\nimport { price } from \"../src/price\";\nit(\"p\", () => price(2));\n",
+	})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	m := edit.Mutant{Path: "src/price.ts", Operator: "ArithmeticOperator", Diff: "-n * 2\n+n / 2\n"}
+	key := func() string {
+		p, err := callgraph.NewProgram(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		in := KeyInputs(p, nil, "v1")
+		in.Env = []string{}
+		return openCache(root, true, in).key(root, m, []string{"test/price.test.ts"})
+	}
+	committed := key()
+	writeTree(t, root, map[string]string{"test/cases.json": `[]`})
+	edited := key()
+	if edited == committed {
+		t.Fatal("an edit of a tracked data file keeps the key")
+	}
+	git("commit", "-qam", "edit")
+	if key() != edited {
+		t.Error("the commit of the edit changed the key again")
+	}
+	writeTree(t, root, map[string]string{"test/more.json": `[1]`})
+	if key() == edited {
+		t.Error("an untracked data file is not in the key")
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,6 +73,45 @@ type Options struct {
 	// Version is oracle's (its release and a digest of its executable): an
 	// input of the cache key and of a shard's identity.
 	Version string
+	// BaselineTimeout bounds the run of each candidate test file on the
+	// unmutated code (0: DefaultBaselineTimeout); one that does not end
+	// within it makes the verdict ERROR, naming it.
+	BaselineTimeout time.Duration
+	// Untested is what a target that no test executes makes of the
+	// verdict: UntestedSkip (the default: it is skipped, with the reason)
+	// or UntestedFail (FAIL, attribution untested).
+	Untested string
+}
+
+// What --untested makes of a target no test executes.
+const (
+	UntestedSkip = "skip"
+	UntestedFail = "fail"
+)
+
+// AttributionUntested: a FAIL because a target is executed by no test
+// (--untested fail).
+const AttributionUntested = "untested"
+
+// DefaultBaselineTimeout bounds a candidate's baseline: a few minutes, far
+// past what a test file of a unit suite takes, and short of the quarter of
+// an hour a test file hanging at import used to cost (the runner re-runs a
+// run that timed out once, and a joint run waits as long).
+const DefaultBaselineTimeout = 2 * time.Minute
+
+// BaselineTimeoutEnv names the variable that sets Options.BaselineTimeout
+// from the command line (a Go duration: "90s", "5m").
+const BaselineTimeoutEnv = "ORACLE_BASELINE_TIMEOUT"
+
+// minutes says d for a message: "2 minutes", "1.5 minutes", "3 seconds".
+func minutes(d time.Duration) string {
+	if d >= time.Minute {
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return strconv.FormatFloat(d.Minutes(), 'f', -1, 64) + " minutes"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " seconds"
 }
 
 // Scopes of the gate's mutants.
@@ -163,8 +203,10 @@ type Result struct {
 	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
 	Timings Timings             `json:"timings"`
-	// Attribution of a FAIL or ERROR: AttributionTests when a related test
-	// fails on the unmutated code (no mutant is judged then).
+	// Attribution of a FAIL or ERROR: AttributionTests when a candidate
+	// test file fails on the unmutated code and not the same way at the
+	// base (no mutant is judged then); AttributionUntested when a target no
+	// test executes fails the gate (--untested fail).
 	Attribution string         `json:"attribution,omitempty"`
 	Change      *change.Origin `json:"change,omitempty"`   // where the change was read
 	Identity    *Identity      `json:"identity,omitempty"` // what makes shards one set (shard.go)
@@ -242,6 +284,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if why != "" {
 		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
 		res.Verdict, res.Reason = SKIP, why
+		untested(res, opts)
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
@@ -261,9 +304,39 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				res.Reason = reason
 			}
 		}
+		untested(res, opts)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// redAtBase begins why a candidate red at the base too runs nothing.
+const redAtBase = "red at the base too: "
+
+// untestedPrefix begins the Skipped of a target no test executes.
+const untestedPrefix = "no test executes it"
+
+// untested applies --untested fail: a PASS or SKIP with a target that no
+// test executes is a FAIL, attribution untested, naming the target.
+func untested(res *Result, opts Options) {
+	if opts.Untested != UntestedFail || (res.Verdict != PASS && res.Verdict != SKIP) {
+		return
+	}
+	var ids []string
+	for _, t := range res.Targets {
+		if strings.HasPrefix(t.Skipped, untestedPrefix) {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	first := res.Targets[slices.IndexFunc(res.Targets, func(t Target) bool { return t.ID == ids[0] })]
+	res.Verdict, res.Attribution = FAIL, AttributionUntested
+	res.Reason = fmt.Sprintf("%s is executed by no test (--untested fail): %s", first.ID, strings.TrimPrefix(strings.TrimPrefix(first.Skipped, untestedPrefix), ": "))
+	if len(ids) > 1 {
+		res.Reason += fmt.Sprintf(" (also untested: %s)", strings.Join(ids[1:], ", "))
+	}
 }
 
 // ScopeText says what the score is about: "on 2 changed lines" (the lines
@@ -457,6 +530,11 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		i   int
 		key string
 	}
+	type hit struct {
+		pending
+		mu Mutant
+	}
+	var hits []hit // from the cache, reused once the baselines say they still hold
 	var left []edit.Mutant
 	var allowed [][]string
 	var from []pending
@@ -474,8 +552,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 				if mu.CoveredBy == nil {
 					mu.CoveredBy = j.target.Tests
 				}
-				out[j] = append(out[j], mu)
-				res.Cached++
+				hits = append(hits, hit{pending{j, i, key}, mu})
 				done++
 				continue
 			}
@@ -504,37 +581,136 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 				opts.Progress(e)
 			}
 		}}
+	bt := opts.BaselineTimeout
+	if bt == 0 {
+		bt = DefaultBaselineTimeout
+	}
+	l.BaselineTimeout = bt
 	lr, err := l.ExecuteFor(ctx, related, left, allowed)
 	if err != nil {
 		return err
 	}
-	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
-	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
-	res.Tests = testCases(lr.Baselines)
-	// A candidate that entered none of the targets is not related, whatever
-	// its outcome (the lab's Idle); a red baseline of one that did: the gate
-	// cannot judge. A file whose tests are all skipped runs nothing.
-	idle, red := map[string]bool{}, map[string]string{}
-	for _, t := range lr.Idle {
-		idle[t] = true
-	}
-	for _, b := range lr.Baselines {
-		switch {
-		case b.Outcome == lab.Passed:
-		case idle[b.Test] || b.NoTestRan:
-			idle[b.Test] = true
-			red[b.Test] = b.Detail
-		default:
+	// A red suite is never PASS or SKIP (base.go): a candidate whose
+	// baseline fails, at load or in a test, whether or not it entered a
+	// target, is a FAIL attribution tests, unless it fails the same way at
+	// the base (a note; it is then left out, and the lab runs again without
+	// it when it kept the mutants from running). A file whose tests were
+	// all skipped runs nothing and is not red; a baseline that did not end
+	// within the bound is an ERROR.
+	idle, red := map[string]bool{}, map[string]string{} // red: why a file runs nothing
+	var notes []string
+	for {
+		var reds []redBaseline
+		var hung []string
+		for _, b := range lr.Baselines {
+			switch {
+			case b.Outcome == lab.Passed:
+			case skippedOnly(b):
+				idle[b.Test], red[b.Test] = true, b.Detail
+			case b.Outcome == lab.Timeout:
+				hung = append(hung, b.Test)
+			default:
+				reds = append(reds, redBaseline{run: b})
+			}
+		}
+		if len(hung) > 0 {
+			res.Verdict = ERROR
+			res.Reason = fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; %s): the gate cannot judge the change; make it finish, or raise the bound (%s)",
+				strings.Join(hung, ", "), minutes(bt), "a test file that hangs, at import or in a test", BaselineTimeoutEnv)
+			res.Mutants, res.Cached = []Mutant{}, 0
+			return nil
+		}
+		if err := checkAtBase(ctx, root, reds, opts, bt); err != nil {
+			return err
+		}
+		var fail []redBaseline
+		dropped := false
+		for _, r := range reds {
+			if !r.atBase {
+				fail = append(fail, r)
+				continue
+			}
+			if !idle[r.run.Test] {
+				notes = append(notes, fmt.Sprintf("the related test %s fails on the code as it is and the same way at the base %.12s (%s): it counts for nothing", r.run.Test, opts.Origin.Base, r.run.Detail))
+				idle[r.run.Test], red[r.run.Test] = true, redAtBase+r.run.Detail
+				dropped = dropped || !slices.Contains(lr.Idle, r.run.Test)
+			}
+		}
+		if len(fail) > 0 {
+			b := fail[0].run
 			res.Verdict, res.Attribution = FAIL, AttributionTests
 			res.Reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
+			if len(fail) > 1 {
+				res.Reason += fmt.Sprintf(" (also red: %s)", strings.Join(redNames(fail[1:]), ", "))
+			}
+			res.Notes = append(res.Notes, notes...)
 			res.Mutants = []Mutant{} // none judged, the cached ones neither
 			res.Cached = 0
 			return nil
 		}
+		if !dropped || len(lr.Mutants) == len(left) {
+			break
+		}
+		// A red file the lab counted kept every mutant from running: again
+		// without the files that are red at the base too.
+		related = slices.DeleteFunc(related, func(t string) bool { return idle[t] })
+		for k := range allowed {
+			allowed[k] = slices.DeleteFunc(slices.Clone(allowed[k]), func(t string) bool { return idle[t] })
+		}
+		if len(related) == 0 {
+			break
+		}
+		if lr, err = l.ExecuteFor(ctx, related, left, allowed); err != nil {
+			return err
+		}
 	}
-	ids := make([]string, len(lr.Mutants))
-	for n, r := range lr.Mutants {
-		pd := from[n]
+	res.Notes = append(res.Notes, notes...)
+	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
+	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
+	res.Tests = testCases(lr.Baselines)
+	// A candidate that entered none of the targets is not related (the
+	// lab's Idle); nor is one whose tests were all skipped, or one red at
+	// the base as well.
+	for _, t := range lr.Idle {
+		idle[t] = true
+	}
+	// A cached kill by a test that did not pass in this run's baseline (it
+	// is skipped now, or fails, or its file is not related any more) is
+	// not reused (SPEC "oracle gate", the cache): those mutants run again,
+	// after the others, in a lab of their own.
+	var again []pending
+	for _, h := range hits {
+		if lab.Outcome(h.mu.Outcome).Kills() && !passedNow(h.mu, lr.Baselines, res.Tests) {
+			again = append(again, h.pending)
+			continue
+		}
+		out[h.job] = append(out[h.job], h.mu)
+		res.Cached++
+	}
+	runs, froms := slices.Clone(lr.Mutants), slices.Clone(from[:len(lr.Mutants)])
+	if len(again) > 0 {
+		var ms []edit.Mutant
+		var ok [][]string
+		for _, pd := range again {
+			ms = append(ms, pd.job.mutants[pd.i])
+			ok = append(ok, slices.DeleteFunc(slices.Clone(pd.job.target.Tests), func(t string) bool { return idle[t] }))
+		}
+		l.Progress = nil
+		lr2, err := l.ExecuteFor(ctx, slices.DeleteFunc(slices.Clone(related), func(t string) bool { return idle[t] }), ms, ok)
+		if err != nil {
+			return err
+		}
+		for n, pd := range again {
+			r := lab.Run{Outcome: lab.Error, Detail: "its cached kill no longer holds, and the baselines of its run again were red"}
+			if n < len(lr2.Mutants) {
+				r = lr2.Mutants[n]
+			}
+			runs, froms = append(runs, r), append(froms, pd)
+		}
+	}
+	ids := make([]string, len(runs))
+	for n, r := range runs {
+		pd := froms[n]
 		j, m := pd.job, pd.job.mutants[pd.i]
 		mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
 		ids[n] = mu.ID
@@ -565,10 +741,19 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		}
 		entered = slices.DeleteFunc(slices.Clone(entered), func(t string) bool { return idle[t] })
 		if len(entered) == 0 {
-			j.target.Skipped = "no test executes it: " + suite.Explain(j.target.File)
+			j.target.Skipped = untestedPrefix + ": " + suite.Explain(j.target.File)
 			for _, t := range j.target.Tests {
 				if red[t] != "" {
 					j.target.Skipped += fmt.Sprintf("; %s runs nothing of it: %s", t, red[t])
+				}
+			}
+			// A candidate that cannot run measures nothing: whether it
+			// would execute the target is unknown, which is not "no test
+			// executes it" (--untested fail does not count it).
+			for _, t := range j.target.Tests {
+				if why, ok := strings.CutPrefix(red[t], redAtBase); ok {
+					j.target.Skipped = fmt.Sprintf("cannot be measured: its candidate %s fails on the code as it is, and the same way at the base (%s)", t, why)
+					break
 				}
 			}
 			j.target.Tests = []string{}
@@ -579,6 +764,34 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		res.Mutants = append(res.Mutants, out[j]...)
 	}
 	return cache.save()
+}
+
+// passedNow says whether the test that killed the cached mutant mu passed
+// in this run's baselines (its file's, when no single test killed it).
+func passedNow(mu Mutant, baselines []lab.Run, tests map[string][]TestCase) bool {
+	for _, b := range baselines {
+		if b.Test != mu.KilledBy {
+			continue
+		}
+		if b.Outcome != lab.Passed {
+			return false
+		}
+		if mu.KilledByTest == "" {
+			return true
+		}
+		for _, c := range tests[b.Test] {
+			if c.ID != mu.KilledByTest {
+				continue
+			}
+			for _, t := range b.Tests {
+				if t.Name == c.FullName && t.Status == runner.TestPassed {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // testCases are the tests of each baseline's test file, each with an id

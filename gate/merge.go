@@ -98,6 +98,13 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	if !stopped && len(out.Mutants)+out.Unexecuted != ref.Mutants {
 		return nil, fmt.Errorf("the shards hold %d mutants, their gate has %d: a shard document was cut or edited", len(out.Mutants)+out.Unexecuted, ref.Mutants)
 	}
+	defer func() { // --untested fail: every shard says so alike
+		for _, p := range parts {
+			if p.Attribution == AttributionUntested && (out.Verdict == PASS || out.Verdict == SKIP) {
+				out.Verdict, out.Reason, out.Attribution = FAIL, p.Reason, p.Attribution
+			}
+		}
+	}()
 	if len(out.Mutants) == 0 { // no mutant in the whole gate: every shard says why alike
 		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
 		return out, nil

@@ -98,3 +98,17 @@ func TestMergeUnexecuted(t *testing.T) {
 		t.Errorf("8 of 10 mutants without the unexecuted count merged: %v", err)
 	}
 }
+
+// TestMergeUntested: shards of a gate run with --untested fail, each FAIL
+// attribution untested for the same untested target, merge into that FAIL,
+// not the PASS their mutants score.
+func TestMergeUntested(t *testing.T) {
+	parts := shards(2, 10)
+	for _, p := range parts {
+		p.Verdict, p.Attribution, p.Reason = FAIL, AttributionUntested, "src/b.ts#g is executed by no test (--untested fail): no test loads src/b.ts"
+	}
+	res, err := Merge(parts, []string{"a", "b"})
+	if err != nil || res.Verdict != FAIL || res.Attribution != AttributionUntested || !strings.Contains(res.Reason, "src/b.ts#g") {
+		t.Fatalf("%v %s (%s) %q", err, res.Verdict, res.Attribution, res.Reason)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/internal/change"
@@ -47,7 +48,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
 	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
@@ -62,6 +63,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
 	timings := v.timingsFlag()
+	untested := v.fs.String("untested", gate.UntestedSkip, "what a changed function no test executes makes of the verdict: `skip` (it is not mutation-tested, with the reason) or fail (FAIL, attribution untested)")
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
@@ -138,6 +140,17 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *scope != gate.ScopeLines && *scope != gate.ScopeFunction {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--scope %q: want lines or function", *scope)}
 	}
+	if *untested != gate.UntestedSkip && *untested != gate.UntestedFail {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--untested %q: want skip or fail", *untested)}
+	}
+	var baselineTimeout time.Duration
+	if s := os.Getenv(gate.BaselineTimeoutEnv); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s=%q: want a duration such as 90s or 5m", gate.BaselineTimeoutEnv, s)}
+		}
+		baselineTimeout = d
+	}
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
@@ -147,7 +160,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	ll := runner.NewLongLived()
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
-		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config}
+		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config, Untested: *untested, BaselineTimeout: baselineTimeout}
 	opts.ShardK, opts.ShardN = shardK, shardN
 	opts.Origin, opts.Version = origin, oracleVersion()
 	for _, fx := range cfg.Fixtures {

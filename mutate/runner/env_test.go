@@ -53,3 +53,60 @@ func TestVitestEnvKeepsColour(t *testing.T) {
 		t.Error("the run's environment does not say CI=1")
 	}
 }
+
+// TestVitestEnvSandboxWorld: a run's PWD and INIT_CWD are its working
+// directory in the sandbox, its HOME a directory of its own temporary one
+// (made), whatever the user's shell says; OLDPWD and the XDG base
+// directories (which would lead writes into the user's home) are dropped.
+func TestVitestEnvSandboxWorld(t *testing.T) {
+	cwd, tmp := t.TempDir(), t.TempDir()
+	for k, v := range map[string]string{"PWD": "/the/checkout", "INIT_CWD": "/the/checkout", "HOME": "/home/user",
+		"OLDPWD": "/the", "XDG_CACHE_HOME": "/home/user/.cache", "XDG_CONFIG_HOME": "/home/user/.config"} {
+		t.Setenv(k, v)
+	}
+	got := map[string]string{}
+	for _, kv := range VitestEnv(cwd, tmp) { // as exec does: the last value of a name wins
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	home := filepath.Join(tmp, "home")
+	want := map[string]string{"PWD": cwd, "INIT_CWD": cwd, "HOME": home, "OLDPWD": "", "XDG_CACHE_HOME": "", "XDG_CONFIG_HOME": ""}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s=%q, want %q", k, got[k], v)
+		}
+	}
+	if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+		t.Errorf("the run's home %s was not made: %v", home, err)
+	}
+}
+
+// TestVitestEnvKeepsWhatHomeLends: with HOME in the sandbox, what a run
+// reads of the user's home is named by its own variable: git's global
+// config (a test that commits needs user.name), Playwright's browsers,
+// npm's user config; a variable the user set is kept as set.
+func TestVitestEnvKeepsWhatHomeLends(t *testing.T) {
+	real := t.TempDir()
+	os.MkdirAll(filepath.Join(real, ".cache", "ms-playwright"), 0o755)
+	os.MkdirAll(filepath.Join(real, ".config", "git"), 0o755)
+	os.WriteFile(filepath.Join(real, ".config", "git", "config"), []byte("[user]\n\tname = me\n"), 0o644)
+	os.WriteFile(filepath.Join(real, ".npmrc"), nil, 0o644)
+	t.Setenv("HOME", real)
+	for _, k := range []string{"PLAYWRIGHT_BROWSERS_PATH", "PUPPETEER_CACHE_DIR", "GIT_CONFIG_GLOBAL", "npm_config_userconfig"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("PUPPETEER_CACHE_DIR", "/opt/browsers")
+	got := map[string]string{}
+	for _, kv := range VitestEnv(t.TempDir(), t.TempDir()) {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	want := map[string]string{"PLAYWRIGHT_BROWSERS_PATH": filepath.Join(real, ".cache", "ms-playwright"), "PUPPETEER_CACHE_DIR": "/opt/browsers",
+		"GIT_CONFIG_GLOBAL": filepath.Join(real, ".config", "git", "config"), "npm_config_userconfig": filepath.Join(real, ".npmrc")}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s=%q, want %q", k, got[k], v)
+		}
+	}
+}

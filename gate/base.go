@@ -1,0 +1,175 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// A red suite (SPEC "oracle gate": "A red suite is never PASS or SKIP"): a
+// candidate test file whose baseline fails on the code as it is, at load or
+// in a test, makes the verdict FAIL attribution tests, unless it fails the
+// same way at the base revision: then the change did not make it red, and
+// it is a note that counts for nothing. This file runs the red files at the
+// base, in a sandbox of their own: a copy of the checkout in which every
+// file that differs from the base revision is put back as the base has it
+// (a file the base lacks is removed).
+
+// redBaseline is one candidate's red baseline.
+type redBaseline struct {
+	run lab.Run
+	// atBase: it fails the same way at the base revision.
+	atBase bool
+}
+
+// skippedOnly: a baseline whose file loaded and whose every test was
+// skipped (it.skip, it.runIf(false), describe.skip): it runs none of the
+// code, and vitest reports it green; not a red file. A file that failed
+// with no test executed (a beforeAll that threw) is red: the lab's detail
+// then carries the file's message.
+func skippedOnly(b lab.Run) bool {
+	return b.NoTestRan && b.Detail == fmt.Sprintf("%s (%d skipped)", lab.NoTestExecuted, len(b.Tests))
+}
+
+// sandboxPath is the place of a sandbox's copy in a message: two runs in
+// two sandboxes say the same thing once it is gone.
+var sandboxPath = regexp.MustCompile(`\S*` + regexp.QuoteMeta(sandbox.Prefix) + `[^/\\\s]+[/\\][^/\\\s]+[/\\]?`)
+
+// failure is what a red baseline says, comparable across sandboxes: its
+// outcome, its detail without the sandbox's paths, and the tests that
+// failed.
+func failure(b lab.Run) string {
+	var failed []string
+	for _, t := range b.Tests {
+		if t.Status == runner.TestFailed {
+			failed = append(failed, t.Name)
+		}
+	}
+	return string(b.Outcome) + "\x00" + sandboxPath.ReplaceAllString(b.Detail, "") + "\x00" + strings.Join(failed, "\x00")
+}
+
+// checkAtBase runs each red candidate at the base revision of the change
+// (opts.Origin; a list of files has none, and every red file stays red)
+// and marks those that fail the same way there. A test file the change
+// added has no base. An error is the environment's (git, the copy, the
+// runner).
+func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Options, bt time.Duration) error {
+	o := opts.Origin
+	if o == nil || o.Base == "" || len(reds) == 0 {
+		return nil
+	}
+	// The base revision, not the working tree with the change undone: every
+	// file that differs from the base in the working tree (the change, and
+	// an uncommitted edit beside it) is put back, and an untracked file
+	// removed; what git ignores (node_modules, a local .env) stays.
+	names, err := gitOut(root, "diff", o.Base, "--relative", "--no-renames", "--no-ext-diff", "--no-textconv", "--name-status", "-z")
+	if err != nil {
+		return err
+	}
+	type edit struct{ status, path string }
+	var edits []edit
+	fields := strings.Split(string(names), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		edits = append(edits, edit{fields[i], fields[i+1]})
+	}
+	untracked, err := gitOut(root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return err
+	}
+	for _, p := range strings.Split(string(untracked), "\x00") {
+		if p != "" && !strings.HasPrefix(p, ".oracle/") {
+			edits = append(edits, edit{"A", p})
+		}
+	}
+	added := map[string]bool{}
+	for _, e := range edits {
+		if strings.HasPrefix(e.status, "A") {
+			added[e.path] = true
+		}
+	}
+	var todo []int
+	for i, r := range reds {
+		if !added[r.run.Test] {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	sb, err := sandbox.New(root, sandbox.Options{})
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if c, ok := opts.Runner.(interface{ CloseDir(string) }); ok {
+		defer c.CloseDir(sb.Root)
+	}
+	for _, e := range edits {
+		p, err := sb.Path(e.path)
+		if err != nil {
+			continue // a path the sandbox cannot hold (through a link out of it)
+		}
+		if strings.HasPrefix(e.status, "A") {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("the base's sandbox: %w", err)
+			}
+			continue
+		}
+		data, err := gitOut(root, "show", o.Base+":./"+e.path)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("the base's sandbox: %w", err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return fmt.Errorf("the base's sandbox: %w", err)
+		}
+	}
+	for _, i := range todo {
+		head := reds[i].run
+		r, err := opts.Runner.Run(ctx, runner.Spec{Dir: sb.Root, TestFile: head.Test, Timeout: bt, Config: opts.Config})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		o, detail := lab.BaselineOutcome(r)
+		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests}
+		reds[i].atBase = o != lab.Passed && failure(base) == failure(head)
+	}
+	return nil
+}
+
+// gitOut runs git in root; its error is git's message.
+func gitOut(root string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-c", "core.quotePath=false"}, args...)...)
+	cmd.Dir = root
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// redNames are the test files of reds, in order, for a message.
+func redNames(reds []redBaseline) []string {
+	var out []string
+	for _, r := range reds {
+		out = append(out, r.run.Test)
+	}
+	return slices.Compact(out)
+}
