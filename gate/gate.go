@@ -235,7 +235,15 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("%s:%d is not counted: %s", pr.File, pr.Line, pr.Reason))
 	}
-	jobs, sources, why := targets(p, suite, ch, opts, res)
+	// The code the change wrote, token by token (a list of files: all of
+	// them).
+	var toks change.Tokens
+	if opts.Origin != nil {
+		if toks, err = change.CodeTokens(root, opts.Origin, ch); err != nil {
+			return nil, err
+		}
+	}
+	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
 	if why == "" {
 		res.Identity = mutants(jobs, sources, ch, opts)
 	}
@@ -247,8 +255,11 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	res.Timings.Setup = time.Since(start).Seconds()
 	res.Changed = map[string][][2]int{}
-	for file := range sources {
+	for file, src := range sources {
 		res.Changed[file] = ch[file]
+		if toks != nil {
+			res.Changed[file] = toks.Lines(file, src)
+		}
 	}
 	if err := execute(ctx, suite, jobs, sources, opts, res); err != nil {
 		return nil, err
@@ -307,12 +318,19 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// job is one touched function on its way through the stages.
+// job is one touched function (or a module's top-level code) on its way
+// through the stages.
 type job struct {
 	target  *Target
 	fn      *analyzer.Function
 	mutants []edit.Mutant
 	index   []int // each mutant's index among the target's (the ID keeps it across shards)
+	// changed are the spans of the code the change wrote in the target's
+	// file (its top-level code's, for a module); nil: the lines of the
+	// change decide (a list of files).
+	changed []change.Span
+	module  bool // the module's top-level code: fn is the whole program
+	entry   uint // a module's load marker goes there
 }
 
 // targets is the first stage: the functions of the change's production
@@ -320,7 +338,7 @@ type job struct {
 // test files that load its module). A function no test loads is skipped
 // here with the reason. It returns the jobs, the target files' sources, and
 // why the gate skips when there is nothing to do.
-func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, opts Options, res *Result) ([]*job, map[string][]byte, string) {
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, opts Options, res *Result) ([]*job, map[string][]byte, string) {
 	switch {
 	case len(ch) == 0 && opts.Origin != nil:
 		return nil, nil, "the diff is empty: no file differs from the base"
@@ -346,26 +364,62 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, opt
 	}
 	sources := map[string][]byte{}
 	var jobs []*job
-	touched := testsuite.TouchedFunctions(p, ch, prod)
-	res.Targets = make([]Target, len(touched))
-	for i, t := range touched {
-		res.Targets[i] = Target{ID: t.ID(), File: t.File, Line: t.Function.Line, Tests: suite.Candidates(t.File)}
+	lines, modules := ch, map[string]*job{}
+	if toks != nil {
+		// The functions that hold a token the change wrote, and each
+		// file's top-level code that does.
+		lines = change.Change{}
+		code := false
+		for _, file := range prod {
+			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
+			if err != nil {
+				continue
+			}
+			lines[file] = toks.Lines(file, src)
+			code = code || len(toks[file]) > 0
+			if j := moduleJob(file, src, toks[file], opts); j != nil {
+				modules[file] = j
+			}
+		}
+		if !code {
+			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
+		}
 	}
-	for i, t := range touched {
-		tg := &res.Targets[i]
+	touched := testsuite.TouchedFunctions(p, lines, prod)
+	var all []*job
+	for _, t := range touched {
+		if m := modules[t.File]; m != nil && (len(all) == 0 || all[len(all)-1].target.File != t.File) {
+			all = append(all, m) // a file's module code first
+		}
+		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})
+	}
+	for _, file := range prod {
+		if m := modules[file]; m != nil && !slices.Contains(all, m) {
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *job) int { return strings.Compare(a.target.File, b.target.File) })
+	res.Targets = make([]Target, len(all))
+	for i, j := range all {
+		res.Targets[i] = *j.target
+		res.Targets[i].Tests = suite.Candidates(j.target.File)
+		j.target = &res.Targets[i]
+	}
+	for _, j := range all {
+		tg := j.target
 		if len(tg.Tests) == 0 {
-			tg.Skipped = "no test executes it: " + suite.Explain(t.File)
+			tg.Skipped = "no test executes it: " + suite.Explain(tg.File)
 			continue
 		}
-		if sources[t.File] == nil {
-			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t.File)))
+		if sources[tg.File] == nil {
+			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(tg.File)))
 			if err != nil {
 				tg.Skipped = "unreadable: " + err.Error()
 				continue
 			}
-			sources[t.File] = src
+			sources[tg.File] = src
 		}
-		jobs = append(jobs, &job{target: tg, fn: t.Function})
+		jobs = append(jobs, j)
 	}
 	switch {
 	case len(res.Targets) == 0:
@@ -400,10 +454,9 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 		file := j.target.File
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
-		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
-			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
-				continue
-			}
+		ms, index := targetMutants(file, src, syn, j, ch, opts)
+		for k, m := range ms {
+			i := index[k]
 			list.add(j.target.ID, i, m)
 			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
 				j.mutants = append(j.mutants, m)
@@ -459,7 +512,11 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	out := map[*job][]Mutant{}
 	for _, j := range jobs {
 		related = append(related, j.target.Tests...)
-		probes = append(probes, lab.Probe{Path: j.target.File, Body: [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}})
+		body := [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}
+		if j.module {
+			body = [2]uint{j.entry, j.entry} // the module's load
+		}
+		probes = append(probes, lab.Probe{Path: j.target.File, Body: body})
 		for i, m := range j.mutants {
 			key := cache.key(root, m, j.target.Tests)
 			if c, ok := cache.get(key); ok {
