@@ -16,7 +16,9 @@ import (
 // return value, forced condition, removed call) only when the change wrote
 // the construct.
 func TestTokenScopeMutants(t *testing.T) {
-	fn := func(body string) string { return "export function f(a: number, b: number[]): number {\n" + body + "\n}\n" }
+	fn := func(body string) string {
+		return "export function f(a: number, b: number[]): number {\n" + body + "\n}\n"
+	}
 	for _, tc := range []struct {
 		name, base, head string
 		module           bool
