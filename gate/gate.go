@@ -1,7 +1,8 @@
 // Package gate is `oracle gate`, the task-scoped mutation gate (SPEC "oracle
 // gate"): from a change alone (internal/change: git, or a list of files) it
-// finds the functions the change touched (testsuite.TouchedFunctions),
-// mutates the lines the change wrote in them (the gate's operators of
+// finds the functions the change touched (testsuite.TouchedFunctions) and
+// the top-level code it wrote (<file>#<module>), mutates the code the change
+// wrote in them (change.CodeTokens, change.Counts; the gate's operators of
 // mutate/operators), runs them against the test files measured to execute
 // each function (testsuite's candidates, entered by the lab's probes), on
 // the engine `prove` uses (mutate/lab: sandbox, runner, outcome rules), and
@@ -60,9 +61,9 @@ type Options struct {
 	// in the deterministic order of all of them is K-1 modulo N run, so the
 	// N shards together run every mutant exactly once (Merge joins them).
 	ShardK, ShardN int
-	// Scope is where mutants go: ScopeLines (the default) the lines the
-	// change added or modified, ScopeFunction the whole of every touched
-	// function.
+	// Scope is where mutants go: ScopeLines (the default) the code the
+	// change wrote (a token diff; a list of files: all of them),
+	// ScopeFunction the whole of every touched function.
 	Scope string
 	// Config is the vitest config file (--config), "" for vitest's own.
 	Config string
@@ -158,8 +159,9 @@ type Result struct {
 	// Scope is where the mutants were placed: "lines" (the lines the change
 	// added or modified) or "function" (the whole touched functions).
 	Scope string `json:"scope"`
-	// Changed are the lines the change added or modified in the target
-	// files (1-based, inclusive ranges), by file.
+	// Changed are the lines that hold the tokens the change wrote in the
+	// target files (1-based, inclusive ranges), by file; nil for a file
+	// counted whole.
 	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
 	Timings Timings             `json:"timings"`

@@ -210,6 +210,8 @@ func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		switch {
 		case j.module && inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset):
 			continue // a function's: its own target
+		case j.module && inImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
+			continue // a module specifier: not code a test can pin, and no module loads
 		case opts.scope() != ScopeLines && !j.module:
 		case j.changed != nil:
 			if !change.Counts(site(syn, m), j.changed) {
@@ -232,6 +234,23 @@ func inFunction(syn *analyzer.Syntax, start, end uint) bool {
 	}
 	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
 		if functionLike(syn, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// inImport reports whether the range [start, end) of syn's source lies in
+// an import declaration or the module specifier of an `export ... from`.
+func inImport(syn *analyzer.Syntax, start, end uint) bool {
+	if syn == nil {
+		return false
+	}
+	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
+		switch {
+		case syn.Kind(n) == "import_statement":
+			return true
+		case syn.Field(n) == "source" && syn.Kind(syn.Parent(n)) == "export_statement":
 			return true
 		}
 	}
