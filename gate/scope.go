@@ -64,13 +64,7 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 				}
 				s.Own = []change.Span{}
 				if f := syn.Child(call, "function"); f >= 0 {
-					callee := f
-					if syn.Kind(f) == "member_expression" {
-						if p := syn.Child(f, "property"); p >= 0 {
-							callee = p
-						}
-					}
-					s.Own = append(s.Own, span(callee))
+					s.Own = append(s.Own, span(f)) // the callee, its receiver too: `list.forEach` of a new list
 				}
 				if a := syn.Child(call, "arguments"); a >= 0 {
 					s.Own = append(s.Own, own(a, "(", ")")...)

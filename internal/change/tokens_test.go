@@ -1,6 +1,9 @@
 package change
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -86,4 +89,50 @@ func TestDiffSlides(t *testing.T) {
 			t.Errorf("%s: changed %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestCodeTokens: the token diff of a change read from git: a renamed
+// file is diffed against its old name (a pure `git mv` changes nothing, a
+// rename with an edit only the edit), a new file is all new, a comment is
+// no code; the same with --worktree (the working tree against the base),
+// and from a subdirectory.
+func TestCodeTokens(t *testing.T) {
+	r := newRepo(t)
+	long := "export function f(a: number): number {\n  const b = a * 2;\n  const c = b + 1;\n  return c - a;\n}\n"
+	r.commit(map[string]string{"web/src/moved.ts": long, "web/src/edited.ts": long, "web/src/commented.ts": long, "web/README.md": "x\n"})
+	r.git("mv", "web/src/moved.ts", "web/src/here.ts")
+	r.git("mv", "web/src/edited.ts", "web/src/there.ts")
+	r.commit(map[string]string{"web/src/there.ts": strings.Replace(long, "b + 1", "b + 3", 1), "web/src/commented.ts": long + "// done\n",
+		"web/src/new.ts": "// new\nexport const n = 1;\n", "web/README.md": "y\n"})
+	want := map[string]string{"src/here.ts": "", "src/there.ts": "3", "src/commented.ts": "", "src/new.ts": "export const n = 1"}
+	check := func(how string, c Change, o *Origin) {
+		t.Helper()
+		toks, err := CodeTokens(filepath.Join(r.dir, "web"), o, c)
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		got := map[string]string{}
+		for f, spans := range toks {
+			src, _ := os.ReadFile(filepath.Join(r.dir, "web", f))
+			var texts []string
+			for _, s := range spans {
+				texts = append(texts, string(src[s.Start:s.End]))
+			}
+			got[f] = strings.Join(texts, "|")
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, want %q", how, got, want)
+		}
+	}
+	c, o, err := Git(filepath.Join(r.dir, "web"), "HEAD~1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("committed", c, o)
+	r.git("reset", "-q", "--soft", "HEAD~1")
+	c, o, err = Git(filepath.Join(r.dir, "web"), "HEAD", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("--worktree", c, o)
 }
