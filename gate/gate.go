@@ -390,6 +390,9 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	touched := testsuite.TouchedFunctions(p, lines, prod)
 	var all []*job
 	for _, t := range touched {
+		if toks != nil && !holds(toks[t.File], t.Function) {
+			continue // only a line it shares with the change's code
+		}
 		if m := modules[t.File]; m != nil && (len(all) == 0 || all[len(all)-1].target.File != t.File) {
 			all = append(all, m) // a file's module code first
 		}
@@ -424,6 +427,8 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		jobs = append(jobs, j)
 	}
 	switch {
+	case len(res.Targets) == 0 && toks != nil:
+		return nil, nil, "no mutant could be built on what the change touched: it wrote top-level code no operator changes"
 	case len(res.Targets) == 0:
 		return nil, nil, "the change touches no function of its TypeScript files"
 	case len(jobs) == 0:

@@ -270,3 +270,9 @@ func moduleJob(file string, src []byte, changed []change.Span, opts Options) *jo
 	}
 	return j
 }
+
+// holds reports whether fn's code holds one of changed's spans (a deletion
+// point strictly inside).
+func holds(changed []change.Span, fn *analyzer.Function) bool {
+	return change.Counts(change.Site{Replaced: change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)}}, changed)
+}
