@@ -241,7 +241,13 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	// them).
 	var toks change.Tokens
 	if opts.Origin != nil {
-		if toks, err = change.CodeTokens(root, opts.Origin, ch); err != nil {
+		prod := change.Change{}
+		for f, r := range ch {
+			if suite.IsProduction(f) {
+				prod[f] = r
+			}
+		}
+		if toks, err = change.CodeTokens(root, opts.Origin, prod); err != nil {
 			return nil, err
 		}
 	}
