@@ -46,6 +46,15 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		case "statement_block", "object", "class_body":
 			if m.Operator == "BlockStatement" || m.Operator == "ObjectLiteral" {
 				s.Own = own(c, "{", "}")
+				switch p := syn.Parent(c); syn.Kind(p) {
+				case "if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "else_clause",
+					"try_statement", "catch_clause", "finally_clause", "labeled_statement":
+					// The block of a new loop, branch or try: `for (const k of
+					// keys) {` that replaced `forEach((_, k) => {` keeps its braces.
+					if k := syn.FirstChild(p); k >= 0 && !syn.Named(k) {
+						s.Own = append(s.Own, span(k))
+					}
+				}
 				return s
 			}
 		case "array":

@@ -126,7 +126,7 @@ func TypeSyntax(syn *analyzer.Syntax, n analyzer.Node) bool {
 	case "type_annotation", "type_arguments", "type_parameters", "type_alias_declaration", "interface_declaration",
 		"type_identifier", "nested_type_identifier", "type_predicate", "type_predicate_annotation", "type_query", "index_type_query",
 		"lookup_type", "asserts", "asserts_annotation", "opting_type_annotation", "omitting_type_annotation", "ambient_declaration",
-		"accessibility_modifier", "override_modifier":
+		"accessibility_modifier", "override_modifier", "function_signature", "method_signature", "abstract_method_signature", "index_signature":
 		return true
 	case "as", "satisfies":
 		p := syn.Parent(n)

@@ -36,6 +36,8 @@ func TestDiffTokens(t *testing.T) {
 		{"a widened parameter type", "export function f(a: number): number { return a; }\n", "export function f(a: number | string): number | string { return a as number; }\n", []string{}},
 		{"an added interface and type alias", "export const x = 1;\n", "export interface P { a: number }\ntype Q = P[];\nexport const x = 1;\n", []string{}},
 		{"type arguments, non-null, optional parameter", "function f(m, a) { return m.get(a).x; }\n", "function f(m: Map<string, {x: number}>, a?: string) { return m.get<string>(a!)!.x; }\n", []string{}},
+		{"overload signatures", "export function f(a) { return a; }\nclass C {\n  m(a) { return a; }\n}\n",
+			"export function f(a: string): string;\nexport function f(a: number): number;\nexport function f(a) { return a; }\nclass C {\n  m(a: string): string;\n  m(a) { return a; }\n}\n", []string{}},
 		{"an added operand", "if (value < lo) {}\n", "if (Number.isNaN(value) || value < lo) {}\n", []string{"Number.isNaN(value) ||"}},
 		{"an added statement", "function f() {\n  a();\n}\n", "function f() {\n  a();\n  b();\n}\n", []string{"b()"}},
 		{"a deletion", "const x = a || b;\n", "const x = a;\n", []string{"^;\n"}},
