@@ -35,13 +35,14 @@ func TestGateTokenScope(t *testing.T) {
 		reason     string   // a substring
 		targets    []string // the ids, in order
 		mutants    []string // "target operator replacement outcome", in order
+		byHand     bool     // apply each mutant by hand and run vitest: the same outcome
 	}{
 		{name: "a literal two blocks deep, tested by .length only: its own mutant survives (was PASS 80 percent)",
 			base: map[string]string{"src/scale.ts": scale,
 				"test/scale.test.ts": "import { expect, it } from \"vitest\";\nimport { scale } from \"../src/scale\";\nit(\"keeps the positive items\", () => {\n  expect(scale([1, -2, 3]).length).toBe(2);\n});\n"},
 			head: map[string]string{"src/scale.ts": strings.Replace(scale, "it * 1", "it * 2", 1)},
 			code: 1, verdict: "FAIL", targets: []string{"src/scale.ts#scale"},
-			mutants: []string{"src/scale.ts#scale ArithmeticOperator / survived"}},
+			mutants: []string{"src/scale.ts#scale ArithmeticOperator / survived"}, byHand: true},
 		{name: "a try/switch/for nest: the case block, loop and try bodies do not count (was PASS 83 percent)",
 			base: map[string]string{"src/parse.ts": parse,
 				"test/parse.test.ts": "import { expect, it } from \"vitest\";\nimport { parse } from \"../src/parse\";\nit(\"adds\", () => {\n  expect(parse([\"#1\", \"x\"])).toBeGreaterThan(0);\n  expect(parse([\"x\"])).toBe(0);\n});\n"},
@@ -85,13 +86,13 @@ func TestGateTokenScope(t *testing.T) {
 				"test/limits.test.ts": "import { expect, it } from \"vitest\";\nimport * as m from \"../src/limits\";\nit(\"has limits\", () => {\n  expect(m.within(5)).toBe(true);\n  expect((m as any).LIMITS?.max ?? 30).toBe(30);\n});\n"},
 			head: map[string]string{"src/limits.ts": "export const LIMITS = { max: 10 * 3 };\nexport function within(n: number): boolean {\n  return n <= 100;\n}\n"},
 			code: 1, verdict: "FAIL", targets: []string{"src/limits.ts#<module>"},
-			mutants: []string{"src/limits.ts#<module> ObjectLiteral {} survived", "src/limits.ts#<module> ArithmeticOperator / killed"}},
+			mutants: []string{"src/limits.ts#<module> ObjectLiteral {} survived", "src/limits.ts#<module> ArithmeticOperator / killed"}, byHand: true},
 		{name: "a top-level ternary: <module>, the added operands' mutants only (was SKIP)",
 			base: map[string]string{"src/path.ts": "const cond = process.platform === \"win32\";\nexport const delimiter = \":\";\n",
 				"test/path.test.ts": "import { expect, it } from \"vitest\";\nimport { delimiter } from \"../src/path\";\nit(\"has a delimiter\", () => {\n  expect(delimiter).toBe(\":\");\n});\n"},
 			head: map[string]string{"src/path.ts": "const cond = process.platform === \"win32\";\nexport const delimiter = cond ? \";\" : \":\";\n"},
 			code: 1, verdict: "FAIL", targets: []string{"src/path.ts#<module>"},
-			mutants: []string{"src/path.ts#<module> ConditionalExpression true killed", "src/path.ts#<module> ConditionalExpression false survived", "src/path.ts#<module> StringLiteral \"\" survived"}},
+			mutants: []string{"src/path.ts#<module> ConditionalExpression true killed", "src/path.ts#<module> ConditionalExpression false survived", "src/path.ts#<module> StringLiteral \"\" survived"}, byHand: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gitRepo{t, t.TempDir()}
@@ -114,7 +115,10 @@ func TestGateTokenScope(t *testing.T) {
 				Targets         []struct {
 					ID, Skipped string
 				}
-				Mutants []struct{ Target, MutatorName, Replacement, Outcome string }
+				Mutants []struct {
+					Target, File, MutatorName, Replacement, Outcome string
+					Line, Column, EndLine, EndColumn                int
+				}
 			}
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
@@ -134,6 +138,36 @@ func TestGateTokenScope(t *testing.T) {
 			}
 			if !slices.Equal(mutants, tc.mutants) {
 				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
+			}
+			for _, m := range r.Mutants {
+				if !tc.byHand {
+					break
+				}
+				// The mutant applied by hand (the sources are ASCII: columns
+				// are bytes), the suite run with vitest.
+				path := filepath.Join(g.dir, m.File)
+				orig, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				offset := func(line, col int) int {
+					off := 0
+					for l := 1; l < line; l++ {
+						off += strings.Index(string(orig[off:]), "\n") + 1
+					}
+					return off + col - 1
+				}
+				mutated := string(orig[:offset(m.Line, m.Column)]) + m.Replacement + string(orig[offset(m.EndLine, m.EndColumn):])
+				os.WriteFile(path, []byte(mutated), 0o644)
+				vr := runVitest(t, v4(t), g.dir)
+				os.WriteFile(path, orig, 0o644)
+				byHand := "killed"
+				if vr.failures() == "" && vr.NumPassedTests > 0 {
+					byHand = "survived"
+				}
+				if byHand != m.Outcome {
+					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, mutated)
+				}
 			}
 		})
 	}
