@@ -337,8 +337,9 @@ type job struct {
 	// file (its top-level code's, for a module); nil: the lines of the
 	// change decide (a list of files).
 	changed []change.Span
-	module  bool // the module's top-level code: fn is the whole program
-	entry   uint // a module's load marker goes there
+	module  bool          // the module's top-level code: fn is the whole program
+	entry   uint          // a module's load marker goes there
+	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
 }
 
 // targets is the first stage: the functions of the change's production
@@ -372,7 +373,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	}
 	sources := map[string][]byte{}
 	var jobs []*job
-	lines, modules := ch, map[string]*job{}
+	lines, modules, topLevel := ch, map[string]*job{}, false
 	if toks != nil {
 		// The functions that hold a token the change wrote, and each
 		// file's top-level code that does.
@@ -385,9 +386,15 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 			}
 			lines[file] = toks.Lines(file, src)
 			code = code || len(toks[file]) > 0
-			if j := moduleJob(file, src, toks[file], opts); j != nil {
+			var fns []*analyzer.Function
+			if f, _ := p.Module(file); f != nil {
+				fns = f.Functions
+			}
+			j, wrote := moduleJob(file, src, toks[file], fns, opts)
+			if j != nil {
 				modules[file] = j
 			}
+			topLevel = topLevel || wrote
 		}
 		if !code {
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
@@ -433,7 +440,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		jobs = append(jobs, j)
 	}
 	switch {
-	case len(res.Targets) == 0 && toks != nil:
+	case len(res.Targets) == 0 && topLevel:
 		return nil, nil, "no mutant could be built on what the change touched: it wrote top-level code no operator changes"
 	case len(res.Targets) == 0:
 		return nil, nil, "the change touches no function of its TypeScript files"

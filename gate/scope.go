@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"slices"
+
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
@@ -120,13 +122,13 @@ func functionLike(syn *analyzer.Syntax, n analyzer.Node) bool {
 }
 
 // moduleSpans are the parts of changed (a file's changed spans) outside
-// every function: the top-level code the change wrote, which runs when the
-// module loads.
-func moduleSpans(syn *analyzer.Syntax, changed []change.Span) []change.Span {
+// every function (functionLike, and fns, the analyzer's functions): the
+// top-level code the change wrote, which runs when the module loads.
+func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span) []change.Span {
 	if syn == nil {
 		return nil
 	}
-	var fns []change.Span
+	fns = slices.Clone(fns)
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
 		if functionLike(syn, n) {
 			fns = append(fns, change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))})
@@ -211,7 +213,7 @@ func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 	var index []int
 	for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
 		switch {
-		case j.module && inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset):
+		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
 			continue // a function's: its own target
 		case j.module && inImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
 			continue // a module specifier: not code a test can pin, and no module loads
@@ -227,6 +229,16 @@ func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		index = append(index, i)
 	}
 	return out, index
+}
+
+// within reports whether mutant m lies in one of spans.
+func within(m edit.Mutant, spans []change.Span) bool {
+	for _, s := range spans {
+		if s.Start <= int(m.Original.Start.Offset) && int(m.Original.End.Offset) <= s.End {
+			return true
+		}
+	}
+	return false
 }
 
 // inFunction reports whether the range [start, end) of syn's source lies in
@@ -262,22 +274,28 @@ func inImport(syn *analyzer.Syntax, start, end uint) bool {
 
 // moduleJob is the job of file's top-level code when the change wrote
 // some (changed, the file's spans) and an operator mutates it; nil
-// otherwise.
-func moduleJob(file string, src []byte, changed []change.Span, opts Options) *job {
+// otherwise. wrote says whether the change wrote top-level code at all.
+// What the analyzer takes for a function (fns) is not top-level code: it
+// is a target of its own.
+func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options) (j *job, wrote bool) {
 	if len(changed) == 0 {
-		return nil
+		return nil, false
 	}
 	_, syn := analyzer.ParseSyntax(file, src)
-	mod := moduleSpans(syn, changed)
+	var apart []change.Span
+	for _, fn := range fns {
+		apart = append(apart, change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)})
+	}
+	mod := moduleSpans(syn, changed, apart)
 	if len(mod) == 0 {
-		return nil
+		return nil, false
 	}
 	fn, entry := moduleBody(syn, file)
-	j := &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry}
+	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
 	if ms, _ := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
-		return nil // declarations, imports: nothing an operator changes
+		return nil, true // declarations, imports: nothing an operator changes
 	}
-	return j
+	return j, true
 }
 
 // holds reports whether fn's code holds one of changed's spans (a deletion

@@ -73,6 +73,10 @@ func TestTokenScopeMutants(t *testing.T) {
 			base: "export const a = 1;\n",
 			head: "import { x } from \"./x\";\nexport { y } from \"./y\";\nexport const a = 1;\nexport const b = x + \"s\";\n", module: true,
 			want: []string{"ArithmeticOperator -: +", "StringLiteral \"\": \"s\""}},
+		{name: "a static block runs at load, an instance field at construction",
+			base: "export class C {\n  static s = 0;\n  f = 1 + 1;\n  static {\n    C.s = 1 + 1;\n  }\n}\n",
+			head: "export class C {\n  static s = 0;\n  f = 1 + 2;\n  static {\n    C.s = 1 + 2;\n  }\n}\n", module: true,
+			want: []string{"ArithmeticOperator -: +"}},
 		{name: "a condition rewritten whole",
 			base: "export const d = a ? \";\" : \":\";\n",
 			head: "export const d = b ? \";\" : \":\";\n", module: true,
@@ -84,7 +88,7 @@ func TestTokenScopeMutants(t *testing.T) {
 			changed := change.Diff("src/f.ts", []byte(tc.base), src)
 			var j *job
 			if tc.module {
-				j = moduleJob("src/f.ts", src, changed, Options{})
+				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{})
 				if j == nil {
 					t.Fatal("no module target")
 				}
