@@ -375,48 +375,12 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	var jobs []*job
 	lines, modules, topLevel := ch, map[string]*job{}, false
 	if toks != nil {
-		// The functions that hold a token the change wrote, and each
-		// file's top-level code that does.
-		lines = change.Change{}
-		code := false
-		for _, file := range prod {
-			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
-			if err != nil {
-				continue
-			}
-			lines[file] = toks.Lines(file, src)
-			code = code || len(toks[file]) > 0
-			var fns []*analyzer.Function
-			if f, _ := p.Module(file); f != nil {
-				fns = f.Functions
-			}
-			j, wrote := moduleJob(file, src, toks[file], fns, opts)
-			if j != nil {
-				modules[file] = j
-			}
-			topLevel = topLevel || wrote
-		}
-		if !code {
+		var code bool
+		if lines, modules, code, topLevel = codeChanged(p, toks, prod, opts); !code {
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}
-	touched := testsuite.TouchedFunctions(p, lines, prod)
-	var all []*job
-	for _, t := range touched {
-		if toks != nil && !holds(toks[t.File], t.Function) {
-			continue // only a line it shares with the change's code
-		}
-		if m := modules[t.File]; m != nil && (len(all) == 0 || all[len(all)-1].target.File != t.File) {
-			all = append(all, m) // a file's module code first
-		}
-		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})
-	}
-	for _, file := range prod {
-		if m := modules[file]; m != nil && !slices.Contains(all, m) {
-			all = append(all, m)
-		}
-	}
-	slices.SortStableFunc(all, func(a, b *job) int { return strings.Compare(a.target.File, b.target.File) })
+	all := withModules(testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
 	res.Targets = make([]Target, len(all))
 	for i, j := range all {
 		res.Targets[i] = *j.target

@@ -1,11 +1,16 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // ModuleTarget is the name of a file's top-level code as a target:
@@ -302,4 +307,61 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 // point strictly inside).
 func holds(changed []change.Span, fn *analyzer.Function) bool {
 	return change.Counts(change.Site{Replaced: change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)}}, changed)
+}
+
+// codeChanged reads the token diff toks of the change's production files
+// prod: the lines that hold changed tokens (what TouchedFunctions reads),
+// each file's <module> job, whether the change touched code at all, and
+// whether it wrote top-level code (an operator may find nothing there).
+func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
+	lines, modules = change.Change{}, map[string]*job{}
+	for _, file := range prod {
+		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
+		if err != nil {
+			continue
+		}
+		lines[file] = toks.Lines(file, src)
+		code = code || len(toks[file]) > 0
+		var fns []*analyzer.Function
+		if f, _ := p.Module(file); f != nil {
+			fns = f.Functions
+		}
+		j, wrote := moduleJob(file, src, toks[file], fns, opts)
+		if j != nil {
+			modules[file] = j
+		}
+		topLevel = topLevel || wrote
+	}
+	return lines, modules, code, topLevel
+}
+
+// withModules are the jobs of the touched functions (those whose own code
+// holds a changed token, with toks) and of the <module> targets, in file
+// order, a file's module first.
+func withModules(touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string) []*job {
+	var all []*job
+	for _, t := range touched {
+		if toks != nil && !holds(toks[t.File], t.Function) {
+			continue // only a line it shares with the change's code
+		}
+		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})
+	}
+	for _, file := range prod {
+		if m := modules[file]; m != nil {
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *job) int {
+		if a.target.File != b.target.File {
+			return strings.Compare(a.target.File, b.target.File)
+		}
+		switch {
+		case a.module == b.module:
+			return 0
+		case a.module:
+			return -1
+		}
+		return 1
+	})
+	return all
 }
