@@ -1,7 +1,8 @@
 // Package gate is `oracle gate`, the task-scoped mutation gate (SPEC "oracle
 // gate"): from a change alone (internal/change: git, or a list of files) it
-// finds the functions the change touched (testsuite.TouchedFunctions),
-// mutates the lines the change wrote in them (the gate's operators of
+// finds the functions the change touched (testsuite.TouchedFunctions) and
+// the top-level code it wrote (<file>#<module>), mutates the code the change
+// wrote in them (change.CodeTokens, change.Counts; the gate's operators of
 // mutate/operators), runs them against the test files measured to execute
 // each function (testsuite's candidates, entered by the lab's probes), on
 // the engine `prove` uses (mutate/lab: sandbox, runner, outcome rules), and
@@ -61,9 +62,9 @@ type Options struct {
 	// in the deterministic order of all of them is K-1 modulo N run, so the
 	// N shards together run every mutant exactly once (Merge joins them).
 	ShardK, ShardN int
-	// Scope is where mutants go: ScopeLines (the default) the lines the
-	// change added or modified, ScopeFunction the whole of every touched
-	// function.
+	// Scope is where mutants go: ScopeLines (the default) the code the
+	// change wrote (a token diff; a list of files: all of them),
+	// ScopeFunction the whole of every touched function.
 	Scope string
 	// Config is the vitest config file (--config), "" for vitest's own.
 	Config string
@@ -198,8 +199,9 @@ type Result struct {
 	// Scope is where the mutants were placed: "lines" (the lines the change
 	// added or modified) or "function" (the whole touched functions).
 	Scope string `json:"scope"`
-	// Changed are the lines the change added or modified in the target
-	// files (1-based, inclusive ranges), by file.
+	// Changed are the lines that hold the tokens the change wrote in the
+	// target files (1-based, inclusive ranges), by file; nil for a file
+	// counted whole.
 	Changed map[string][][2]int `json:"changed,omitempty"`
 	Cached  int                 `json:"cached"` // mutants whose outcome came from the cache
 	Timings Timings             `json:"timings"`
@@ -277,7 +279,21 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("%s:%d is not counted: %s", pr.File, pr.Line, pr.Reason))
 	}
-	jobs, sources, why := targets(p, suite, ch, opts, res)
+	// The code the change wrote, token by token (a list of files: all of
+	// them).
+	var toks change.Tokens
+	if opts.Origin != nil {
+		prod := change.Change{}
+		for f, r := range ch {
+			if suite.IsProduction(f) {
+				prod[f] = r
+			}
+		}
+		if toks, err = change.CodeTokens(root, opts.Origin, prod); err != nil {
+			return nil, err
+		}
+	}
+	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
 	if why == "" {
 		res.Identity = mutants(jobs, sources, ch, opts)
 	}
@@ -290,8 +306,11 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	res.Timings.Setup = time.Since(start).Seconds()
 	res.Changed = map[string][][2]int{}
-	for file := range sources {
+	for file, src := range sources {
 		res.Changed[file] = ch[file]
+		if toks != nil {
+			res.Changed[file] = toks.Lines(file, src)
+		}
 	}
 	if err := execute(ctx, suite, jobs, sources, opts, res); err != nil {
 		return nil, err
@@ -380,12 +399,20 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// job is one touched function on its way through the stages.
+// job is one touched function (or a module's top-level code) on its way
+// through the stages.
 type job struct {
 	target  *Target
 	fn      *analyzer.Function
 	mutants []edit.Mutant
 	index   []int // each mutant's index among the target's (the ID keeps it across shards)
+	// changed are the spans of the code the change wrote in the target's
+	// file (its top-level code's, for a module); nil: the lines of the
+	// change decide (a list of files).
+	changed []change.Span
+	module  bool          // the module's top-level code: fn is the whole program
+	entry   uint          // a module's load marker goes there
+	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
 }
 
 // targets is the first stage: the functions of the change's production
@@ -393,7 +420,7 @@ type job struct {
 // test files that load its module). A function no test loads is skipped
 // here with the reason. It returns the jobs, the target files' sources, and
 // why the gate skips when there is nothing to do.
-func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, opts Options, res *Result) ([]*job, map[string][]byte, string) {
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, opts Options, res *Result) ([]*job, map[string][]byte, string) {
 	switch {
 	case len(ch) == 0 && opts.Origin != nil:
 		return nil, nil, "the diff is empty: no file differs from the base"
@@ -419,28 +446,39 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, opt
 	}
 	sources := map[string][]byte{}
 	var jobs []*job
-	touched := testsuite.TouchedFunctions(p, ch, prod)
-	res.Targets = make([]Target, len(touched))
-	for i, t := range touched {
-		res.Targets[i] = Target{ID: t.ID(), File: t.File, Line: t.Function.Line, Tests: suite.Candidates(t.File)}
+	lines, modules, topLevel := ch, map[string]*job{}, false
+	if toks != nil {
+		var code bool
+		if lines, modules, code, topLevel = codeChanged(p, toks, prod, opts); !code {
+			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
+		}
 	}
-	for i, t := range touched {
-		tg := &res.Targets[i]
+	all := withModules(testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
+	res.Targets = make([]Target, len(all))
+	for i, j := range all {
+		res.Targets[i] = *j.target
+		res.Targets[i].Tests = suite.Candidates(j.target.File)
+		j.target = &res.Targets[i]
+	}
+	for _, j := range all {
+		tg := j.target
 		if len(tg.Tests) == 0 {
-			tg.Skipped = "no test executes it: " + suite.Explain(t.File)
+			tg.Skipped = "no test executes it: " + suite.Explain(tg.File)
 			continue
 		}
-		if sources[t.File] == nil {
-			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t.File)))
+		if sources[tg.File] == nil {
+			src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(tg.File)))
 			if err != nil {
 				tg.Skipped = "unreadable: " + err.Error()
 				continue
 			}
-			sources[t.File] = src
+			sources[tg.File] = src
 		}
-		jobs = append(jobs, &job{target: tg, fn: t.Function})
+		jobs = append(jobs, j)
 	}
 	switch {
+	case len(res.Targets) == 0 && topLevel:
+		return nil, nil, "no mutant could be built on what the change touched: it wrote top-level code no operator changes"
 	case len(res.Targets) == 0:
 		return nil, nil, "the change touches no function of its TypeScript files"
 	case len(jobs) == 0:
@@ -476,13 +514,12 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
 		progs.Original(file, src, syn) // a mutant that makes it is none
-		for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
-			if opts.scope() == ScopeLines && !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line) {
-				continue
-			}
+		ms, index := targetMutants(file, src, syn, j, ch, opts)
+		for k, m := range ms {
 			if !progs.Add(m) {
 				continue // the program of a mutant before it, in scope: one mutant
 			}
+			i := index[k]
 			list.add(j.target.ID, i, m)
 			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
 				j.mutants = append(j.mutants, m)
@@ -543,7 +580,11 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	out := map[*job][]Mutant{}
 	for _, j := range jobs {
 		related = append(related, j.target.Tests...)
-		probes = append(probes, lab.Probe{Path: j.target.File, Body: [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}})
+		body := [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}
+		if j.module {
+			body = [2]uint{j.entry, j.entry} // the module's load
+		}
+		probes = append(probes, lab.Probe{Path: j.target.File, Body: body})
 		for i, m := range j.mutants {
 			key := cache.key(root, m, j.target.Tests)
 			if c, ok := cache.get(key); ok {

@@ -71,4 +71,13 @@ func TestInstrumentEntries(t *testing.T) {
 	if _, _, err := Instrument("x.ts", []byte(src), nil, nil, [][2]uint{{0, 9999}}, func(int) string { return "E()" }); err == nil {
 		t.Error("a body outside the source was accepted")
 	}
+	// A module's load: an empty range is a statement there.
+	mod := "import { x } from \"./x\";\nexport const L = { max: x * 3 };\n"
+	at := uint(strings.Index(mod, "export"))
+	out, _, err = Instrument("m.ts", []byte(mod), nil, nil,
+		[][2]uint{{0, 0}, {at, at}}, func(i int) string { return fmt.Sprintf("E(%d)", i) })
+	want = "E(0); import { x } from \"./x\";\nE(1); export const L = { max: x * 3 };\n"
+	if err != nil || string(out) != want {
+		t.Errorf("module entry: %v\n%s\nwant\n%s", err, out, want)
+	}
 }

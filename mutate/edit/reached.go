@@ -101,7 +101,9 @@ func MarkCoverage(path string, orig []byte, spans [][2]uint, marker func(ids []i
 // byte range of a function's body in orig: a { } block, or an arrow's
 // expression body), entry(i) is one line of JavaScript that runs each time
 // that function is entered. A block body gets it as its first statement; an
-// expression body e becomes `((() => { marker })(), e)`. Entry markers and
+// expression body e becomes `((() => { marker })(), e)`; an empty range
+// [p, p] is a module's load: the marker is a statement at p, between two
+// top-level statements. Entry markers and
 // coverage markers at one place run in that order. The result runs as orig
 // does and keeps its lines.
 func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int) string, bodies [][2]uint, entry func(i int) string) (out []byte, covered []bool, err error) {
@@ -147,6 +149,14 @@ func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int
 		texts[off] += text
 	}
 	for i, b := range bodies {
+		if b[1] == b[0] && int(b[0]) <= len(orig) { // a module's load: a statement at b[0]
+			stmt, err := oneLine("entry", entry(i))
+			if err != nil {
+				return nil, nil, err
+			}
+			insert(b[0], stmt+" ")
+			continue
+		}
 		if b[1] <= b[0] || int(b[1]) > len(orig) {
 			return nil, nil, fmt.Errorf("%s: function body %d-%d lies outside the source", path, b[0], b[1])
 		}

@@ -1,0 +1,174 @@
+package main
+
+// The change's own code (issue 27 item 1, issue 26 items 4 and 5), end to
+// end on repositories with a git history written here: mutants count on
+// the code the change wrote, not on the blocks around it; top-level code
+// is the target <file>#<module>, its mutants run at the module's load; a
+// change of no code is SKIP. Every verdict below was checked by applying
+// the mutant by hand and running vitest.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const clampTS = "export function clamp(value: number, lo: number, hi: number): number {\n  if (value < lo) {\n    return lo;\n  }\n  if (value > hi) {\n    return hi;\n  }\n  return value;\n}\n"
+
+// A test that pins the floor only: every mutant of the upper bound survives.
+const clampTestTS = "import { expect, it } from \"vitest\";\nimport { clamp } from \"../src/clamp\";\nit(\"clamps\", () => {\n  expect(clamp(-5, 0, 10)).toBe(0);\n});\n"
+
+func TestGateTokenScope(t *testing.T) {
+	nm := v4(t).nodeModules
+	scale := "export function scale(items: number[]): number[] {\n  const out: number[] = [];\n  for (const it of items) {\n    if (it > 0) {\n      out.push(it * 1);\n    }\n  }\n  return out;\n}\n"
+	parse := "export function parse(lines: string[]): number {\n  let total = 0;\n  try {\n    for (const l of lines) {\n      switch (l[0]) {\n        case \"#\": {\n          total += Number(l.slice(1));\n          break;\n        }\n        default:\n          total += 0;\n      }\n    }\n  } catch {\n    return -1;\n  }\n  return total;\n}\n"
+	for _, tc := range []struct {
+		name       string
+		base, head map[string]string
+		mv         [2]string // a git mv in the change
+		code       int
+		verdict    string
+		reason     string   // a substring
+		targets    []string // the ids, in order
+		mutants    []string // "target operator replacement outcome", in order
+		byHand     bool     // apply each mutant by hand and run vitest: the same outcome
+	}{
+		{name: "a literal two blocks deep, tested by .length only: its own mutant survives (was PASS 80 percent)",
+			base: map[string]string{"src/scale.ts": scale,
+				"test/scale.test.ts": "import { expect, it } from \"vitest\";\nimport { scale } from \"../src/scale\";\nit(\"keeps the positive items\", () => {\n  expect(scale([1, -2, 3]).length).toBe(2);\n});\n"},
+			head: map[string]string{"src/scale.ts": strings.Replace(scale, "it * 1", "it * 2", 1)},
+			code: 1, verdict: "FAIL", targets: []string{"src/scale.ts#scale"},
+			mutants: []string{"src/scale.ts#scale ArithmeticOperator / survived"}, byHand: true},
+		{name: "a try/switch/for nest: the case block, loop and try bodies do not count (was PASS 83 percent)",
+			base: map[string]string{"src/parse.ts": parse,
+				"test/parse.test.ts": "import { expect, it } from \"vitest\";\nimport { parse } from \"../src/parse\";\nit(\"adds\", () => {\n  expect(parse([\"#1\", \"x\"])).toBeGreaterThan(0);\n  expect(parse([\"x\"])).toBe(0);\n});\n"},
+			head: map[string]string{"src/parse.ts": strings.Replace(parse, "Number(l.slice(1));", "Number(l.slice(1)) * 10;", 1)},
+			code: 1, verdict: "FAIL", targets: []string{"src/parse.ts#parse"},
+			mutants: []string{"src/parse.ts#parse ArithmeticOperator / survived"}},
+		{name: "a new guard: its block, condition and return count",
+			base: map[string]string{"src/clamp.ts": strings.Replace(clampTS, "  if (value < lo) {\n    return lo;\n  }\n", "", 1), "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"src/clamp.ts": clampTS},
+			code: 1, verdict: "FAIL", targets: []string{"src/clamp.ts#clamp"},
+			mutants: []string{"src/clamp.ts#clamp ConditionalExpression (true) survived", "src/clamp.ts#clamp ConditionalExpression (false) killed",
+				"src/clamp.ts#clamp EqualityOperator <= survived", "src/clamp.ts#clamp EqualityOperator >= killed", "src/clamp.ts#clamp BlockStatement {} killed", "src/clamp.ts#clamp ReturnValue undefined killed"}},
+		{name: "a type-only edit inside a function (was PASS 100 percent from the blocks around it)",
+			base: map[string]string{"src/clamp.ts": strings.Replace(clampTS, "  return value;", "  const v: number = value;\n  return v;", 1), "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"src/clamp.ts": strings.Replace(clampTS, "  return value;", "  const v: number | undefined = value as number;\n  return v!;", 1)},
+			code: 0, verdict: "SKIP", reason: "the change touches no code"},
+		{name: "a trailing comment (was FAIL 33 percent)",
+			base: map[string]string{"src/clamp.ts": clampTS, "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"src/clamp.ts": strings.Replace(clampTS, "return hi;", "return hi; // the ceiling", 1)},
+			code: 0, verdict: "SKIP", reason: "the change touches no code"},
+		{name: "a widened parameter type (was PASS)",
+			base: map[string]string{"src/clamp.ts": clampTS, "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"src/clamp.ts": strings.Replace(clampTS, "hi: number)", "hi: number | bigint)", 1)},
+			code: 0, verdict: "SKIP", reason: "the change touches no code"},
+		{name: "a pure rename (was FAIL 36 percent)",
+			base: map[string]string{"src/clamp.ts": clampTS, "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"test/clamp.test.ts": strings.Replace(clampTestTS, "../src/clamp", "../src/limit", 1)},
+			mv:   [2]string{"src/clamp.ts", "src/limit.ts"},
+			code: 0, verdict: "SKIP", reason: "the change touches no code"},
+		{name: "an added interface and re-formatting",
+			base: map[string]string{"src/clamp.ts": clampTS, "test/clamp.test.ts": clampTestTS},
+			head: map[string]string{"src/clamp.ts": "export interface Range { lo: number; hi: number }\n" + strings.ReplaceAll(strings.ReplaceAll(clampTS, ";\n", "\n"), "    ", "\t\t")},
+			code: 0, verdict: "SKIP", reason: "the change touches no code"},
+		{name: "a literal on a line a function shares: not the function's (was PASS 100 percent on its old code)",
+			base: map[string]string{"src/one.ts": "export const a = 1; export function f(x: number) { return x + a; }\n",
+				"test/one.test.ts": "import { expect, it } from \"vitest\";\nimport { f } from \"../src/one\";\nit(\"f\", () => {\n  expect(f(1)).toBe(4);\n});\n"},
+			head: map[string]string{"src/one.ts": "export const a = 3; export function f(x: number) { return x + a; }\n"},
+			code: 0, verdict: "SKIP", reason: "it wrote top-level code no operator changes"},
+		{name: "a top-level object: <module>, its mutants run at load (was SKIP)",
+			base: map[string]string{"src/limits.ts": "export function within(n: number): boolean {\n  return n <= 100;\n}\n",
+				"test/limits.test.ts": "import { expect, it } from \"vitest\";\nimport * as m from \"../src/limits\";\nit(\"has limits\", () => {\n  expect(m.within(5)).toBe(true);\n  expect((m as any).LIMITS?.max ?? 30).toBe(30);\n});\n"},
+			head: map[string]string{"src/limits.ts": "export const LIMITS = { max: 10 * 3 };\nexport function within(n: number): boolean {\n  return n <= 100;\n}\n"},
+			code: 1, verdict: "FAIL", targets: []string{"src/limits.ts#<module>"},
+			mutants: []string{"src/limits.ts#<module> ObjectLiteral {} survived", "src/limits.ts#<module> ArithmeticOperator / killed"}, byHand: true},
+		{name: "a top-level ternary: <module>, the added operands' mutants only (was SKIP)",
+			base: map[string]string{"src/path.ts": "const cond = process.platform === \"win32\";\nexport const delimiter = \":\";\n",
+				"test/path.test.ts": "import { expect, it } from \"vitest\";\nimport { delimiter } from \"../src/path\";\nit(\"has a delimiter\", () => {\n  expect(delimiter).toBe(\":\");\n});\n"},
+			head: map[string]string{"src/path.ts": "const cond = process.platform === \"win32\";\nexport const delimiter = cond ? \";\" : \":\";\n"},
+			code: 1, verdict: "FAIL", targets: []string{"src/path.ts#<module>"},
+			mutants: []string{"src/path.ts#<module> ConditionalExpression true killed", "src/path.ts#<module> ConditionalExpression false survived", "src/path.ts#<module> StringLiteral \"\" survived"}, byHand: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gitRepo{t, t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			g.git("init", "-q")
+			base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"scope","private":true,"type":"module"}`}
+			for f, s := range tc.base {
+				base[f] = s
+			}
+			g.commit("base", base)
+			if tc.mv[0] != "" {
+				g.git("mv", tc.mv[0], tc.mv[1])
+			}
+			g.commit("change", tc.head)
+			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", g.dir)
+			var r struct {
+				Verdict, Reason string
+				Targets         []struct {
+					ID, Skipped string
+				}
+				Mutants []struct {
+					Target, File, MutatorName, Replacement, Outcome string
+					Line, Column, EndLine, EndColumn                int
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+			}
+			var targets, mutants []string
+			for _, tg := range r.Targets {
+				targets = append(targets, tg.ID+tg.Skipped)
+			}
+			for _, m := range r.Mutants {
+				mutants = append(mutants, fmt.Sprintf("%s %s %s %s", m.Target, m.MutatorName, m.Replacement, m.Outcome))
+			}
+			if code != tc.code || r.Verdict != tc.verdict || !strings.Contains(r.Reason, tc.reason) {
+				t.Errorf("exit %d %s %q, want exit %d %s %q\n%s", code, r.Verdict, r.Reason, tc.code, tc.verdict, tc.reason, errs)
+			}
+			if !slices.Equal(targets, tc.targets) {
+				t.Errorf("targets %q, want %q", targets, tc.targets)
+			}
+			if !slices.Equal(mutants, tc.mutants) {
+				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
+			}
+			for _, m := range r.Mutants {
+				if !tc.byHand {
+					break
+				}
+				// The mutant applied by hand (the sources are ASCII: columns
+				// are bytes), the suite run with vitest.
+				path := filepath.Join(g.dir, m.File)
+				orig, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				offset := func(line, col int) int {
+					off := 0
+					for l := 1; l < line; l++ {
+						off += strings.Index(string(orig[off:]), "\n") + 1
+					}
+					return off + col - 1
+				}
+				mutated := string(orig[:offset(m.Line, m.Column)]) + m.Replacement + string(orig[offset(m.EndLine, m.EndColumn):])
+				os.WriteFile(path, []byte(mutated), 0o644)
+				vr := runVitest(t, v4(t), g.dir)
+				os.WriteFile(path, orig, 0o644)
+				byHand := "killed"
+				if vr.failures() == "" && vr.NumPassedTests > 0 {
+					byHand = "survived"
+				}
+				if byHand != m.Outcome {
+					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, mutated)
+				}
+			}
+		})
+	}
+}

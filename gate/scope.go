@@ -1,0 +1,367 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/testsuite"
+)
+
+// ModuleTarget is the name of a file's top-level code as a target:
+// `<file>#<module>`.
+const ModuleTarget = "<module>"
+
+// site is mutant m of syn's source as the token scope judges it
+// (change.Counts): the code it replaces (an operator token's mutant
+// replaces its expression: `it * 2` → `it / 2` is on the changed `2`) and,
+// for a mutant of a whole construct, the construct's own tokens: a block's,
+// object's or array's brackets; the `return` of a replaced return value;
+// the `if`, `while`, `do` or `?` `:` of a forced condition; the callee and
+// parentheses of a removed call statement.
+func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
+	start, end := m.Original.Start.Offset, m.Original.End.Offset
+	s := change.Site{Replaced: change.Span{Start: int(start), End: int(end)}}
+	if syn == nil {
+		return s
+	}
+	n := syn.Find(start, end, "")
+	if n < 0 {
+		return s
+	}
+	span := func(n analyzer.Node) change.Span { return change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))} }
+	own := func(n analyzer.Node, kinds ...string) []change.Span {
+		out := []change.Span{}
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			for _, k := range kinds {
+				if !syn.Named(c) && syn.Kind(c) == k {
+					out = append(out, span(c))
+				}
+			}
+		}
+		return out
+	}
+	// The outermost node of exactly this range is found; a construct may be
+	// the node itself or the one it is the only content of.
+	for c := n; c >= 0 && syn.Start(c) == start && syn.End(c) == end; c = syn.FirstChild(c) {
+		switch syn.Kind(c) {
+		case "statement_block", "object", "class_body":
+			if m.Operator == "BlockStatement" || m.Operator == "ObjectLiteral" {
+				s.Own = own(c, "{", "}")
+				switch p := syn.Parent(c); syn.Kind(p) {
+				case "if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "else_clause",
+					"try_statement", "catch_clause", "finally_clause", "labeled_statement":
+					// The block of a new loop, branch or try: `for (const k of
+					// keys) {` that replaced `forEach((_, k) => {` keeps its braces.
+					if k := syn.FirstChild(p); k >= 0 && !syn.Named(k) {
+						s.Own = append(s.Own, span(k))
+					}
+				}
+				return s
+			}
+		case "array":
+			if m.Operator == "ArrayDeclaration" {
+				s.Own = own(c, "[", "]")
+				return s
+			}
+		case "expression_statement":
+			if m.Operator == "CallStatementRemoval" {
+				call := syn.FirstNamed(c)
+				if call >= 0 && syn.Kind(call) == "await_expression" {
+					call = syn.FirstNamed(call)
+				}
+				if call < 0 || syn.Kind(call) != "call_expression" {
+					return s
+				}
+				s.Own = []change.Span{}
+				if f := syn.Child(call, "function"); f >= 0 {
+					s.Own = append(s.Own, span(f)) // the callee, its receiver too: `list.forEach` of a new list
+				}
+				if a := syn.Child(call, "arguments"); a >= 0 {
+					s.Own = append(s.Own, own(a, "(", ")")...)
+				}
+				return s
+			}
+		}
+	}
+	p := syn.Parent(n)
+	switch {
+	case m.Operator == "ReturnValue" && syn.Kind(p) == "return_statement":
+		s.Own = own(p, "return")
+	case m.Operator == "ConditionalExpression" && syn.Child(p, "condition") == n:
+		switch syn.Kind(p) {
+		case "if_statement":
+			s.Own = own(p, "if")
+		case "while_statement", "do_statement":
+			s.Own = own(p, "while", "do")
+		case "ternary_expression":
+			s.Own = own(p, "?", ":")
+		}
+	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
+		s.Replaced = span(p)
+	}
+	return s
+}
+
+// functionLike reports whether n is code that runs when called, not when
+// its module loads: a function of any form, or a class's instance field.
+func functionLike(syn *analyzer.Syntax, n analyzer.Node) bool {
+	switch syn.Kind(n) {
+	case "function_declaration", "generator_function_declaration", "function_expression", "function",
+		"generator_function", "arrow_function", "method_definition":
+		return true
+	case "public_field_definition", "field_definition":
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			if !syn.Named(c) && syn.Kind(c) == "static" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// moduleSpans are the parts of changed (a file's changed spans) outside
+// every function (functionLike, and fns, the analyzer's functions): the
+// top-level code the change wrote, which runs when the module loads.
+func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span) []change.Span {
+	if syn == nil {
+		return nil
+	}
+	fns = slices.Clone(fns)
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if functionLike(syn, n) {
+			fns = append(fns, change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))})
+			return false
+		}
+		return true
+	})
+	var out []change.Span
+	for _, c := range changed {
+		pieces := []change.Span{c}
+		for _, f := range fns {
+			var next []change.Span
+			for _, p := range pieces {
+				switch {
+				case p.Start == p.End && f.Start < p.Start && p.Start < f.End:
+				case p.Start == p.End || p.End <= f.Start || f.End <= p.Start:
+					next = append(next, p)
+				default:
+					if p.Start < f.Start {
+						next = append(next, change.Span{Start: p.Start, End: f.Start})
+					}
+					if f.End < p.End {
+						next = append(next, change.Span{Start: f.End, End: p.End})
+					}
+				}
+			}
+			pieces = next
+		}
+		out = append(out, pieces...)
+	}
+	// What is left between functions may be whitespace alone: a span counts
+	// when it holds a token of the code.
+	var code []change.Span
+	src := syn.Src()
+	for _, p := range out {
+		if p.Start == p.End || hasCode(src[p.Start:p.End]) {
+			code = append(code, p)
+		}
+	}
+	return code
+}
+
+// hasCode reports whether b holds more than whitespace, commas and
+// semicolons.
+func hasCode(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', ';', ',':
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// moduleBody is the module's top-level code as a function of the
+// operators: the whole program (the gate's walk skips nothing but what it
+// never mutates), and where its load marker goes: before its first
+// statement (after a hashbang, comments and directives).
+func moduleBody(syn *analyzer.Syntax, file string) (*analyzer.Function, uint) {
+	root := syn.Root()
+	entry := syn.End(root)
+	for c := syn.FirstChild(root); c >= 0; c = syn.Next(c) {
+		k := syn.Kind(c)
+		if k == "comment" || k == "hash_bang_line" || k == "expression_statement" && syn.FirstNamed(c) >= 0 && syn.Kind(syn.FirstNamed(c)) == "string" {
+			continue
+		}
+		entry = syn.Start(c)
+		break
+	}
+	return &analyzer.Function{Name: ModuleTarget, Qual: ModuleTarget, Line: 1,
+		StartByte: syn.Start(root), EndByte: syn.End(root), BodyStartByte: syn.Start(root), BodyEndByte: syn.End(root)}, entry
+}
+
+// targetMutants are job j's mutants and their indexes among all the
+// operators make in its body: with --scope function all of them; else
+// those on the code the change wrote (change.Counts on the job's changed
+// spans), or, for a list of files, those on its lines (all of them); a
+// module's only on its top-level code.
+func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) ([]edit.Mutant, []int) {
+	var out []edit.Mutant
+	var index []int
+	for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
+		switch {
+		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
+			continue // a function's: its own target
+		case j.module && inImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
+			continue // a module specifier: not code a test can pin, and no module loads
+		case opts.scope() != ScopeLines && !j.module:
+		case j.changed != nil:
+			if !change.Counts(site(syn, m), j.changed) {
+				continue
+			}
+		case !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line):
+			continue
+		}
+		out = append(out, m)
+		index = append(index, i)
+	}
+	return out, index
+}
+
+// within reports whether mutant m lies in one of spans.
+func within(m edit.Mutant, spans []change.Span) bool {
+	for _, s := range spans {
+		if s.Start <= int(m.Original.Start.Offset) && int(m.Original.End.Offset) <= s.End {
+			return true
+		}
+	}
+	return false
+}
+
+// inFunction reports whether the range [start, end) of syn's source lies in
+// a function (functionLike).
+func inFunction(syn *analyzer.Syntax, start, end uint) bool {
+	if syn == nil {
+		return false
+	}
+	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
+		if functionLike(syn, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// inImport reports whether the range [start, end) of syn's source lies in
+// an import declaration or the module specifier of an `export ... from`.
+func inImport(syn *analyzer.Syntax, start, end uint) bool {
+	if syn == nil {
+		return false
+	}
+	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
+		switch {
+		case syn.Kind(n) == "import_statement":
+			return true
+		case syn.Field(n) == "source" && syn.Kind(syn.Parent(n)) == "export_statement":
+			return true
+		}
+	}
+	return false
+}
+
+// moduleJob is the job of file's top-level code when the change wrote
+// some (changed, the file's spans) and an operator mutates it; nil
+// otherwise. wrote says whether the change wrote top-level code at all.
+// What the analyzer takes for a function (fns) is not top-level code: it
+// is a target of its own.
+func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options) (j *job, wrote bool) {
+	if len(changed) == 0 {
+		return nil, false
+	}
+	_, syn := analyzer.ParseSyntax(file, src)
+	var apart []change.Span
+	for _, fn := range fns {
+		apart = append(apart, change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)})
+	}
+	mod := moduleSpans(syn, changed, apart)
+	if len(mod) == 0 {
+		return nil, false
+	}
+	fn, entry := moduleBody(syn, file)
+	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
+	if ms, _ := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
+		return nil, true // declarations, imports: nothing an operator changes
+	}
+	return j, true
+}
+
+// holds reports whether fn's code holds one of changed's spans (a deletion
+// point strictly inside).
+func holds(changed []change.Span, fn *analyzer.Function) bool {
+	return change.Counts(change.Site{Replaced: change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)}}, changed)
+}
+
+// codeChanged reads the token diff toks of the change's production files
+// prod: the lines that hold changed tokens (what TouchedFunctions reads),
+// each file's <module> job, whether the change touched code at all, and
+// whether it wrote top-level code (an operator may find nothing there).
+func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
+	lines, modules = change.Change{}, map[string]*job{}
+	for _, file := range prod {
+		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
+		if err != nil {
+			continue
+		}
+		lines[file] = toks.Lines(file, src)
+		code = code || len(toks[file]) > 0
+		var fns []*analyzer.Function
+		if f, _ := p.Module(file); f != nil {
+			fns = f.Functions
+		}
+		j, wrote := moduleJob(file, src, toks[file], fns, opts)
+		if j != nil {
+			modules[file] = j
+		}
+		topLevel = topLevel || wrote
+	}
+	return lines, modules, code, topLevel
+}
+
+// withModules are the jobs of the touched functions (those whose own code
+// holds a changed token, with toks) and of the <module> targets, in file
+// order, a file's module first.
+func withModules(touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string) []*job {
+	var all []*job
+	for _, t := range touched {
+		if toks != nil && !holds(toks[t.File], t.Function) {
+			continue // only a line it shares with the change's code
+		}
+		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})
+	}
+	for _, file := range prod {
+		if m := modules[file]; m != nil {
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *job) int {
+		if a.target.File != b.target.File {
+			return strings.Compare(a.target.File, b.target.File)
+		}
+		switch {
+		case a.module == b.module:
+			return 0
+		case a.module:
+			return -1
+		}
+		return 1
+	})
+	return all
+}

@@ -1,0 +1,109 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+)
+
+// TestTokenScopeMutants: from a file's two versions, the mutants of the
+// function (or of the module's top-level code) that count: those on the
+// code the change wrote; a whole construct's (block, object, array,
+// return value, forced condition, removed call) only when the change wrote
+// the construct.
+func TestTokenScopeMutants(t *testing.T) {
+	fn := func(body string) string {
+		return "export function f(a: number, b: number[]): number {\n" + body + "\n}\n"
+	}
+	for _, tc := range []struct {
+		name, base, head string
+		module           bool
+		want             []string // "Operator replacement: replaced text"
+	}{
+		{name: "a literal deep in blocks: the operator of its expression, no block",
+			base: fn("  for (const x of b) {\n    if (x > 0) {\n      b.push(x * 1);\n    }\n  }\n  return a;"),
+			head: fn("  for (const x of b) {\n    if (x > 0) {\n      b.push(x * 2);\n    }\n  }\n  return a;"),
+			want: []string{"ArithmeticOperator /: *"}},
+		{name: "an added operand: its operator, not the old comparison, nor the whole condition",
+			base: fn("  if (a < 0) {\n    return 0;\n  }\n  return a;"),
+			head: fn("  if (Number.isNaN(a) || a < 0) {\n    return 0;\n  }\n  return a;"),
+			want: []string{"LogicalOperator &&: ||"}},
+		{name: "a new if statement: its condition, block and return",
+			base: fn("  return a;"),
+			head: fn("  if (a < 0) {\n    return 0;\n  }\n  return a;"),
+			want: []string{"ConditionalExpression (true): (a < 0)", "ConditionalExpression (false): (a < 0)", "EqualityOperator <=: <", "EqualityOperator >=: <",
+				"BlockStatement {}: {\n    return 0;\n  }", "ReturnValue undefined: 0"}},
+		{name: "a statement added to a block: its call, not the block nor the old call",
+			base: fn("  b.push(1);\n  return a;"),
+			head: fn("  b.push(1);\n  b.sort();\n  return a;"),
+			want: []string{"CallStatementRemoval : b.sort();", "MethodExpression b: b.sort()"}},
+		{name: "a call's argument changed: not the call's removal",
+			base: fn("  b.push(a);\n  return a;"),
+			head: fn("  b.push(a + 1);\n  return a;"),
+			want: []string{"ArithmeticOperator -: +"}},
+		{name: "a call on a new receiver: its removal counts",
+			base: fn("  Object.values(b).forEach((x) => a + x);\n  return a;"),
+			head: fn("  b.forEach((x) => a + x);\n  return a;"),
+			want: []string{"CallStatementRemoval : b.forEach((x) => a + x);"}},
+		{name: "a new loop around kept braces: its block counts",
+			base: fn("  b.forEach((x) => {\n    a += x;\n  });\n  return a;"),
+			head: fn("  for (const x of b) {\n    a += x;\n  }\n  return a;"),
+			want: []string{"BlockStatement {}: {\n    a += x;\n  }"}},
+		{name: "a return value rewritten whole",
+			base: fn("  return a;"),
+			head: fn("  return b.length;"),
+			want: []string{"ReturnValue undefined: b.length"}},
+		{name: "a return value changed in part: not the return",
+			base: fn("  return a + 1;"),
+			head: fn("  return a + 2;"),
+			want: []string{"ArithmeticOperator -: +"}},
+		{name: "an object property added: not the object",
+			base: "export const L = { min: 1 };\n",
+			head: "export const L = { min: 1, max: 10 * 3 };\n", module: true,
+			want: []string{"ArithmeticOperator /: *"}},
+		{name: "a new top-level object, a function's code apart",
+			base: "export function g() {\n  return 1;\n}\n",
+			head: "export const L = { max: 10 * 3 };\nexport function g() {\n  return 2 * 1;\n}\n", module: true,
+			want: []string{"ObjectLiteral {}: { max: 10 * 3 }", "ArithmeticOperator /: *"}},
+		{name: "a new import and re-export: no mutant of a module specifier",
+			base: "export const a = 1;\n",
+			head: "import { x } from \"./x\";\nexport { y } from \"./y\";\nexport const a = 1;\nexport const b = x + \"s\";\n", module: true,
+			want: []string{"ArithmeticOperator -: +", "StringLiteral \"\": \"s\""}},
+		{name: "a static block runs at load, an instance field at construction",
+			base: "export class C {\n  static s = 0;\n  f = 1 + 1;\n  static {\n    C.s = 1 + 1;\n  }\n}\n",
+			head: "export class C {\n  static s = 0;\n  f = 1 + 2;\n  static {\n    C.s = 1 + 2;\n  }\n}\n", module: true,
+			want: []string{"ArithmeticOperator -: +"}},
+		{name: "a condition rewritten whole",
+			base: "export const d = a ? \";\" : \":\";\n",
+			head: "export const d = b ? \";\" : \":\";\n", module: true,
+			want: []string{"ConditionalExpression true: b", "ConditionalExpression false: b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.head)
+			_, syn := analyzer.ParseSyntax("src/f.ts", src)
+			changed := change.Diff("src/f.ts", []byte(tc.base), src)
+			var j *job
+			if tc.module {
+				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{})
+				if j == nil {
+					t.Fatal("no module target")
+				}
+			} else {
+				file := analyzer.Parse("src/f.ts", src)
+				j = &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
+			}
+			ms, _ := targetMutants("src/f.ts", src, syn, j, nil, Options{})
+			got := []string{}
+			for _, m := range ms {
+				got = append(got, fmt.Sprintf("%s %s: %s", m.Operator, m.Replacement, src[m.Original.Start.Offset:m.Original.End.Offset]))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

@@ -1,0 +1,434 @@
+package change
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
+
+// Span is a byte range [Start, End) of a file's new version; Start == End
+// is a point where the change deleted code and wrote none.
+type Span struct{ Start, End int }
+
+// Tokens is the code a change wrote, per repo-relative file: the spans of
+// its new version's changed tokens, a run of consecutive changed tokens as
+// one span (the comments and whitespace between them included), in order.
+// Comments, whitespace and type syntax are not tokens: a change of those
+// alone has no span. A file absent from Tokens is not measured (a --files
+// list: all of it counts); one with no span has no code changed.
+type Tokens map[string][]Span
+
+// CodeTokens reads the change's code tokens (a token diff of each
+// TypeScript file of ch, base against head, with git's rename detection: a
+// pure `git mv` changes nothing). Files that are not TypeScript are left
+// out.
+func CodeTokens(root string, o *Origin, ch Change) (Tokens, error) {
+	diff := []string{"diff", o.Base}
+	if !o.Worktree {
+		diff = append(diff, o.Head)
+	}
+	diff = append(diff, "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z")
+	out, err := git(root, diff...)
+	if err != nil {
+		return nil, fmt.Errorf("git diff: %v", err)
+	}
+	renamed := map[string]string{} // new path → old path
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i < len(fields) && fields[i] != ""; {
+		st := fields[i]
+		if (strings.HasPrefix(st, "R") || strings.HasPrefix(st, "C")) && i+2 < len(fields) {
+			renamed[fields[i+2]] = fields[i+1]
+			i += 3
+			continue
+		}
+		i += 2
+	}
+	t := Tokens{}
+	for _, file := range ch.Files() {
+		if _, ok := analyzer.LangFor(file); !ok {
+			continue
+		}
+		head, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		if err != nil {
+			continue // deleted: nothing of it is left
+		}
+		old := file
+		if r, ok := renamed[file]; ok {
+			old = r
+		}
+		base, err := git(root, "show", o.Base+":./"+old)
+		if err != nil {
+			base = nil // a new file: all of it was written
+		}
+		t[file] = Diff(file, base, head)
+	}
+	return t, nil
+}
+
+// token is one code token: its byte range and text.
+type token struct {
+	start, end int
+	text       string
+}
+
+// codeTokens are src's tokens as the analyzer's tree-sitter parse has
+// them, in order: the leaves, without comments and without type syntax
+// (annotations, type arguments and parameters, interfaces and type
+// aliases, `as T`, `satisfies T`, `x!`, `import type`, `declare`).
+func codeTokens(path string, src []byte) []token {
+	out, _ := parseTokens(path, src)
+	return out
+}
+
+// parseTokens is codeTokens and the spans of src's named nodes of more
+// than one token (what an insertion should cover whole: see slide).
+func parseTokens(path string, src []byte) ([]token, []Span) {
+	_, syn := analyzer.ParseSyntax(path, src)
+	if syn == nil {
+		return nil, nil
+	}
+	var out []token
+	var nodes []Span
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		k := syn.Kind(n)
+		if TypeSyntax(syn, n) {
+			return false
+		}
+		if syn.FirstChild(n) >= 0 && k != "string" && k != "template_string" && k != "regex" {
+			if syn.Named(n) {
+				nodes = append(nodes, Span{int(syn.Start(n)), int(syn.End(n))})
+			}
+			return true
+		}
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if k == "comment" || k == "hash_bang_line" || e <= s || k == ";" || k == "," && trailing(syn, n) {
+			return false // formatting: ASI's semicolons, trailing commas
+		}
+		text := string(src[s:e])
+		if k == "string" && len(text) >= 2 {
+			text = text[1 : len(text)-1] // 'a' is "a"
+		}
+		out = append(out, token{s, e, text})
+		return false
+	})
+	return out, nodes
+}
+
+// TypeSyntax reports whether n is type syntax, erased when TypeScript
+// compiles: nothing in it runs.
+func TypeSyntax(syn *analyzer.Syntax, n analyzer.Node) bool {
+	k := syn.Kind(n)
+	switch k {
+	case "type_annotation", "type_arguments", "type_parameters", "type_alias_declaration", "interface_declaration",
+		"type_identifier", "nested_type_identifier", "type_predicate", "type_predicate_annotation", "type_query", "index_type_query",
+		"lookup_type", "asserts", "asserts_annotation", "opting_type_annotation", "omitting_type_annotation", "ambient_declaration",
+		"accessibility_modifier", "override_modifier", "function_signature", "method_signature", "abstract_method_signature", "index_signature":
+		return true
+	case "as", "satisfies":
+		p := syn.Parent(n)
+		return !syn.Named(n) && (syn.Kind(p) == "as_expression" || syn.Kind(p) == "satisfies_expression")
+	case "!":
+		return !syn.Named(n) && syn.Kind(syn.Parent(n)) == "non_null_expression"
+	case "?":
+		return !syn.Named(n) && (syn.Kind(syn.Parent(n)) == "optional_parameter" || syn.Kind(syn.Parent(n)) == "public_field_definition")
+	case "readonly", "abstract", "declare":
+		return !syn.Named(n)
+	case "import_statement", "export_statement":
+		// import type { A } from "x"; export type { A }; export interface P {}
+		if d := syn.Child(n, "declaration"); d >= 0 && TypeSyntax(syn, d) {
+			return true
+		}
+		c := syn.FirstChild(n)
+		if c >= 0 {
+			c = syn.Next(c)
+		}
+		return c >= 0 && syn.Kind(c) == "type"
+	}
+	return strings.HasSuffix(k, "_type") && syn.Named(n)
+}
+
+// trailing reports whether the comma n closes its list: `[a, b,]`.
+func trailing(syn *analyzer.Syntax, n analyzer.Node) bool {
+	next := syn.Next(n)
+	for next >= 0 && syn.Kind(next) == "comment" {
+		next = syn.Next(next)
+	}
+	if next < 0 {
+		return true
+	}
+	switch syn.Kind(next) {
+	case "}", "]", ")", ">":
+		return true
+	}
+	return false
+}
+
+// Diff is the token diff of one file: the spans of head's code tokens that
+// base does not have in the same order (a longest common subsequence of
+// the two token lists, Myers's algorithm), and a point where base's tokens
+// were deleted with none written in their place. A nil base is a new
+// file: every token is new.
+func Diff(path string, base, head []byte) []Span {
+	h, nodes := parseTokens(path, head)
+	if base == nil {
+		if len(h) == 0 {
+			return []Span{}
+		}
+		return []Span{{h[0].start, h[len(h)-1].end}}
+	}
+	b := codeTokens(path, base)
+	changed, deletedBefore := diffTokens(b, h)
+	slide(h, changed, nodes)
+	out := []Span{}
+	for i := 0; i < len(h); i++ {
+		if deletedBefore[i] && !changed[i] && (i == 0 || !changed[i-1]) {
+			p := h[i].start
+			if i > 0 {
+				p = h[i-1].end
+			}
+			out = append(out, Span{p, p})
+		}
+		if !changed[i] {
+			continue
+		}
+		j := i
+		for j+1 < len(h) && changed[j+1] {
+			j++
+		}
+		out = append(out, Span{h[i].start, h[j].end})
+		i = j
+	}
+	if deletedBefore[len(h)] && (len(h) == 0 || !changed[len(h)-1]) {
+		p := 0
+		if len(h) > 0 {
+			p = h[len(h)-1].end
+		}
+		out = append(out, Span{p, p})
+	}
+	return out
+}
+
+// slide moves each run of inserted tokens to where it covers the most
+// syntax nodes whole, among the places it may equally stand: a run
+// `const X = 1; export` after a kept `export` is the statement `export
+// const X = 1;` inserted, and a new `if (x) { a() }` before a kept `}` is
+// that statement, not `} if (x) { a()`.
+func slide(h []token, changed []bool, nodes []Span) {
+	whole := func(i, j int) int {
+		from, to := 0, h[len(h)-1].end+1 // what lies between the run and its neighbours is its
+		if i > 0 {
+			from = h[i-1].end
+		}
+		if j+1 < len(h) {
+			to = h[j+1].start
+		}
+		n := 0
+		for _, s := range nodes {
+			if s.Start >= from && s.End <= to {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; i < len(h); i++ {
+		if !changed[i] {
+			continue
+		}
+		j := i
+		for j+1 < len(h) && changed[j+1] {
+			j++
+		}
+		bi, best := i, whole(i, j)
+		for a, b := i, j; a > 0 && !changed[a-1] && h[a-1].text == h[b].text; {
+			a, b = a-1, b-1
+			if w := whole(a, b); w > best {
+				bi, best = a, w
+			}
+		}
+		for a, b := i, j; b+1 < len(h) && !changed[b+1] && h[b+1].text == h[a].text; {
+			a, b = a+1, b+1
+			if w := whole(a, b); w > best {
+				bi, best = a, w
+			}
+		}
+		if bi != i {
+			for k := i; k <= j; k++ {
+				changed[k] = false
+			}
+			for k := bi; k <= bi+j-i; k++ {
+				changed[k] = true
+			}
+		}
+		i = max(j, bi+j-i)
+	}
+}
+
+// maxEdits bounds the token diff's work: past it, the tokens between the
+// common head and tail all count as changed.
+const maxEdits = 500
+
+// diffTokens marks head's tokens that are not in a longest common
+// subsequence with base's (changed), and, per position 0..len(h), whether
+// base tokens were deleted just before head's token there.
+func diffTokens(b, h []token) (changed []bool, deletedBefore []bool) {
+	changed = make([]bool, len(h))
+	deletedBefore = make([]bool, len(h)+1)
+	pre := 0
+	for pre < len(b) && pre < len(h) && b[pre].text == h[pre].text {
+		pre++
+	}
+	suf := 0
+	for suf < len(b)-pre && suf < len(h)-pre && b[len(b)-1-suf].text == h[len(h)-1-suf].text {
+		suf++
+	}
+	bm, hm := b[pre:len(b)-suf], h[pre:len(h)-suf]
+	n, m := len(bm), len(hm)
+	if n == 0 && m == 0 {
+		return
+	}
+	if n == 0 || m == 0 {
+		for i := range hm {
+			changed[pre+i] = true
+		}
+		if n > 0 {
+			deletedBefore[pre] = true
+		}
+		return
+	}
+	// Myers's O(ND) with the trace kept to walk the edit script back.
+	max := n + m
+	if max > 2*maxEdits {
+		max = 2 * maxEdits
+	}
+	off := max
+	v := make([]int, 2*max+2)
+	var trace [][]int
+	found := -1
+	for d := 0; d <= max && found < 0; d++ {
+		trace = append(trace, append([]int(nil), v...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1] // down: a head token inserted
+			} else {
+				x = v[off+k-1] + 1 // right: a base token deleted
+			}
+			y := x - k
+			for x < n && y < m && bm[x].text == hm[y].text {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				found = d
+				break
+			}
+		}
+	}
+	if found < 0 {
+		for i := range hm {
+			changed[pre+i] = true
+		}
+		deletedBefore[pre] = true
+		return
+	}
+	trace = append(trace, v)
+	x, y := n, m
+	for d := found; d > 0; d-- {
+		pv := trace[d]
+		k := x - y
+		var pk int
+		if k == -d || k != d && pv[off+k-1] < pv[off+k+1] {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := pv[off+pk]
+		py := px - pk
+		for x > px && y > py { // the diagonal: common tokens
+			x--
+			y--
+		}
+		if x == px { // down: head token py inserted
+			changed[pre+py] = true
+		} else { // right: base token px deleted before head token y
+			deletedBefore[pre+y] = true
+		}
+		x, y = px, py
+	}
+	return
+}
+
+// Lines are the lines (1-based, inclusive ranges, in order) that hold the
+// spans of file, whose new version is src.
+func (t Tokens) Lines(file string, src []byte) [][2]int {
+	spans, ok := t[file]
+	if !ok {
+		return nil
+	}
+	line := func(off int) int { return 1 + strings.Count(string(src[:min(off, len(src))]), "\n") }
+	out := [][2]int{}
+	for _, s := range spans {
+		r := [2]int{line(s.Start), line(max(s.Start, s.End-1))}
+		if n := len(out); n > 0 && out[n-1][1] >= r[0]-1 {
+			out[n-1][1] = max(out[n-1][1], r[1])
+			continue
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// Site is a mutant as the token scope judges it: the code it replaces and,
+// for a mutant that empties or replaces a whole enclosing construct (a
+// block, object or array emptied, a return value replaced, a condition
+// forced, a call statement removed), that construct's own tokens: its
+// braces, its `if`, its `return`, its callee and parentheses.
+type Site struct {
+	Replaced Span
+	Own      []Span // nil: not a construct
+}
+
+// Counts reports whether the mutant at site is on the code the change wrote
+// (changed, a file's spans of Tokens): the code it replaces holds a changed
+// token (or a deletion point strictly inside it); a construct's mutant only
+// when the change wrote the construct: one of its own tokens is changed, or
+// every token it replaces is.
+func Counts(site Site, changed []Span) bool {
+	if site.Own == nil {
+		return overlaps(site.Replaced, changed)
+	}
+	for _, o := range site.Own {
+		if overlaps(o, changed) {
+			return true
+		}
+	}
+	for _, c := range changed {
+		if c.Start < c.End && c.Start <= site.Replaced.Start && site.Replaced.End <= c.End {
+			return true
+		}
+	}
+	return false
+}
+
+// overlaps reports whether s holds a changed token of changed, or a
+// deletion point strictly inside it.
+func overlaps(s Span, changed []Span) bool {
+	for _, c := range changed {
+		if c.Start == c.End {
+			if s.Start < c.Start && c.Start < s.End {
+				return true
+			}
+			continue
+		}
+		if c.Start < s.End && s.Start < c.End {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,140 @@
+package change
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// changedText is the text of each span of Diff, a deletion point as "^".
+func changedText(path, base, head string) []string {
+	var b []byte
+	if base != "\x00" {
+		b = []byte(base)
+	}
+	out := []string{}
+	for _, s := range Diff(path, b, []byte(head)) {
+		if s.Start == s.End {
+			out = append(out, "^"+head[s.Start:min(s.Start+4, len(head))])
+			continue
+		}
+		out = append(out, head[s.Start:s.End])
+	}
+	return out
+}
+
+func TestDiffTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string
+	}{
+		{"a literal", "export function f(it: number) {\n  return it * 1;\n}\n", "export function f(it: number) {\n  return it * 2;\n}\n", []string{"2"}},
+		{"a trailing comment", "export const a = 1;\n", "export const a = 1; // one\n", []string{}},
+		{"whitespace and a block comment", "function f(a){return a+1}\n", "function f(a) {\n  /* add */\n  return a + 1;\n}\n", []string{}},
+		{"a widened parameter type", "export function f(a: number): number { return a; }\n", "export function f(a: number | string): number | string { return a as number; }\n", []string{}},
+		{"an added interface and type alias", "export const x = 1;\n", "export interface P { a: number }\ntype Q = P[];\nexport const x = 1;\n", []string{}},
+		{"type arguments, non-null, optional parameter", "function f(m, a) { return m.get(a).x; }\n", "function f(m: Map<string, {x: number}>, a?: string) { return m.get<string>(a!)!.x; }\n", []string{}},
+		{"overload signatures", "export function f(a) { return a; }\nclass C {\n  m(a) { return a; }\n}\n",
+			"export function f(a: string): string;\nexport function f(a: number): number;\nexport function f(a) { return a; }\nclass C {\n  m(a: string): string;\n  m(a) { return a; }\n}\n", []string{}},
+		{"an added operand", "if (value < lo) {}\n", "if (Number.isNaN(value) || value < lo) {}\n", []string{"Number.isNaN(value) ||"}},
+		{"an added statement", "function f() {\n  a();\n}\n", "function f() {\n  a();\n  b();\n}\n", []string{"b()"}},
+		{"a deletion", "const x = a || b;\n", "const x = a;\n", []string{"^;\n"}},
+		{"a new file", "\x00", "// c\nexport const a = 1;\n", []string{"export const a = 1"}},
+		{"a string", "const s = \"a\";\n", "const s = \"b\";\n", []string{"\"b\""}},
+		{"quotes and a trailing comma", "const s = [\"a\", 1];\n", "const s = [\n  'a',\n  1,\n];\n", []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := changedText("x.ts", tc.base, tc.head)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+				t.Errorf("changed %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCounts(t *testing.T) {
+	changed := []Span{{10, 12}, {30, 30}}
+	for _, tc := range []struct {
+		name string
+		site Site
+		want bool
+	}{
+		{"replaces a changed token", Site{Replaced: Span{9, 11}}, true},
+		{"next to it", Site{Replaced: Span{12, 14}}, false},
+		{"before it", Site{Replaced: Span{0, 10}}, false},
+		{"a deletion point inside", Site{Replaced: Span{28, 32}}, true},
+		{"a deletion point at its edge", Site{Replaced: Span{30, 34}}, false},
+		{"a block around a changed token", Site{Replaced: Span{0, 20}, Own: []Span{{0, 1}, {19, 20}}}, false},
+		{"a block whose brace is new", Site{Replaced: Span{11, 20}, Own: []Span{{11, 12}, {19, 20}}}, true},
+		{"a construct the change wrote whole", Site{Replaced: Span{10, 12}, Own: []Span{{5, 6}}}, true},
+		{"a construct partly written", Site{Replaced: Span{10, 14}, Own: []Span{{5, 6}}}, false},
+	} {
+		if got := Counts(tc.site, changed); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDiffSlides: an inserted run that could stand one token earlier or
+// later is placed where it covers whole statements.
+func TestDiffSlides(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string
+	}{
+		{"a statement before a kept export", "export function f() {}\n", "export const L = { max: 10 * 3 };\nexport function f() {}\n", []string{"export const L = { max: 10 * 3 }"}},
+		{"a block before a kept brace", "function f(x) {\n  a();\n}\n", "function f(x) {\n  a();\n  if (x) {\n    b();\n  }\n}\n", []string{"if (x) {\n    b();\n  }"}},
+	} {
+		if got := changedText("x.ts", tc.base, tc.head); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: changed %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCodeTokens: the token diff of a change read from git: a renamed
+// file is diffed against its old name (a pure `git mv` changes nothing, a
+// rename with an edit only the edit), a new file is all new, a comment is
+// no code; the same with --worktree (the working tree against the base),
+// and from a subdirectory.
+func TestCodeTokens(t *testing.T) {
+	r := newRepo(t)
+	long := "export function f(a: number): number {\n  const b = a * 2;\n  const c = b + 1;\n  return c - a;\n}\n"
+	r.commit(map[string]string{"web/src/moved.ts": long, "web/src/edited.ts": long, "web/src/commented.ts": long, "web/README.md": "x\n"})
+	r.git("mv", "web/src/moved.ts", "web/src/here.ts")
+	r.git("mv", "web/src/edited.ts", "web/src/there.ts")
+	r.commit(map[string]string{"web/src/there.ts": strings.Replace(long, "b + 1", "b + 3", 1), "web/src/commented.ts": long + "// done\n",
+		"web/src/new.ts": "// new\nexport const n = 1;\n", "web/README.md": "y\n"})
+	want := map[string]string{"src/here.ts": "", "src/there.ts": "3", "src/commented.ts": "", "src/new.ts": "export const n = 1"}
+	check := func(how string, c Change, o *Origin) {
+		t.Helper()
+		toks, err := CodeTokens(filepath.Join(r.dir, "web"), o, c)
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		got := map[string]string{}
+		for f, spans := range toks {
+			src, _ := os.ReadFile(filepath.Join(r.dir, "web", f))
+			var texts []string
+			for _, s := range spans {
+				texts = append(texts, string(src[s.Start:s.End]))
+			}
+			got[f] = strings.Join(texts, "|")
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, want %q", how, got, want)
+		}
+	}
+	c, o, err := Git(filepath.Join(r.dir, "web"), "HEAD~1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("committed", c, o)
+	r.git("reset", "-q", "--soft", "HEAD~1")
+	c, o, err = Git(filepath.Join(r.dir, "web"), "HEAD", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("--worktree", c, o)
+}
