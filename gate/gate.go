@@ -292,6 +292,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		if toks, err = change.CodeTokens(root, opts.Origin, prod); err != nil {
 			return nil, err
 		}
+		withoutInSourceTests(root, toks)
 	}
 	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
 	if why == "" {

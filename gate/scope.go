@@ -365,3 +365,54 @@ func withModules(touched []testsuite.Touched, modules map[string]*job, toks chan
 	})
 	return all
 }
+
+// withoutInSourceTests takes out of the change's tokens what lies in an
+// in-source test block, `if (import.meta.vitest) { ... }`: the tests of a
+// production file, which are not its code (never a target, never mutated).
+func withoutInSourceTests(root string, toks change.Tokens) {
+	for file, spans := range toks {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		if err != nil || !strings.Contains(string(src), "import.meta.vitest") {
+			continue
+		}
+		_, syn := analyzer.ParseSyntax(file, src)
+		if syn == nil {
+			continue
+		}
+		var blocks []change.Span
+		syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+			if syn.Kind(n) == "if_statement" {
+				if c := syn.Child(n, "condition"); c >= 0 && strings.Join(strings.Fields(strings.Trim(syn.Text(c), "() \t\n")), "") == "import.meta.vitest" {
+					blocks = append(blocks, change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))})
+					return false
+				}
+			}
+			return true
+		})
+		if len(blocks) == 0 {
+			continue
+		}
+		var kept []change.Span
+		for _, s := range spans {
+			for _, b := range blocks {
+				switch {
+				case s.End <= b.Start || b.End <= s.Start: // apart
+				case b.Start <= s.Start && s.End <= b.End: // inside
+					s = change.Span{}
+				case s.Start < b.Start && b.End < s.End: // around: the parts outside
+					kept = append(kept, change.Span{Start: s.Start, End: b.Start})
+					s.Start = b.End
+				case s.Start < b.Start:
+					s.End = b.Start
+				default:
+					s.Start = b.End
+				}
+			}
+			if s.End > s.Start {
+				kept = append(kept, s)
+			}
+		}
+		slices.SortFunc(kept, func(a, b change.Span) int { return a.Start - b.Start })
+		toks[file] = kept
+	}
+}

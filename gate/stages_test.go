@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -86,5 +88,31 @@ func TestMutantsStage(t *testing.T) {
 	}
 	if len(seen) != 0 {
 		t.Errorf("shards made mutants the whole run does not: %v", seen)
+	}
+}
+
+// TestWithoutInSourceTests: what a change wrote inside an in-source test
+// block (`if (import.meta.vitest) { ... }`) is the file's tests, not its
+// code: taken out of the change's tokens (a span across the block keeps
+// the parts outside it); the code around stays.
+func TestWithoutInSourceTests(t *testing.T) {
+	root := t.TempDir()
+	src := "export function add(a: number, b: number) {\n  return a + b;\n}\n\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it(\"adds\", () => { expect(add(1, 2)).toBe(3); });\n}\nexport const TWO = 2;\n"
+	os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	os.WriteFile(filepath.Join(root, "src/add.ts"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(root, "src/plain.ts"), []byte("export const x = 1;\n"), 0o644)
+	at := func(s string) int { return strings.Index(src, s) }
+	block := change.Span{Start: at("if (import"), End: at("export const TWO")}
+	inside := change.Span{Start: at("toBe(3)") + 5, End: at("toBe(3)") + 6}
+	code := change.Span{Start: at("a + b"), End: at("a + b") + 5}
+	across := change.Span{Start: at("TWO") - 20, End: at("TWO") + 3}
+	toks := change.Tokens{"src/add.ts": {code, inside, across}, "src/plain.ts": {{Start: 0, End: 5}}}
+	withoutInSourceTests(root, toks)
+	want := []change.Span{code, {Start: block.End - 1, End: across.End}}
+	if got := toks["src/add.ts"]; len(got) != 2 || got[0] != want[0] || got[1].End != want[1].End || got[1].Start < block.End-1 {
+		t.Errorf("spans %v, want the code's %v and the part after the block, ending at %d (block %v)", got, code, across.End, block)
+	}
+	if got := toks["src/plain.ts"]; len(got) != 1 {
+		t.Errorf("a file without in-source tests: %v", got)
 	}
 }

@@ -221,3 +221,45 @@ func TestGraphFollowsVitestAliases(t *testing.T) {
 		t.Errorf("graph with a broken config: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestGateInSourceTestBlockIsNotCode: what a change writes inside
+// `if (import.meta.vitest) { ... }` is the file's tests: a change there
+// alone touches no code (SKIP), and with a change of the function beside
+// it no mutant lands in the test block (its id is the function's).
+func TestGateInSourceTestBlockIsNotCode(t *testing.T) {
+	nm := v4(t).nodeModules
+	for _, tc := range []struct {
+		name, change string
+		verdict      string
+	}{
+		{"only the tests", strings.Replace(inSource, "toBe(6);", "toBe(6);\n    expect(double(0)).toBe(0);", 1), "SKIP"},
+		{"the function and the tests", strings.Replace(strings.Replace(inSource, "toBe(6);", "toBe(6);\n    expect(double(-1)).toBe(-2);", 1), "n * 2", "n * 2 + 0", 1), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gitRepo{t, t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			g.git("init", "-q")
+			g.commit("base", map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"is","private":true,"type":"module"}`,
+				"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { includeSource: [\"src/**/*.ts\"] } });\n",
+				"src/inline.ts":    inSource})
+			g.commit("change", map[string]string{"src/inline.ts": tc.change})
+			code, r, errs := gateJSON(t, g.dir)
+			if tc.verdict == "SKIP" {
+				if code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "touches no code") {
+					t.Errorf("exit %d %s %q, want SKIP: the change touches no code\n%s", code, r.Verdict, r.Reason, errs)
+				}
+				return
+			}
+			for _, m := range r.Mutants {
+				if m.Line >= 5 || m.Target != "src/inline.ts#double" {
+					t.Errorf("a mutant in the in-source tests: %+v", m)
+				}
+			}
+			if len(r.Mutants) == 0 {
+				t.Errorf("no mutant of the function: exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
+			}
+		})
+	}
+}
