@@ -59,8 +59,8 @@ type Run struct {
 	Line     int           `json:"line,omitempty"`
 	Diff     string        `json:"diff,omitempty"`
 	Seconds  float64       `json:"seconds,omitempty"` // with --timings only
-	Batched  bool          `json:"-"` // established in a batched run
-	Baseline bool          `json:"-"` // the run on the unmutated code
+	Batched  bool          `json:"-"`                 // established in a batched run
+	Baseline bool          `json:"-"`                 // the run on the unmutated code
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.

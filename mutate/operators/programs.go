@@ -95,6 +95,14 @@ func (p *Programs) onOriginal(m edit.Mutant) ([sha256.Size]byte, bool) {
 	if j > 0 && ls[j-1].end > s || k > j && ls[k-1].end > e {
 		return [sha256.Size]byte{}, false
 	}
+	for _, l := range ls[j:k] {
+		// A token the parse keeps whole with whitespace inside (an object
+		// type in an `as` expression may be one leaf): the replacement's
+		// words would not split as the parse does.
+		if strings.ContainsAny(string(pr.src[l.start:l.end]), " \t\r\n") {
+			return [sha256.Size]byte{}, false
+		}
+	}
 	return key(m.Path, func(h *canonWriter) {
 		if j > 0 {
 			h.raw(pr.canon[:ls[j-1].ce])
