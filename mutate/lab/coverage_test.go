@@ -56,6 +56,7 @@ func (c *coverRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			st := runner.Test{Name: m[0] + " t", Status: "passed"}
 			if c.kills[test+"|/*m"+m[2]+"*/"] {
 				st.Status, st.Phase = "failed", runner.PhaseBody
+				res.Markers = append(res.Markers, ranAllNote+m[1]) // the variant's code ran
 			}
 			res.Tests = append(res.Tests, st)
 		}
