@@ -55,7 +55,7 @@ type batchRunner struct {
 	mutants map[int]behaviour // by switch value (mutant index + 1)
 	batches int
 	alone   int
-	once    int // isolated runs of a mutant whose time-out is final (Spec.Once)
+	once    int   // isolated runs of a mutant whose time-out is final (Spec.Once)
 	grown   []int // the n of each Grow call
 	// markedSchema: a batch ran a schema holding reached markers.
 	markedSchema bool
