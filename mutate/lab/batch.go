@@ -510,8 +510,8 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 		}
 		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}, limit)
 		if o == "" {
-			if green(groups[i]) && !notes.preloaded {
-				passed[k]++
+			if green(groups[i]) && !notes.preloaded && !hit {
+				passed[k]++ // (a variant that caught the hit limit's error may loop without the counter)
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
