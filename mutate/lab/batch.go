@@ -152,6 +152,7 @@ const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
 // The variants whose code ran while the file loaded (ranAllNote).
 const loadRan = new Set();
+let lastLoad = -1;
 // A test's full name as the report has it (describe titles and its title).
 function nameOf(t) {
   const n = [];
@@ -174,6 +175,9 @@ async function load(i, v, importIt) {
   hits.limit = v === 0 ? Infinity : Math.max(%d, %d * loadMost);
   hits.hit = false;
   hits.n = 0;
+  // The describe bodies vitest collected after the last load ran under its
+  // switch, which stays set: what they ran of the variant is its load's.
+  if (hits.ran && lastLoad >= 0) loadRan.add(lastLoad);
   hits.ran = false;
   try {
     await importIt();
@@ -182,6 +186,7 @@ async function load(i, v, importIt) {
   } finally {
     if (hits.ran && v !== 0) loadRan.add(i);
     hits.ran = false;
+    lastLoad = v !== 0 ? i : -1;
     globalsMoved();
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
