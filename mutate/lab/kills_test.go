@@ -69,24 +69,35 @@ func TestFlakyNeighbourReal(t *testing.T) {
 		{"fails on every run after the baseline, batched", "always", false, "test:same=error test:minus=killed"},
 		{"fails under a batch's variants", "variant", false, "test:same=survived test:minus=killed"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			count := filepath.Join(t.TempDir(), "count")
-			test := strings.NewReplacer("NEIGHBOUR", `"`+c.mode+`"`, "COUNTPATH", `"`+filepath.ToSlash(count)+`"`).Replace(calcTest)
-			repo := pipelineCopy(t, "pipeline", map[string]string{"src/calc.ts": calcSrc, "src/calc.test.ts": test})
-			ms := textMutants(t, "src/calc.ts", calcSrc, [][3]string{{"same", "a + b", "b + a"}, {"minus", "a + b", "a - b"}})
-			res, _ := labRun(t, repo, "", Lab{Isolate: c.isolate}, []string{"src/calc.test.ts"}, ms)
-			if got := summarize(res); got != c.want {
-				t.Fatalf("got  %s\nwant %s\n%s", got, c.want, details(res))
-			}
-			same, minus := res.Mutants[0], res.Mutants[1]
-			if minus.KilledBy != "calc adds" {
-				t.Errorf("the kill is by %q, want the test that executed the mutant, calc adds\n%s", minus.KilledBy, details(res))
-			}
-			if same.Outcome == Error && (!strings.HasPrefix(same.Detail, RepeatedFailure+OtherTestFailure+"calc neighbour: Error: flaky neighbour") || same.KilledBy != "") {
-				t.Errorf("the error does not name the neighbour, or names a killer: %+v", same)
-			}
-		})
+	// vitest 4, and vitest 5 on its own Node 22 (testdata/vitest5): both name
+	// the running test in the worker state and pass afterEach its context.
+	node5, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
+	for _, env := range []struct{ name, node string }{{"pipeline", ""}, {"vitest5", node5}} {
+		for _, c := range cases {
+			t.Run(env.name+"/"+c.name, func(t *testing.T) {
+				flakyNeighbour(t, env.name, env.node, c.mode, c.isolate, c.want)
+			})
+		}
+	}
+}
+
+// flakyNeighbour runs one case of TestFlakyNeighbourReal on the vitest of
+// testdata/<env> with node ("": the one on PATH).
+func flakyNeighbour(t *testing.T, env, node, mode string, isolate bool, want string) {
+	count := filepath.Join(t.TempDir(), "count")
+	test := strings.NewReplacer("NEIGHBOUR", `"`+mode+`"`, "COUNTPATH", `"`+filepath.ToSlash(count)+`"`).Replace(calcTest)
+	repo := pipelineCopy(t, env, map[string]string{"src/calc.ts": calcSrc, "src/calc.test.ts": test})
+	ms := textMutants(t, "src/calc.ts", calcSrc, [][3]string{{"same", "a + b", "b + a"}, {"minus", "a + b", "a - b"}})
+	res, _ := labRun(t, repo, node, Lab{Isolate: isolate}, []string{"src/calc.test.ts"}, ms)
+	if got := summarize(res); got != want {
+		t.Fatalf("got  %s\nwant %s\n%s", got, want, details(res))
+	}
+	same, minus := res.Mutants[0], res.Mutants[1]
+	if minus.KilledBy != "calc adds" {
+		t.Errorf("the kill is by %q, want the test that executed the mutant, calc adds\n%s", minus.KilledBy, details(res))
+	}
+	if same.Outcome == Error && (!strings.HasPrefix(same.Detail, RepeatedFailure+OtherTestFailure+"calc neighbour: Error: flaky neighbour") || same.KilledBy != "") {
+		t.Errorf("the error does not name the neighbour, or names a killer: %+v", same)
 	}
 }
 
