@@ -245,6 +245,9 @@ function variant(i, v) {
     note(%q, "test " + i);
   });
   afterEach((ctx) => {
+    // A concurrent test shares the flag with the tests running beside it:
+    // what it saw counts for every test.
+    if (hits.ran && ctx?.task?.concurrent) ranOutside();
     if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
     hits.ran = false;
     if (v === 0) hits.most = Math.max(hits.most, hits.n);

@@ -41,6 +41,7 @@ func TestKiller(t *testing.T) {
 		{"vitest's time-out in the test that ran it", runner.Result{Tests: waits, Reached: true, ReachedIn: []string{"a waits"}}, true, Timeout, "a waits", false},
 		{"vitest's time-out in another test", runner.Result{Tests: append([]runner.Test{{Name: "a ran", Status: "passed"}}, waits...), Reached: true, ReachedIn: []string{"a ran"}}, true, Error, "a waits", true},
 		{"vitest's time-out, never reached", runner.Result{Tests: waits}, true, Error, "a waits", true},
+		{"vitest's time-out in another test, then in the test that ran it", runner.Result{Tests: append([]runner.Test{{Name: "a other", Status: "failed", Phase: runner.PhaseBody, TimedOut: true}}, waits...), Reached: true, ReachedIn: []string{"a waits"}}, true, Timeout, "a waits", false},
 		{"passed", runner.Result{Tests: tests[:1], Reached: true, ReachedIn: []string{"a passes"}}, true, Survived, "", false},
 		{"passed, never reached", runner.Result{Tests: tests[:1]}, true, NoCoverage, "", false},
 	}

@@ -125,13 +125,13 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 	o, detail := BaselineOutcome(r)
 	ran := ranTest(r, marked)
 	if o == Failed || o == Error {
-		if t := timedOutOnly(r.Tests); t != nil {
-			if marked && r.Reached && !ran(*t) {
-				return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true}
+		if t := timedOutOnly(r.Tests); t != nil && (!marked || r.Reached) {
+			for _, u := range r.Tests {
+				if u.Status == runner.TestFailed && ran(u) {
+					return judgment{Timeout, timedOutDetail(u), u.Name, false}
+				}
 			}
-			if !marked || r.Reached {
-				return judgment{Timeout, timedOutDetail(*t), t.Name, false}
-			}
+			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true}
 		}
 	}
 	switch o {

@@ -57,7 +57,9 @@ func FileMarkersStatement(ids ...string) string {
 // file loads or is collected (""). vitest's worker state (__vitest_worker__.current, vitest
 // 4 and 5) names the task that runs: the test during its beforeEach hooks, body and
 // afterEach hooks, the suite during its beforeAll and afterAll hooks, the file while it is
-// collected. Under test.concurrent the test named is the last one started. Without a
+// collected. A concurrent test (test.concurrent, sequence.concurrent) is not named: the
+// state names the last one started, not the one running, so the line is "<id>\t@s\t\"\""
+// (every test of the file may have executed it). Without a
 // worker state the line is "<id>\t@s\t\"\"" (every test may have executed it). Run
 // again in the same task (a loop), it costs a few property reads: the task and id it
 // last wrote for are kept in the worker state, and the state is read by a plain
@@ -69,7 +71,7 @@ func FileMarkersStatement(ids ...string) string {
 func RanMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const w = (g.__oracleRanIn ??= new WeakMap()); s = w.get(c); if (!s) { s = new Set(); w.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (c?.type === "test" || c?.type === "custom" ? "\t@t\t" : "\t@s\t") + JSON.stringify(n.join(" ")) + "\n"); } } } } catch {}`
+	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? n.join(" ") : "") + "\n"); } } } } catch {}`
 }
 
 // ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a
