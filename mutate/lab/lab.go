@@ -94,7 +94,8 @@ type Run struct {
 	// Batched: the outcome comes from a batched run (Duration is the
 	// variant's own time in it, as the harness measured it).
 	Batched bool
-	// HitLimit: a timeout because the variant ran past the hit limit.
+	// HitLimit: a timeout because the variant ran past the hit limit in its
+	// batch, and its run alone, without the counter, timed out too.
 	HitLimit bool
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
@@ -129,7 +130,8 @@ type Result struct {
 	// the mutants run alone; and how many ran alone.
 	Baseline, Batches, Alone time.Duration
 	RanAlone                 int
-	// HitLimits counts the mutants that ran past the hit limit (a timeout).
+	// HitLimits counts the mutants that ran past the hit limit and timed
+	// out alone (a timeout).
 	HitLimits int
 	// Slowest are the indexes in Mutants of the (at most) SlowestKept runs
 	// that took longest, slowest first.
