@@ -15,9 +15,10 @@ import (
 
 // TestSchemaArrowExpression: a mutant in an arrow function's expression
 // body is placed, the body becoming a block whose variants return their
-// expressions, for every shape of arrow (S is the switch, H a counted hit).
+// expressions, for every shape of arrow (S is the switch, H a counted hit,
+// R a variant's record that it ran).
 func TestSchemaArrowExpression(t *testing.T) {
-	short := strings.NewReplacer(`Reflect.get(globalThis, "`+SchemaSwitch+`")`, "S", hitCall, "H;", hitFunc+"()", "H")
+	short := strings.NewReplacer(ranRecord, " R;", `Reflect.get(globalThis, "`+SchemaSwitch+`")`, "S", hitCall, "H;", hitFunc+"()", "H")
 	for _, c := range []struct {
 		name, src string
 		edits     [][2]string // old, new: mutants 1, 2, ...
@@ -28,47 +29,47 @@ func TestSchemaArrowExpression(t *testing.T) {
 		name:  "conditional, two mutants",
 		src:   "export const f = (a: number, b: number) => a > b ? a : g(b);\n",
 		edits: [][2]string{{"a > b", "a >= b"}, {"g(b)", "g(a)"}}, hits: true,
-		want: "export const f = (a: number, b: number) => { if (S === 1) { H; return a >= b ? a : g(b); } else if (S === 2) { H; return a > b ? a : g(a); } else { H; return a > b ? a : g(b); } };\n",
+		want: "export const f = (a: number, b: number) => { if (S === 1) { R; H; return a >= b ? a : g(b); } else if (S === 2) { R; H; return a > b ? a : g(a); } else { H; return a > b ? a : g(b); } };\n",
 	}, {
 		name:  "no hit counts",
 		src:   "export const f = (a: number, b: number) => a > b ? a : g(b);\n",
 		edits: [][2]string{{"a > b", "a >= b"}},
-		want:  "export const f = (a: number, b: number) => { if (S === 1) { return a >= b ? a : g(b); } else { return a > b ? a : g(b); } };\n",
+		want:  "export const f = (a: number, b: number) => { if (S === 1) { R; return a >= b ? a : g(b); } else { return a > b ? a : g(b); } };\n",
 	}, {
 		name:  "object literal",
 		src:   "export const o = (a: number) => ({ v: a + 1 });\n",
 		edits: [][2]string{{"a + 1", "a - 1"}}, hits: true,
-		want: "export const o = (a: number) => { if (S === 1) { H; return ({ v: a - 1 }); } else { H; return ({ v: a + 1 }); } };\n",
+		want: "export const o = (a: number) => { if (S === 1) { R; H; return ({ v: a - 1 }); } else { H; return ({ v: a + 1 }); } };\n",
 	}, {
 		name:  "curried: the innermost arrow around the change switches",
 		src:   "export const add = (a: number) => (b: number) => a + b;\n",
 		edits: [][2]string{{"a + b", "a - b"}}, hits: true,
-		want: "export const add = (a: number) => (b: number) => { if (S === 1) { H; return a - b; } else { H; return a + b; } };\n",
+		want: "export const add = (a: number) => (b: number) => { if (S === 1) { R; H; return a - b; } else { H; return a + b; } };\n",
 	}, {
 		name:  "curried, a mutant at each level: the outer one would nest switches, so it runs alone",
 		src:   "export const sel = (a: number) => a > 0 ? (b: number) => a + b : (b: number) => b;\n",
 		edits: [][2]string{{"a > 0", "a >= 0"}, {"a + b", "a - b"}}, hits: true, alone: "[1]",
-		want: "export const sel = (a: number) => a > 0 ? (b: number) => { if (S === 2) { H; return a - b; } else { H; return a + b; } } : (b: number) => b;\n",
+		want: "export const sel = (a: number) => a > 0 ? (b: number) => { if (S === 2) { R; H; return a - b; } else { H; return a + b; } } : (b: number) => b;\n",
 	}, {
 		name:  "an arrow nested in the switched one counts its entries",
 		src:   "export const p = (xs: number[], k: number) => xs.map((x) => x * 2).slice(k);\n",
 		edits: [][2]string{{"slice(k)", "slice(k + 1)"}}, hits: true,
-		want: "export const p = (xs: number[], k: number) => { if (S === 1) { H; return xs.map((x) => (H, x * 2)).slice(k + 1); } else { H; return xs.map((x) => (H, x * 2)).slice(k); } };\n",
+		want: "export const p = (xs: number[], k: number) => { if (S === 1) { R; H; return xs.map((x) => (H, x * 2)).slice(k + 1); } else { H; return xs.map((x) => (H, x * 2)).slice(k); } };\n",
 	}, {
 		name:  "async",
 		src:   "export const h = async (a: number) => (await g(a)) + 1;\n",
 		edits: [][2]string{{"+ 1", "- 1"}}, hits: true,
-		want: "export const h = async (a: number) => { if (S === 1) { H; return (await g(a)) - 1; } else { H; return (await g(a)) + 1; } };\n",
+		want: "export const h = async (a: number) => { if (S === 1) { R; H; return (await g(a)) - 1; } else { H; return (await g(a)) + 1; } };\n",
 	}, {
 		name:  "a callback in module code",
 		src:   "export const xs = [1, 2].map((x) => x * 2);\n",
 		edits: [][2]string{{"x * 2", "x / 2"}}, hits: true,
-		want: "export const xs = [1, 2].map((x) => { if (S === 1) { H; return x / 2; } else { H; return x * 2; } });\n",
+		want: "export const xs = [1, 2].map((x) => { if (S === 1) { R; H; return x / 2; } else { H; return x * 2; } });\n",
 	}, {
 		name:  "a default parameter is outside the body",
 		src:   "export const d = (a: number, b = a + 1) => a * b;\n",
 		edits: [][2]string{{"a + 1", "a - 1"}, {"a * b", "a / b"}}, hits: true, alone: "[1]",
-		want: "export const d = (a: number, b = a + 1) => { if (S === 2) { H; return a / b; } else { H; return a * b; } };\n",
+		want: "export const d = (a: number, b = a + 1) => { if (S === 2) { R; H; return a / b; } else { H; return a * b; } };\n",
 	}, {
 		name:  "an insertion at the end of the expression may belong to what follows",
 		src:   "export const e = [1].map((x) => x);\n",
@@ -78,17 +79,17 @@ func TestSchemaArrowExpression(t *testing.T) {
 		name:  "a block function's body holds the arrow nested in it (lines kept)",
 		src:   "export function k(xs: number[]) {\n  return xs.map((x) =>\n    x + 1);\n}\n",
 		edits: [][2]string{{"x + 1", "x - 1"}}, hits: true,
-		want: "export function k(xs: number[]) { if (S === 1) { H;\n  return xs.map((x) =>\n    (H, x - 1));\n} else { H;\n  return xs.map((x) =>\n    (H, x + 1));\n} }\n",
+		want: "export function k(xs: number[]) { if (S === 1) { R; H;\n  return xs.map((x) =>\n    (H, x - 1));\n} else { H;\n  return xs.map((x) =>\n    (H, x + 1));\n} }\n",
 	}, {
 		name:  "an arrow whose expression holds a switched block body runs alone; the block is switched as before",
 		src:   "export const m = (xs: number[]) => xs.filter((x) => { while (x > 9) x--; return x > 0; }).length + 1;\n",
 		edits: [][2]string{{"x > 0", "x >= 0"}, {"+ 1", "- 1"}}, hits: true, alone: "[2]",
-		want: "export const m = (xs: number[]) => xs.filter((x) => { if (S === 1) { H; while (x > 9) { H; x--; } return x >= 0; } else { H; while (x > 9) { H; x--; } return x > 0; } }).length + 1;\n",
+		want: "export const m = (xs: number[]) => xs.filter((x) => { if (S === 1) { R; H; while (x > 9) { H; x--; } return x >= 0; } else { H; while (x > 9) { H; x--; } return x > 0; } }).length + 1;\n",
 	}, {
 		name:  "a loop's body and an arrow's expression end together: the arrow's closes first",
 		src:   "export function w(n: number) {\n  let f = (x: number) => x\n  while (n-- > 0) f = (x) => x + n\n  return f(1)\n}\n",
 		edits: [][2]string{{"n-- > 0", "n-- >= 0"}}, hits: true,
-		want: "export function w(n: number) { if (S === 1) { H;\n  let f = (x: number) => (H, x)\n  while (n-- >= 0) { H; f = (x) => (H, x + n) }\n  return f(1)\n} else { H;\n" +
+		want: "export function w(n: number) { if (S === 1) { R; H;\n  let f = (x: number) => (H, x)\n  while (n-- >= 0) { H; f = (x) => (H, x + n) }\n  return f(1)\n} else { H;\n" +
 			"  let f = (x: number) => (H, x)\n  while (n-- > 0) { H; f = (x) => (H, x + n) }\n  return f(1)\n} }\n",
 	}} {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 // of a `case` (as the analyzer's Call.StatementStartByte): a site in a
 // braceless `if (x) f(flag)` or in an arrow's expression body is marked
 // before the enclosing block statement, which may run without reaching the
-// site itself. A `;` is added when stmt has none.
+// site itself. A site that is a whole { } block (a body emptied to {}) is
+// marked inside the block. A `;` is added when stmt has none.
 func MarkReached(m Mutant, stmt string) ([]byte, error) {
 	stmt = strings.TrimSpace(stmt)
 	if stmt == "" || strings.ContainsAny(stmt, "\r\n") {
@@ -35,6 +36,16 @@ func MarkReached(m Mutant, stmt string) ([]byte, error) {
 	}
 	var at []uint
 	for _, st := range sites {
+		if b := s.Find(st[0], st[1], "statement_block"); b >= 0 && s.Start(b) == st[0] && s.End(b) == st[1] {
+			// A whole block (a body emptied to {}): marked inside it, so it
+			// counts as reached only when the block runs (as MarkCoverage),
+			// not when the statement around it does (a function declared at
+			// the top level would be "reached" as the module loads).
+			if !slices.Contains(at, st[0]+1) {
+				at = append(at, st[0]+1)
+			}
+			continue
+		}
 		n := blockStatementAt(s, st[0])
 		if n < 0 {
 			return nil, fmt.Errorf("mutant %s: no statement holds the site at byte %d", m.Name, st[0])

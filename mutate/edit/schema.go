@@ -42,6 +42,13 @@ const (
 	hitFunc         = "__oracle_hit__"
 )
 
+// ranRecord opens every variant's branch (never the original's): it sets
+// globalThis[HitState].ran, so the harness knows which tests executed the
+// variant (SPEC "Runs and kills": a kill is the failure of a test that
+// executed the mutated code). Its grain is the function body the schema
+// switches: a test that entered the mutant's function with the variant on.
+const ranRecord = " { const h = Reflect.get(globalThis, \"" + HitState + "\"); if (h !== undefined && h !== null) h.ran = true; }"
+
 // hitCall is the statement that counts one hit.
 const hitCall = hitFunc + "();"
 
@@ -175,7 +182,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 			byNode[n] = b
 			bodies = append(bodies, b)
 		}
-		b.variants = append(b.variants, fmt.Sprintf("if (%s === %d) {%s} else ", cond, id, inner))
+		b.variants = append(b.variants, fmt.Sprintf("if (%s === %d) {%s%s} else ", cond, id, ranRecord, inner))
 		sc.Placed = append(sc.Placed, id)
 	}
 	var chs []Change

@@ -32,7 +32,7 @@ func TestSchemaAlone(t *testing.T) {
 	if fmt.Sprint(sc.Placed) != "[2]" || sc.Alone[1] == "" || sc.Alone[3] == "" {
 		t.Errorf("placed %v alone %v", sc.Placed, sc.Alone)
 	}
-	if !strings.Contains(string(sc.Source), `=== 2) { __oracle_hit__();
+	if !strings.Contains(string(sc.Source), `=== 2) {`+ranRecord+` __oracle_hit__();
   return a - limit;
 } else { __oracle_hit__();
   return a + limit;

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -62,6 +63,11 @@ const (
 	globalsNote = "oracle-globals"
 	slowNote    = "oracle-slow-"
 	timeNote    = "oracle-time-"
+	// ranNote: a test of variant i executed the variant's code (its name,
+	// a JSON string, after a tab); ranAllNote: the variant's code ran
+	// outside a test (while the file loaded, or in a beforeAll hook).
+	ranNote    = "oracle-ran-"
+	ranAllNote = "oracle-ranall-"
 )
 
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
@@ -144,6 +150,15 @@ const config = worker?.config;
 const suite = config?.sequence?.concurrent && describe.sequential ? describe.sequential : describe;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
+// The variants whose code ran while the file loaded (ranAllNote).
+const loadRan = new Set();
+let lastLoad = -1;
+// A test's full name as the report has it (describe titles and its title).
+function nameOf(t) {
+  const n = [];
+  for (let x = t; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name));
+  return n.join(" ");
+}
 // A schema loaded before the harness (a setup file imports it) keeps an
 // instance the variants' loads do not replace, whose load-time code ran
 // without a variant: the batch's survivors are not trusted then.
@@ -160,11 +175,18 @@ async function load(i, v, importIt) {
   hits.limit = v === 0 ? Infinity : Math.max(%d, %d * loadMost);
   hits.hit = false;
   hits.n = 0;
+  // The describe bodies vitest collected after the last load ran under its
+  // switch, which stays set: what they ran of the variant is its load's.
+  if (hits.ran && lastLoad >= 0) loadRan.add(lastLoad);
+  hits.ran = false;
   try {
     await importIt();
   } catch (e) {
     if (v === 0) throw e;
   } finally {
+    if (hits.ran && v !== 0) loadRan.add(i);
+    hits.ran = false;
+    lastLoad = v !== 0 ? i : -1;
     globalsMoved();
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
@@ -181,6 +203,14 @@ async function load(i, v, importIt) {
 function variant(i, v) {
   let failed = false;
   let start = 0;
+  // Which tests executed the variant's code (the schema sets hits.ran in
+  // its branch): code run outside a test (at load, in a beforeAll hook)
+  // counts for every test after it.
+  let ranAll = false;
+  const ranOutside = () => {
+    if (!ranAll && v !== 0) note(%q, %q + i);
+    ranAll = true;
+  };
   note(%q, "collect " + i);
   beforeAll(() => {
     Reflect.set(globalThis, %q, v);
@@ -188,6 +218,8 @@ function variant(i, v) {
     hits.hit = false;
     hits.n = 0;
     start = performance.now();
+    if (loadRan.has(i)) ranOutside();
+    hits.ran = false;
     note(%q, "start " + i);
   });
   afterAll(() => {
@@ -203,6 +235,8 @@ function variant(i, v) {
     ctx.onTestFailed?.(() => { failed = true; });
     if (v === 0) hits.most = Math.max(hits.most, hits.n); // the file's beforeAll hooks, before the first test
     hits.n = 0;
+    if (hits.ran) ranOutside(); // a beforeAll (or afterAll) hook since the last test
+    hits.ran = false;
     if (!failed && performance.now() - start > LIMIT) {
       failed = true;
       note(%q, %q + i);
@@ -210,7 +244,12 @@ function variant(i, v) {
     if (failed && typeof ctx.skip === "function") ctx.skip();
     note(%q, "test " + i);
   });
-  afterEach(() => {
+  afterEach((ctx) => {
+    // A concurrent test shares the flag with the tests running beside it:
+    // what it saw counts for every test.
+    if (hits.ran && ctx?.task?.concurrent) ranOutside();
+    if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
+    hits.ran = false;
     if (v === 0) hits.most = Math.max(hits.most, hits.n);
     note(%q, "tested " + i);
   });
@@ -220,9 +259,10 @@ function variant(i, v) {
 `, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
 		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
 		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaLoads,
+		runner.ReachedEnv, ranAllNote,
 		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
 		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
-		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ProgressEnv)
+		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
 	spec, _ := jsonString("./" + base)
 	for i, v := range vs {
 		// Once a test of a variant failed, its later tests are skipped (the
@@ -256,8 +296,9 @@ func jsonString(s string) (string, error) {
 // reached mutant k: then a variant that passes in each of their batches
 // survived.
 // baseline is each test file's baseline time.
-func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, error) {
+func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, []string, error) {
 	out := make([]*Run, len(ms))
+	hits := make([]string, len(ms))
 	passed := make([]int, len(ms)) // the clean batches mutant k passed
 	// One schema per file, written for the batches and restored after.
 	paths, byPath := byFile(ms, func(k int) bool { return decided[k] == nil })
@@ -288,7 +329,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 			continue // every mutant of this file runs alone
 		}
 		if err := l.Files.WriteFile(p, sc.Source); err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+			return nil, nil, fmt.Errorf("sandbox: %w", err)
 		}
 		written = append(written, p)
 		for _, v := range sc.Placed {
@@ -333,8 +374,8 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 				earlier[k] = true
 			}
 		}
-		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, timeout, baseline); err != nil {
-			return nil, err
+		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, hits, timeout, baseline); err != nil {
+			return nil, nil, err
 		}
 		pending = rest
 	}
@@ -343,7 +384,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 			out[k] = &Run{Test: runsOf[k][len(runsOf[k])-1], Mutant: &ms[k], Outcome: Survived, Batched: true}
 		}
 	}
-	return out, nil
+	return out, hits, nil
 }
 
 // byFile groups the mutants ms that keep says to keep by the file they
@@ -377,7 +418,7 @@ func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int
 // did not load, a baseline of it failed: maybe for another batch's
 // leftovers), runs again alone, as every batch did before; so the outcomes
 // are those of batches run one by one.
-func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, timeout time.Duration, baseline map[string]time.Duration) error {
+func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, hits []string, timeout time.Duration, baseline map[string]time.Duration) error {
 	type batchRun struct {
 		test    string
 		harness string
@@ -435,14 +476,14 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 		}
 	}
 	for _, b := range runs {
-		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, b.limit) {
+		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, hits, b.limit) {
 			continue
 		}
 		r, err := l.Runner.Run(ctx, b.spec)
 		if err != nil {
 			return l.fail(ctx, err)
 		}
-		l.batchRead(r, b.test, b.vs, ms, out, passed, b.limit)
+		l.batchRead(r, b.test, b.vs, ms, out, passed, hits, b.limit)
 	}
 	return nil
 }
@@ -450,7 +491,7 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 // batchRead records what the batch run r of test's variants vs (each
 // within limit) establishes, as batchWave says; false (and nothing recorded)
 // when the batch cannot be trusted (batchTrusted).
-func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, limit time.Duration) bool {
+func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, hits []string, limit time.Duration) bool {
 	groups := make([][]runner.Test, len(vs))
 	for _, t := range r.Tests {
 		for i, v := range vs {
@@ -467,15 +508,22 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 	notes := readNotes(r.Markers)
 	for i := 1; i < len(vs)-1; i++ {
 		k := vs[i] - 1
+		ran := map[string]bool{}
+		for name := range notes.ran[i] {
+			ran[strings.TrimPrefix(name, variantTitle(i, vs[i])+" ")] = true
+		}
 		lim, hit := notes.limit[i]
-		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i]}, limit)
+		if hit {
+			hits[k] = lim // a suspicion: it runs alone, without the counter
+		}
+		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}, limit)
 		if o == "" {
-			if green(groups[i]) && !notes.preloaded {
-				passed[k]++
+			if green(groups[i]) && !notes.preloaded && !hit {
+				passed[k]++ // (a variant that caught the hit limit's error may loop without the counter)
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
-		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by, HitLimit: hit}
+		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by}
 		if d, ok := notes.time[i]; ok {
 			run.Duration = d
 		}
@@ -489,6 +537,11 @@ type notes struct {
 	limit map[int]string // the hit limit it reached
 	slow  map[int]bool   // it ran past its time limit
 	time  map[int]time.Duration
+	// ran are the tests of variant i that executed its code (full names
+	// within the variant's describe block); ranAll: its code ran outside a
+	// test.
+	ran    map[int]map[string]bool
+	ranAll map[int]bool
 	// preloaded: a schema was loaded before the harness (by a setup file),
 	// or a variant changed the realm's globals: a variant that passes may
 	// pass only because that instance's load-time code is the original's,
@@ -497,12 +550,25 @@ type notes struct {
 }
 
 func readNotes(markers []string) notes {
-	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}}
+	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}, ran: map[int]map[string]bool{}, ranAll: map[int]bool{}}
 	for _, m := range markers {
 		var i int
 		switch {
 		case m == preloadNote, m == globalsNote:
 			n.preloaded = true
+		case strings.HasPrefix(m, ranAllNote):
+			if _, err := fmt.Sscan(strings.TrimPrefix(m, ranAllNote), &i); err == nil {
+				n.ranAll[i] = true
+			}
+		case strings.HasPrefix(m, ranNote):
+			idx, name, ok := strings.Cut(strings.TrimPrefix(m, ranNote), "\t")
+			var full string
+			if _, err := fmt.Sscan(idx, &i); ok && err == nil && json.Unmarshal([]byte(name), &full) == nil {
+				if n.ran[i] == nil {
+					n.ran[i] = map[string]bool{}
+				}
+				n.ran[i][full] = true
+			}
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
 				if _, err := fmt.Sscan(idx, &i); err == nil {

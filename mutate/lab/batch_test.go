@@ -42,7 +42,7 @@ func (d *dirFiles) Restore(rel string) error {
 // behaviour of a mutant: alone (its true outcome in an isolated run) and in
 // a batch.
 type behaviour struct {
-	alone string // "kill" or "pass"
+	alone string // "kill", "pass" or "loop" (the run times out)
 	batch string // "kill", "pass", "setup", "contaminate" (every later variant fails), "hang" (the batch times out),
 	// "limit" (it ran past the hit limit), "vitest-timeout" (a test timed out), "slow" (past its time limit)
 }
@@ -55,6 +55,7 @@ type batchRunner struct {
 	mutants map[int]behaviour // by switch value (mutant index + 1)
 	batches int
 	alone   int
+	once    int   // isolated runs of a mutant whose time-out is final (Spec.Once)
 	grown   []int // the n of each Grow call
 	// markedSchema: a batch ran a schema holding reached markers.
 	markedSchema bool
@@ -74,8 +75,14 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		if m := tagRE.FindSubmatch(code); m != nil {
 			var v int
 			fmt.Sscan(string(m[1]), &v)
-			if b.mutants[v].alone == "kill" {
+			switch b.mutants[v].alone {
+			case "kill":
 				st = failedRun("expected 2")
+			case "loop":
+				st = timedOutRun()
+			}
+			if s.Once {
+				b.once++
 			}
 		}
 		return st, nil
@@ -93,6 +100,9 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		name := m[0] + " t"
 		beh := b.mutants[v]
 		notes = append(notes, timeNote+m[1]+"-"+fmt.Sprint(100*v))
+		if v != 0 {
+			notes = append(notes, fmt.Sprintf("%s%s\t%q", ranNote, m[1], name)) // its test ran the variant's code
+		}
 		switch {
 		case beh.batch == "limit":
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: edit.HitLimitMessage})
@@ -255,32 +265,38 @@ func TestIsolate(t *testing.T) {
 	}
 }
 
-// TestBatchTimeouts: a variant that ran past the hit limit, one whose test
-// timed out, and one past its time limit in the batch are timeouts decided
-// by the batch (not run alone again), each with its own time; the batch
-// goes on (the kill after them is taken too).
+// TestBatchTimeouts: a variant whose test timed out, and one past its time
+// limit in the batch are timeouts decided by the batch (not run alone
+// again), each with its own time; the batch goes on (the kill after them is
+// taken too). A variant that ran past the hit limit is a suspicion (SPEC
+// "Runs and kills"): it runs alone, without the counter, once (a time-out
+// is final): a timeout only when that run times out too; finishing, its
+// outcome stands (survived, killed).
 func TestBatchTimeouts(t *testing.T) {
-	res, r := runBatchedResult(t, []behaviour{{"kill", "limit"}, {"kill", "vitest-timeout"}, {"kill", "slow"}, {"kill", "kill"}})
-	if got, want := summarize(res), "test:1=timeout/batched test:2=timeout/batched test:3=timeout/batched test:4=killed/batched"; got != want {
+	res, r := runBatchedResult(t, []behaviour{{"loop", "limit"}, {"kill", "vitest-timeout"}, {"kill", "slow"}, {"kill", "kill"}, {"pass", "limit"}, {"kill", "limit"}})
+	if got, want := summarize(res), "test:1=timeout test:2=timeout/batched test:3=timeout/batched test:4=killed/batched test:5=survived test:6=killed"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if r.alone != 1 {
-		t.Errorf("%d isolated runs, want the baseline only", r.alone)
+	if r.alone != 4 || r.once != 3 {
+		t.Errorf("%d isolated runs (%d final at a time-out), want the baseline and the 3 stopped by the hit limit", r.alone, r.once)
 	}
 	var details []string
 	for _, m := range res.Mutants {
 		details = append(details, fmt.Sprintf("%s %v", m.Duration, m.HitLimit))
 	}
-	// Each variant's own time, as the harness noted it (100 ms × switch value here).
-	if got, want := strings.Join(details, ", "), "100ms true, 200ms false, 300ms false, 400ms false"; got != want {
+	// Each variant's own time, as the harness noted it (100 ms × switch value here), or its run alone.
+	if got, want := strings.Join(details, ", "), "0s true, 200ms false, 300ms false, 400ms false, 1s false, 0s false"; got != want {
 		t.Errorf("durations and hit limits: %s, want %s", got, want)
 	}
-	for k, want := range []string{edit.HitLimitMessage + ": more than 100000", "the test timed out (vitest's time-out): t: Test timed out in 5000ms.", "the variant ran past its time limit", "expected 2"} {
+	for k, want := range []string{edit.HitLimitMessage + ": more than 100000", "the test timed out (vitest's time-out): t: Test timed out in 5000ms.", "the variant ran past its time limit", "expected 2", edit.HitLimitMessage + ": more than 100000", "expected 2"} {
 		if !strings.HasPrefix(res.Mutants[k].Detail, want) {
 			t.Errorf("mutant %d: %q, want %q...", k+1, res.Mutants[k].Detail, want)
 		}
 	}
-	if res.HitLimits != 1 || fmt.Sprint(res.Slowest) != "[3 2 1 0]" {
+	if d := res.Mutants[0].Detail; !strings.Contains(d, "run alone without the counter, it timed out too: timed out after 1s") {
+		t.Errorf("the confirmed loop's detail: %q", d)
+	}
+	if res.HitLimits != 1 || fmt.Sprint(res.Slowest) != "[4 3 2 1 0]" {
 		t.Errorf("%d hit limits, slowest %v", res.HitLimits, res.Slowest)
 	}
 }

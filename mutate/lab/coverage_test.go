@@ -25,6 +25,7 @@ type coverRunner struct {
 	kills   map[string]bool     // "test|tag": that test file kills the mutant tagged tag
 	runs    []string            // "test" (baseline) or "test|tag"
 	batches bool                // answer batches (else they time out: nothing trusted)
+	caught  map[string]bool     // "test|tag": in that test file's batch the variant ran past the hit limit, caught the error and passed
 }
 
 var markerIDRE = regexp.MustCompile(`"((?:op-(?:entry-)?\d+\\n)+)"`)
@@ -56,6 +57,10 @@ func (c *coverRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			st := runner.Test{Name: m[0] + " t", Status: "passed"}
 			if c.kills[test+"|/*m"+m[2]+"*/"] {
 				st.Status, st.Phase = "failed", runner.PhaseBody
+				res.Markers = append(res.Markers, ranAllNote+m[1]) // the variant's code ran
+			}
+			if c.caught[test+"|/*m"+m[2]+"*/"] {
+				res.Markers = append(res.Markers, limitNote+m[1]+"-100000")
 			}
 			res.Tests = append(res.Tests, st)
 		}
@@ -108,7 +113,7 @@ func TestCoverage(t *testing.T) {
 		{"return 0", "return 1"},    // g's branch no test takes
 		{"{\n    return 0", "{}\n"}, // the branch's block, removed (marked inside the block)
 	}
-	for _, mode := range []string{"isolate", "batched", "batches trusted"} {
+	for _, mode := range []string{"isolate", "batched", "batches trusted", "hit limit caught"} {
 		isolate := mode == "isolate"
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
@@ -127,7 +132,10 @@ func TestCoverage(t *testing.T) {
 			ms = append(ms, m)
 		}
 		r := &coverRunner{root: dir, reaches: map[string][]string{"a.test.ts": {"// F"}, "b.test.ts": {"// G", "if (a"}},
-			kills: map[string]bool{"a.test.ts|/*m1*/": true}, batches: mode == "batches trusted"}
+			kills: map[string]bool{"a.test.ts|/*m1*/": true}, batches: mode == "batches trusted" || mode == "hit limit caught"}
+		if mode == "hit limit caught" {
+			r.caught = map[string]bool{"b.test.ts|/*m2*/": true}
+		}
 		l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: r, MarkerPrefix: "op", Coverage: true, Isolate: isolate}
 		res, err := l.Execute(context.Background(), []string{"a.test.ts", "b.test.ts"}, ms)
 		if err != nil {
@@ -148,6 +156,8 @@ func TestCoverage(t *testing.T) {
 			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0 a.test.ts|/*m1*/ b.test.ts|/*m2*/"
 		case "batches trusted": // m1's kill and m2's pass in the batches of the files that reached them decide
 			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0"
+		case "hit limit caught": // m2 passed its batch past the hit limit: not a survivor until it runs alone, without the counter
+			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0 b.test.ts|/*m2*/"
 		}
 		if strings.Join(r.runs, " ") != w {
 			t.Errorf("%s: runs %v, want %s", mode, r.runs, w)

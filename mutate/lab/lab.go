@@ -94,7 +94,8 @@ type Run struct {
 	// Batched: the outcome comes from a batched run (Duration is the
 	// variant's own time in it, as the harness measured it).
 	Batched bool
-	// HitLimit: a timeout because the variant ran past the hit limit.
+	// HitLimit: a timeout because the variant ran past the hit limit in its
+	// batch, and its run alone, without the counter, timed out too.
 	HitLimit bool
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
@@ -129,7 +130,8 @@ type Result struct {
 	// the mutants run alone; and how many ran alone.
 	Baseline, Batches, Alone time.Duration
 	RanAlone                 int
-	// HitLimits counts the mutants that ran past the hit limit (a timeout).
+	// HitLimits counts the mutants that ran past the hit limit and timed
+	// out alone (a timeout).
 	HitLimits int
 	// Slowest are the indexes in Mutants of the (at most) SlowestKept runs
 	// that took longest, slowest first.
@@ -277,15 +279,17 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	}
 	res.Baseline = time.Since(phase)
 	phase = time.Now()
+	hits := make([]string, len(ms)) // the hit limit that stopped mutant k in a batch
 	if !l.Isolate && len(ms) > 1 {
 		baseline := map[string]time.Duration{}
 		for _, b := range res.Baselines {
 			baseline[b.Test] = b.Duration
 		}
-		batched, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
+		batched, hit, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
 		if err != nil {
 			return res, err
 		}
+		hits = hit
 		for k, r := range batched {
 			if r != nil {
 				pre[k] = r
@@ -318,7 +322,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	if red, err := l.confirmAlone(ctx, res, runsOf, pre, jointOnly, bt); err != nil || red {
 		return res, err
 	}
-	runs, err := l.spread(ctx, runsOf, ms, ids, pre, timeout)
+	runs, err := l.spread(ctx, runsOf, ms, ids, pre, hits, timeout)
 	res.Alone = time.Since(phase)
 	for k := range runs {
 		if covered[k] && runs[k].CoveredBy == nil {
@@ -351,7 +355,7 @@ func slowestRuns(runs []Run) []int {
 // mutant not yet taken. It returns the runs of the mutants in input order up
 // to the first that did not complete, and that one's error. After an error
 // no worker starts another mutant.
-func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, ids []string, pre []*Run, timeout time.Duration) ([]Run, error) {
+func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, ids []string, pre []*Run, hits []string, timeout time.Duration) ([]Run, error) {
 	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
 	runs := make([]Run, len(ms))
 	errs := make([]error, len(ms))
@@ -382,7 +386,7 @@ func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, i
 		go func() {
 			defer wg.Done()
 			for k := take(); k >= 0; k = take() {
-				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], runsOf[k], timeout)
+				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], runsOf[k], timeout, hits[k])
 				mu.Lock()
 				runs[k], errs[k], done[k] = run, err, err == nil
 				failed = failed || err != nil
@@ -403,9 +407,14 @@ func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, i
 }
 
 // runMutant writes m (with its reached marker where one can be placed),
-// runs the test files until one kills it, and restores the file.
-func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant, tests []string, timeout time.Duration) (run Run, err error) {
-	src, merr := edit.MarkReached(*m, runner.MarkerStatement(id))
+// runs the test files until one kills it, and restores the file. A run
+// that failed only by tests that never executed the mutated code is
+// repeated once (SPEC "Runs and kills"); failing so again, it is an error
+// naming that test. hit, when set, is the hit limit that stopped m in its
+// batch: the run alone, without the counter and not repeated after a
+// time-out, confirms it (a timeout) or not (its outcome stands).
+func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant, tests []string, timeout time.Duration, hit string) (run Run, err error) {
+	src, merr := edit.MarkReached(*m, runner.RanMarkerStatement(id))
 	marked := merr == nil
 	if !marked {
 		src, id = m.Source, ""
@@ -420,17 +429,43 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	}()
 	var runs []Run
 	for _, t := range tests {
-		r, err := l.Runner.Run(ctx, l.spec(sl.Root, t, timeout, id))
+		spec := l.spec(sl.Root, t, timeout, id)
+		spec.Once = hit != ""
+		r, err := l.Runner.Run(ctx, spec)
 		if err != nil {
 			return Run{}, l.fail(ctx, err)
 		}
-		o, detail := MutantOutcome(r, marked)
-		runs = append(runs, Run{Test: t, Mutant: m, Outcome: o, Detail: detail, Duration: r.Duration, KilledBy: killer(r, o)})
-		if o.Kills() {
+		j := judgeMutant(r, marked)
+		took := r.Duration
+		if j.other {
+			if r, err = l.Runner.Run(ctx, spec); err != nil {
+				return Run{}, l.fail(ctx, err)
+			}
+			took += r.Duration
+			if j = judgeMutant(r, marked); j.other {
+				j.detail = RepeatedFailure + j.detail
+			}
+		}
+		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}
+		if j.outcome.Kills() {
+			run.KilledBy = j.by
+		}
+		runs = append(runs, run)
+		if j.outcome.Kills() {
 			break
 		}
 	}
-	return Combine(runs), nil
+	out := Combine(runs)
+	if hit != "" {
+		switch out.Outcome {
+		case Timeout:
+			out.HitLimit = true
+			out.Detail = hitLimitDetail(hit) + "; run alone without the counter, it timed out too: " + out.Detail
+		case Survived:
+			out.Detail = hitLimitDetail(hit) + " in its batch; run alone without the counter, it finished within the time limit and every test passed: no loop"
+		}
+	}
+	return out, nil
 }
 
 // jointBaselines runs the baselines of tests in one vitest run when the

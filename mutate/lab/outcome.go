@@ -2,6 +2,8 @@ package lab
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
@@ -98,81 +100,158 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 // is a kill, and a pass is survived; when the mutant carried a reached
 // marker (marked) and the run never reached it, a pass is no-coverage and a
 // failure an error (NotReachedFailure: the mutant cannot have caused it).
+// SPEC "Runs and kills": a kill is the failure of a test that executed the
+// mutated code. When the marker says which tests executed it
+// (runner.RanMarkerStatement: Result.ReachedIn, ReachedOutside), only the
+// failure (or vitest's time-out) of such a test kills; a run in which only
+// other tests failed is an error naming the first of them
+// (OtherTestFailure), which the lab repeats once before it stands.
 func MutantOutcome(r runner.Result, marked bool) (Outcome, string) {
+	j := judgeMutant(r, marked)
+	return j.outcome, j.detail
+}
+
+// judgment is a mutant run's outcome, the test that decided it (by: the
+// killer, or the test that failed without executing the mutant), and
+// whether the run failed only by tests that did not execute it (other:
+// repeat it once).
+type judgment struct {
+	outcome    Outcome
+	detail, by string
+	other      bool
+}
+
+func judgeMutant(r runner.Result, marked bool) judgment {
 	o, detail := BaselineOutcome(r)
+	ran := ranTest(r, marked)
 	if o == Failed || o == Error {
-		if t := timedOutOnly(r.Tests); t != nil {
-			return Timeout, timedOutDetail(*t)
+		if t := timedOutOnly(r.Tests); t != nil && (!marked || r.Reached) {
+			for _, u := range r.Tests {
+				if u.Status == runner.TestFailed && ran(u) {
+					return judgment{Timeout, timedOutDetail(u), u.Name, false}
+				}
+			}
+			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true}
 		}
 	}
 	switch o {
 	case Failed:
+		_, first, _ := failures(r.Tests)
 		if marked && !r.Reached {
 			// The mutated statement never ran, so the mutant cannot have
 			// caused the failure (the code before it is the original's):
 			// a flaky test, or the run's environment. Not a kill.
-			return Error, NotReachedFailure + detail
+			by := ""
+			if first != nil {
+				by = first.Name
+			}
+			return judgment{Error, NotReachedFailure + detail, by, true}
 		}
-		return Killed, detail
+		if first == nil {
+			return judgment{Killed, detail, "", false} // an unhandled error of a run that reached the mutant
+		}
+		for i := range r.Tests {
+			t := r.Tests[i]
+			if t.Status == runner.TestFailed && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) && ran(t) {
+				return judgment{Killed, orNo(t.Failure), t.Name, false}
+			}
+		}
+		return judgment{Error, OtherTestFailure + first.Name + ": " + orNo(first.Failure), first.Name, true}
 	case Passed:
 		if marked && !r.Reached {
-			return NoCoverage, ""
+			return judgment{NoCoverage, "", "", false}
 		}
-		return Survived, ""
+		return judgment{Survived, "", "", false}
 	}
-	return o, detail
+	return judgment{o, detail, "", false}
+}
+
+// ranTest says whether test t executed the mutated code in run r: it is
+// one of r.ReachedIn, or the code ran outside a test (a beforeAll or
+// afterAll hook, the file's load) in a describe block that holds t. Without
+// that record (no marker, or one that does not name tests), every test may
+// have.
+func ranTest(r runner.Result, marked bool) func(runner.Test) bool {
+	if !marked || len(r.ReachedIn)+len(r.ReachedOutside) == 0 {
+		return func(runner.Test) bool { return true }
+	}
+	return func(t runner.Test) bool {
+		if slices.Contains(r.ReachedIn, t.Name) {
+			return true
+		}
+		for _, s := range r.ReachedOutside {
+			if s == "" || t.Name == s || strings.HasPrefix(t.Name, s+" ") {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // NotReachedFailure begins the detail of a mutant run that failed without
 // running the mutated statement: an error, never a kill.
 const NotReachedFailure = "the run failed, but the mutated code never ran (a flaky test?): "
 
-// killer is the full name of the test that decided a mutant run's outcome
-// o: for a kill, the first test that failed in its body; for vitest's
-// time-out, the test that timed out; else "".
-func killer(r runner.Result, o Outcome) string {
-	switch o {
-	case Killed:
-		if _, t, _ := failures(r.Tests); t != nil {
-			return t.Name
-		}
-	case Timeout:
-		if t := timedOutOnly(r.Tests); t != nil {
-			return t.Name
-		}
-	}
-	return ""
-}
+// OtherTestFailure begins the detail of a mutant run in which only tests
+// that never executed the mutated code failed (a flaky or order-dependent
+// test): an error, never a kill; it names the test and its failure.
+const OtherTestFailure = "only a test that never executed the mutated code failed (a flaky test?): "
+
+// RepeatedFailure begins the detail of such a run's error once its repeat
+// failed the same way.
+const RepeatedFailure = "run again on its own, it failed again: "
 
 // variant is what a batch reported of one variant: its tests, the hit limit
-// it ran past (hit), whether it ran past its time limit (slow).
+// it ran past (hit), whether it ran past its time limit (slow), and which of
+// its tests executed its code (ran, by full name; ranAll: it ran outside a
+// test, while the file loaded or in a beforeAll hook, so every test may
+// depend on it).
 type variant struct {
-	tests []runner.Test
-	hit   bool
-	limit string // the hit limit, as the harness counted it
-	slow  bool
+	tests  []runner.Test
+	hit    bool
+	limit  string // the hit limit, as the harness counted it
+	slow   bool
+	ran    map[string]bool
+	ranAll bool
 }
 
 // variantOutcome judges one variant of a trusted batch (batchTrusted), in
-// this order: past the hit limit (a loop): timeout; vitest's time-out in
-// every failed test: timeout; a test failed in its body: killed; past its
-// time limit (timeLimit): timeout. Anything else is undecided (""): the
-// mutant runs alone (a setup failure in a batch is not trusted, and a pass
-// without a reached marker says nothing of coverage). killedBy names the
-// test that decided it, when one did.
+// this order: past the hit limit: undecided (a suspicion of a loop: the
+// mutant runs alone, without the counter, under the wall-clock limit);
+// vitest's time-out in every failed test, one of which executed the
+// variant's code: timeout; a test that executed it failed in its body:
+// killed; past its time limit (timeLimit): timeout. Anything else is
+// undecided (""): the mutant runs alone (a setup failure in a batch is not
+// trusted, a failure of a test that never executed the variant is no kill,
+// and a pass without a reached marker says nothing of coverage). killedBy
+// names the test that decided it, when one did.
 func variantOutcome(v variant, timeLimit time.Duration) (o Outcome, detail, killedBy string) {
-	_, body, _ := failures(v.tests)
-	switch t := timedOutOnly(v.tests); {
-	case v.hit:
-		return Timeout, fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, v.limit, HitLimitFactor, HitLimitFloor), ""
-	case t != nil:
-		return Timeout, timedOutDetail(*t), t.Name
-	case body != nil:
-		return Killed, body.Failure, body.Name
-	case v.slow:
+	ran := func(t runner.Test) bool { return v.ranAll || v.ran[t.Name] }
+	if v.hit {
+		return "", "", ""
+	}
+	if t := timedOutOnly(v.tests); t != nil {
+		for _, t := range v.tests {
+			if t.Status == runner.TestFailed && ran(t) {
+				return Timeout, timedOutDetail(t), t.Name
+			}
+		}
+		return "", "", ""
+	}
+	for _, t := range v.tests {
+		if t.Status == runner.TestFailed && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) && ran(t) {
+			return Killed, orNo(t.Failure), t.Name
+		}
+	}
+	if _, body, _ := failures(v.tests); body == nil && v.slow {
 		return Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", timeLimit), ""
 	}
 	return "", "", ""
+}
+
+// hitLimitDetail says that a batch's hit limit stopped a mutant.
+func hitLimitDetail(limit string) string {
+	return fmt.Sprintf("%s: more than %s loop iterations and calls in one test (%d times the most a test of the original counted, at least %d)", edit.HitLimitMessage, limit, HitLimitFactor, HitLimitFloor)
 }
 
 // batchTrusted says whether a batch's run can be judged variant by

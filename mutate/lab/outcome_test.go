@@ -82,6 +82,13 @@ func TestJudgeRun(t *testing.T) {
 		{"unhandled error, marker not reached", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1}, true, Failed, "unhandled error during the run: Error: floating",
 			Error, "the run failed, but the mutated code never ran (a flaky test?): unhandled error during the run: Error: floating", false},
 		{"failed, no marker", runner.Result{Tests: []runner.Test{body("AssertionError: x")}, ExitCode: 1}, false, Failed, "AssertionError: x", Killed, "AssertionError: x", false},
+		// SPEC "Runs and kills": the marker names the tests that executed the mutated code.
+		{"failed in a test that never ran it", runner.Result{Tests: []runner.Test{pass, body("AssertionError: flaky")}, ExitCode: 1, Reached: true, ReachedIn: []string{"s a"}}, true, Failed, "AssertionError: flaky",
+			Error, "only a test that never executed the mutated code failed (a flaky test?): s b: AssertionError: flaky", false},
+		{"failed in the test that ran it", runner.Result{Tests: []runner.Test{pass, body("AssertionError: x")}, ExitCode: 1, Reached: true, ReachedIn: []string{"s b"}}, true, Failed, "AssertionError: x", Killed, "AssertionError: x", false},
+		{"failed after it ran at load", runner.Result{Tests: []runner.Test{pass, body("AssertionError: x")}, ExitCode: 1, Reached: true, ReachedOutside: []string{""}}, true, Failed, "AssertionError: x", Killed, "AssertionError: x", false},
+		{"vitest's time-out in a test that never ran it", runner.Result{Tests: []runner.Test{pass, timedOut(runner.PhaseBody)}, ExitCode: 1, Reached: true, ReachedIn: []string{"s a"}}, true, Failed, "Error: Test timed out in 5000ms.",
+			Error, "only a test that never executed the mutated code failed (a flaky test?): s w: Error: Test timed out in 5000ms.", false},
 		{"passed, reached", runner.Result{Tests: []runner.Test{pass}, Reached: true}, true, Passed, "", Survived, "", false},
 		{"passed, marker not reached", runner.Result{Tests: []runner.Test{pass, skip}}, true, Passed, "", NoCoverage, "", false},
 		{"passed, no marker", runner.Result{Tests: []runner.Test{pass}}, false, Passed, "", Survived, "", false},
@@ -99,33 +106,51 @@ func TestJudgeRun(t *testing.T) {
 	}
 }
 
-// TestJudgeVariant: the kill policy for one variant of a batch. The hit
-// limit, vitest's time-out and the variant's own time limit are timeouts, a
-// failure in a body a kill; anything else (a pass, a setup failure) is not
-// decided in the batch: the mutant runs alone.
+// TestJudgeVariant: the kill policy for one variant of a batch. vitest's
+// time-out and the variant's own time limit are timeouts, a failure in a
+// body a kill, each of a test that executed the variant's code; anything
+// else (a pass, a setup failure, a failure of a test that never executed
+// it, a hit-limit stop) is not decided in the batch: the mutant runs alone.
 func TestJudgeVariant(t *testing.T) {
 	pass := runner.Test{Name: "a", Status: runner.TestPassed}
 	kill := runner.Test{Name: "b", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: "AssertionError: expected 2"}
 	setup := runner.Test{Name: "c", Status: runner.TestFailed, Phase: runner.PhaseSetup, Failure: "Error: db down"}
 	wait := runner.Test{Name: "d", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: "Error: Test timed out in 5000ms.", TimedOut: true}
 	loop := runner.Test{Name: "e", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: edit.HitLimitMessage}
-	hitDetail := edit.HitLimitMessage + ": more than 100000 loop iterations and calls in one test (100 times the most a test of the original counted, at least 100000)"
+	if d := hitLimitDetail("100000"); d != edit.HitLimitMessage+": more than 100000 loop iterations and calls in one test (100 times the most a test of the original counted, at least 100000)" {
+		t.Errorf("hit limit detail: %q", d)
+	}
+	all := map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true}
+	only := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
 	cases := []struct {
 		name           string
 		v              variant
 		want           Outcome
 		detail, killer string
 	}{
-		{"hit limit", variant{tests: []runner.Test{pass, loop}, hit: true, limit: "100000"}, Timeout, hitDetail, ""},
-		{"hit limit, caught", variant{tests: []runner.Test{pass}, hit: true, limit: "100000"}, Timeout, hitDetail, ""},
-		{"vitest's time-out", variant{tests: []runner.Test{pass, wait}}, Timeout, "the test timed out (vitest's time-out): d: Error: Test timed out in 5000ms.", "d"},
-		{"assertion failure", variant{tests: []runner.Test{pass, kill}}, Killed, "AssertionError: expected 2", "b"},
-		{"a time-out and an assertion", variant{tests: []runner.Test{wait, kill}}, Killed, "Error: Test timed out in 5000ms.", "d"},
-		{"killed, then past its time limit", variant{tests: []runner.Test{kill}, slow: true}, Killed, "AssertionError: expected 2", "b"},
-		{"past its time limit", variant{tests: []runner.Test{pass}, slow: true}, Timeout, "the variant ran past its time limit of 5s in the batch", ""},
-		{"setup failure", variant{tests: []runner.Test{setup, pass}}, "", "", ""},
-		{"passed", variant{tests: []runner.Test{pass}}, "", "", ""},
+		// A hit-limit stop is a suspicion: the mutant runs alone, without the counter.
+		{"hit limit", variant{tests: []runner.Test{pass, loop}, hit: true, limit: "100000", ran: all}, "", "", ""},
+		{"hit limit, caught", variant{tests: []runner.Test{pass}, hit: true, limit: "100000", ran: all}, "", "", ""},
+		{"vitest's time-out", variant{tests: []runner.Test{pass, wait}, ran: all}, Timeout, "the test timed out (vitest's time-out): d: Error: Test timed out in 5000ms.", "d"},
+		{"assertion failure", variant{tests: []runner.Test{pass, kill}, ran: all}, Killed, "AssertionError: expected 2", "b"},
+		{"a time-out and an assertion", variant{tests: []runner.Test{wait, kill}, ran: all}, Killed, "Error: Test timed out in 5000ms.", "d"},
+		{"killed, then past its time limit", variant{tests: []runner.Test{kill}, slow: true, ran: all}, Killed, "AssertionError: expected 2", "b"},
+		{"past its time limit", variant{tests: []runner.Test{pass}, slow: true, ran: all}, Timeout, "the variant ran past its time limit of 5s in the batch", ""},
+		{"setup failure", variant{tests: []runner.Test{setup, pass}, ran: all}, "", "", ""},
+		{"passed", variant{tests: []runner.Test{pass}, ran: all}, "", "", ""},
 		{"no test", variant{}, "", "", ""},
+		// SPEC "Runs and kills": only a test that executed the variant's code kills it.
+		{"failed in a test that never ran it", variant{tests: []runner.Test{pass, kill}, ran: only("a")}, "", "", ""},
+		{"failed in a test that never ran it, then in one that did", variant{tests: []runner.Test{kill, wait, {Name: "f", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: "AssertionError: f"}}, ran: only("f")}, Killed, "AssertionError: f", "f"},
+		{"no test ran it", variant{tests: []runner.Test{kill}}, "", "", ""},
+		{"ran at load: every test", variant{tests: []runner.Test{pass, kill}, ranAll: true}, Killed, "AssertionError: expected 2", "b"},
+		{"vitest's time-out in a test that never ran it", variant{tests: []runner.Test{pass, wait}, ran: only("a")}, "", "", ""},
 	}
 	for _, c := range cases {
 		o, d, k := variantOutcome(c.v, 5*time.Second)

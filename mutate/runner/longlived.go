@@ -565,6 +565,7 @@ wait:
 			res.ExitCode = -1
 			res.Note = timeoutDetail(s, res.Duration)
 			res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+			res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 			return res, true, false, nil
 		}
 	}
@@ -603,6 +604,7 @@ wait:
 	res = read(ev)
 	res.Duration = dur
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 	return res, false, false, nil
 }
 

@@ -48,3 +48,41 @@ func FileMarkersStatement(ids ...string) string {
 	lit := string(b)
 	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = Reflect.get(g, "__vitest_worker__")?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
 }
+
+// RanMarkerStatement is MarkerStatement for a mutant run alone: it appends, once per test
+// (or per suite, or per file load) that executes it, "<id>\t@t\t<test>" where <test> is the
+// JSON string of the test's full name as Test.Name has it (describe titles and the test's
+// title joined by spaces), or "<id>\t@s\t<suite>" when it runs outside a test: in a
+// beforeAll or afterAll hook of the describe block <suite> (its full name), or while the
+// file loads or is collected (""). vitest's worker state (__vitest_worker__.current, vitest
+// 4 and 5) names the task that runs: the test during its beforeEach hooks, body and
+// afterEach hooks, the suite during its beforeAll and afterAll hooks, the file while it is
+// collected. A concurrent test (test.concurrent, sequence.concurrent) is not named: the
+// state names the last one started, not the one running, so the line is "<id>\t@s\t\"\""
+// (every test of the file may have executed it). Without a
+// worker state the line is "<id>\t@s\t\"\"" (every test may have executed it). Run
+// again in the same task (a loop), it costs a few property reads: the task and id it
+// last wrote for are kept in the worker state, and the state is read by a plain
+// property access of Object(globalThis) (any to TypeScript, so the statement
+// type-checks in strict mode), not Reflect.get: 5,000,000 iterations of a loop take
+// about 20 ms more so, seconds with Reflect.get and process.env read each time.
+// Result.Reached reads the id as MarkerStatement's; Result.ReachedIn and ReachedOutside
+// the tests and suites.
+func RanMarkerStatement(id string) string {
+	b, _ := json.Marshal(id)
+	lit := string(b)
+	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? n.join(" ") : "") + "\n"); } } } } catch {}`
+}
+
+// ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a
+// suite, "" for the file), and the name.
+func ranLine(l string) (id string, test bool, name string, ok bool) {
+	parts := strings.SplitN(l, "\t", 3)
+	if len(parts) != 3 || (parts[1] != "@t" && parts[1] != "@s") {
+		return "", false, "", false
+	}
+	if err := json.Unmarshal([]byte(parts[2]), &name); err != nil {
+		return "", false, "", false
+	}
+	return parts[0], parts[1] == "@t", name, true
+}

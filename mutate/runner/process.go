@@ -207,6 +207,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		res.ExitCode = -1
 		res.Note = timeoutDetail(s, res.Duration)
 		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+		res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}
 	code := 0
@@ -228,6 +229,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	res = read(ev)
 	res.Duration = d
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 	return res, false, nil
 }
 
@@ -240,7 +242,9 @@ func markersSeen(path, id string) (bool, []string) {
 	}
 	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if _, after, ok := strings.Cut(l, "\t"); ok {
+		if rid, _, _, ok := ranLine(l); ok {
+			l = rid
+		} else if _, after, ok := strings.Cut(l, "\t"); ok {
 			l = after
 		}
 		if l != "" {
@@ -253,6 +257,30 @@ func markersSeen(path, id string) (bool, []string) {
 	}
 	sort.Strings(ids)
 	return id != "" && seen[id], ids
+}
+
+// ranBy reads the reached file at path for the lines RanMarkerStatement wrote for id: the
+// tests that executed it (full names), and the suites in whose beforeAll or afterAll hooks,
+// or the file ("") while it loaded, it ran; each distinct, sorted.
+func ranBy(path, id string) (in, outside []string) {
+	b, err := os.ReadFile(path)
+	if err != nil || id == "" {
+		return nil, nil
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		rid, test, name, ok := ranLine(l)
+		if !ok || rid != id {
+			continue
+		}
+		if test {
+			in = append(in, name)
+		} else {
+			outside = append(outside, name)
+		}
+	}
+	sort.Strings(in)
+	sort.Strings(outside)
+	return slices.Compact(in), slices.Compact(outside)
 }
 
 // CheckMarkerSupport is checkMarkerSupport for the node on PATH: an error

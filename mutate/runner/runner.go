@@ -90,6 +90,11 @@ type Result struct {
 	// Markers are the distinct marker ids the run appended to $ORACLE_REACHED, sorted:
 	// for a coverage run, the mutants whose code the test file reached.
 	Markers []string
+	// ReachedIn are the tests (full names, as Test.Name) in which the mutated code ran, and
+	// ReachedOutside the describe blocks (full names; "" for the file) in whose beforeAll or
+	// afterAll hooks, or while the file loaded, it ran: when the mutated code carries
+	// RanMarkerStatement. Both empty for the other markers.
+	ReachedIn, ReachedOutside []string
 	// TimedOut: the run exceeded Spec.Timeout (on every attempt); Note says after how
 	// long, and the Tests are empty.
 	TimedOut bool

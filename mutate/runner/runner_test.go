@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -542,5 +543,52 @@ func TestFindVitestWorkspaceOrder(t *testing.T) {
 	}
 	if _, err := FindVitest(root, "../x.test.ts"); err == nil {
 		t.Errorf("accepted a test file outside the repository")
+	}
+}
+
+// RanMarkerStatement is reached as MarkerStatement is, and names the tests that executed
+// it, by the names the report gives them (Test.Name); the marked file still type-checks
+// under the sample's strict tsc.
+func TestRanMarkerReached(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	edit(t, dir, indexTS, bodyStart, "  "+RanMarkerStatement("m-process")+"\n"+bodyStart)
+	edit(t, dir, indexTS, "  const queued = await listRecords(\"queued\");\n", "  "+RanMarkerStatement("m-pipeline")+"\n  const queued = await listRecords(\"queued\");\n")
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{"m-process", true}, {"m-pipeline", false}} {
+		res := run(t, Spec{Dir: dir, TestFile: refOracle, Config: refConfig, Timeout: time.Minute, ReachedMarker: c.id})
+		if shapeOf(res) != passed || res.Reached != c.want || (len(res.ReachedIn) > 0) != c.want || len(res.ReachedOutside) > 0 {
+			t.Errorf("marker %s: want passed, reached=%v in tests; got %+v", c.id, c.want, res)
+		}
+		for _, name := range res.ReachedIn {
+			if !slices.ContainsFunc(res.Tests, func(tc Test) bool { return tc.Name == name }) {
+				t.Errorf("marker %s: ran in %q, which the report does not name (%+v)", c.id, name, res.Tests)
+			}
+		}
+	}
+	vitestSlots <- struct{}{}
+	out, err := exec.Command("node", filepath.Join(dir, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", dir).CombinedOutput()
+	<-vitestSlots
+	if err != nil {
+		t.Errorf("tsc --noEmit with the marker: %v\n%s", err, out)
+	}
+}
+
+// ranBy reads RanMarkerStatement's lines of one id (a test, a describe block's hooks, the
+// file's load), and markersSeen counts them as the id.
+func TestRanBy(t *testing.T) {
+	reached := filepath.Join(t.TempDir(), "reached")
+	lines := "m1\t@s\t\"\"\nm1\t@s\t\"outer\"\nm1\t@t\t\"outer inner uses it\"\nm2\t@t\t\"other\"\nm1\t@t\t\"top\"\nm1\t@t\t\"top\"\n/abs/a.test.ts\tm3\nm4\n"
+	if err := os.WriteFile(reached, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, outside := ranBy(reached, "m1")
+	if fmt.Sprintf("%q %q", in, outside) != `["outer inner uses it" "top"] ["" "outer"]` {
+		t.Errorf("in %q, outside %q", in, outside)
+	}
+	if ok, ids := markersSeen(reached, "m1"); !ok || strings.Join(ids, ",") != "m1,m2,m3,m4" {
+		t.Errorf("markers %v %v", ok, ids)
 	}
 }
