@@ -104,8 +104,31 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		}
 	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
 		s.Replaced = span(p)
+	case m.Operator == "ConditionalExpression" && (m.Replacement == "true" || m.Replacement == "false") && logicalChain(syn, n) && !logicalChain(syn, outside(syn, n)):
+		// A whole `||`/`&&` chain forced (a return value, an argument): the
+		// condition is the construct, and an operand added to it is not
+		// writing it; that operand has mutants of its own.
+		s.Own = []change.Span{}
 	}
 	return s
+}
+
+// logicalChain reports whether n is a `||`, `&&` or `??` expression.
+func logicalChain(syn *analyzer.Syntax, n analyzer.Node) bool {
+	if n < 0 || syn.Kind(n) != "binary_expression" {
+		return false
+	}
+	op := syn.Child(n, "operator")
+	return op >= 0 && (syn.Text(op) == "||" || syn.Text(op) == "&&" || syn.Text(op) == "??")
+}
+
+// outside is the node n stands in, past the parentheses around it.
+func outside(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
+	p := syn.Parent(n)
+	for p >= 0 && syn.Kind(p) == "parenthesized_expression" {
+		p = syn.Parent(p)
+	}
+	return p
 }
 
 // functionLike reports whether n is code that runs when called, not when
