@@ -22,7 +22,8 @@ import "strings"
 //	  a: T                             a member of an interface or type literal, then
 //	  <U>(x: U): U                     a generic call signature on the next line with no `;`
 //	                                   between: the grammar reads `T <U>(...)` as one type;
-//	                                   the blank before `<` becomes `;` (what ASI means here)
+//	                                   the blank before `<` becomes `;` (what ASI means here);
+//	                                   the type parameters may hold object types (`I = {}`)
 //
 // The scanner below knows just enough of the lexical grammar to find these
 // tokens outside strings, template literals, comments and regular
@@ -384,19 +385,28 @@ func signatureSeparator(src []byte, toks []token, k int, val func(int) string) (
 	default:
 		return 0, false
 	}
-	// < Name [extends ...] [, Name ...] > (
-	depth := 0
-	for m := k; m < len(toks) && m < k+64; m++ {
+	// < Name [extends ...] [= ...] [, Name ...] > ( : object types (`= {}`,
+	// `extends { a: T; b: U }`) may stand in it, balanced.
+	depth, braces := 0, 0
+	for m := k; m < len(toks) && m < k+4096; m++ {
 		switch val(m) {
 		case "<":
 			depth++
 		case ">":
 			depth--
 			if depth == 0 {
-				return at, val(m+1) == "("
+				return at, braces == 0 && val(m+1) == "("
 			}
-		case ";", "{", "}":
-			return 0, false
+		case "{":
+			braces++
+		case "}":
+			if braces--; braces < 0 {
+				return 0, false
+			}
+		case ";":
+			if braces == 0 {
+				return 0, false
+			}
 		}
 	}
 	return 0, false

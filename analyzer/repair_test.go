@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,17 @@ func TestGrammarGaps(t *testing.T) {
 		{"static accessor", "export class C {\n  static accessor x = 1;\n  private static accessor #y = g();\n  accessor z;\n}\nexport const k = () => h();", func(t *testing.T, f *File) {
 			check(t, "decls", projDecls(f), []string{"class C L1", "function k L6 fn=k"})
 			check(t, "calls", projCalls(f), []string{"6:24 h ident root=h bind=module"})
+		}},
+		// hono's helper/factory: generic call signatures after a member without
+		// `;`, object types in their type parameters, lists of any length.
+		{"call signature with object types in its type parameters", "export interface Handlers<E, P extends string> {\n  <I extends Input = {}, R = any>(h1: H<E, P, I, R>): [H<E, P, I, R>]\n\n  // two\n  <\n    I1 extends Input = { k1: string; n: number },\n    I2 extends Input = { k2: string; n: number },\n    I3 extends Input = { k3: string; n: number },\n    I4 extends Input = { k4: string; n: number },\n    I5 extends Input = { k5: string; n: number },\n    I6 extends Input = { k6: string; n: number },\n    I7 extends Input = { k7: string; n: number },\n    I8 extends Input = { k8: string; n: number },\n    I9 extends Input = { k9: string; n: number },\n    I10 extends Input = { k10: string; n: number },\n    I11 extends Input = { k11: string; n: number },\n    I12 extends Input = { k12: string; n: number },\n  >(h1: H<E, P, I1>, h2: H<E, P, I2>): [H<E, P, I1>, H<E, P, I2>]\n}\nexport class Factory {\n  createHandlers(...hs: H[]) {\n    return hs.filter(keep);\n  }\n}\nexport const createFactory = () => new Factory();", func(t *testing.T, f *File) {
+			var quals []string
+			for _, fn := range f.Functions {
+				quals = append(quals, fmt.Sprintf("%s %s L%d", fn.Qual, fn.Kind, fn.Line))
+			}
+			check(t, "functions", quals, []string{"Factory.createHandlers method L21", "createFactory function L25"})
+			check(t, "calls", projCalls(f), []string{"25:36 Factory ident root=Factory bind=module new"})
+			check(t, "decls", projDecls(f), []string{"type Handlers L1", "class Factory L20", "function createFactory L25 fn=createFactory"})
 		}},
 	} {
 		for _, path := range []string{"x.ts", "x.tsx"} {

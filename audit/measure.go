@@ -12,9 +12,17 @@ import (
 )
 
 // judged reports a function blind-function judges: an exported top-level
-// function, or a method or arrow field of an exported class.
+// function, a method or arrow field of an exported class, or a function of
+// exported module-level code (`export default defineCommand({ run() {} })`,
+// `export const fee = wrap((n) => ...)`).
 func judged(fn *analyzer.Function) bool {
-	return fn.Exported && (fn.Kind == analyzer.FuncTop || fn.Kind == analyzer.FuncMethod || fn.Kind == analyzer.FuncField)
+	switch fn.Kind {
+	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncField:
+		return fn.Exported
+	case analyzer.FuncProperty, analyzer.FuncExpression:
+		return fn.Exported && fn.Parent == nil
+	}
+	return false
 }
 
 // measure runs the test files that may run the judged functions (their
