@@ -9,9 +9,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,6 +60,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 		test          string // test/<name>.test.ts
 		target        string // the gate's target id
 		verdict       string
+		survivor      string // a FAIL's survivor, "MutatorName@line": applied by hand, vitest passes
 	}
 	const imp = "import { expect, it } from \"vitest\";\n"
 	rows := []row{
@@ -71,7 +74,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			after:  "import { defineCommand } from \"./lib\";\nexport default defineCommand({\n  meta: { name: \"sign\" },\n  async run(ctx: { n: number }) {\n    return ctx.n >= 0 ? \"pos\" : \"neg\";\n  },\n});\n",
 			// Weak: 0 is never tried, `ctx.n > 0` survives.
 			test:   imp + "import cmd from \"../src/cmd\";\nit(\"runs\", async () => {\n  expect(await cmd.run({ n: 5 })).toBe(\"pos\");\n  expect(await cmd.run({ n: -5 })).toBe(\"neg\");\n});\n",
-			target: "src/cmd.ts#default.run", verdict: "FAIL"},
+			target: "src/cmd.ts#default.run", verdict: "FAIL", survivor: "EqualityOperator@5"},
 		{name: "object literal arrow property", file: "src/handlers.ts",
 			before: "export const handlers = {\n  add(a: number, b: number) {\n    return a + b;\n  },\n  del: (x: number) => x - 1,\n};\n",
 			after:  "export const handlers = {\n  add(a: number, b: number) {\n    return a + b;\n  },\n  del: (x: number) => x - 2,\n};\n",
@@ -82,7 +85,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			after:  "export const api = { v1: { users: { count(n: number) {\n    return n + 10;\n  } } } };\n",
 			// Weak: only a lower bound is checked.
 			test:   imp + "import { api } from \"../src/nested\";\nit(\"counts\", () => {\n  expect(api.v1.users.count(1)).toBeGreaterThan(-100);\n});\n",
-			target: "src/nested.ts#api.v1.users.count", verdict: "FAIL"},
+			target: "src/nested.ts#api.v1.users.count", verdict: "FAIL", survivor: "ArithmeticOperator@2"},
 		{name: "router callback", file: "src/server.ts",
 			before: "import { app } from \"./lib\";\napp.get(\"/double\", (q) => q * 2);\n",
 			after:  "import { app } from \"./lib\";\napp.get(\"/double\", (q) => q * 2 + 1);\n",
@@ -93,7 +96,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			after:  "import { t } from \"./lib\";\nexport const appRouter = {\n  greet: t.procedure.input(\"name\").query(({ input }: { input: string }) => \"hello \" + input),\n};\n",
 			// Weak: the greeting's text is not checked.
 			test:   imp + "import { appRouter } from \"../src/router\";\nit(\"greets\", () => {\n  expect(appRouter.greet({ input: \"bo\" })).toContain(\"bo\");\n});\n",
-			target: "src/router.ts#appRouter.greet.<arrow>", verdict: "FAIL"},
+			target: "src/router.ts#appRouter.greet.<arrow>", verdict: "FAIL", survivor: "StringLiteral@3"},
 		{name: "selector's last arrow", file: "src/select.ts",
 			before: "import { createSelector } from \"./lib\";\nexport const total = createSelector(\n  (s) => s + 1,\n  (s) => s * 2,\n  (a, b) => a + b,\n);\n",
 			after:  "import { createSelector } from \"./lib\";\nexport const total = createSelector(\n  (s) => s + 1,\n  (s) => s * 2,\n  (a, b) => a - b,\n);\n",
@@ -109,12 +112,12 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			after:  "export namespace Geo {\n  export namespace Flat {\n    export function dist(a: number, b: number): number {\n      return a > b ? a - b : b - a;\n    }\n  }\n}\n",
 			// Weak: a > b is never equal, `>=` survives; a < b is never tried.
 			test:   imp + "import { Geo } from \"../src/geo\";\nit(\"dist\", () => {\n  expect(Geo.Flat.dist(5, 2)).toBe(3);\n});\n",
-			target: "src/geo.ts#Geo.Flat.dist", verdict: "FAIL"},
+			target: "src/geo.ts#Geo.Flat.dist", verdict: "FAIL", survivor: "EqualityOperator@4"},
 		{name: "getter", file: "src/box.ts",
 			before: "export class Box {\n  constructor(public w: number, public h: number) {}\n  get area(): number {\n    return this.w * this.h;\n  }\n}\n",
 			after:  "export class Box {\n  constructor(public w: number, public h: number) {}\n  get area(): number {\n    return this.w * this.h * 1;\n  }\n}\n",
 			test:   imp + "import { Box } from \"../src/box\";\nit(\"area\", () => {\n  expect(new Box(2, 3).area).toBe(6);\n});\n",
-			target: "src/box.ts#Box.area", verdict: "FAIL"},
+			target: "src/box.ts#Box.area", verdict: "FAIL", survivor: "ArithmeticOperator@4"},
 		{name: "static block", file: "src/limits.ts",
 			before: "export class Limits {\n  static max = 0;\n  static {\n    Limits.max = 10;\n  }\n}\n",
 			after:  "export class Limits {\n  static max = 0;\n  static {\n    Limits.max = 10 * 3;\n  }\n}\n",
@@ -128,7 +131,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			after:  "export class Inc {\n  step = 1;\n  inc = (n: number) => (n > 100 ? n : n + this.step);\n}\n",
 			// Weak: 100 is never tried, `n > 100` survives as `n >= 100`.
 			test:   imp + "import { Inc } from \"../src/inc\";\nit(\"inc\", () => {\n  expect(new Inc().inc(1)).toBe(2);\n  expect(new Inc().inc(500)).toBe(500);\n});\n",
-			target: "src/inc.ts#Inc.inc", verdict: "FAIL"},
+			target: "src/inc.ts#Inc.inc", verdict: "FAIL", survivor: "EqualityOperator@3"},
 		{name: "setter", file: "src/temp.ts",
 			before: "export class Temp {\n  c = 0;\n  set f(v: number) {\n    this.c = v;\n  }\n}\n",
 			after:  "export class Temp {\n  c = 0;\n  set f(v: number) {\n    this.c = ((v - 32) * 5) / 9;\n  }\n}\n",
@@ -158,11 +161,51 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			if res.Verdict != r.verdict || len(res.Mutants) == 0 {
 				t.Errorf("verdict %s %q (exit %d), want %s\n%+v\n%s", res.Verdict, res.Reason, code, r.verdict, res.Mutants, errs)
 			}
+			var survivors []string
 			for _, m := range res.Mutants {
 				if m.Target != r.target {
 					t.Errorf("mutant %s at line %d has target %s", m.MutatorName, m.Line, m.Target)
 				}
+				if m.Outcome == "survived" {
+					survivors = append(survivors, fmt.Sprintf("%s@%d", m.MutatorName, m.Line))
+				}
+			}
+			if (len(survivors) > 0) != (r.survivor != "") || r.survivor != "" && !slices.Contains(survivors, r.survivor) {
+				t.Errorf("survivors %v, want %q among them", survivors, r.survivor)
 			}
 		})
+	}
+}
+
+// TestAuditJudgesModuleLevelFunctions: audit measures the methods and arrows
+// of exported module-level code like any exported function: a
+// `defineCommand({ run() {} })` a test runs through `cmd.run(...)` is not
+// blind; one a test loads without running it is, measured.
+func TestAuditJudgesModuleLevelFunctions(t *testing.T) {
+	nm := v4(t).nodeModules
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json":  `{"name":"cli","private":true,"type":"module"}`,
+		"src/define.ts": "export const defineCommand = <T>(c: T): T => c;\n",
+		"src/init.ts":   "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"init\" },\n  async run(ctx: { dir: string }) {\n    return \"init \" + ctx.dir;\n  },\n});\n",
+		"src/build.ts":  "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"build\" },\n  async run(ctx: { dir: string }) {\n    return \"build \" + ctx.dir;\n  },\n});\n",
+		"test/init.test.ts": "import { expect, it } from \"vitest\";\nimport init from \"../src/init\";\nit(\"inits\", async () => {\n  expect(await init.run({ dir: \"a\" })).toBe(\"init a\");\n});\n",
+		"test/build.test.ts": "import { expect, it } from \"vitest\";\nimport build from \"../src/build\";\nit(\"names\", () => {\n  expect(build.meta.name).toBe(\"build\");\n});\n",
+	})
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	r := auditJSON(t, dir)
+	var blind []string
+	for _, f := range r.Findings {
+		if f.Rule == "blind-function" {
+			blind = append(blind, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Message))
+		}
+	}
+	if len(blind) != 1 || !strings.HasPrefix(blind[0], "src/build.ts:4 default.run: no test executes it (measured)") {
+		t.Errorf("blind-function findings: %q, want src/build.ts's default.run only (measured)", blind)
+	}
+	if r.Timings.Runs == 0 {
+		t.Errorf("nothing was measured: %+v", r.Timings)
 	}
 }
