@@ -185,11 +185,11 @@ func TestAuditJudgesModuleLevelFunctions(t *testing.T) {
 	nm := v4(t).nodeModules
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"package.json":  `{"name":"cli","private":true,"type":"module"}`,
-		"src/define.ts": "export const defineCommand = <T>(c: T): T => c;\n",
-		"src/init.ts":   "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"init\" },\n  async run(ctx: { dir: string }) {\n    return \"init \" + ctx.dir;\n  },\n});\n",
-		"src/build.ts":  "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"build\" },\n  async run(ctx: { dir: string }) {\n    return \"build \" + ctx.dir;\n  },\n});\n",
-		"test/init.test.ts": "import { expect, it } from \"vitest\";\nimport init from \"../src/init\";\nit(\"inits\", async () => {\n  expect(await init.run({ dir: \"a\" })).toBe(\"init a\");\n});\n",
+		"package.json":       `{"name":"cli","private":true,"type":"module"}`,
+		"src/define.ts":      "export const defineCommand = <T>(c: T): T => c;\n",
+		"src/init.ts":        "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"init\" },\n  async run(ctx: { dir: string }) {\n    return \"init \" + ctx.dir;\n  },\n});\n",
+		"src/build.ts":       "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"build\" },\n  async run(ctx: { dir: string }) {\n    return \"build \" + ctx.dir;\n  },\n});\n",
+		"test/init.test.ts":  "import { expect, it } from \"vitest\";\nimport init from \"../src/init\";\nit(\"inits\", async () => {\n  expect(await init.run({ dir: \"a\" })).toBe(\"init a\");\n});\n",
 		"test/build.test.ts": "import { expect, it } from \"vitest\";\nimport build from \"../src/build\";\nit(\"names\", () => {\n  expect(build.meta.name).toBe(\"build\");\n});\n",
 	})
 	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
