@@ -536,12 +536,17 @@ func (x *extraction) moduleLevel(n int32, f *frame, push func(int32, frame),
 		}
 		g.bind = join(f.prefix, name)
 	case "call_expression", "new_expression":
-		if f.bind != "" {
-			return false
-		}
 		field := "function"
 		if k == "new_expression" {
 			field = "constructor"
+		}
+		if root, _, _ := strings.Cut(x.chainName(x.child(n, field)), "."); k == "call_expression" && x.testAPI(root) {
+			// describe/it/test/hooks: the test's code, as before, no functions.
+			push(n, frame{prefix: f.prefix, parent: f.parent})
+			return true
+		}
+		if f.bind != "" {
+			return false
 		}
 		if name := x.chainName(x.child(n, field)); name != "" {
 			g.bind = join(f.prefix, name)
@@ -567,9 +572,8 @@ func (x *extraction) moduleLevel(n int32, f *frame, push func(int32, frame),
 		if x.hasToken(n, "set") {
 			qual += "="
 		}
-		x.expressionFn(qual, name, FuncProperty, n, n, newFn)
-		stack := x.fnOf[n]
-		push(n, frame{prefix: stack.Qual, parent: stack})
+		fn := x.expressionFn(qual, name, FuncProperty, n, n, newFn)
+		push(n, frame{prefix: fn.Qual, parent: fn})
 		return true
 	case "arrow_function", "function_expression", "generator_function", "function":
 		if x.fnOf[n] != nil {
@@ -647,4 +651,29 @@ func (x *extraction) chainName(n int32) string {
 		return x.chainName(x.child(n, "function"))
 	}
 	return ""
+}
+
+// testFrameworks are the modules a test API is imported from.
+var testFrameworks = map[string]bool{"vitest": true, "@jest/globals": true, "bun:test": true, "node:test": true, "mocha": true}
+
+// testAPI reports whether name is a test framework's function whose
+// callbacks are test code (describe, it, test, suite, bench and the hooks):
+// a global, or imported from the framework; not the module's own.
+func (x *extraction) testAPI(name string) bool {
+	switch name {
+	case "describe", "it", "test", "suite", "bench", "beforeAll", "beforeEach", "afterAll", "afterEach":
+	default:
+		return false
+	}
+	for _, im := range x.file.Imports {
+		if im.Local == name {
+			return testFrameworks[im.Specifier]
+		}
+	}
+	for _, d := range x.file.Decls {
+		if d.Name == name && d.Kind != DeclType {
+			return false
+		}
+	}
+	return true
 }

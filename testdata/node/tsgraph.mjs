@@ -558,6 +558,31 @@ function functionsOf(sf, qualOf) {
     if (name && ts.isComputedPropertyName(name)) return name.getText(sf).replace(/\s+/g, "");
     return memberName(name);
   };
+  // A test framework's function (a global, or imported from the framework; not the module's
+  // own): its callbacks are test code.
+  const testFrameworks = new Set(["vitest", "@jest/globals", "bun:test", "node:test", "mocha"]);
+  const testAPI = (name) => {
+    if (!["describe", "it", "test", "suite", "bench", "beforeAll", "beforeEach", "afterAll", "afterEach"].includes(name)) return false;
+    for (const st of sf.statements) {
+      if (ts.isImportDeclaration(st) && st.importClause) {
+        const c = st.importClause;
+        const names = [];
+        if (c.name) names.push(c.name.text);
+        if (c.namedBindings) {
+          if (ts.isNamespaceImport(c.namedBindings)) names.push(c.namedBindings.name.text);
+          else for (const e of c.namedBindings.elements) names.push(e.name.text);
+        }
+        if (names.includes(name)) return testFrameworks.has(st.moduleSpecifier.text);
+      }
+    }
+    for (const st of sf.statements) {
+      const decl = ts.isExportAssignment(st) ? null : st;
+      if (!decl) continue;
+      if ((ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl) || ts.isEnumDeclaration(decl) || ts.isModuleDeclaration(decl)) && decl.name?.text === name) return false;
+      if (ts.isVariableStatement(decl) && decl.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name)) return false;
+    }
+    return true;
+  };
   const ownQual = new Map(); // module-level function node -> its name (for what is nested in it)
   const modFn = (qual, stmt, fn, kind) => {
     const name = add(qual, stmt, fn, null, kind, null, []);
@@ -642,6 +667,11 @@ function functionsOf(sf, qualOf) {
           ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, join(prefix, name)));
           return;
         }
+      }
+      if (ts.isCallExpression(node) && testAPI(chainName(node.expression).split(".")[0])) {
+        // describe/it/test/hooks: the test's code, no functions.
+        ts.forEachChild(node, (c) => visit(c, prefix, ns, false, ""));
+        return;
       }
       if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !bind) {
         const name = chainName(node.expression);
