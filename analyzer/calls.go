@@ -99,10 +99,15 @@ func (x *extraction) calls() {
 		if !ok {
 			continue
 		}
-		if owner[i] == nil {
-			c.Nested = ctx.fn[i] >= 0
-			x.file.TopCalls = append(x.file.TopCalls, c)
-			continue
+		if owner[i] == nil || moduleCode(owner[i]) {
+			// Module-level code, and the functions it holds (what runs
+			// when the module loads or when what it builds is used).
+			tc := c
+			tc.Nested = ctx.fn[i] >= 0
+			x.file.TopCalls = append(x.file.TopCalls, tc)
+			if owner[i] == nil {
+				continue
+			}
 		}
 		start := uint(x.nodes[i].start)
 		for fn := owner[i]; fn != nil; fn = fn.Parent {
@@ -117,6 +122,18 @@ func (x *extraction) calls() {
 			fn.Calls = append(fn.Calls, cc)
 		}
 	}
+}
+
+// moduleCode reports whether fn is, or is nested in, a function of
+// module-level code (FuncProperty, FuncExpression): its calls are also the
+// module's TopCalls, as they were before such functions were graph functions.
+func moduleCode(fn *Function) bool {
+	for ; fn != nil; fn = fn.Parent {
+		if fn.Kind == FuncProperty || fn.Kind == FuncExpression {
+			return true
+		}
+	}
+	return false
 }
 
 // preorder visits root and its descendants in source order; visit returns

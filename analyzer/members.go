@@ -22,6 +22,12 @@ type frame struct {
 	prefix string    // the name path of the enclosing named declarations; "" at module level
 	parent *Function // the nearest enclosing graph function
 	ns     bool      // directly inside a namespace body (no function in between)
+	// expr is set in module-level code (the module's or a namespace's
+	// statements, outside any function and class body): there every
+	// function expression, arrow and object-literal method is a graph
+	// function of its own, named from bind.
+	expr bool
+	bind string // the name path that binds the expression being visited ("" when nothing names it)
 }
 
 // discover records every function below the top level and every class and
@@ -40,7 +46,7 @@ func (x *extraction) discover() {
 	for _, fn := range x.file.Functions {
 		seen[fn.Qual]++
 	}
-	stack := []frame{{node: 0}}
+	stack := []frame{{node: 0, expr: true}}
 	push := func(n int32, f frame) {
 		start := len(stack)
 		for c := x.nodes[n].first; c >= 0; c = x.nodes[c].next {
@@ -80,6 +86,9 @@ func (x *extraction) discover() {
 				fn.Parent = f.parent
 			}
 			push(n, frame{prefix: fn.Qual, parent: fn})
+			continue
+		}
+		if f.expr && x.moduleLevel(n, &f, push, newFn) {
 			continue
 		}
 		switch k := x.nodes[n].kind; k {
@@ -131,7 +140,7 @@ func (x *extraction) discover() {
 		case "internal_module", "module":
 			if name := x.child(n, "name"); name >= 0 && x.nodes[name].kind != "string" {
 				qual := join(f.prefix, strings.Join(strings.Fields(x.text(name)), ""))
-				push(n, frame{prefix: qual, parent: f.parent, ns: f.parent == nil})
+				push(n, frame{prefix: qual, parent: f.parent, ns: f.parent == nil, expr: f.parent == nil, bind: qual})
 				continue
 			}
 		}
@@ -153,6 +162,11 @@ func (x *extraction) discover() {
 	for _, fn := range x.file.Functions {
 		if fn.Class != "" && !strings.Contains(fn.Class, ".") {
 			fn.Exported = exported[fn.Class] || fn.Class == "default"
+		}
+		if (fn.Kind == FuncProperty || fn.Kind == FuncExpression) && fn.Parent == nil {
+			// Module-level code: exported when what binds it is.
+			root, _, _ := strings.Cut(fn.Qual, ".")
+			fn.Exported = exported[root] || root == "default"
 		}
 	}
 	for i := range x.file.Decls {
@@ -294,6 +308,9 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 				}
 			}
 			c.Members = append(c.Members, mem)
+		case "class_static_block":
+			fn := newFn(qual+".<static>", "<static>", FuncStatic, m, start, parent)
+			fn.Class, fn.Static = qual, true
 		case "abstract_method_signature", "method_signature":
 			if name, ok := x.memberName(x.child(m, "name")); ok {
 				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
@@ -489,4 +506,174 @@ func ObjectTypeProperties(typ string) ([]string, bool) {
 		i = j - 1
 	}
 	return names, true
+}
+
+// moduleLevel handles node n of module-level code (f.expr): it names the
+// expressions below a binding (a variable, `export default`, an assignment,
+// an object literal's property, the callee of a call nothing binds), and
+// records every function expression, arrow and object-literal method that
+// no other rule records as a graph function of its own (FuncProperty,
+// FuncExpression). It reports whether it pushed n's children itself.
+func (x *extraction) moduleLevel(n int32, f *frame, push func(int32, frame),
+	newFn func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function) bool {
+	g := *f
+	switch k := x.nodes[n].kind; k {
+	case "variable_declarator":
+		name, v := x.child(n, "name"), x.unwrap(x.child(n, "value"))
+		if name < 0 || x.nodes[name].kind != "identifier" || v >= 0 && (isFunctionLike(x.nodes[v].kind) || x.nodes[v].kind == "class") {
+			return false
+		}
+		g.bind = join(f.prefix, x.text(name))
+	case "export_statement":
+		if x.child(n, "value") < 0 || !x.hasToken(n, "default") || f.prefix != "" {
+			return false
+		}
+		g.bind = "default"
+	case "assignment_expression":
+		name := x.chainName(x.child(n, "left"))
+		if name == "" {
+			return false
+		}
+		g.bind = join(f.prefix, name)
+	case "call_expression", "new_expression":
+		field := "function"
+		if k == "new_expression" {
+			field = "constructor"
+		}
+		if root, _, _ := strings.Cut(x.chainName(x.child(n, field)), "."); k == "call_expression" && x.testAPI(root) {
+			// describe/it/test/hooks: the test's code, as before, no functions.
+			push(n, frame{prefix: f.prefix, parent: f.parent})
+			return true
+		}
+		if f.bind != "" {
+			return false
+		}
+		if name := x.chainName(x.child(n, field)); name != "" {
+			g.bind = join(f.prefix, name)
+		}
+	case "pair":
+		key, ok := x.propertyName(x.child(n, "key"))
+		if !ok {
+			return false
+		}
+		g.bind = join(f.bind, key)
+		if v := x.unwrap(x.child(n, "value")); v >= 0 && isFunctionLike(x.nodes[v].kind) && x.fnOf[v] == nil {
+			x.expressionFn(g.bind, key, FuncProperty, v, n, newFn)
+		}
+	case "method_definition":
+		if p := x.nodes[n].parent; p < 0 || x.nodes[p].kind != "object" || x.child(n, "body") < 0 {
+			return false
+		}
+		name, ok := x.propertyName(x.child(n, "name"))
+		if !ok {
+			return false
+		}
+		qual := join(f.bind, name)
+		if x.hasToken(n, "set") {
+			qual += "="
+		}
+		fn := x.expressionFn(qual, name, FuncProperty, n, n, newFn)
+		push(n, frame{prefix: fn.Qual, parent: fn})
+		return true
+	case "arrow_function", "function_expression", "generator_function", "function":
+		if x.fnOf[n] != nil {
+			return false
+		}
+		name := "<arrow>"
+		if k != "arrow_function" {
+			name = "<function>"
+		}
+		qual := ""
+		if id := x.child(n, "name"); id >= 0 {
+			name = x.text(id)
+		}
+		if p := x.nodes[n].parent; p >= 0 && x.nodes[p].kind == "assignment_expression" && x.nodes[n].field == "right" && f.bind != "" {
+			qual = f.bind // exports.handler = () => ...
+		} else {
+			qual = join(f.bind, name)
+		}
+		fn := x.expressionFn(qual, name, FuncExpression, n, n, newFn)
+		push(n, frame{prefix: fn.Qual, parent: fn})
+		return true
+	case "class", "class_declaration", "abstract_class_declaration":
+		if x.className(n, f.prefix) != "" {
+			return false
+		}
+		// An anonymous class: its members are no module-level code.
+		push(n, frame{prefix: f.prefix, parent: f.parent})
+		return true
+	default:
+		return false
+	}
+	push(n, g)
+	return true
+}
+
+// expressionFn records function-like node n (its declaration starting at
+// decl) as the module-level graph function qual.
+func (x *extraction) expressionFn(qual, name string, kind FuncKind, n, decl int32,
+	newFn func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function) *Function {
+	if fn := x.fnOf[n]; fn != nil {
+		return fn
+	}
+	return newFn(qual, name, kind, n, decl, nil)
+}
+
+// propertyName is the name of an object literal's key: an identifier, a
+// string or a number; a computed key is its source text (`[Symbol.iterator]`).
+func (x *extraction) propertyName(n int32) (string, bool) {
+	if n >= 0 && x.nodes[n].kind == "computed_property_name" {
+		s := strings.Join(strings.Fields(x.text(n)), "")
+		return s, s != ""
+	}
+	return x.memberName(n)
+}
+
+// chainName is the dotted name of a callee or an assigned target made of
+// names only (`app.get`, `exports.handler`, `this.x`); for a callee that is
+// itself a call (`describe.each([...])`) the name of that call's callee;
+// "" otherwise.
+func (x *extraction) chainName(n int32) string {
+	n = x.unwrap(n)
+	if n < 0 {
+		return ""
+	}
+	switch x.nodes[n].kind {
+	case "identifier", "this", "property_identifier", "private_property_identifier", "super":
+		return x.text(n)
+	case "member_expression":
+		obj, prop := x.chainName(x.child(n, "object")), x.child(n, "property")
+		if obj == "" || prop < 0 {
+			return ""
+		}
+		return obj + "." + x.text(prop)
+	case "call_expression":
+		return x.chainName(x.child(n, "function"))
+	}
+	return ""
+}
+
+// testFrameworks are the modules a test API is imported from.
+var testFrameworks = map[string]bool{"vitest": true, "@jest/globals": true, "bun:test": true, "node:test": true, "mocha": true}
+
+// testAPI reports whether name is a test framework's function whose
+// callbacks are test code (describe, it, test, suite, bench and the hooks):
+// a global, or imported from the framework; not the module's own.
+func (x *extraction) testAPI(name string) bool {
+	switch name {
+	case "describe", "it", "test", "suite", "bench", "beforeAll", "beforeEach", "afterAll", "afterEach":
+	default:
+		return false
+	}
+	for _, im := range x.file.Imports {
+		if im.Local == name {
+			return testFrameworks[im.Specifier]
+		}
+	}
+	for _, d := range x.file.Decls {
+		if d.Name == name && d.Kind != DeclType {
+			return false
+		}
+	}
+	return true
 }

@@ -244,9 +244,103 @@ describe("x", () => { it("y", async () => { vi.doMock(import("./late"), () => ({
 	})
 }
 
-// TestMockPartialForms: what makes a vi.mock factory partial is that the
-// original module reaches what it returns, whatever its parameter is named;
-// a factory that merely names the parameter replaces the module whole.
+// TestModuleLevelFunctions: every body that runs is a function of the
+// graph, with an id from what binds it (issue 26): arrows and function
+// expressions in module-level code (passed to a call, in a conditional),
+// object-literal methods and properties holding functions (nested objects
+// too), functions assigned to a name, class static blocks. Inside another
+// function they stay part of it.
+func TestModuleLevelFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		fns       []string
+	}{
+		{"arrow passed to a call", "export const fee = wrap((n: number) => n * 2);\nconst memoed = memo(function inner() { return 1; });", []string{
+			"fee.<arrow> expression 1:25 exported",
+			"memoed.inner expression 2:21"}},
+		{"several arrows in one call", "export const total = createSelector(\n  (s) => s.a,\n  (s) => s.b,\n  (a, b) => a + b,\n);", []string{
+			"total.<arrow> expression 2:3 exported",
+			"total.<arrow>~2 expression 3:3 exported",
+			"total.<arrow>~3 expression 4:3 exported"}},
+		{"default export of a call", "export default defineEventHandler(async (e) => { return e; });", []string{
+			"default.<arrow> expression 1:35 exported"}},
+		{"wrapped function expression", "export const handler = withAuth(async function (req) { return req; });", []string{
+			"handler.<function> expression 1:33 exported"}},
+		{"router callbacks, nothing binds them", "app.get(\"/x\", (c) => c.text(\"x\"));\napp.post(\"/y\", (c) => c.json(1));\napp.get(\"/z\", (c) => 1);\nrouter.use(compose.all([1])(\"t\", () => {}));", []string{
+			"app.get.<arrow> expression 1:15",
+			"app.post.<arrow> expression 2:16",
+			"app.get.<arrow>~2 expression 3:15",
+			"router.use.<arrow> expression 4:34"}},
+		{"tRPC procedure", "export const appRouter = router({\n  greet: t.procedure.input(z.string()).query(({ input }) => input),\n  bye: t.procedure.mutation(async () => 1),\n});", []string{
+			"appRouter.greet.<arrow> expression 2:46 exported",
+			"appRouter.bye.<arrow> expression 3:29 exported"}},
+		{"defineCommand's run", "export default defineCommand({\n  meta: { name: \"x\" },\n  args: { n: { type: \"string\" } },\n  async run({ args }) {\n    const inner = () => go(args);\n    return inner();\n  },\n  setup: () => 1,\n});", []string{
+			"default.run property 4:3 exported",
+			"default.run.inner nested 5:5 parent=default.run",
+			"default.setup property 8:3 exported"}},
+		{"object literal methods and properties", "export const handlers = {\n  add() { return 1; },\n  del: (x) => x,\n  get g() { return 2; },\n  set g(v) {},\n  'content-type': function () {},\n  [Symbol.iterator]() {},\n  a: { b() {}, c: { d: () => 1 } },\n  n: 1,\n};", []string{
+			"handlers.add property 2:3 exported",
+			"handlers.del property 3:3 exported",
+			"handlers.g property 4:3 exported",
+			"handlers.g= property 5:3 exported",
+			"handlers.content-type property 6:3 exported",
+			"handlers.[Symbol.iterator] property 7:3 exported",
+			"handlers.a.b property 8:8 exported",
+			"handlers.a.c.d property 8:21 exported"}},
+		{"exported by a later export statement", "const a = { m() {} };\nconst b = { m() {} };\nexport { a };\nexport default b;", []string{
+			"a.m property 1:13 exported",
+			"b.m property 2:13 exported"}},
+		{"assigned functions", "exports.handler = async (e) => e;\nmodule.exports.x = wrap(() => 1);\nFoo.prototype.bar = function () {};", []string{
+			"exports.handler expression 1:19",
+			"module.exports.x.<arrow> expression 2:25",
+			"Foo.prototype.bar expression 3:21"}},
+		{"load-time code", "(() => { boot(); })();\nexport const mode = process.env.X ? () => 1 : () => 2;", []string{
+			"<arrow> expression 1:2",
+			"mode.<arrow> expression 2:37 exported",
+			"mode.<arrow>~2 expression 2:47 exported"}},
+		{"namespaces", "export namespace Geo {\n  export function dist() { return 1; }\n  export const table = { f: () => 2 };\n  export namespace Flat { export const g = wrap(() => 3); }\n}", []string{
+			"Geo.dist namespace 2:3",
+			"Geo.table.f property 3:26 exported",
+			"Geo.Flat.g.<arrow> expression 4:49 exported"}},
+		{"class static blocks, accessor fields", "export class A {\n  static x = 0;\n  static { A.x = 1; }\n  static { A.x++; }\n  accessor inc = (n: number) => n + 1;\n}", []string{
+			"A.<static> static 3:3 class=A static exported",
+			"A.<static>~2 static 4:3 class=A static exported",
+			"A.inc field 5:3 class=A exported"}},
+		{"inside a function: part of it", "export function f() {\n  app.get(\"/x\", (c) => c);\n  return { m() {}, n: () => 1 };\n}\nexport class C { m() { return wrap(() => 1); } x = wrap(() => 2); }", []string{
+			"f function 1:1 exported",
+			"C.m method 5:18 class=C exported"}},
+		{"test callbacks are the test's code, unless the name is the module's own", "import { describe, it } from \"vitest\";\ndescribe(\"x\", () => { it(\"y\", () => { function h() {} }); });\ndescribe.each([1])(\"z\", () => {});\nbeforeEach(() => {});\nimport { test } from \"./lib\";\nexport const ok = test((n) => n > 0);", []string{
+			"ok.<arrow> expression 6:24 exported"}},
+		{"anonymous class in a call: its members are not module-level code", "register(class { m() { return () => 1; } });", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseTS(t, tc.src)
+			noErrors(t, f)
+			check(t, "functions", projQuals(f), tc.fns)
+		})
+	}
+}
+
+// TestModuleLevelFunctionCalls: the calls of a function of module-level code
+// are its own (and, as before, the module's TopCalls).
+func TestModuleLevelFunctionCalls(t *testing.T) {
+	f := parseTS(t, "import { go } from \"./go\";\nexport default defineCommand({\n  async run(ctx) {\n    await go(ctx);\n    [1].map((x) => go(x));\n  },\n});\nexport const fee = wrap((n) => go(n));")
+	noErrors(t, f)
+	got := map[string][]string{}
+	for _, fn := range f.Functions {
+		for _, c := range fn.Calls {
+			got[fn.Qual] = append(got[fn.Qual], fmt.Sprintf("%d:%d %s nested=%v", c.Line, c.Column, c.Text, c.Nested))
+		}
+	}
+	check(t, "default.run", got["default.run"], []string{"4:11 go nested=false", "5:5 [1].map nested=false", "5:20 go nested=true"})
+	check(t, "fee.<arrow>", got["fee.<arrow>"], []string{"8:32 go nested=false"})
+	var top []string
+	for _, c := range f.TopCalls {
+		top = append(top, fmt.Sprintf("%d:%d %s", c.Line, c.Column, c.Text))
+	}
+	check(t, "top calls", top, []string{"2:16 defineCommand", "4:11 go", "5:5 [1].map", "5:20 go", "8:20 wrap", "8:32 go"})
+}
+
 func TestMockPartialForms(t *testing.T) {
 	for _, tc := range []struct {
 		name, factory string
@@ -289,9 +383,6 @@ func TestMockPartialForms(t *testing.T) {
 	}
 }
 
-// TestMockOverrides: the exports a partial factory sets, each with whether
-// the real function still runs (a call-through vi.fn, the original's own
-// member, a name destructured from it) or a stand-in replaces it.
 func TestMockOverrides(t *testing.T) {
 	for _, tc := range []struct{ factory, want string }{
 		{`async (orig) => ({ ...(await orig()), f: vi.fn(), g: vi.fn(() => 1) })`, "f:false g:false"},

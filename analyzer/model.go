@@ -149,6 +149,9 @@ const (
 	FuncSetter      FuncKind = "setter"      // `set x(v)`
 	FuncField       FuncKind = "field"       // `x = () => {}`: a class field holding a function
 	FuncConstructor FuncKind = "constructor" // `constructor()`
+	FuncStatic      FuncKind = "static"      // `static { }`: a class static block, `Class.<static>`
+	FuncProperty    FuncKind = "property"    // module-level code: an object literal's method or property holding a function
+	FuncExpression  FuncKind = "expression"  // module-level code: any other function expression or arrow (passed to a call, ...)
 )
 
 // Function is a function of the module: a top-level function, a named

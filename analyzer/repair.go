@@ -19,10 +19,16 @@ import "strings"
 //	static accessor x = 1              `accessor` blanked: a class field
 //	f<typeof import("m")>()            `import("m")` overwritten with `_`s: an identifier
 //	                                   of the same length (a type query; types are ignored)
+//	import("m").T["k"]                 `["k"]` blanked (an indexed access type)
+//	`\0${T}` (a template literal type)  escapes overwritten with `_`s: the grammar's
+//	                                   template literal type reads none
+//	x: (any) => void                   a function type's only parameter named like a type
+//	                                   keyword: overwritten with `_`s (types are ignored)
 //	  a: T                             a member of an interface or type literal, then
 //	  <U>(x: U): U                     a generic call signature on the next line with no `;`
 //	                                   between: the grammar reads `T <U>(...)` as one type;
-//	                                   the blank before `<` becomes `;` (what ASI means here)
+//	                                   the blank before `<` becomes `;` (what ASI means here);
+//	                                   the type parameters may hold object types (`I = {}`)
 //
 // The scanner below knows just enough of the lexical grammar to find these
 // tokens outside strings, template literals, comments and regular
@@ -221,6 +227,20 @@ func repair(src []byte) ([]byte, *repairs) {
 	var underscores [][2]int // ranges overwritten with `_`
 
 	for k := 0; k < len(toks); k++ {
+		if toks[k].kind == 't' {
+			// Escapes in a template literal: the grammar's template literal
+			// type reads none (`\0${T}`); the text is read from the source.
+			for j := toks[k].start + 1; j < toks[k].end-1; j++ {
+				if src[j] == '\\' {
+					underscores = append(underscores, [2]int{j, j + 1})
+					if j+1 < toks[k].end-1 && src[j+1] != '\n' && src[j+1] != '\r' && src[j+1] < 0x80 {
+						underscores = append(underscores, [2]int{j + 1, j + 2})
+					}
+					j++
+				}
+			}
+			continue
+		}
 		if val(k) == "<" && k > 0 {
 			if at, ok := signatureSeparator(src, toks, k, val); ok {
 				semis = append(semis, at)
@@ -228,6 +248,10 @@ func repair(src []byte) ([]byte, *repairs) {
 			continue
 		}
 		if toks[k].kind != 'i' {
+			continue
+		}
+		if typeKeywordParam(val, k) {
+			underscores = append(underscores, [2]int{toks[k].start, toks[k].end})
 			continue
 		}
 		switch val(k) {
@@ -292,6 +316,16 @@ func repair(src []byte) ([]byte, *repairs) {
 				j := k + 4
 				for val(j) == "." && isIdent(j+1) {
 					j += 2
+				}
+				if j > k+4 && val(j) == "[" && toks[min(j+1, len(toks)-1)].kind == 's' && val(j+2) == "]" {
+					// import("m").T["k"]: an indexed access type, blanked
+					e := j + 2
+					for val(e+1) == "[" && toks[min(e+2, len(toks)-1)].kind == 's' && val(e+3) == "]" {
+						e += 3
+					}
+					blanks = append(blanks, [2]int{toks[j].start, toks[e].end})
+					k = e
+					continue
 				}
 				if j == k+4 || val(j) != "<" {
 					continue
@@ -384,20 +418,41 @@ func signatureSeparator(src []byte, toks []token, k int, val func(int) string) (
 	default:
 		return 0, false
 	}
-	// < Name [extends ...] [, Name ...] > (
-	depth := 0
-	for m := k; m < len(toks) && m < k+64; m++ {
+	// < Name [extends ...] [= ...] [, Name ...] > ( : object types (`= {}`,
+	// `extends { a: T; b: U }`) may stand in it, balanced.
+	depth, braces := 0, 0
+	for m := k; m < len(toks) && m < k+4096; m++ {
 		switch val(m) {
 		case "<":
 			depth++
 		case ">":
 			depth--
 			if depth == 0 {
-				return at, val(m+1) == "("
+				return at, braces == 0 && val(m+1) == "("
 			}
-		case ";", "{", "}":
-			return 0, false
+		case "{":
+			braces++
+		case "}":
+			if braces--; braces < 0 {
+				return 0, false
+			}
+		case ";":
+			if braces == 0 {
+				return 0, false
+			}
 		}
 	}
 	return 0, false
+}
+
+// typeKeywordParam reports whether token k is a parameter named like a type
+// keyword, alone in the parameters of a function type annotation:
+// `h: { inject: (any) => void }` (the grammar reads `any` as the type).
+func typeKeywordParam(val func(int) string, k int) bool {
+	switch val(k) {
+	case "any", "unknown", "string", "number", "boolean", "symbol", "object", "never", "bigint":
+	default:
+		return false
+	}
+	return val(k-1) == "(" && val(k-2) == ":" && val(k+1) == ")" && val(k+2) == "=>"
 }

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,31 @@ func TestGrammarGaps(t *testing.T) {
 			check(t, "decls", projDecls(f), []string{"class C L1", "function k L6 fn=k"})
 			check(t, "calls", projCalls(f), []string{"6:24 h ident root=h bind=module"})
 		}},
+		// mobx: `declare const __MOBX_DEVTOOLS_GLOBAL_HOOK__: { injectMobx: (any) => void }`.
+		{"function type whose parameter is named like a type keyword", "declare const hook: { inject: (any) => void };\nlet f: (string) => void;\nexport function g() { return f(\"x\"); }", func(t *testing.T, f *File) {
+			check(t, "decls", projDecls(f), []string{"variable hook L1", "variable f L2", "function g L3 fn=g"})
+			check(t, "calls", projCalls(f), []string{"3:30 f ident root=f bind=module"})
+		}},
+		// starlight: `collections: import('astro:content').ContentConfig['collections'] | undefined`.
+		{"import type with an indexed access", "export const c: import('astro:content').ContentConfig['collections']['x'] | undefined;\nexport function f() { return g(); }", func(t *testing.T, f *File) {
+			check(t, "decls", projDecls(f), []string{"variable c L1", "function f L2 fn=f"})
+			check(t, "calls", projCalls(f), []string{"2:30 g ident root=g bind=module"})
+		}},
+		// starlight: `function resolveVirtualModuleId<T extends string>(id: T): `\0${T}``.
+		{"escapes in a template literal type", "export function r<T extends string>(id: T): `\\0${T}\\n\\`` {\n  return `\\0${g(id)}\\u{1F600}` as any;\n}", func(t *testing.T, f *File) {
+			check(t, "calls", projCalls(f), []string{"2:15 g ident root=g bind=module"})
+		}},
+		// hono's helper/factory: generic call signatures after a member without
+		// `;`, object types in their type parameters, lists of any length.
+		{"call signature with object types in its type parameters", "export interface Handlers<E, P extends string> {\n  <I extends Input = {}, R = any>(h1: H<E, P, I, R>): [H<E, P, I, R>]\n\n  // two\n  <\n    I1 extends Input = { k1: string; n: number },\n    I2 extends Input = { k2: string; n: number },\n    I3 extends Input = { k3: string; n: number },\n    I4 extends Input = { k4: string; n: number },\n    I5 extends Input = { k5: string; n: number },\n    I6 extends Input = { k6: string; n: number },\n    I7 extends Input = { k7: string; n: number },\n    I8 extends Input = { k8: string; n: number },\n    I9 extends Input = { k9: string; n: number },\n    I10 extends Input = { k10: string; n: number },\n    I11 extends Input = { k11: string; n: number },\n    I12 extends Input = { k12: string; n: number },\n  >(h1: H<E, P, I1>, h2: H<E, P, I2>): [H<E, P, I1>, H<E, P, I2>]\n}\nexport class Factory {\n  createHandlers(...hs: H[]) {\n    return hs.filter(keep);\n  }\n}\nexport const createFactory = () => new Factory();", func(t *testing.T, f *File) {
+			var quals []string
+			for _, fn := range f.Functions {
+				quals = append(quals, fmt.Sprintf("%s %s L%d", fn.Qual, fn.Kind, fn.Line))
+			}
+			check(t, "functions", quals, []string{"Factory.createHandlers method L21", "createFactory function L25"})
+			check(t, "calls", projCalls(f), []string{"25:36 Factory ident root=Factory bind=module new"})
+			check(t, "decls", projDecls(f), []string{"type Handlers L1", "class Factory L20", "function createFactory L25 fn=createFactory"})
+		}},
 	} {
 		for _, path := range []string{"x.ts", "x.tsx"} {
 			t.Run(tc.name+"/"+path, func(t *testing.T) {
@@ -97,6 +123,7 @@ func TestRepairIsConservative(t *testing.T) {
 		{"strings and comments", "function f() {\n  const s = 'export type * from \"m\"'; // for (using x of y)\n  /* import defer * as n from 'x' */ g(`<in T>`);\n}",
 			[]string{"3:38 g ident root=g bind=module"}, false},
 		{"real error is kept", "function f<in T>() { g(; }", []string{"1:22 g ident root=g bind=module"}, true},
+		{"a parameter named any in an arrow keeps its name", "let t: (any) => void;\nexport function f() { const o = { h: (any) => any.x() }; }", []string{"2:47 any.x member root=any path=[x] bind=local(parameter any@2) nested"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := parseTS(t, tc.src)

@@ -135,10 +135,11 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 			}
 		}
 		export := fn.Name
-		if fn.Class != "" {
+		switch {
+		case fn.Class != "":
 			export = fn.Class
-		} else if fn.Kind == analyzer.FuncNamespace {
-			export, _, _ = strings.Cut(fn.Qual, ".")
+		case fn.Kind == analyzer.FuncNamespace || fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression:
+			export, _, _ = strings.Cut(fn.Qual, ".") // the namespace, or the binding that holds it
 		}
 		for _, m := range tr.mocks[file] {
 			if m.Partial && overriddenStub(m, export) {

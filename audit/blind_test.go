@@ -171,3 +171,51 @@ func TestSetupFileMocks(t *testing.T) {
 		}
 	}
 }
+
+// TestBlindModuleLevelFunctions: the functions of module-level code (an
+// object literal's methods, an arrow passed to a call) are judged when what
+// binds them is exported: run when a test takes the binding (or loads the
+// module), blind when only a mock reaches them or nothing does.
+func TestBlindModuleLevelFunctions(t *testing.T) {
+	lib := map[string]string{
+		"src/define.ts": "export const defineCommand = <T>(c: T): T => c;\nexport const wrap = <F>(f: F): F => f;\n",
+		"src/cmd.ts":    "import { defineCommand } from './define';\nimport { save } from './repo';\nexport default defineCommand({\n  meta: { name: 'x' },\n  async run(ctx: { n: number }) { return save(ctx.n); },\n});\n",
+		"src/repo.ts":   "export function save(n: number) { return n; }\n",
+		"src/fee.ts":    "import { wrap } from './define';\nexport const fee = wrap((n: number) => n * 2);\nconst hidden = { m() { return 1; } };\n",
+	}
+	for _, tc := range []struct {
+		name, test string
+		blind      []string // the blind functions (Qual) of src/cmd.ts and src/fee.ts
+	}{
+		{"a test that runs the command through cmd.run: not blind",
+			"import { it } from 'vitest';\nimport cmd from '../src/cmd';\nit('x', async () => { await cmd.run({ n: 1 }); });\n",
+			[]string{"fee.<arrow>"}},
+		{"a test that mocks the command's module: blind, naming the vi.mock",
+			"import { it, vi } from 'vitest';\nimport cmd from '../src/cmd';\nimport { fee } from '../src/fee';\nvi.mock('../src/cmd', () => ({ default: { run: vi.fn() } }));\nit('x', async () => { await cmd.run({ n: 1 }); fee(1); });\n",
+			[]string{"default.run"}},
+		{"no test: both blind",
+			"import { it } from 'vitest';\nit('x', () => {});\n",
+			[]string{"default.run", "fee.<arrow>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"test/a.test.ts": tc.test}
+			for k, v := range lib {
+				files[k] = v
+			}
+			rep, err := Audit(context.Background(), writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				if f.Rule == "blind-function" && (f.File == "src/cmd.ts" || f.File == "src/fee.ts") {
+					got = append(got, strings.SplitN(f.Message, ":", 2)[0])
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, " ") != strings.Join(tc.blind, " ") {
+				t.Errorf("blind: %v\nwant   %v", got, tc.blind)
+			}
+		})
+	}
+}

@@ -18,11 +18,14 @@ import (
 // judged reports a function blind-function judges: an exported top-level
 // function; a method, getter, setter or arrow field of an exported class; a
 // function an exported namespace exports (`export namespace Geo { export
-// function dist() }`).
+// function dist() }`); a function of exported module-level code (`export
+// default defineCommand({ run() {} })`, `export const fee = wrap((n) => ...)`).
 func (s *Suite) judged(file string, f *analyzer.File, fn *analyzer.Function) bool {
 	switch fn.Kind {
 	case analyzer.FuncTop, analyzer.FuncMethod, analyzer.FuncGetter, analyzer.FuncSetter, analyzer.FuncField:
 		return fn.Exported
+	case analyzer.FuncProperty, analyzer.FuncExpression:
+		return fn.Exported && fn.Parent == nil
 	case analyzer.FuncNamespace:
 		ns, _, _ := strings.Cut(fn.Qual, ".")
 		exported := false

@@ -258,6 +258,68 @@ export = legacy;`,
 			fn:   "src/a.cts#run",
 			want: []string{"legacy -> src/legacy.cts#legacy (import)"},
 		},
+		// The functions of module-level code (issue 26): their calls resolve
+		// as any function's, their own scopes first.
+		{
+			name: "a method of the object given to the default export's call",
+			files: map[string]string{
+				"src/cmd.ts": `import { defineCommand } from "./define";
+import { save } from "./repo";
+function local() {}
+export default defineCommand({
+  async run(ctx: { n: number }) {
+    const save2 = (n: number) => n;
+    await save(ctx.n);
+    save2(1);
+    local();
+  },
+});`,
+				"src/define.ts": `export const defineCommand = <T>(c: T): T => c;`,
+				"src/repo.ts":   `export async function save(n: number) {}`,
+			},
+			fn: "src/cmd.ts#default.run",
+			want: []string{
+				"save -> src/repo.ts#save (import)",
+				"save2 -> src/cmd.ts#default.run.save2 (local)",
+				"local -> src/cmd.ts#local (local)",
+			},
+		},
+		{
+			name: "a router callback",
+			files: map[string]string{
+				"src/a.ts": `import { wrap, app } from "./lib";
+import { save } from "./repo";
+export const fee = wrap((n: number) => save(n));
+app.get("/x", (c: number) => Geo.dist(save(c)));
+export namespace Geo { export function dist(x: number) { return x; } }`,
+				"src/lib.ts": `export const wrap = <F>(f: F): F => f;
+export const app = { get(p: string, h: (c: number) => void) {} };`,
+				"src/repo.ts": `export function save(n: number) { return n; }`,
+			},
+			fn:   "src/a.ts#app.get.<arrow>",
+			want: []string{"Geo.dist -> src/a.ts#Geo.dist (namespace)", "save -> src/repo.ts#save (import)"},
+		},
+		{
+			name: "the arrow bound through a call",
+			files: map[string]string{
+				"src/a.ts": `import { save } from "./repo";
+const wrap = <F>(f: F): F => f;
+export const fee = wrap((n: number) => save(n));`,
+				"src/repo.ts": `export function save(n: number) { return n; }`,
+			},
+			fn:   "src/a.ts#fee.<arrow>",
+			want: []string{"save -> src/repo.ts#save (import)"},
+		},
+		{
+			name: "a static block",
+			files: map[string]string{
+				"src/a.ts": `import { save } from "./repo";
+export class Limits { static max = 0; static { Limits.max = save(10); } }`,
+				"src/repo.ts": `export function save(n: number) { return n; }`,
+			},
+			fn:   "src/a.ts#Limits.<static>",
+			want: []string{"save -> src/repo.ts#save (import)"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { checkCalls(t, tc.files, tc.fn, tc.want) })

@@ -256,7 +256,9 @@ func functionByQual(f *analyzer.File, qual string) *analyzer.Function {
 
 func hasQualPrefix(f *analyzer.File, prefix string) bool {
 	for _, fn := range f.Functions {
-		if strings.HasPrefix(fn.Qual, prefix) {
+		// The functions of module-level code are named after a variable
+		// or a property (`util.isInteger.<arrow>`): no namespace.
+		if fn.Kind != analyzer.FuncProperty && fn.Kind != analyzer.FuncExpression && strings.HasPrefix(fn.Qual, prefix) {
 			return true
 		}
 	}

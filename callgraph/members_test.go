@@ -296,13 +296,17 @@ export function callAll() {}`}),
 			fn: "",
 			want: []string{
 				"methods: this.clone -> src/lit.ts#Methods.clone (member)",
+				"typed.check: this.clone -> src/lit.ts#Methods.clone (member)",
+				"sat.check: this.clone -> src/lit.ts#Methods.clone (member)",
+				"viaThisType.go: this.open -> src/rm.ts#Conn.open (member)",
 				"own: this.ws.flush -> src/rm.ts#RequestManager.flush (member)",
 				"inferredReturn: this.clone -> unresolved: this is not a class instance here…",
 				"untyped: this.open -> unresolved: this has the declared type any (from the this parameter): any: not a class…",
 				"lazy: this.ws.flush -> src/rm.ts#RequestManager.flush (member)", // every method of the mapped type has this: T
-				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)",    // typed variable
-				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)",    // satisfies
-				"src/lit.ts: this.open -> src/rm.ts#Conn.open (member)",          // ThisType<Conn>
+				// The module's code holds them too (TopCalls):
+				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)", // typed variable
+				"src/lit.ts: this.clone -> src/lit.ts#Methods.clone (member)", // satisfies
+				"src/lit.ts: this.open -> src/rm.ts#Conn.open (member)",       // ThisType<Conn>
 			},
 		},
 		{

@@ -146,7 +146,8 @@ func contains(list []string, s string) bool {
 type Stub func(module, export string) bool
 
 // ReachFunctions is what a file runs, as far as names and declarations
-// decide: the module-level code of every module it loads, the functions it
+// decide: the module-level code of every module it loads (and the functions
+// it holds: object-literal methods, arrows passed to calls), the functions it
 // takes by name from them (a whole module when it takes the namespace or
 // does not destructure a dynamic import), every member of a class it takes,
 // and, transitively, every function those call (resolved call edges). A
@@ -263,6 +264,13 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 			imports = p.RuntimeImports(f)
 		}
 		edges(f, key, calls)
+		for _, fn := range f.Functions {
+			// The functions of module-level code: their calls are the
+			// module's TopCalls, followed above.
+			if fn.Parent == nil && (fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression) {
+				fns[f.Path+"#"+fn.Qual] = true
+			}
+		}
 		for _, im := range imports {
 			if isStubbed(im.Module, "") {
 				continue

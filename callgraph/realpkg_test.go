@@ -77,10 +77,11 @@ func langFor(p string) (string, bool) {
 	return "", false
 }
 
-// TestDifferentialRealPackages: on real packages, every call the checker pins
-// to a function of the package through names and declared types gets the
-// same target from oracle (goal: at least 99.5%), and oracle never pins a
-// call to a different target than the checker.
+// TestDifferentialRealPackages: on real packages, every file parses without
+// errors, every call the checker pins to a function of the package through
+// names and declared types gets the same target from oracle (goal: at least
+// 99.5%), and oracle never pins a call to a different target than the
+// checker.
 func TestDifferentialRealPackages(t *testing.T) {
 	var total agreement
 	for _, pkg := range realPackages {
@@ -90,6 +91,9 @@ func TestDifferentialRealPackages(t *testing.T) {
 			ours, err := Build(root, Options{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, e := range ours.Errors { // every valid file parses (issue 26)
+				t.Errorf("parse error: %+v", e)
 			}
 			a, diffs := diffGraphsCounted(ours, want)
 			for _, d := range diffs { // a different target, a lost call or function: never
@@ -163,6 +167,9 @@ func TestHeldOutSources(t *testing.T) {
 			ours, err := Build(root, Options{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, e := range ours.Errors { // every valid file parses (issue 26)
+				t.Errorf("parse error: %+v", e)
 			}
 			a, diffs := diffGraphsCounted(ours, want)
 			for _, d := range diffs {

@@ -21,9 +21,11 @@ type Touched struct {
 func (t Touched) ID() string { return t.File + "#" + t.Function.Qual }
 
 // TouchedFunctions are the functions of files whose lines ch touched, in
-// file and source order: top-level functions and class members (a nested
-// function is part of the function around it), the unit gate mutates and
-// audit judges. Files that are not TypeScript or no longer exist are left
+// file and source order: every graph function no other function holds
+// (top-level functions, class members and static blocks, namespace
+// functions, and the functions of module-level code: object-literal methods,
+// arrows passed to a call); a nested function is part of the function
+// around it. They are the unit gate mutates and audit judges. Files that are not TypeScript or no longer exist are left
 // out.
 func TouchedFunctions(p *callgraph.Program, ch change.Change, files []string) []Touched {
 	var out []Touched
@@ -40,7 +42,7 @@ func TouchedFunctions(p *callgraph.Program, ch change.Change, files []string) []
 			continue
 		}
 		for _, fn := range f.Functions {
-			if fn.Kind != analyzer.FuncTop && fn.Class == "" || fn.Parent != nil || int(fn.EndByte) > len(src) {
+			if fn.Parent != nil || int(fn.EndByte) > len(src) {
 				continue
 			}
 			end := fn.Line + bytes.Count(src[fn.StartByte:fn.EndByte], []byte("\n"))

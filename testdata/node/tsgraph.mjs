@@ -319,11 +319,29 @@ function isClassOrInterfaceMember(decl) {
 // a declared field type, Class.m(), new X(), a member of an object literal), "inferred" when
 // only the checker's inference does (a call through a parameter, a local value, a call's
 // result, a field without a declared type).
+// thisOfArgument: `this` in a method of an object literal passed to a call
+// (`$constructor("T", init, { check() { this.clone() } })`) has the type of the parameter
+// it is matched to, which the checker infers (a generic call's type arguments, overloads):
+// no declaration of the literal says it.
+function thisOfArgument(callee) {
+  let base = callee;
+  while (ts.isPropertyAccessExpression(base) || ts.isElementAccessExpression(base)) base = skipOuter(base.expression);
+  if (base.kind !== ts.SyntaxKind.ThisKeyword) return false;
+  const fn = ts.getThisContainer(base, false, false);
+  if (!fn || !fn.parent) return false;
+  let obj = ts.isPropertyAssignment(fn.parent) ? fn.parent.parent : fn.parent;
+  if (!ts.isObjectLiteralExpression(obj)) return false;
+  while (obj.parent && (ts.isParenthesizedExpression(obj.parent) || ts.isAsExpression(obj.parent) || ts.isNonNullExpression(obj.parent))) obj = obj.parent;
+  const call = obj.parent;
+  return !!call && (ts.isCallExpression(call) || ts.isNewExpression(call)) && (call.arguments ?? []).includes(obj);
+}
+
 function scopeOf(checker, callee) {
   if (ts.isIdentifier(callee)) return "declared";
   if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return "inferred";
   if (ts.isElementAccessExpression(callee) && !ts.isStringLiteralLike(callee.argumentExpression)) return "inferred";
   const base = skipOuter(callee.expression);
+  if (thisOfArgument(callee)) return "inferred";
   if (base.kind === ts.SyntaxKind.ThisKeyword) return "declared";
   if (ts.isPropertyAccessExpression(base) && skipOuter(base.expression).kind === ts.SyntaxKind.ThisKeyword) {
     // Declared: the field's (or parameter property's) type is written as the name of a class
@@ -498,6 +516,8 @@ function functionsOf(sf, qualOf) {
       } else if (ts.isPropertyDeclaration(m)) {
         const init = unwrapInit(m.initializer);
         if (isFn(init) && name !== null) add(qual + "." + name, m, init, m.name, "field", { qual, exported }, [m, init]);
+      } else if (ts.isClassStaticBlockDeclaration(m)) {
+        ownQual.set(m, add(qual + ".<static>", m, m, null, "static", { qual, exported }, []));
       }
     }
   }
@@ -515,8 +535,64 @@ function functionsOf(sf, qualOf) {
     return null;
   }
 
-  // named: inside a named declaration (function, class, namespace); ns: directly in a namespace.
-  function visit(node, prefix, ns) {
+  // Module-level code (the module's or a namespace's statements, outside any function and
+  // class body): every function expression, arrow and object-literal method is a graph
+  // function of its own, named from bind, the name path that binds the expression (a
+  // variable, `export default`, an assignment's target, an object literal's property, the
+  // callee of a call nothing else names): `fee.<arrow>`, `default.run`, `handlers.del`,
+  // `app.get.<arrow>`; `exports.handler` for a function assigned directly.
+  const chainName = (e) => {
+    e = unwrapInit(e);
+    if (!e) return "";
+    if (ts.isIdentifier(e) || ts.isPrivateIdentifier(e)) return e.text;
+    if (e.kind === ts.SyntaxKind.ThisKeyword) return "this";
+    if (e.kind === ts.SyntaxKind.SuperKeyword) return "super";
+    if (ts.isPropertyAccessExpression(e)) {
+      const obj = chainName(e.expression);
+      return obj ? obj + "." + e.name.text : "";
+    }
+    if (ts.isCallExpression(e)) return chainName(e.expression);
+    return "";
+  };
+  const propName = (name) => {
+    if (name && ts.isComputedPropertyName(name)) return name.getText(sf).replace(/\s+/g, "");
+    return memberName(name);
+  };
+  // A test framework's function (a global, or imported from the framework; not the module's
+  // own): its callbacks are test code.
+  const testFrameworks = new Set(["vitest", "@jest/globals", "bun:test", "node:test", "mocha"]);
+  const testAPI = (name) => {
+    if (!["describe", "it", "test", "suite", "bench", "beforeAll", "beforeEach", "afterAll", "afterEach"].includes(name)) return false;
+    for (const st of sf.statements) {
+      if (ts.isImportDeclaration(st) && st.importClause) {
+        const c = st.importClause;
+        const names = [];
+        if (c.name) names.push(c.name.text);
+        if (c.namedBindings) {
+          if (ts.isNamespaceImport(c.namedBindings)) names.push(c.namedBindings.name.text);
+          else for (const e of c.namedBindings.elements) names.push(e.name.text);
+        }
+        if (names.includes(name)) return testFrameworks.has(st.moduleSpecifier.text);
+      }
+    }
+    for (const st of sf.statements) {
+      const decl = ts.isExportAssignment(st) ? null : st;
+      if (!decl) continue;
+      if ((ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl) || ts.isEnumDeclaration(decl) || ts.isModuleDeclaration(decl)) && decl.name?.text === name) return false;
+      if (ts.isVariableStatement(decl) && decl.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name)) return false;
+    }
+    return true;
+  };
+  const ownQual = new Map(); // module-level function node -> its name (for what is nested in it)
+  const modFn = (qual, stmt, fn, kind) => {
+    const name = add(qual, stmt, fn, null, kind, null, []);
+    ownQual.set(fn, name);
+    return name;
+  };
+
+  // named: inside a named declaration (function, class, namespace); ns: directly in a namespace;
+  // mod: in module-level code; bind: see above.
+  function visit(node, prefix, ns, mod, bind) {
     if (ts.isFunctionDeclaration(node) && node.body) {
       let name = null;
       if (ts.isSourceFile(node.parent)) {
@@ -525,7 +601,7 @@ function functionsOf(sf, qualOf) {
       } else if (prefix && node.name) {
         name = add(prefix + "." + node.name.text, node, node, node.name, ns ? "namespace" : "nested", null, [node]);
       }
-      ts.forEachChild(node, (c) => visit(c, name ?? prefix, false));
+      ts.forEachChild(node, (c) => visit(c, name ?? prefix, false, false, ""));
       return;
     }
     if (ts.isVariableStatement(node) && !hasModifier(node, ts.SyntaxKind.DeclareKeyword)) {
@@ -535,9 +611,10 @@ function functionsOf(sf, qualOf) {
         if (ts.isIdentifier(d.name) && isFn(init) && (top || prefix)) {
           const name = add(top ? d.name.text : prefix + "." + d.name.text, node, init, d.name,
             top ? "function" : ns ? "namespace" : "nested", null, [d, init]);
-          ts.forEachChild(d, (c) => visit(c, name, false));
+          ts.forEachChild(d, (c) => visit(c, name, false, false, ""));
         } else {
-          ts.forEachChild(d, (c) => visit(c, prefix, ns));
+          const b = mod && ts.isIdentifier(d.name) && !isFn(init) && !(init && ts.isClassExpression(init)) ? join(prefix, d.name.text) : bind;
+          ts.forEachChild(d, (c) => visit(c, prefix, ns, mod, b));
         }
       }
       return;
@@ -546,7 +623,11 @@ function functionsOf(sf, qualOf) {
       const init = unwrapInit(node.expression);
       if (isFn(init)) {
         const name = add("default", node, init, null, "function", null, [node, init]);
-        ts.forEachChild(node, (c) => visit(c, name, false));
+        ts.forEachChild(node, (c) => visit(c, name, false, false, ""));
+        return;
+      }
+      if (mod) {
+        ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, "default"));
         return;
       }
     }
@@ -556,30 +637,97 @@ function functionsOf(sf, qualOf) {
         const exported = ts.isSourceFile(node.parent) && (qual === "default" || hasModifier(node, ts.SyntaxKind.ExportKeyword) || isExportedName(sf, node.name));
         classQual.set(node, qual);
         visitClass(node, qual, exported);
-        ts.forEachChild(node, (c) => visit(c, qual, false));
+        ts.forEachChild(node, (c) => visit(c, qual, false, false, ""));
         return;
       }
+      ts.forEachChild(node, (c) => visit(c, prefix, ns, false, ""));
+      return;
     }
     if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) {
       const qual = join(prefix, node.name.text);
-      if (node.body) visit(node.body, qual, true);
+      if (node.body) visit(node.body, qual, true, mod, qual);
       return;
     }
     if (ts.isModuleBlock(node)) {
-      ts.forEachChild(node, (c) => visit(c, prefix, ns));
+      ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, bind));
       return;
     }
-    if (ts.isFunctionLike(node)) {
+    if (mod) {
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
+        // (outside a variable statement: `for (const x = ...;;)`)
+        const init = unwrapInit(node.initializer);
+        if (!isFn(init) && !(init && ts.isClassExpression(init))) {
+          ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, join(prefix, node.name.text)));
+          return;
+        }
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        const name = chainName(node.left);
+        if (name) {
+          ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, join(prefix, name)));
+          return;
+        }
+      }
+      if (ts.isCallExpression(node) && testAPI(chainName(node.expression).split(".")[0])) {
+        // describe/it/test/hooks: the test's code, no functions.
+        ts.forEachChild(node, (c) => visit(c, prefix, ns, false, ""));
+        return;
+      }
+      if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !bind) {
+        const name = chainName(node.expression);
+        ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, name ? join(prefix, name) : bind));
+        return;
+      }
+      if (ts.isPropertyAssignment(node)) {
+        const key = propName(node.name);
+        if (key) {
+          const b = join(bind, key);
+          const init = unwrapInit(node.initializer);
+          if (isFn(init) && !ownQual.has(init)) modFn(b, node, init, "property");
+          ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, b));
+          return;
+        }
+      }
+      if ((ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) &&
+          ts.isObjectLiteralExpression(node.parent) && node.body) {
+        const key = propName(node.name);
+        if (key) {
+          const name = modFn(join(bind, key) + (ts.isSetAccessorDeclaration(node) ? "=" : ""), node, node, "property");
+          ts.forEachChild(node, (c) => visit(c, name, false, false, ""));
+          return;
+        }
+      }
+      if (isFn(node) && !ownQual.has(node)) {
+        const own = node.name ? node.name.text : ts.isArrowFunction(node) ? "<arrow>" : "<function>";
+        const direct = node.parent && ts.isBinaryExpression(node.parent) && node.parent.right === node &&
+          node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && bind;
+        const name = modFn(direct ? bind : join(bind, own), node, node, "expression");
+        ts.forEachChild(node, (c) => visit(c, name, false, false, ""));
+        return;
+      }
+    }
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) {
       // A member or an anonymous function: its own graph function (if any) was recorded by
-      // visitClass; a nested declaration inside is named after the member.
-      const own = qualOf.get(node) ?? (node.parent && ts.isPropertyDeclaration(node.parent) ? qualOf.get(node.parent) : undefined);
-      ts.forEachChild(node, (c) => visit(c, own ?? prefix, false));
+      // visitClass or above; a nested declaration inside is named after the member.
+      const own = qualOf.get(node) ?? ownQual.get(node) ?? (node.parent && ts.isPropertyDeclaration(node.parent) ? qualOf.get(node.parent) : undefined);
+      ts.forEachChild(node, (c) => visit(c, own ?? prefix, false, false, ""));
       return;
     }
-    ts.forEachChild(node, (c) => visit(c, prefix, ns));
+    ts.forEachChild(node, (c) => visit(c, prefix, ns, mod, bind));
   }
-  ts.forEachChild(sf, (c) => visit(c, "", false));
+  ts.forEachChild(sf, (c) => visit(c, "", false, true, ""));
   return found;
+}
+
+// topStatement is the statement of the source file (or namespace body) that holds d.
+function topStatement(d) {
+  while (d.parent && !ts.isSourceFile(d.parent) && !ts.isModuleBlock(d.parent)) d = d.parent;
+  return d;
+}
+
+// localName is the name a declaration binds in its module.
+function localName(d) {
+  return d.name && (ts.isIdentifier(d.name) || ts.isPrivateIdentifier(d.name)) ? d.name.text : null;
 }
 
 let checkerForExport = null;
@@ -593,6 +741,17 @@ function isExportedName(sf, nameNode) {
 
 function isExported(checker, sf, f) {
   if (f.cls) return f.cls.exported;
+  if (f.kind === "property" || f.kind === "expression") {
+    // Module-level code: exported when the variable (or namespace) that binds it is.
+    const root = f.name.split(".")[0];
+    if (root === "default") return true;
+    const moduleSym = checker.getSymbolAtLocation(sf);
+    if (!moduleSym) return false;
+    return checker.getExportsOfModule(moduleSym).some((e) => {
+      const d = declarationOf(resolveAlias(checker, e).sym);
+      return !!d && d.getSourceFile() === sf && ts.isSourceFile(topStatement(d).parent) && localName(d) === root;
+    });
+  }
   if (f.kind !== "function") return false;
   if (f.name === "default" || hasModifier(f.stmt, ts.SyntaxKind.ExportKeyword)) return true;
   const moduleSym = checker.getSymbolAtLocation(sf);
