@@ -1,0 +1,584 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// The mock-swap run (the cross-component table): every whole-module vi.mock
+// of a module of the repository that the tests neither program nor inspect
+// is swapped for the real module, in a sandbox copy, and the test file run
+// again. Two vitest runs for all such files at once: the first with the
+// mocks as written, each factory's value wrapped so that what its functions
+// return is recorded (swapRecorder), the second with each mock replaced by
+// a pass-through of the real module wrapped the same way. A test that
+// fails unmocked where the real values have another shape than the mock's
+// is the drift the mock hid.
+
+// SwapEnv names the file the recorder of the mock-swap run appends to.
+const SwapEnv = "ORACLE_SWAP"
+
+// swapRecorder is a JavaScript function expression (tag, module) =>
+// module' that records the module's export names, and, for every call of
+// one of its functions, whether it returned a promise and the property
+// paths of the value (to depth 4, an array by its first element) as one
+// JSON line appended to $ORACLE_SWAP; module' is the module with its
+// functions wrapped (classes and other values as they are). It needs no
+// import (process.getBuiltinModule), so it may stand in a vi.mock factory.
+const swapRecorder = `((t, m) => { const g = globalThis, p = Reflect.get(g, "process"), fs = p?.getBuiltinModule?.("node:fs"), out = p?.env?.` + SwapEnv + `; const rec = (o) => { try { if (out && fs) fs.appendFileSync(out, JSON.stringify({ t, ...o }) + "\n"); } catch {} }; const ps = (v, pre, d, o) => { if (v && typeof v === "object" && d < 4) { if (Array.isArray(v)) { if (v.length) ps(v[0], pre + "[]", d + 1, o); } else for (const k of Object.keys(v)) { o.push(pre + "." + k); ps(v[k], pre + "." + k, d + 1, o); } } return o; }; const kind = (v) => v === null ? "null" : Array.isArray(v) ? "array" : typeof v; const shape = (e, a, v) => rec({ e, a, k: kind(v), p: ps(v, "", 0, []).sort() }); const w = {}; rec({ x: Object.keys(m).sort() }); for (const k of Object.keys(m)) { const f = m[k]; w[k] = typeof f !== "function" || /^class\b/.test(Function.prototype.toString.call(f)) ? f : function (...a) { if (new.target) return Reflect.construct(f, a, new.target); const r = f.apply(this, a); if (r && typeof r.then === "function") return r.then((v) => { shape(k, true, v); return v; }); shape(k, false, r); return r; }; } return w; })`
+
+// swapMock is one whole-module mock of a repository module in a test file.
+type swapMock struct {
+	test, module, spec string
+	line, endLine      int
+	node               analyzer.Node
+	syn                *analyzer.Syntax
+	factory            bool
+	interaction        string // the test's own use of the mock that makes it an interaction test
+	mocksFile          string // automock: the __mocks__ file standing in, repo-relative ("" none)
+}
+
+// repoMocks are the whole-module vi.mock calls of modules of the repository
+// in the test files, in file and line order, without those that only pin
+// constants.
+func (s *Suite) repoMocks() []*swapMock {
+	var out []*swapMock
+	s.eachTest(func(test string, in *TestInput) {
+		if in.File == nil || in.Syntax == nil {
+			return
+		}
+		syn := in.Syntax
+		for i := range in.File.Mocks {
+			m := in.File.Mocks[i]
+			if m.Call != "vi.mock" || m.Partial || m.File != "" || m.Node < 0 {
+				continue
+			}
+			r := s.Program.Resolver().Resolve(test, m.Specifier)
+			if r.Kind != "file" || r.Path == test {
+				continue
+			}
+			args := syn.NamedChildren(syn.Child(m.Node, "arguments"))
+			if m.Factory && len(args) >= 2 && constantsOnly(syn, args[1]) {
+				continue
+			}
+			sm := &swapMock{test: test, module: r.Path, spec: m.Specifier, line: m.Line, endLine: syn.Line(syn.End(m.Node)), node: m.Node, syn: syn, factory: m.Factory && len(args) >= 2}
+			if !sm.factory {
+				mf := path.Join(path.Dir(r.Path), "__mocks__", path.Base(r.Path))
+				if _, err := os.Stat(filepath.Join(s.Program.Root(), filepath.FromSlash(mf))); err == nil {
+					sm.mocksFile = mf
+				}
+			}
+			sm.interaction = interactionUse(s, test, in, sm)
+			out = append(out, sm)
+		}
+	})
+	return out
+}
+
+// constantsOnly reports a factory whose value is an object literal of
+// literals only (`() => ({ VERSION: "0.0.0-test" })`): it pins constants,
+// it stands in for no function.
+func constantsOnly(syn *analyzer.Syntax, factory analyzer.Node) bool {
+	obj := returnedObject(syn, factory)
+	if obj < 0 {
+		return false
+	}
+	var literal func(n analyzer.Node) bool
+	literal = func(n analyzer.Node) bool {
+		n = syn.Unwrap(n)
+		switch syn.Kind(n) {
+		case "string", "number", "true", "false", "null", "undefined":
+			return true
+		case "template_string":
+			plain := true
+			syn.Walk(n, func(c analyzer.Node) bool {
+				plain = plain && syn.Kind(c) != "template_substitution"
+				return plain
+			})
+			return plain
+		case "array":
+			for _, c := range syn.NamedChildren(n) {
+				if !literal(c) {
+					return false
+				}
+			}
+			return true
+		case "object":
+			for _, c := range syn.NamedChildren(n) {
+				if syn.Kind(c) != "pair" || !literal(syn.Child(c, "value")) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return len(syn.NamedChildren(obj)) > 0 && literal(obj)
+}
+
+// interactionUse is how the test file programs or inspects the mock
+// (`vi.mocked(f).mockResolvedValue(...)`, `f.mockReturnValue(...)`,
+// `expect(f).toHaveBeenCalledWith(...)`, `vi.spyOn(ns, ...)`), the names
+// being what it imports from the mocked module and the identifiers the
+// factory places; "" when it does neither.
+func interactionUse(s *Suite, test string, in *TestInput, m *swapMock) string {
+	var names []string
+	for _, im := range in.File.Imports {
+		if im.TypeOnly || im.Local == "" {
+			continue
+		}
+		if r := s.Program.Resolver().Resolve(test, im.Specifier); r.Kind == "file" && r.Path == m.module {
+			names = append(names, im.Local)
+		}
+	}
+	return interactionIn(test, in.Syntax, m, names)
+}
+
+// interactionIn is interactionUse on the test file's syntax, names the
+// bindings of the mocked module it imports.
+func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []string) string {
+	if m.factory {
+		args := syn.NamedChildren(syn.Child(m.node, "arguments"))
+		syn.Walk(args[1], func(n analyzer.Node) bool {
+			if syn.Kind(n) == "pair" {
+				if v := syn.Unwrap(syn.Child(n, "value")); syn.Kind(v) == "identifier" {
+					names = append(names, syn.Text(v))
+				}
+			}
+			return true
+		})
+	}
+	src := string(syn.Src())
+	for _, name := range names {
+		q := regexp.QuoteMeta(name)
+		for _, pat := range []string{
+			`vi\.mocked\(\s*` + q + `\b`,
+			`\b` + q + `(\.\w+)?\.mock(\w+\(|\.calls|\.results|\.lastCall)`,
+			`\(\s*` + q + `(\.\w+)?\s+as\s+(vi\.)?Mock`,
+			`expect\(\s*` + q + `(\.\w+)?\s*\)\s*\.(not\.)?to(HaveBeenCalled|BeCalled|HaveBeenLastCalled|HaveBeenNthCalled|HaveReturned)`,
+			`vi\.spyOn\(\s*` + q + `\s*,`,
+		} {
+			if loc := regexp.MustCompile(pat).FindStringIndex(src); loc != nil {
+				line := strings.Count(src[:loc[0]], "\n") + 1
+				return fmt.Sprintf("%s:%d: `%s`", test, line, text.OneLine(src[loc[0]:loc[1]], 60))
+			}
+		}
+	}
+	return ""
+}
+
+// swapCall is one call of a mocked or real export, as recorded.
+type swapCall struct {
+	Tag     string   `json:"t"`
+	Exports []string `json:"x"`
+	Export  string   `json:"e"`
+	Async   bool     `json:"a"`
+	Kind    string   `json:"k"`
+	Paths   []string `json:"p"`
+}
+
+// shape is how a call's value reads in a finding: "a promise of { .a, .b.c }".
+func (c swapCall) shape() string {
+	var v string
+	switch {
+	case c.Kind == "object" && len(c.Paths) == 0:
+		v = "{}"
+	case c.Kind == "object" || c.Kind == "array" && len(c.Paths) > 0:
+		v = "{ " + strings.Join(c.Paths, ", ") + " }"
+		if c.Kind == "array" {
+			v = "an array of " + v
+		}
+	default:
+		v = c.Kind
+	}
+	if c.Async {
+		return "a promise of " + v
+	}
+	return v
+}
+
+func (c swapCall) key() string { return fmt.Sprint(c.Async, c.Kind, c.Paths) }
+
+// swapOutcome is what one vitest run said of one test file.
+type swapOutcome struct {
+	ran     bool         // the file is in the report
+	loadErr string       // it failed without a test result (it did not load)
+	failed  []failedTest // the failing tests, by name
+	failing map[string]bool
+}
+
+// failedTest is a test that failed, with the first line of its message.
+type failedTest struct{ name, msg string }
+
+func (f failedTest) String() string { return fmt.Sprintf("%q (%s)", f.name, f.msg) }
+
+// crossRows are the rows of the cross-component table. r nil: the audit is
+// static, nothing runs (the with-real cells UNKNOWN).
+func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Finding, tm *Timings) ([]CrossRow, error) {
+	mocks := s.repoMocks()
+	rows := make([]CrossRow, len(mocks))
+	var swap []int
+	for i, m := range mocks {
+		rows[i] = CrossRow{Test: m.test, Module: m.module, Mock: m.spec, Line: m.line, Shape: shapeVerdict(m, findings)}
+		switch {
+		case m.interaction != "":
+			rows[i].WithReal = Verdict{Cell: CellUnknown, File: m.test, Line: m.line, Evidence: "interaction test: the test programs or inspects the mock itself (" + m.interaction + "); not swapped"}
+		case r == nil:
+			rows[i].WithReal = Verdict{Cell: CellUnknown, File: m.test, Line: m.line, Evidence: "static audit: the test file was not run with the real module"}
+		default:
+			swap = append(swap, i)
+		}
+	}
+	if len(swap) == 0 {
+		return rows, nil
+	}
+	start := time.Now()
+	defer func() { tm.Swap = time.Since(start).Seconds() }()
+	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
+	defer pool.Close()
+	sbs, err := pool.Grow(1)
+	if err != nil {
+		return nil, err
+	}
+	sb := sbs[0]
+	var files []string
+	for _, i := range swap {
+		if !slices.Contains(files, mocks[i].test) {
+			files = append(files, mocks[i].test)
+		}
+	}
+	var recs [2]map[string][]swapCall
+	var outs [2]map[string]*swapOutcome
+	for run := range 2 {
+		recs[run], outs[run], err = s.swapRun(ctx, sb, files, mocks, swap, run == 1)
+		if err != nil {
+			return nil, err
+		}
+		tm.SwapRuns++
+	}
+	for _, i := range swap {
+		rows[i].WithReal = swapVerdict(mocks, swap, i, recs, outs)
+	}
+	return rows, nil
+}
+
+// swapRun writes the test files of the run into the sandbox (unmocked: the
+// swapped mocks replaced by the real module; else the mocks as written),
+// each swapped mock recorded under the tag "m<i>" or "r<i>", runs vitest on
+// them once, restores them, and returns the recorded calls by tag and what
+// the run said of each file.
+func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, mocks []*swapMock, swap []int, unmocked bool) (map[string][]swapCall, map[string]*swapOutcome, error) {
+	tag := "m"
+	if unmocked {
+		tag = "r"
+	}
+	for _, f := range files {
+		var idx []int
+		for _, i := range swap {
+			if mocks[i].test == f {
+				idx = append(idx, i)
+			}
+		}
+		src := rewriteMocks(mocks, idx, tag, unmocked)
+		if err := sb.WriteFile(f, src); err != nil {
+			return nil, nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	defer func() {
+		for _, f := range files {
+			_ = sb.Restore(f)
+		}
+	}()
+	tmp := sandbox.TempDirFor(sb.Root)
+	if tmp == "" {
+		return nil, nil, fmt.Errorf("sandbox %s: no temporary directory", sb.Root)
+	}
+	recFile, report := filepath.Join(tmp, "swap-"+tag), filepath.Join(tmp, "swap-"+tag+".json")
+	os.Remove(recFile)
+	os.Remove(report)
+	vitest, err := runner.FindVitest(sb.Root, files[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
+	if s.TestSuite.Config != "" {
+		args = append(args, "--config", s.TestSuite.Config)
+	}
+	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
+	cmd.Dir = sb.Root
+	cmd.Env = runner.VitestEnv(sb.Root, tmp, SwapEnv+"="+recFile)
+	out, _ := cmd.CombinedOutput() // a red test file exits 1: the report says more
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	outcomes := map[string]*swapOutcome{}
+	var rep struct {
+		TestResults []struct {
+			Name             string `json:"name"`
+			Status           string `json:"status"`
+			Message          string `json:"message"`
+			AssertionResults []struct {
+				FullName        string   `json:"fullName"`
+				Status          string   `json:"status"`
+				FailureMessages []string `json:"failureMessages"`
+			} `json:"assertionResults"`
+		} `json:"testResults"`
+	}
+	b, err := os.ReadFile(report)
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		why := text.FirstLine(string(out), 300)
+		for _, f := range files {
+			outcomes[f] = &swapOutcome{ran: true, loadErr: "vitest gave no report: " + why}
+		}
+	}
+	real, _ := filepath.EvalSymlinks(sb.Root)
+	for _, tr := range rep.TestResults {
+		var rel string
+		for _, root := range []string{real, sb.Root} {
+			if r, err := filepath.Rel(root, tr.Name); err == nil && filepath.IsLocal(r) {
+				rel = filepath.ToSlash(r)
+				break
+			}
+		}
+		o := &swapOutcome{ran: true, failing: map[string]bool{}}
+		for _, a := range tr.AssertionResults {
+			if a.Status == "failed" {
+				msg := ""
+				if len(a.FailureMessages) > 0 {
+					msg = text.FirstLine(a.FailureMessages[0], 200)
+				}
+				o.failed = append(o.failed, failedTest{a.FullName, msg})
+				o.failing[a.FullName] = true
+			}
+		}
+		if tr.Status == "failed" && len(o.failed) == 0 {
+			o.loadErr = text.FirstLine(tr.Message, 300)
+			if o.loadErr == "" {
+				o.loadErr = "the test file failed without a test result"
+			}
+		}
+		slices.SortFunc(o.failed, func(a, b failedTest) int { return strings.Compare(a.name, b.name) })
+		outcomes[rel] = o
+	}
+	recs := map[string][]swapCall{}
+	if b, err := os.ReadFile(recFile); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			var c swapCall
+			if line != "" && json.Unmarshal([]byte(line), &c) == nil {
+				recs[c.Tag] = append(recs[c.Tag], c)
+			}
+		}
+	}
+	os.Remove(recFile)
+	os.Remove(report)
+	return recs, outcomes, nil
+}
+
+// rewriteMocks is the source of a test file with the mocks idx (all of
+// that file) recorded: unmocked, each replaced by a pass-through of the
+// real module; else its factory's value wrapped (an automock with a
+// __mocks__ file: that file's module; a bare automock stays as it is).
+// Line numbers are kept.
+func rewriteMocks(mocks []*swapMock, idx []int, tag string, unmocked bool) []byte {
+	syn := mocks[idx[0]].syn
+	src := syn.Src()
+	type repl struct {
+		start, end uint
+		with       string
+	}
+	var rs []repl
+	for _, i := range idx {
+		m := mocks[i]
+		args := syn.NamedChildren(syn.Child(m.node, "arguments"))
+		spec := syn.Text(args[0])
+		rec := fmt.Sprintf("(%s)(%q, ", swapRecorder, fmt.Sprint(tag, i))
+		start, end := syn.Start(m.node), syn.End(m.node)
+		keep := strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
+		switch {
+		case unmocked:
+			rs = append(rs, repl{start, end, "vi.mock(" + spec + ", async (__oracleIO) => " + rec + "await __oracleIO()))" + keep})
+		case m.factory:
+			f := args[1]
+			rs = append(rs, repl{syn.Start(f), syn.End(f), "async (__oracleIO) => " + rec + "await (" + syn.Text(f) + ")(__oracleIO))"})
+		case m.mocksFile != "":
+			imp := relImport(m.test, m.mocksFile)
+			rs = append(rs, repl{start, end, "vi.mock(" + spec + ", async () => " + rec + "await import(" + fmt.Sprintf("%q", imp) + ")))" + keep})
+		}
+	}
+	slices.SortFunc(rs, func(a, b repl) int { return int(b.start) - int(a.start) })
+	out := slices.Clone(src)
+	for _, r := range rs {
+		out = slices.Concat(out[:r.start:r.start], []byte(r.with), out[r.end:])
+	}
+	return out
+}
+
+// relImport is the relative specifier of file to from the test file.
+func relImport(test, file string) string {
+	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(test)), filepath.FromSlash(file))
+	if err != nil {
+		return file
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, ".") {
+		rel = "./" + rel
+	}
+	return rel
+}
+
+// outside are failure messages that say the test needs something outside
+// the repository: a service, the network, a key, more time.
+var outside = regexp.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed|getaddrinfo|socket hang up|network|timed out|api[ _-]?key|credentials|unauthori[sz]ed|environment variable|\benv\b`)
+
+// swapVerdict is the with-real cell of mock i.
+func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swapCall, outs [2]map[string]*swapOutcome) Verdict {
+	m := mocks[i]
+	at := func(c Cell, format string, a ...any) Verdict {
+		return Verdict{Cell: c, File: m.test, Line: m.line, Evidence: fmt.Sprintf(format, a...)}
+	}
+	mocked, real := outs[0][m.test], outs[1][m.test]
+	if real == nil || !real.ran {
+		return at(CellUnknown, "the test file did not run unmocked (vitest left it out of its report)")
+	}
+	if real.loadErr != "" {
+		if outside.MatchString(real.loadErr) {
+			return at(CellUnknown, "cannot run with the real module for want of something outside the repository: %s", real.loadErr)
+		}
+		return at(CellUnknown, "the test file cannot run with the real module: %s", real.loadErr)
+	}
+	if len(real.failed) == 0 {
+		return at(CellPass, "")
+	}
+	var newly []failedTest
+	for _, f := range real.failed {
+		if mocked != nil && mocked.failing[f.name] {
+			continue
+		}
+		newly = append(newly, f)
+	}
+	if len(newly) == 0 {
+		return at(CellUnknown, "the tests that fail with the real module fail with the mock too: %s", real.failed[0])
+	}
+	if outside.MatchString(newly[0].msg) {
+		return at(CellUnknown, "cannot run with the real module for want of something outside the repository: test %s", newly[0])
+	}
+	if d := shapeDiff(m, recs[0][fmt.Sprint("m", i)], recs[1][fmt.Sprint("r", i)]); d != "" {
+		return at(CellFail, "test %s fails with the real module; %s", newly[0], d)
+	}
+	for _, j := range swap {
+		if j != i && mocks[j].test == m.test && shapeDiff(mocks[j], recs[0][fmt.Sprint("m", j)], recs[1][fmt.Sprint("r", j)]) != "" {
+			return at(CellUnknown, "test %s fails with the real modules, but this mock's values have the real module's shapes (the mock of %s differs)", newly[0], mocks[j].module)
+		}
+	}
+	return at(CellUnknown, "the mock stages a scenario the real module does not produce for these inputs: test %s fails with the real module, whose values have the mock's shapes", newly[0])
+}
+
+// shapeDiff says how the mock's recorded values differ in shape from the
+// real module's (an export the real module lacks, sync or async, property
+// paths), "" when they do not (or nothing was recorded on a side).
+func shapeDiff(m *swapMock, mocked, real []swapCall) string {
+	var mx, rx []string
+	byExport := func(cs []swapCall, x *[]string) map[string][]swapCall {
+		out := map[string][]swapCall{}
+		for _, c := range cs {
+			if c.Export == "" {
+				*x = c.Exports
+				continue
+			}
+			out[c.Export] = append(out[c.Export], c)
+		}
+		return out
+	}
+	mc, rc := byExport(mocked, &mx), byExport(real, &rx)
+	if rx != nil {
+		for _, e := range mx {
+			if !slices.Contains(rx, e) && e != "default" && !strings.HasPrefix(e, "__") {
+				return fmt.Sprintf("the mock (%s:%d) has the export %s, which %s does not export", m.test, m.line, e, m.module)
+			}
+		}
+	}
+	var exports []string
+	for e := range mc {
+		exports = append(exports, e)
+	}
+	slices.Sort(exports)
+	for _, e := range exports {
+		rs := rc[e]
+		if len(rs) == 0 {
+			continue
+		}
+		ms := mc[e]
+		same := false
+		for _, a := range ms {
+			for _, b := range rs {
+				if a.key() == b.key() {
+					same = true
+				}
+			}
+		}
+		if same {
+			continue
+		}
+		mv, rv := ms[0], rs[0]
+		d := ""
+		switch {
+		case mv.Async != rv.Async:
+			d = "sync or async differ"
+		default:
+			var only, lacks []string
+			for _, p := range mv.Paths {
+				if !slices.Contains(rv.Paths, p) {
+					only = append(only, p)
+				}
+			}
+			for _, p := range rv.Paths {
+				if !slices.Contains(mv.Paths, p) {
+					lacks = append(lacks, p)
+				}
+			}
+			switch {
+			case len(only) > 0:
+				d = "the real value has no " + strings.Join(only, ", ")
+			case len(lacks) > 0:
+				d = "the mock's value has no " + strings.Join(lacks, ", ")
+			default:
+				d = "the kinds differ"
+			}
+		}
+		return fmt.Sprintf("the mock (%s:%d) makes %s return %s, the real %s returns %s: %s", m.test, m.line, e, mv.shape(), m.module, rv.shape(), d)
+	}
+	return ""
+}
+
+// shapeVerdict is the shape cell of mock m: the mock-drift findings on it
+// (FAIL) or none (PASS).
+func shapeVerdict(m *swapMock, findings []Finding) Verdict {
+	for _, f := range findings {
+		if !strings.HasPrefix(f.Rule, "mock-drift") || f.Ignored != "" || f.File != m.test {
+			continue
+		}
+		on := f.Line >= m.line && f.Line <= m.endLine || strings.Contains(f.Message, "("+m.spec+")") || strings.Contains(f.Message, m.module)
+		for _, r := range f.Related {
+			on = on || r.File == m.module
+		}
+		if on {
+			return Verdict{Cell: CellFail, File: f.File, Line: f.Line, Evidence: f.Rule + ": " + f.Message}
+		}
+	}
+	return Verdict{Cell: CellPass}
+}
