@@ -152,34 +152,52 @@ func interactionUse(s *Suite, test string, in *TestInput, m *swapMock) string {
 // interactionIn is interactionUse on the test file's syntax, names the
 // bindings of the mocked module it imports.
 func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []string) string {
+	var members []string // what the factory's value holds: keys, class fields and methods
 	if m.factory {
 		args := syn.NamedChildren(syn.Child(m.node, "arguments"))
 		syn.Walk(args[1], func(n analyzer.Node) bool {
-			if syn.Kind(n) == "pair" {
+			switch syn.Kind(n) {
+			case "pair":
 				if v := syn.Unwrap(syn.Child(n, "value")); syn.Kind(v) == "identifier" {
 					names = append(names, syn.Text(v))
+				}
+				if k := syn.Child(n, "key"); syn.Kind(k) == "property_identifier" {
+					members = append(members, syn.Text(k))
+				}
+			case "public_field_definition", "method_definition":
+				if k := syn.Child(n, "name"); k >= 0 {
+					members = append(members, syn.Text(k))
 				}
 			}
 			return true
 		})
 	}
-	src := string(syn.Src())
+	const called = `\s*\)\s*\.(not\.)?to(HaveBeenCalled|BeCalled|HaveBeenLastCalled|HaveBeenNthCalled|HaveReturned)`
+	const setter = `\.mock(\w+\(|\.calls|\.results|\.lastCall)`
+	var pats []string
 	for _, name := range names {
 		q := regexp.QuoteMeta(name)
-		for _, pat := range []string{
-			`vi\.mocked\(\s*` + q + `\b`,
-			`\b` + q + `(\.\w+)?\.mock(\w+\(|\.calls|\.results|\.lastCall)`,
-			`\(\s*` + q + `(\.\w+)?\s+as\s+(vi\.)?Mock`,
-			`expect\(\s*` + q + `(\.\w+)?\s*\)\s*\.(not\.)?to(HaveBeenCalled|BeCalled|HaveBeenLastCalled|HaveBeenNthCalled|HaveReturned)`,
-			`vi\.spyOn\(\s*` + q + `\s*,`,
-		} {
-			if loc := regexp.MustCompile(pat).FindStringIndex(src); loc != nil {
-				line := strings.Count(src[:loc[0]], "\n") + 1
-				return fmt.Sprintf("%s:%d: `%s`", test, line, text.OneLine(src[loc[0]:loc[1]], 60))
-			}
+		pats = append(pats, `vi\.mocked\(\s*`+q+`\b`, `\b`+q+`(\.\w+)?`+setter, `\(\s*`+q+`(\.\w+)?\s+as\s+(vi\.)?Mock`,
+			`expect\(\s*`+q+`(\.\w+)?`+called, `vi\.spyOn\(\s*`+q+`\s*,`)
+	}
+	// A member of the mock's value reached through an instance or an
+	// object (`service.finalize` of a mocked class).
+	for _, name := range members {
+		q := regexp.QuoteMeta(name)
+		pats = append(pats, `vi\.mocked\(\s*(?:[\w$]+\.)+`+q+`\b`, `\.`+q+setter, `expect\(\s*(?:[\w$]+\.)+`+q+called)
+	}
+	src := string(syn.Src())
+	first := -1
+	var found string
+	for _, pat := range pats {
+		if loc := regexp.MustCompile(pat).FindStringIndex(src); loc != nil && (first < 0 || loc[0] < first) {
+			first, found = loc[0], src[loc[0]:loc[1]]
 		}
 	}
-	return ""
+	if first < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: `%s`", test, strings.Count(src[:first], "\n")+1, text.OneLine(found, 60))
 }
 
 // swapCall is one call of a mocked or real export, as recorded.

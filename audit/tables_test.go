@@ -56,6 +56,9 @@ func TestInteractionIn(t *testing.T) {
 		{"a namespace member's calls", "vi.mock(\"../src/m\");\nexpect(m.countRows).not.toHaveBeenCalled();", []string{"m"}, "expect(m.countRows).not.toHaveBeenCalled"},
 		{"the hoisted vi.fn the factory places", "const { mockCount } = vi.hoisted(() => ({ mockCount: vi.fn() }));\nvi.mock(\"../src/m\", () => ({ countRows: mockCount }));\nmockCount.mockResolvedValue({});", nil, "mockCount.mockResolvedValue("},
 		{"its calls read", "vi.mock(\"../src/m\");\nconst [args] = countRows.mock.calls;", []string{"countRows"}, "countRows.mock.calls"},
+		{"a mocked class's method on an instance", "vi.mock(\"../src/m\", () => ({\n  Service: class {\n    finalize = vi.fn().mockResolvedValue({});\n  },\n}));\nexpect(service.finalize).toHaveBeenCalledWith(7);", []string{"Service"}, "test/a.test.ts:6: `expect(service.finalize).toHaveBeenCalled"},
+		{"a factory key's mock read through an object", "vi.mock(\"../src/m\", () => ({ countRows: vi.fn() }));\nmocks.countRows.mockResolvedValueOnce(1);", nil, ".countRows.mockResolvedValueOnce("},
+		{"a factory value set in the factory only", "vi.mock(\"../src/m\", () => ({ countRows: vi.fn().mockResolvedValue({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
 		{"only called", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
 		{"another name's expect", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nexpect(other).toHaveBeenCalled();", []string{"countRows"}, ""},
 	}

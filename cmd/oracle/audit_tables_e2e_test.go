@@ -217,3 +217,62 @@ func TestValidatorGate(t *testing.T) {
 		t.Errorf("no report: %v %s", err, out)
 	}
 }
+
+// TestAuditTablesRequirements: the requirements traceability table of the
+// class sample's PROJ-201, column by column: implemented (apply's dry run
+// makes no change), oracle (on disk with gen's bytes), proven (the oracle
+// passes on the code and fails with the guard removed: two vitest runs).
+func TestAuditTablesRequirements(t *testing.T) {
+	dir := copySample(t, "services", v4(t).nodeModules)
+	one := filepath.Join(dir, "t201")
+	os.Mkdir(one, 0o755)
+	b, _ := os.ReadFile(filepath.Join(dir, "tickets/PROJ-201.yaml"))
+	os.WriteFile(filepath.Join(one, "PROJ-201.yaml"), b, 0o644)
+	oracleFile := "src/orders/__oracles__/OrderService.finalize.skip-quote.oracle.test.ts"
+	type want struct {
+		implemented, oracle, proven audit.Cell
+		evidence                    string // in some cell's evidence
+	}
+	step := func(name string, w want, extra ...string) {
+		t.Helper()
+		_, tb, md := auditTables(t, dir, append([]string{"--tickets", one}, extra...)...)
+		if len(tb.Requirements) != 1 {
+			t.Fatalf("%s: %d requirement rows, want 1:\n%s", name, len(tb.Requirements), md)
+		}
+		r := tb.Requirements[0]
+		if r.Manifest != "t201/PROJ-201.yaml" || r.Operation != "skip-quote" || r.Function != "src/orders/service.ts#OrderService.finalize" {
+			t.Errorf("%s: row %+v", name, r)
+		}
+		if r.Implemented.Cell != w.implemented || r.Oracle.Cell != w.oracle || r.Proven.Cell != w.proven {
+			t.Errorf("%s: implemented %s, oracle %s, proven %s; want %s, %s, %s\n%s", name, r.Implemented.Cell, r.Oracle.Cell, r.Proven.Cell, w.implemented, w.oracle, w.proven, md)
+		}
+		if ev := r.Implemented.Evidence + "\n" + r.Oracle.Evidence + "\n" + r.Proven.Evidence; !strings.Contains(ev, w.evidence) {
+			t.Errorf("%s: evidence lacks %q:\n%s", name, w.evidence, ev)
+		}
+	}
+	step("no oracle yet", want{audit.CellPass, audit.CellFail, audit.CellPass, "no oracle: `oracle gen` would write " + oracleFile})
+	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(one, "PROJ-201.yaml")); code != 0 {
+		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
+	}
+	step("generated", want{audit.CellPass, audit.CellPass, audit.CellPass, ""})
+	step("static: not run", want{audit.CellPass, audit.CellPass, audit.CellUnknown, "static audit: the oracle was not run"}, "--static")
+	p := filepath.Join(dir, oracleFile)
+	b, _ = os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("// edited by hand\n")...), 0o644)
+	step("stale", want{audit.CellPass, audit.CellFail, audit.CellPass, "differs from what `oracle gen` writes now (stale)"})
+	svc := filepath.Join(dir, "src/orders/service.ts")
+	b, _ = os.ReadFile(svc)
+	unguarded := strings.Replace(string(b), "    if (!opts.skipQuote) {\n      quote = await this.pricing.quote(order);\n    }\n", "    quote = await this.pricing.quote(order);\n", 1)
+	if unguarded == string(b) {
+		t.Fatal("the guard of finalize is not where the test expects it")
+	}
+	os.WriteFile(svc, []byte(unguarded), 0o644)
+	step("the guard removed", want{audit.CellFail, audit.CellFail, audit.CellFail, "the oracle does not pass on the code as it is"})
+
+	if code, _, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", filepath.Join(dir, "none"), "--root", dir); code != exitUsage || !strings.Contains(errs, "--tickets") {
+		t.Errorf("--tickets of no directory: exit %d %s", code, errs)
+	}
+	if code, _, errs := oracle(t, "audit", "--static", "--tickets", one, "--root", dir); code != exitUsage || !strings.Contains(errs, "--tickets needs --tables") {
+		t.Errorf("--tickets without --tables: exit %d %s", code, errs)
+	}
+}
