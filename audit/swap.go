@@ -230,8 +230,6 @@ func (c swapCall) shape() string {
 	return v
 }
 
-func (c swapCall) key() string { return fmt.Sprint(c.Async, c.Kind, c.Paths) }
-
 // swapOutcome is what one vitest run said of one test file.
 type swapOutcome struct {
 	ran     bool         // the file is in the report
@@ -541,44 +539,67 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) string {
 			continue
 		}
 		ms := mc[e]
-		same := false
+		var d string
+		compatible := false
 		for _, a := range ms {
 			for _, b := range rs {
-				if a.key() == b.key() {
-					same = true
+				if why := incompatible(a, b); why == "" {
+					compatible = true
+				} else if d == "" {
+					d = why
 				}
 			}
 		}
-		if same {
+		if compatible {
 			continue
 		}
 		mv, rv := ms[0], rs[0]
-		d := ""
-		switch {
-		case mv.Async != rv.Async:
-			d = "sync or async differ"
-		default:
-			var only, lacks []string
-			for _, p := range mv.Paths {
-				if !slices.Contains(rv.Paths, p) {
-					only = append(only, p)
-				}
-			}
-			for _, p := range rv.Paths {
-				if !slices.Contains(mv.Paths, p) {
-					lacks = append(lacks, p)
-				}
-			}
-			switch {
-			case len(only) > 0:
-				d = "the real value has no " + strings.Join(only, ", ")
-			case len(lacks) > 0:
-				d = "the mock's value has no " + strings.Join(lacks, ", ")
-			default:
-				d = "the kinds differ"
+		return fmt.Sprintf("the mock (%s:%d) makes %s return %s, the real %s returns %s: %s", m.test, m.line, e, mv.shape(), m.module, rv.shape(), d)
+	}
+	return ""
+}
+
+// incompatible says how a mocked value's shape (mv) differs from a real
+// one's (rv), "" when it does not: a promise against a plain value, an
+// object against an array or a primitive, a property path the real value
+// does not have (the mock { passed } where the real value is { details: {
+// passed } }). A mock's value with fewer paths than the real one is
+// compatible (a partial mock), and so is a null or undefined on either
+// side (another value, not another shape), and the paths under an array
+// one side has empty.
+func incompatible(mv, rv swapCall) string {
+	blank := func(k string) bool { return k == "null" || k == "undefined" }
+	switch {
+	case blank(mv.Kind) && !mv.Async || blank(rv.Kind) && !rv.Async:
+		return ""
+	case mv.Async != rv.Async:
+		return "one is a promise, the other not"
+	case blank(mv.Kind) || blank(rv.Kind):
+		return ""
+	case mv.Kind != rv.Kind:
+		return fmt.Sprintf("%s against %s", mv.Kind, rv.Kind)
+	}
+	seen := func(paths []string, arr string) bool {
+		for _, p := range paths {
+			if strings.HasPrefix(p, arr) {
+				return true
 			}
 		}
-		return fmt.Sprintf("the mock (%s:%d) makes %s return %s, the real %s returns %s: %s", m.test, m.line, e, mv.shape(), m.module, rv.shape(), d)
+		return false
+	}
+	var only []string
+	for _, p := range mv.Paths {
+		if slices.Contains(rv.Paths, p) {
+			continue
+		}
+		// Under an array the real value has empty, nothing is known.
+		if i := strings.LastIndex(p, "[]"); i >= 0 && !seen(rv.Paths, p[:i+2]) {
+			continue
+		}
+		only = append(only, p)
+	}
+	if len(only) > 0 {
+		return "the real value has no " + strings.Join(only, ", ")
 	}
 	return ""
 }
