@@ -82,6 +82,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if *tickets != "" && *tablesOut == "" {
 		return fail(exitUsage, "", 0, "--tickets needs --tables FILE.md")
 	}
+	if *tablesOut != "" {
+		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
+			return fail(exitUsage, "", 0, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
+		}
+	}
 	for _, e := range strings.Split(*enable, ",") {
 		if e = strings.TrimSpace(e); e != "" {
 			opts.Enable = append(opts.Enable, e)

@@ -106,6 +106,8 @@ func TestAuditTablesDriftSample(t *testing.T) {
 		"test/interaction.test.ts src/actions/count.ts": {audit.CellUnknown, audit.CellPass, []string{"interaction test", "vi.mocked(countRows"}},
 		"test/scenario.test.ts src/actions/count.ts":    {audit.CellUnknown, audit.CellPass, []string{"the mock stages a scenario the real module does not produce for these inputs"}},
 		"test/announce.test.ts src/actions/notify.ts":   {audit.CellUnknown, audit.CellPass, []string{"for want of something outside the repository", "NOTIFY_API_KEY is not set"}},
+		// The automock: the __mocks__ file's values recorded as the mock's.
+		"test/review.test.ts src/actions/lint.ts": {audit.CellFail, audit.CellPass, []string{`test "reviewRows says clean rows are clean"`, "makes lintRows return { .ok }, the real src/actions/lint.ts returns { .count, .report, .report.ok }: the real value has no .ok"}},
 	})
 	integrity := map[string]audit.Cell{}
 	for _, r := range tb.Integrity {
@@ -144,6 +146,8 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	edit("src/deploy/gate.ts", "type CountPayload = { passed: boolean };", "type CountPayload = { details: { passed: boolean } };")
 	edit("src/deploy/gate.ts", "return payload.passed === true;", "return payload.details.passed === true;")
 	edit("test/gate.test.ts", "({ passed: true })", "({ success: true, details: { passed: true, count: 3 } })")
+	edit("src/deploy/review.ts", "as unknown as { ok: boolean };\n  return result.ok", ";\n  return result.report.ok")
+	edit("src/actions/__mocks__/lint.ts", "(): { ok: boolean } {\n  return { ok: true };", "(): { report: { ok: boolean }; count: number } {\n  return { report: { ok: true }, count: 2 };")
 	edit("test/version.test.ts", "expect(true).toBe(true);", "expect(await describeRun([])).toBe(\"v0.0.0-test: 0 of 0 rows\");")
 	edit("test/version.test.ts", `it("is vacuous", () => {`, `it("is vacuous", async () => {`)
 	code, tb, md = auditTables(t, dir)
@@ -155,6 +159,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 		"test/interaction.test.ts src/actions/count.ts": {audit.CellUnknown, audit.CellPass, nil},
 		"test/scenario.test.ts src/actions/count.ts":    {audit.CellUnknown, audit.CellPass, nil},
 		"test/announce.test.ts src/actions/notify.ts":   {audit.CellUnknown, audit.CellPass, nil},
+		"test/review.test.ts src/actions/lint.ts":       {audit.CellPass, audit.CellPass, nil},
 	})
 	if c, out := gateOn(t, md); c != 0 || !strings.Contains(out, "COMPLETE-WITH-GAPS") {
 		t.Errorf("the gate on the fixed sample: exit %d\n%s", c, out)
@@ -274,5 +279,8 @@ func TestAuditTablesRequirements(t *testing.T) {
 	}
 	if code, _, errs := oracle(t, "audit", "--static", "--tickets", one, "--root", dir); code != exitUsage || !strings.Contains(errs, "--tickets needs --tables") {
 		t.Errorf("--tickets without --tables: exit %d %s", code, errs)
+	}
+	if code, _, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(dir, "no", "r.md"), "--root", dir); code != exitUsage || !strings.Contains(errs, "no directory") {
+		t.Errorf("--tables in no directory: exit %d %s", code, errs)
 	}
 }
