@@ -493,21 +493,26 @@ func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swap
 	if outside.MatchString(newly[0].msg) {
 		return at(CellUnknown, "cannot run with the real module for want of something outside the repository: test %s", newly[0])
 	}
-	if d := shapeDiff(m, recs[0][fmt.Sprint("m", i)], recs[1][fmt.Sprint("r", i)]); d != "" {
+	d, compared := shapeDiff(m, recs[0][fmt.Sprint("m", i)], recs[1][fmt.Sprint("r", i)])
+	if d != "" {
 		return at(CellFail, "test %s fails with the real module; %s", newly[0], d)
 	}
 	for _, j := range swap {
-		if j != i && mocks[j].test == m.test && shapeDiff(mocks[j], recs[0][fmt.Sprint("m", j)], recs[1][fmt.Sprint("r", j)]) != "" {
+		if d, _ := shapeDiff(mocks[j], recs[0][fmt.Sprint("m", j)], recs[1][fmt.Sprint("r", j)]); j != i && mocks[j].test == m.test && d != "" {
 			return at(CellUnknown, "test %s fails with the real modules, but this mock's values have the real module's shapes (the mock of %s differs)", newly[0], mocks[j].module)
 		}
+	}
+	if !compared {
+		return at(CellUnknown, "test %s fails with the real module, and no function of the mock returned a value on both sides (a class, or values that are not functions): the shapes cannot be compared", newly[0])
 	}
 	return at(CellUnknown, "the mock stages a scenario the real module does not produce for these inputs: test %s fails with the real module, whose values have the mock's shapes", newly[0])
 }
 
 // shapeDiff says how the mock's recorded values differ in shape from the
 // real module's (an export the real module lacks, sync or async, property
-// paths), "" when they do not (or nothing was recorded on a side).
-func shapeDiff(m *swapMock, mocked, real []swapCall) string {
+// paths), "" when they do not; compared is false when there was nothing to
+// compare (no function of the mock returned on both sides).
+func shapeDiff(m *swapMock, mocked, real []swapCall) (diff string, compared bool) {
 	var mx, rx []string
 	byExport := func(cs []swapCall, x *[]string) map[string][]swapCall {
 		out := map[string][]swapCall{}
@@ -524,7 +529,7 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) string {
 	if rx != nil {
 		for _, e := range mx {
 			if !slices.Contains(rx, e) && e != "default" && !strings.HasPrefix(e, "__") {
-				return fmt.Sprintf("the mock (%s:%d) has the export %s, which %s does not export", m.test, m.line, e, m.module)
+				return fmt.Sprintf("the mock (%s:%d) has the export %s, which %s does not export", m.test, m.line, e, m.module), true
 			}
 		}
 	}
@@ -538,6 +543,7 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) string {
 		if len(rs) == 0 {
 			continue
 		}
+		compared = true
 		ms := mc[e]
 		var d string
 		compatible := false
@@ -554,9 +560,9 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) string {
 			continue
 		}
 		mv, rv := ms[0], rs[0]
-		return fmt.Sprintf("the mock (%s:%d) makes %s return %s, the real %s returns %s: %s", m.test, m.line, e, mv.shape(), m.module, rv.shape(), d)
+		return fmt.Sprintf("the mock (%s:%d) makes %s return %s, the real %s returns %s: %s", m.test, m.line, e, mv.shape(), m.module, rv.shape(), d), true
 	}
-	return ""
+	return "", compared
 }
 
 // incompatible says how a mocked value's shape (mv) differs from a real

@@ -166,6 +166,7 @@ func TestSwapVerdict(t *testing.T) {
 		{"an object where the real value is a string", []swapCall{shallow}, []swapCall{{Export: "countRows", Async: true, Kind: "string"}}, green, red("x"), CellFail, []string{"object against string"}},
 		{"same shapes, other values", []swapCall{nested}, []swapCall{nested}, green, red("expected 2 to be 0"), CellUnknown, []string{"the mock stages a scenario the real module does not produce for these inputs", "expected 2 to be 0"}},
 		{"one shape in common", []swapCall{shallow, nested}, []swapCall{nested}, green, red("expected 2 to be 0"), CellUnknown, []string{"stages a scenario"}},
+		{"nothing recorded on both sides", []swapCall{exports("Service")}, []swapCall{exports("Service")}, green, red("expected 2 to be 0"), CellUnknown, []string{"the shapes cannot be compared"}},
 		{"red with the mock too", []swapCall{shallow}, []swapCall{nested}, red("boom"), red("boom"), CellUnknown, []string{"fail with the mock too"}},
 		{"a service", []swapCall{shallow}, nil, green, red("connect ECONNREFUSED 127.0.0.1:5432"), CellUnknown, []string{"for want of something outside the repository", "ECONNREFUSED"}},
 		{"a key", []swapCall{shallow}, nil, green, red("Error: NOTIFY_API_KEY is not set"), CellUnknown, []string{"for want of something outside the repository"}},

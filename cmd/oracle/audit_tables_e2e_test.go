@@ -12,9 +12,13 @@ import (
 )
 
 type tablesDoc struct {
-	Schema string        `json:"schema"`
-	Tables *audit.Tables `json:"tables"`
+	Schema  string        `json:"schema"`
+	Tables  *audit.Tables `json:"tables"`
+	Timings audit.Timings `json:"timings"`
 }
+
+// lastSwapRuns are the vitest runs of the last auditTables' mock-swap run.
+var lastSwapRuns int
 
 // auditTables runs `oracle audit --json --tables` on dir and returns its
 // exit code, its tables and the Markdown report.
@@ -26,6 +30,7 @@ func auditTables(t *testing.T, dir string, extra ...string) (int, *audit.Tables,
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Tables == nil || doc.Schema != "oracle.audit/v1" {
 		t.Fatalf("audit --tables: exit %d %v\n%s\n%s", code, err, out, errs)
 	}
+	lastSwapRuns = doc.Timings.SwapRuns
 	md, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +75,9 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	code, tb, md := auditTables(t, dir)
 	if code != exitFail {
 		t.Errorf("exit %d with a FAIL cell, want 1", code)
+	}
+	if lastSwapRuns != 2 {
+		t.Errorf("the mock-swap run took %d vitest runs, want 2 (all the files with their mocks, then without)", lastSwapRuns)
 	}
 	type want struct {
 		withReal, shape audit.Cell
@@ -170,6 +178,9 @@ func TestAuditTablesDriftSample(t *testing.T) {
 
 	// --static runs nothing: the swapped mocks are UNKNOWN.
 	_, tb, _ = auditTables(t, dir, "--static")
+	if lastSwapRuns != 0 {
+		t.Errorf("--static ran vitest %d times for the tables", lastSwapRuns)
+	}
 	for _, r := range tb.CrossComponent {
 		if r.Test == "test/gate.test.ts" && (r.WithReal.Cell != audit.CellUnknown || !strings.Contains(r.WithReal.Evidence, "static audit")) {
 			t.Errorf("--static: %+v", r.WithReal)
