@@ -19,6 +19,7 @@ import (
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // The requirements traceability table of `audit --tables` (SPEC "The
@@ -77,8 +78,10 @@ func requirementRows(ctx context.Context, root, dir string, r runner.Runner) ([]
 		return nil, err
 	}
 	rows := []audit.RequirementRow{}
+	box := &proofBox{root: root, r: r}
+	defer box.close()
 	for _, m := range manifests {
-		rs, err := requirementsOf(ctx, root, m, r)
+		rs, err := requirementsOf(ctx, root, m, box)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +91,7 @@ func requirementRows(ctx context.Context, root, dir string, r runner.Runner) ([]
 }
 
 // requirementsOf are the rows of one manifest.
-func requirementsOf(ctx context.Context, root, m string, r runner.Runner) ([]audit.RequirementRow, error) {
+func requirementsOf(ctx context.Context, root, m string, box *proofBox) ([]audit.RequirementRow, error) {
 	in, err := generator.Load(root, filepath.Join(root, filepath.FromSlash(m)))
 	if err != nil {
 		return nil, manifestError(m, err)
@@ -113,7 +116,7 @@ func requirementsOf(ctx context.Context, root, m string, r runner.Runner) ([]aud
 		switch o.Status {
 		case generator.StatusGenerated:
 			row.Oracle = oracleVerdict(root, o)
-			row.Proven = provenVerdict(ctx, in, o, r)
+			row.Proven = provenVerdict(ctx, in, o, box)
 		default:
 			v := audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: fmt.Sprintf("gen does not generate this operation's oracle (%s): %s", o.Status, o.Reason)}
 			if o.Status == generator.StatusError {
@@ -178,10 +181,38 @@ func oracleVerdict(root string, o *generator.Operation) audit.Verdict {
 	return audit.Verdict{Cell: audit.CellPass}
 }
 
-// provenVerdict runs the oracle gen writes now for o in a sandbox, on the
-// code (it must pass) and on red-first, the code with the guard removed
-// (it must fail).
-func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operation, r runner.Runner) audit.Verdict {
+// proofBox is the sandbox the proofs of all the operations share, made at
+// the first proof.
+type proofBox struct {
+	root string
+	r    runner.Runner
+	pool *sandbox.Pool
+	sb   *sandbox.Sandbox
+}
+
+func (b *proofBox) get() (*sandbox.Sandbox, error) {
+	if b.sb == nil {
+		b.pool = lab.SandboxPool(b.root, "", 1, b.r)
+		sbs, err := b.pool.Grow(1)
+		if err != nil {
+			return nil, err
+		}
+		b.sb = sbs[0]
+	}
+	return b.sb, nil
+}
+
+func (b *proofBox) close() {
+	if b.pool != nil {
+		b.pool.Close()
+	}
+}
+
+// provenVerdict runs the oracle gen writes now for o in the shared
+// sandbox, on the code (it must pass) and on red-first, the code with the
+// guard removed (it must fail).
+func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operation, box *proofBox) audit.Verdict {
+	r := box.r
 	at := func(c audit.Cell, format string, a ...any) audit.Verdict {
 		return audit.Verdict{Cell: c, File: o.File, Evidence: fmt.Sprintf(format, a...)}
 	}
@@ -205,16 +236,14 @@ func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operati
 	if len(ms) == 0 {
 		return at(audit.CellUnknown, "no red-first for %s", o.Function)
 	}
-	pool := lab.SandboxPool(root, "", 1, r)
-	defer pool.Close()
-	sbs, err := pool.Grow(1)
+	sb, err := box.get()
 	if err != nil {
 		return at(audit.CellUnknown, "sandbox: %v", err)
 	}
-	sb := sbs[0]
 	if err := sb.WriteFile(o.File, o.Content); err != nil {
 		return at(audit.CellUnknown, "sandbox: %v", err)
 	}
+	defer sb.Restore(o.File)
 	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: o.ID, Isolate: true}
 	res, err := l.Execute(ctx, []string{o.File}, ms[:1])
 	if err != nil || res == nil || len(res.Baselines) == 0 {

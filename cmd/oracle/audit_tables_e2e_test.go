@@ -266,7 +266,22 @@ func TestAuditTablesRequirements(t *testing.T) {
 			t.Errorf("%s: evidence lacks %q:\n%s", name, w.evidence, ev)
 		}
 	}
-	step("no oracle yet", want{audit.CellPass, audit.CellFail, audit.CellPass, "no oracle: `oracle gen` would write " + oracleFile})
+	// By default, every manifest under tickets/: their proofs share one
+	// sandbox.
+	_, tb, md := auditTables(t, dir)
+	var ops []string
+	for _, r := range tb.Requirements {
+		ops = append(ops, r.Manifest+" > "+r.Operation)
+		if r.Operation == "skip-quote" && (r.Oracle.File != oracleFile || !strings.Contains(r.Oracle.Evidence, "no oracle: `oracle gen` would write "+oracleFile)) {
+			t.Errorf("the oracle cell of skip-quote: %+v", r.Oracle)
+		}
+		if r.Implemented.Cell != audit.CellPass || r.Oracle.Cell != audit.CellFail || r.Proven.Cell != audit.CellPass {
+			t.Errorf("%s > %s: implemented %s, oracle %s, proven %s; want PASS, FAIL (no oracle), PASS\n%s", r.Manifest, r.Operation, r.Implemented.Cell, r.Oracle.Cell, r.Proven.Cell, md)
+		}
+	}
+	if got := strings.Join(ops, ", "); got != "tickets/PROJ-201.yaml > skip-quote, tickets/PROJ-202.yaml > count-only, tickets/PROJ-203.yaml > silent-cancel" {
+		t.Errorf("the requirements of tickets/: %s", got)
+	}
 	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(one, "PROJ-201.yaml")); code != 0 {
 		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
 	}
