@@ -289,12 +289,18 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
 	})
-	rep.Findings = out
 	if opts.Tables {
-		if rep.Tables, err = s.tables(ctx, opts.Runner, out, &rep.Timings); err != nil {
+		var measured []Finding
+		if rep.Tables, measured, err = s.tables(ctx, opts.Runner, out, &rep.Timings); err != nil {
 			return nil, err
 		}
+		applyIgnores(p, measured)
+		out = append(out, measured...)
+		slices.SortStableFunc(out, func(a, b Finding) int {
+			return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
+		})
 	}
+	rep.Findings = out
 	return rep, nil
 }
 

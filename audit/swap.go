@@ -236,6 +236,7 @@ type swapOutcome struct {
 	loadErr string       // it failed without a test result (it did not load)
 	failed  []failedTest // the failing tests, by name
 	failing map[string]bool
+	passed  map[string]bool // the tests that passed, by vitest's full name
 }
 
 // failedTest is a test that failed, with the first line of its message.
@@ -245,9 +246,9 @@ func (f failedTest) String() string { return fmt.Sprintf("%q (%s)", f.name, f.ms
 
 // crossRows are the rows of the cross-component table. r nil: the audit is
 // static, nothing runs (the with-real cells UNKNOWN).
-func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Finding, tm *Timings) ([]CrossRow, error) {
+func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Finding, tm *Timings) (rows []CrossRow, asserted *assertedRun, err error) {
 	mocks := s.repoMocks()
-	rows := make([]CrossRow, len(mocks))
+	rows = make([]CrossRow, len(mocks))
 	var swap []int
 	for i, m := range mocks {
 		rows[i] = CrossRow{Test: m.test, Module: m.module, Mock: m.spec, Line: m.line, Shape: shapeVerdict(m, findings)}
@@ -260,8 +261,8 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 			swap = append(swap, i)
 		}
 	}
-	if len(swap) == 0 {
-		return rows, nil
+	if r == nil {
+		return rows, asserted, nil
 	}
 	start := time.Now()
 	defer func() { tm.Swap = time.Since(start).Seconds() }()
@@ -269,50 +270,85 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 	defer pool.Close()
 	sbs, err := pool.Grow(1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sb := sbs[0]
-	var files []string
+	// The first run: every test file, its mocks as written (the swapped
+	// ones recorded) and every expect(...) marked (asserted.go).
+	byFile := map[string][]int{}
 	for _, i := range swap {
-		if !slices.Contains(files, mocks[i].test) {
-			files = append(files, mocks[i].test)
+		byFile[mocks[i].test] = append(byFile[mocks[i].test], i)
+	}
+	sources := map[string][]byte{}
+	var files []string
+	marks := map[string]*markedFile{}
+	for fi, t := range s.Tests {
+		in := s.inputs[t]
+		if in == nil || in.File == nil || in.Syntax == nil || in.Structure == nil {
+			continue
 		}
+		rs := mockRepls(mocks, byFile[t], "m", false)
+		mf := markExpects(fi, in.File, in.Syntax, in.Structure, rs)
+		if len(rs) == 0 && mf == nil {
+			continue
+		}
+		tail := ""
+		if mf != nil {
+			rs, tail = append(rs, mf.repls...), expectMarker
+			marks[t] = mf
+		}
+		sources[t] = applyRepls(in.Syntax.Src(), rs, tail)
+		files = append(files, t)
 	}
 	var recs [2]map[string][]swapCall
 	var outs [2]map[string]*swapOutcome
-	for run := range 2 {
-		recs[run], outs[run], err = s.swapRun(ctx, sb, files, mocks, swap, run == 1)
+	if len(files) > 0 {
+		res, err := s.swapRun(ctx, sb, files, sources, "m")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		recs[0], outs[0] = res.recs, res.outcomes
+		asserted = &assertedRun{marks: marks, asserted: res.asserted, outcomes: res.outcomes}
+		tm.SwapRuns++
+	}
+	// The second: the files with swapped mocks, each mock replaced by the
+	// real module, recorded.
+	files, sources = nil, map[string][]byte{}
+	for _, t := range s.Tests {
+		if idx := byFile[t]; len(idx) > 0 {
+			files = append(files, t)
+			sources[t] = applyRepls(mocks[idx[0]].syn.Src(), mockRepls(mocks, idx, "r", true), "")
+		}
+	}
+	if len(files) > 0 {
+		res, err := s.swapRun(ctx, sb, files, sources, "r")
+		if err != nil {
+			return nil, nil, err
+		}
+		recs[1], outs[1] = res.recs, res.outcomes
 		tm.SwapRuns++
 	}
 	for _, i := range swap {
 		rows[i].WithReal = swapVerdict(mocks, swap, i, recs, outs)
 	}
-	return rows, nil
+	return rows, asserted, nil
 }
 
-// swapRun writes the test files of the run into the sandbox (unmocked: the
-// swapped mocks replaced by the real module; else the mocks as written),
-// each swapped mock recorded under the tag "m<i>" or "r<i>", runs vitest on
-// them once, restores them, and returns the recorded calls by tag and what
-// the run said of each file.
-func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, mocks []*swapMock, swap []int, unmocked bool) (map[string][]swapCall, map[string]*swapOutcome, error) {
-	tag := "m"
-	if unmocked {
-		tag = "r"
-	}
+// swapResult is what one run of swapRun recorded.
+type swapResult struct {
+	recs     map[string][]swapCall   // the recorded calls, by tag
+	outcomes map[string]*swapOutcome // by test file
+	asserted map[string]bool         // the expect calls that ran (markExpects' ids)
+}
+
+// swapRun writes the test files of the run into the sandbox with the
+// sources given, runs vitest on them once, restores them, and returns the
+// recorded calls by tag, what the run said of each file and the expect
+// calls that ran.
+func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, sources map[string][]byte, tag string) (*swapResult, error) {
 	for _, f := range files {
-		var idx []int
-		for _, i := range swap {
-			if mocks[i].test == f {
-				idx = append(idx, i)
-			}
-		}
-		src := rewriteMocks(mocks, idx, tag, unmocked)
-		if err := sb.WriteFile(f, src); err != nil {
-			return nil, nil, fmt.Errorf("sandbox: %w", err)
+		if err := sb.WriteFile(f, sources[f]); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	defer func() {
@@ -322,14 +358,15 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	}()
 	tmp := sandbox.TempDirFor(sb.Root)
 	if tmp == "" {
-		return nil, nil, fmt.Errorf("sandbox %s: no temporary directory", sb.Root)
+		return nil, fmt.Errorf("sandbox %s: no temporary directory", sb.Root)
 	}
-	recFile, report := filepath.Join(tmp, "swap-"+tag), filepath.Join(tmp, "swap-"+tag+".json")
+	recFile, report, assertFile := filepath.Join(tmp, "swap-"+tag), filepath.Join(tmp, "swap-"+tag+".json"), filepath.Join(tmp, "asserted-"+tag)
 	os.Remove(recFile)
 	os.Remove(report)
+	os.Remove(assertFile)
 	vitest, err := runner.FindVitest(sb.Root, files[0])
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
 	if s.TestSuite.Config != "" {
@@ -337,10 +374,10 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	}
 	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
 	cmd.Dir = sb.Root
-	cmd.Env = runner.VitestEnv(sb.Root, tmp, SwapEnv+"="+recFile)
+	cmd.Env = runner.VitestEnv(sb.Root, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
 	out, _ := cmd.CombinedOutput() // a red test file exits 1: the report says more
 	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
+		return nil, ctx.Err()
 	}
 	outcomes := map[string]*swapOutcome{}
 	var rep struct {
@@ -371,8 +408,11 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 				break
 			}
 		}
-		o := &swapOutcome{ran: true, failing: map[string]bool{}}
+		o := &swapOutcome{ran: true, failing: map[string]bool{}, passed: map[string]bool{}}
 		for _, a := range tr.AssertionResults {
+			if a.Status == "passed" {
+				o.passed[a.FullName] = true
+			}
 			if a.Status == "failed" {
 				msg := ""
 				if len(a.FailureMessages) > 0 {
@@ -400,23 +440,36 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 			}
 		}
 	}
+	asserted := map[string]bool{}
+	if b, err := os.ReadFile(assertFile); err == nil {
+		for _, id := range strings.Split(string(b), "\n") {
+			if id != "" {
+				asserted[id] = true
+			}
+		}
+	}
 	os.Remove(recFile)
 	os.Remove(report)
-	return recs, outcomes, nil
+	os.Remove(assertFile)
+	return &swapResult{recs: recs, outcomes: outcomes, asserted: asserted}, nil
 }
 
-// rewriteMocks is the source of a test file with the mocks idx (all of
-// that file) recorded: unmocked, each replaced by a pass-through of the
-// real module; else its factory's value wrapped (an automock with a
-// __mocks__ file: that file's module; a bare automock stays as it is).
-// Line numbers are kept.
-func rewriteMocks(mocks []*swapMock, idx []int, tag string, unmocked bool) []byte {
+// repl replaces src[start:end] of a test file.
+type repl struct {
+	start, end uint
+	with       string
+}
+
+// mockRepls are the replacements that record the mocks idx (all of one
+// test file): unmocked, each replaced by a pass-through of the real module;
+// else its factory's value wrapped (an automock with a __mocks__ file: that
+// file's module; a bare automock stays as it is). Line numbers are kept.
+func mockRepls(mocks []*swapMock, idx []int, tag string, unmocked bool) []repl {
+	if len(idx) == 0 {
+		return nil
+	}
 	syn := mocks[idx[0]].syn
 	src := syn.Src()
-	type repl struct {
-		start, end uint
-		with       string
-	}
 	var rs []repl
 	for _, i := range idx {
 		m := mocks[i]
@@ -436,12 +489,19 @@ func rewriteMocks(mocks []*swapMock, idx []int, tag string, unmocked bool) []byt
 			rs = append(rs, repl{start, end, "vi.mock(" + spec + ", async () => " + rec + "await import(" + fmt.Sprintf("%q", imp) + ")))" + keep})
 		}
 	}
+	return rs
+}
+
+// applyRepls is src with the replacements rs (which do not overlap) made,
+// and tail appended.
+func applyRepls(src []byte, rs []repl, tail string) []byte {
+	rs = slices.Clone(rs)
 	slices.SortFunc(rs, func(a, b repl) int { return int(b.start) - int(a.start) })
 	out := slices.Clone(src)
 	for _, r := range rs {
 		out = slices.Concat(out[:r.start:r.start], []byte(r.with), out[r.end:])
 	}
-	return out
+	return append(out, tail...)
 }
 
 // relImport is the relative specifier of file to from the test file.

@@ -218,20 +218,22 @@ func (s *Suite) integrityRows(findings []Finding) []IntegrityRow {
 }
 
 // tables computes the cross-component and integration test integrity
-// tables from the findings (the requirements are the caller's).
-func (s *Suite) tables(ctx context.Context, r runner.Runner, findings []Finding, tm *Timings) (*Tables, error) {
-	cross, err := s.crossRows(ctx, r, findings, tm)
+// tables from the findings (the requirements are the caller's), and the
+// findings the tables' runs measured (vacuous-test/never-asserted).
+func (s *Suite) tables(ctx context.Context, r runner.Runner, findings []Finding, tm *Timings) (*Tables, []Finding, error) {
+	cross, asserted, err := s.crossRows(ctx, r, findings, tm)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	t := &Tables{CrossComponent: cross, Integrity: s.integrityRows(findings)}
+	measured := s.neverAsserted(asserted)
+	t := &Tables{CrossComponent: cross, Integrity: s.integrityRows(append(slices.Clone(findings), measured...))}
 	if t.CrossComponent == nil {
 		t.CrossComponent = []CrossRow{}
 	}
 	if t.Integrity == nil {
 		t.Integrity = []IntegrityRow{}
 	}
-	return t, nil
+	return t, measured, nil
 }
 
 // integrityIn are the integrity rows of the tests of one test file.

@@ -251,3 +251,73 @@ func TestWriteMarkdown(t *testing.T) {
 		t.Errorf("without manifests, a requirements table:\n%s", b.String())
 	}
 }
+
+func TestMarkExpects(t *testing.T) {
+	src := `import { expect, it } from "vitest";
+it("a", () => {
+  expect(1).toBe(1);
+  expect.soft(2).toBe(2);
+  if (x) expect<number>(f()).toBe(3);
+});
+`
+	f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+	mf := markExpects(4, f, syn, analyzer.TestStructure(syn), nil)
+	if mf == nil || len(mf.ids) != 2 {
+		t.Fatalf("marked %+v, want the two expect calls", mf)
+	}
+	got := string(applyRepls(syn.Src(), mf.repls, expectMarker))
+	for _, want := range []string{`  __oracleExpect("4:0", 1).toBe(1);`, `  expect.soft(2).toBe(2);`, `  if (x) __oracleExpect<number>("4:2", f()).toBe(3);`, "\nfunction __oracleExpect(id, ...a) {"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the marked file lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "\n") != strings.Count(src, "\n")+2 {
+		t.Errorf("the lines moved:\n%s", got)
+	}
+	// Nothing marked where the marker's expect would be another one.
+	for _, other := range []string{
+		"it(\"a\", () => { expect(1).toBe(1); });\n", // a global expect
+		"import { expect, it } from \"vitest\";\nit(\"a\", ({ expect }) => { expect(1).toBe(1); });\n",
+		"import { expect as e, it } from \"vitest\";\nit(\"a\", () => { e(1).toBe(1); });\n",
+	} {
+		f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(other))
+		if mf := markExpects(0, f, syn, analyzer.TestStructure(syn), nil); mf != nil {
+			t.Errorf("marked %q", other)
+		}
+	}
+}
+
+func TestNeverAsserted(t *testing.T) {
+	src := `import { expect, it, describe } from "vitest";
+describe("s", () => {
+  it("ran", () => { expect(f()).toBe(1); });
+  it("never ran", () => { if (x) expect(f()).toBe(1); });
+  it("failed", () => { if (x) expect(f()).toBe(1); });
+  it("dup", () => { if (x) expect(f()).toBe(1); });
+  it("dup", () => { expect(f()).toBe(1); });
+  it("helper", () => { if (x) { check(); expect(f()).toBe(1); } });
+  it.each([1])("each %s", () => { if (x) expect(f()).toBe(1); });
+});
+function check() { expect(1).toBe(1); }
+`
+	f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+	tf := analyzer.TestStructure(syn)
+	s := &Suite{Tests: []string{"test/a.test.ts"}, inputs: map[string]*TestInput{"test/a.test.ts": {File: f, Syntax: syn, Structure: tf}}}
+	mf := markExpects(0, f, syn, tf, nil)
+	asserted := map[string]bool{}
+	for ai, a := range tf.Assertions {
+		if a.Line == 3 || a.Line == 10 {
+			asserted[mf.ids[ai]] = true
+		}
+	}
+	passed := map[string]bool{"s ran": true, "s never ran": true, "s dup": true, "s helper": true, "s each 1": true}
+	run := &assertedRun{marks: map[string]*markedFile{"test/a.test.ts": mf}, asserted: asserted,
+		outcomes: map[string]*swapOutcome{"test/a.test.ts": {ran: true, passed: passed}}}
+	got := s.neverAsserted(run)
+	if len(got) != 1 || got[0].Line != 4 || got[0].Rule != "vacuous-test/never-asserted" || !strings.Contains(got[0].Message, `test "never ran" passed, and none of its 1 assertion(s) ran`) {
+		t.Errorf("findings %+v, want the one of \"never ran\" at line 4", got)
+	}
+	if s.neverAsserted(nil) != nil {
+		t.Error("findings without a run")
+	}
+}

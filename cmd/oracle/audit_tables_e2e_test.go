@@ -125,9 +125,17 @@ func TestAuditTablesDriftSample(t *testing.T) {
 		"test/gate.test.ts > canDeploy > deploys when every row passed":           audit.CellPass,
 		"test/version.test.ts > describeRun names the version > names the commit": audit.CellUnknown,
 		"test/version.test.ts > describeRun names the version > is vacuous":       audit.CellFail,
+		// measured: its only expect is under an if that is false
+		"test/never.test.ts > describeRun, checked on demand > names the rows":         audit.CellFail,
+		"test/never.test.ts > describeRun, checked on demand > names the rows, always": audit.CellPass,
 	} {
 		if integrity[name] != cell {
 			t.Errorf("integrity of %s: %q, want %s", name, integrity[name], cell)
+		}
+	}
+	for _, r := range tb.Integrity {
+		if r.Test == "test/never.test.ts" && r.Line == 5 && !strings.Contains(r.Integrity.Evidence, `vacuous-test/never-asserted: test "names the rows" passed, and none of its 1 assertion(s) ran (measured)`) {
+			t.Errorf("the evidence of the test whose assertion never ran: %+v", r.Integrity)
 		}
 	}
 	if tb.Requirements != nil {
@@ -156,6 +164,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	edit("test/gate.test.ts", "({ passed: true })", "({ success: true, details: { passed: true, count: 3 } })")
 	edit("src/deploy/review.ts", "as unknown as { ok: boolean };\n  return result.ok", ";\n  return result.report.ok")
 	edit("src/actions/__mocks__/lint.ts", "(): { ok: boolean } {\n  return { ok: true };", "(): { report: { ok: boolean }; count: number } {\n  return { report: { ok: true }, count: 2 };")
+	edit("test/never.test.ts", "if (process.env.CHECK_RUNS) {", "{")
 	edit("test/version.test.ts", "expect(true).toBe(true);", "expect(await describeRun([])).toBe(\"v0.0.0-test: 0 of 0 rows\");")
 	edit("test/version.test.ts", `it("is vacuous", () => {`, `it("is vacuous", async () => {`)
 	code, tb, md = auditTables(t, dir)
