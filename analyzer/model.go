@@ -30,7 +30,12 @@ type File struct {
 	// DynamicImports lists every import("m") with a literal specifier anywhere
 	// in the file, in source order.
 	DynamicImports []DynamicImport
-	Errors         []ParseError
+	// OpaqueLoads are the loads whose module is not written down, anywhere
+	// in the file, in source order: require(...), import() of anything but a
+	// string literal, import.meta.glob(...). Read from the syntax tree, never
+	// from text inside strings or comments.
+	OpaqueLoads []OpaqueLoad
+	Errors      []ParseError
 	// Classes lists every class (top-level, nested, class expressions bound
 	// to a name) and top-level interface of the file, in source order.
 	Classes []*Class
@@ -103,6 +108,13 @@ type Member struct {
 	// this (`this is T`, `asserts this is T`): calling it narrows the object.
 	ThisGuard bool
 	Line      int
+}
+
+// OpaqueLoad is one load a module walk cannot follow: Kind is "require",
+// "import()" (a computed specifier) or "import.meta.glob".
+type OpaqueLoad struct {
+	Kind string
+	Line int
 }
 
 // DynamicImport is one `import("m")` expression.

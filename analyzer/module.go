@@ -659,6 +659,10 @@ func (x *extraction) dynamicImports() {
 		if x.nodes[n].kind != "call_expression" {
 			continue
 		}
+		if kind := x.opaqueLoad(n); kind != "" {
+			x.file.OpaqueLoads = append(x.file.OpaqueLoads, OpaqueLoad{Kind: kind, Line: x.line(x.nodes[n].start)})
+			continue
+		}
 		spec, ok := x.importCall(n)
 		if !ok {
 			continue
@@ -675,6 +679,31 @@ func (x *extraction) dynamicImports() {
 		}
 		x.file.DynamicImports = append(x.file.DynamicImports, d)
 	}
+}
+
+// opaqueLoad says which kind of load call n is whose module is not written
+// down ("" for any other call): require(...), import(<not a string
+// literal>), import.meta.glob(...) and import.meta.globEager(...).
+func (x *extraction) opaqueLoad(n int32) string {
+	f := x.child(n, "function")
+	if f < 0 {
+		return ""
+	}
+	switch x.nodes[f].kind {
+	case "import":
+		if _, ok := x.importCall(n); !ok {
+			return "import()"
+		}
+	case "identifier":
+		if x.text(f) == "require" {
+			return "require"
+		}
+	case "member_expression":
+		if t := joinSpace(x.text(f)); t == "import.meta.glob" || t == "import.meta.globEager" {
+			return "import.meta.glob"
+		}
+	}
+	return ""
 }
 
 // patternKeys lists the property names an object pattern takes.

@@ -696,7 +696,11 @@ func (res *Result) Report(root string) ([]byte, error) {
 			CoveredBy: []string{}, KilledBy: []string{}}
 		// Coverage is per test file: every test of a file that reached the
 		// mutant covered it (a file whose tests are unknown stands for them).
+		// A mutant no test reached is covered by none.
 		for _, f := range m.CoveredBy {
+			if m.Outcome == string(lab.NoCoverage) {
+				break
+			}
 			cs, ok := res.Tests[f]
 			if !ok {
 				rm.CoveredBy = append(rm.CoveredBy, f)

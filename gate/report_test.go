@@ -22,6 +22,8 @@ func TestReportThresholds(t *testing.T) {
 	res := &Result{Threshold: 74.5, Mutants: []Mutant{
 		{ID: "src/a.ts#a#1", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23, Operator: "ArithmeticOperator", Replacement: "1 - 2",
 			Outcome: "killed", KilledBy: "test/a.test.ts", KilledByTest: "test/a.test.ts > a > adds", CoveredBy: []string{"test/a.test.ts"}},
+		{ID: "src/a.ts#a#2", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23, Operator: "ArithmeticOperator", Replacement: "1 * 2",
+			Outcome: "no-coverage", CoveredBy: []string{"test/a.test.ts"}}, // the lab ran it against the file; no test reached it
 	}, Tests: map[string][]TestCase{"test/a.test.ts": {
 		{ID: "test/a.test.ts > a > adds", Name: "a > adds", Line: 4, FullName: "a adds"},
 		{ID: "test/a.test.ts > a > is a number", Name: "a > is a number", Line: 7, FullName: "a is a number"},
@@ -53,7 +55,10 @@ func TestReportThresholds(t *testing.T) {
 		t.Errorf("thresholds %+v, want high 75 low 74 for a gate threshold of 74.5", doc.Thresholds)
 	}
 	m := doc.Files["src/a.ts"].Mutants
-	if len(m) != 1 || m[0].Status != "Killed" || strings.Join(m[0].KilledBy, ",") != "test/a.test.ts > a > adds" ||
+	if len(m) != 2 || m[1].Status != "NoCoverage" || len(m[1].CoveredBy) != 0 {
+		t.Errorf("a mutant no test reached is covered by none: %+v", m)
+	}
+	if len(m) < 1 || m[0].Status != "Killed" || strings.Join(m[0].KilledBy, ",") != "test/a.test.ts > a > adds" ||
 		strings.Join(m[0].CoveredBy, ",") != "test/a.test.ts > a > adds,test/a.test.ts > a > is a number" {
 		t.Errorf("mutants %+v, want killed by the test a > adds, covered by both tests of its file", m)
 	}

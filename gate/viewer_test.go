@@ -53,7 +53,8 @@ func seen(click string) string {
       if (parseFloat(getComputedStyle(ln).borderRightWidth) > 0) changed.push(line);
       if (getComputedStyle(pre).backgroundColor === "rgb(255, 221, 221)") survived.push(line);
     }
-    return { text: text.join("\n"), changed, survived, clicked };
+    const at = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    return { text: text.join("\n"), changed, survived, clicked, hash: location.hash, target: at ? { open: at.open === true, visible: visible(at) } : null };
   };
   let tries = 0, clicked = false;
   const finish = () => { document.getElementById("oracle-seen").textContent = JSON.stringify(seen()); };
@@ -63,7 +64,7 @@ func seen(click string) string {
       deep(document.body, (n) => {
         if (!target && n.nodeType === 1 && visible(n) &&
           (n.getAttribute("title") === click || n.querySelector(":scope > title")?.textContent === click ||
-            n.matches("summary, button") && n.textContent.trim().startsWith(click))) target = n;
+            n.matches("summary, button, a") && n.textContent.trim().startsWith(click))) target = n;
       });
       if (!target && ++tries < 50) return setTimeout(step, 100);
       if (target) { target.dispatchEvent(new MouseEvent("click", { bubbles: true, composed: true })); clicked = true; }
@@ -88,7 +89,7 @@ func chromium(t *testing.T) string {
 	if os.Getenv("CI") != "" {
 		t.Fatal("chromium is not installed, and CI is set: scripts/deps installs it (apt-get install chromium)")
 	}
-	t.Skip("chromium is not installed: run bash scripts/deps (it runs apt-get install chromium) to render the page and the report in a browser")
+	t.Skip("chromium is not installed: ORACLE_CHROMIUM=1 bash scripts/deps installs it (Debian's package) to render the page and the report in a browser")
 	return ""
 }
 
@@ -97,6 +98,8 @@ type seenPage struct {
 	Text              string
 	Changed, Survived []int
 	Clicked           bool
+	Hash              string // the location's #fragment after the click (a link that jumps)
+	Target            *struct{ Open, Visible bool }
 	Flat              string // Text on one line, spaces collapsed (the viewer draws code token by token)
 }
 
@@ -193,10 +196,12 @@ func TestViewerInChromium(t *testing.T) {
 	gate := string(res.HTML(root))
 	os.WriteFile(filepath.Join(dir, "gate.html"), []byte(strings.Replace(gate, "</body>", seen("")+"</body>", 1)), 0o644)
 	os.WriteFile(filepath.Join(dir, "gate-killed.html"), []byte(strings.Replace(gate, "</body>", seen("killed src/shipping.ts:4:7")+"</body>", 1)), 0o644)
+	os.WriteFile(filepath.Join(dir, "gate-jump.html"), []byte(strings.Replace(gate, "</body>", seen("survived src/shipping.ts:4:7 EqualityOperator")+"</body>", 1)), 0o644)
 	page := render(t, browser, "file://"+filepath.Join(dir, "gate.html"), "gate-page")
 	for _, want := range []string{"GATE FAIL 50% (1/2) on 2 changed lines, threshold 90", "src/shipping.ts scores 50% (1/2), below the threshold 90",
 		"survived src/shipping.ts:4:7 EqualityOperator", "-  if (total > 50) {\n+  if (total >= 50) {", "ran against test/shipping.test.ts",
-		"killed src/shipping.ts:4:7 ConditionalExpression"} {
+		"killed src/shipping.ts:4:7 ConditionalExpression", "Survivors (1)", "survived src/shipping.ts:4:7 EqualityOperator\nin src/shipping.ts#ship",
+		"a line the change wrote", "a mutant survived on it", "no test reached a mutant on it", "line 8"} {
 		if !strings.Contains(page.Text, want) {
 			t.Errorf("the gate's page does not show %q; it shows:\n%s", want, page.Text)
 		}
@@ -206,6 +211,14 @@ func TestViewerInChromium(t *testing.T) {
 	}
 	if fmt.Sprint(page.Changed) != "[3 4]" || fmt.Sprint(page.Survived) != "[4]" {
 		t.Errorf("the page marks lines %v as changed (want [3 4]) and %v as a survivor's (want [4])", page.Changed, page.Survived)
+	}
+	if strings.Contains(page.Text, "\n8\n}") {
+		t.Errorf("line 8, folded, is shown:\n%s", page.Text)
+	}
+	// The survivor's link in the list at the top jumps to it, open.
+	jump := render(t, browser, "file://"+filepath.Join(dir, "gate-jump.html"), "gate-page-jump")
+	if !jump.Clicked || jump.Hash != "#mutant-1" || jump.Target == nil || !jump.Target.Open || !jump.Target.Visible {
+		t.Errorf("the survivor's link: clicked %v, at %q, the mutant there %+v", jump.Clicked, jump.Hash, jump.Target)
 	}
 	page = render(t, browser, "file://"+filepath.Join(dir, "gate-killed.html"), "gate-page-killed")
 	if want := "killed by " + killer; !page.Clicked || !strings.Contains(page.Text, want) || !strings.Contains(page.Text, "+  if (false) {") {

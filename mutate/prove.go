@@ -109,6 +109,16 @@ type Result struct {
 	Timings    Timings
 }
 
+// DropTimings clears every run's seconds: this run's measures, which a
+// document of the same inputs leaves out unless asked (--timings).
+func (r *Result) DropTimings() {
+	for _, op := range r.Operations {
+		for i := range op.Runs {
+			op.Runs[i].Seconds = 0
+		}
+	}
+}
+
 // ReportOperations is what MutationReport needs of the result.
 func (r *Result) ReportOperations() []ReportOperation {
 	var out []ReportOperation

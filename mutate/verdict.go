@@ -58,7 +58,7 @@ type Run struct {
 	File     string        `json:"file,omitempty"`
 	Line     int           `json:"line,omitempty"`
 	Diff     string        `json:"diff,omitempty"`
-	Seconds  float64       `json:"seconds"`
+	Seconds  float64       `json:"seconds,omitempty"` // with --timings only
 	Batched  bool          `json:"-"` // established in a batched run
 	Baseline bool          `json:"-"` // the run on the unmutated code
 

@@ -25,7 +25,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -218,7 +217,7 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 			}
 		}
 	}
-	if opaqueLoad.Match(src) {
+	if len(f.OpaqueLoads) > 0 {
 		// require(), import() of a computed specifier, import.meta.glob:
 		// what it loads is not written down; it may load any module.
 		tf.Opaque = true
@@ -227,11 +226,6 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	tf.Loads = slices.Compact(loads)
 	return tf, nil
 }
-
-// opaqueLoad finds the loads a walk cannot follow: require() (the analyzer
-// reads import statements), import() of anything but a string literal,
-// import.meta.glob.
-var opaqueLoad = regexp.MustCompile(`\brequire\s*\(|\bimport\s*\(\s*([^'"\x60\s)]|\x60[^\x60]*\$\{)|\bimport\.meta\.glob`)
 
 // resolve is the repository module spec names from file ("" when it is a
 // package outside the repository).

@@ -143,7 +143,7 @@ export default config;
 				}
 				mutants[k] = r.Mutants
 			default:
-				args := []string{"prove", "--json", "--root", repo, manifest}
+				args := []string{"prove", "--json", "--timings", "--root", repo, manifest}
 				if k == "prove --isolate" {
 					args = append(args, "--isolate")
 				}

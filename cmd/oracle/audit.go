@@ -25,17 +25,19 @@ type auditDoc struct {
 	Counts   map[string]int  `json:"counts"`
 	Static   bool            `json:"static"`
 	Notes    []string        `json:"notes,omitempty"`
-	Change   *change.Origin  `json:"change,omitempty"` // with --base: the commits, and whether the working tree was the change
-	Timings  audit.Timings   `json:"timings"`
+	Change   *change.Origin  `json:"change,omitempty"`  // with --base: the commits, and whether the working tree was the change
+	Timings  *audit.Timings  `json:"timings,omitempty"` // with --timings
 	// Tables: with --tables, the validator's three tables (the rows of
 	// the Markdown file).
 	Tables *audit.Tables `json:"tables,omitempty"`
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
+	timings := v.timingsFlag()
+	outs := resultFlags(v)
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
@@ -65,6 +67,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Message: "invalid command line (see the usage on stderr)"}}}, code)
 		}
 		return code
+	}
+	for _, out := range [][2]string{{"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
+		if err := checkWritable(out[0], out[1]); err != nil { // before any run
+			return fail(exitUsage, "", 0, "%v", err)
+		}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
@@ -131,12 +138,26 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		sandbox.SweepStale("", 0)
 		opts.Runner = ll
 	}
+	line := progressLine(stderr, !*v.json, "audit")
+	if *static {
+		line.step("static", "reading the code and the test suite")
+	} else {
+		swap := ""
+		if opts.Tables {
+			swap = ", then the mock-swap (the test files with their mocks, then the mocked ones with the real modules) and the requirements' proofs"
+		}
+		line.step("measure", "reading the code and the test suite, then running the candidate test files once with markers%s", swap)
+	}
 	rep, err := audit.Audit(ctx, root, opts)
+	line.clear()
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
 		return exitTerminate
 	}
 	if err != nil {
+		return fail(exitError, "", 0, "%v", err)
+	}
+	if err := outs.write(auditSummary(rep.Findings), func() ([]byte, error) { return auditSARIF(rep.Findings) }); err != nil {
 		return fail(exitError, "", 0, "%v", err)
 	}
 	code = exitOK
@@ -174,7 +195,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin, Timings: rep.Timings, Tables: rep.Tables}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin, Tables: rep.Tables}
+		if *timings {
+			doc.Timings = &rep.Timings
+		}
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}

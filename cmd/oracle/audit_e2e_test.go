@@ -27,7 +27,7 @@ type auditResult struct {
 
 func auditJSON(t *testing.T, dir string) auditResult {
 	t.Helper()
-	code, out, errs := oracle(t, "audit", "--json", "--root", dir)
+	code, out, errs := oracle(t, "audit", "--json", "--timings", "--root", dir)
 	var r auditResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r.Schema != "oracle.audit/v1" {
 		t.Fatalf("audit --json: exit %d %v\n%s\n%s", code, err, out, errs)

@@ -25,7 +25,7 @@ var lastSwapRuns int
 func auditTables(t *testing.T, dir string, extra ...string) (int, *audit.Tables, string) {
 	t.Helper()
 	report := filepath.Join(t.TempDir(), "validation-report.md")
-	code, out, errs := oracle(t, append([]string{"audit", "--json", "--tables", report, "--root", dir}, extra...)...)
+	code, out, errs := oracle(t, append([]string{"audit", "--json", "--timings", "--tables", report, "--root", dir}, extra...)...)
 	var doc tablesDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Tables == nil || doc.Schema != "oracle.audit/v1" {
 		t.Fatalf("audit --tables: exit %d %v\n%s\n%s", code, err, out, errs)

@@ -223,17 +223,17 @@ func TestAnnotateGate(t *testing.T) {
 func TestHitLimitsSaid(t *testing.T) {
 	var b strings.Builder
 	res := &gate.Result{Verdict: gate.PASS, Score: 100, Detected: 2, Total: 2, Threshold: 70}
-	writeGateText(&b, res)
+	writeGateText(&b, res, false)
 	res.Timings.HitLimits = 2
-	writeGateText(&b, res)
+	writeGateText(&b, res, false)
 	if got := strings.Count(b.String(), "ran past the hit limit"); got != 1 || !strings.Contains(b.String(), "  2 mutant(s) ran past the hit limit") {
 		t.Errorf("gate text:\n%s", b.String())
 	}
 	b.Reset()
 	pr := &mutate.Result{Verdict: mutate.PASS, Operations: []*mutate.OpResult{{ID: "op", Verdict: mutate.PASS, Runs: []mutate.Run{{Name: "baseline"}, {Name: "m", Operator: "x"}}}}}
-	writeProveText(&b, pr)
+	writeProveText(&b, pr, false)
 	pr.Timings.HitLimits = 1
-	writeProveText(&b, pr)
+	writeProveText(&b, pr, false)
 	if got := strings.Count(b.String(), "ran past the hit limit"); got != 1 || !strings.Contains(b.String(), "1 mutant(s) ran past the hit limit") {
 		t.Errorf("prove text:\n%s", b.String())
 	}

@@ -20,6 +20,21 @@ import (
 type gateDoc struct {
 	Schema string `json:"schema"`
 	*gate.Result
+	// This run's measures, shadowing the Result's: only with --timings
+	// (nil: left out), so that the same inputs give the same bytes.
+	Seconds *float64      `json:"seconds,omitempty"`
+	Cached  *int          `json:"cached,omitempty"`
+	Timings *gate.Timings `json:"timings,omitempty"`
+}
+
+// newGateDoc is the --json document of res; with timings, this run's
+// measures too.
+func newGateDoc(res *gate.Result, timings bool) gateDoc {
+	doc := gateDoc{Schema: "oracle.gate/v1", Result: res}
+	if timings {
+		doc.Seconds, doc.Cached, doc.Timings = &res.Seconds, &res.Cached, &res.Timings
+	}
+	return doc
 }
 
 var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
@@ -32,7 +47,7 @@ func runGate(args []string, stdout, stderr io.Writer) int {
 }
 
 func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--report FILE] [--html FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
 	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
@@ -41,10 +56,12 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run alone at once, each in a sandbox of its own (default: the number of cores)")
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report (Stryker's viewer) to `FILE`")
 	htmlOut := v.fs.String("html", "", "also write a self-contained HTML page (no network needed to open it) to `FILE`")
+	outs := resultFlags(v)
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	timings := v.timingsFlag()
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	pos, root, code, ok := v.parse(args, 0)
 	if !ok {
@@ -66,7 +83,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The output files are checked before any mutant runs: a path that
 	// cannot be written is the user's to fix (exit 2), not an error after
 	// the whole run.
-	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}} {
+	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}, {"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
 		if err := checkWritable(out[0], out[1]); err != nil {
 			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
@@ -102,7 +119,11 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var ue *change.UsageError
 	if errors.As(err, &ue) {
-		return &exitStatus{code: exitUsage, msg: ue.Msg}
+		msg := ue.Msg
+		if ue.NotGit {
+			msg += ", or give the changed files with --files"
+		}
+		return &exitStatus{code: exitUsage, msg: msg}
 	}
 	if err != nil {
 		return err
@@ -136,10 +157,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
 	defer sandbox.CloseAll()
 	sandbox.SweepStale("", 0)
-	line := progressLine(stderr, !*v.json)
-	if line != nil {
-		opts.Progress = line.event
-	}
+	line := progressLine(stderr, !*v.json, "gate")
+	opts.Progress = line.event
+	line.step("setup", "reading the change, the code and the test suite")
 	res, err := gate.Run(ctx, root, ch, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
@@ -148,17 +168,22 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)
 	}
-	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
 		return err
 	}
 	code = gateExit[res.Verdict]
 	if res.Shard != "" && res.Attribution == "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
 		code = exitOK // the slice ran: the verdict is the merge's (a red baseline is FAIL already)
 	}
+	if res.Cached > 0 && !*timings {
+		// How many outcomes came from the cache is this run's, not the
+		// verdict's: a note on stderr, in the output with --timings.
+		fmt.Fprintf(stderr, "oracle gate: %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
+	}
 	if *v.json {
-		code = writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
+		code = writeJSON(stdout, stderr, newGateDoc(res, *timings), code)
 	} else {
-		writeGateText(stdout, res)
+		writeGateText(stdout, res, *timings)
 		if inGitHubActions() {
 			annotateGate(stdout, res)
 		}
@@ -169,9 +194,12 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// writeGateFiles writes --report and --html (when given) of a gate's result,
-// reading the sources from root.
-func writeGateFiles(res *gate.Result, root, report, htmlOut string) error {
+// writeGateFiles writes --report, --html, --summary and --sarif (when
+// given) of a gate's result, reading the sources from root.
+func writeGateFiles(res *gate.Result, root, report, htmlOut string, outs results) error {
+	if err := outs.write(gateSummary(res), func() ([]byte, error) { return gateSARIF(res) }); err != nil {
+		return err
+	}
 	if report != "" {
 		data, err := res.Report(root)
 		if err == nil {
@@ -191,8 +219,9 @@ func writeGateFiles(res *gate.Result, root, report, htmlOut string) error {
 
 // writeGateText prints the line a loop appends to its log, then what the
 // next worker strengthens: each surviving mutant with its place, operator
-// and diff; and the targets skipped, with why.
-func writeGateText(w io.Writer, res *gate.Result) {
+// and diff; and the targets skipped, with why. With timings, how many
+// mutants came from the cache.
+func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 	switch {
 	case res.Shard != "" && res.Identity != nil && res.Attribution == "" && res.Verdict != gate.ERROR:
 		// A shard: its slice ran; the verdict is oracle gate merge's.
@@ -215,7 +244,7 @@ func writeGateText(w io.Writer, res *gate.Result) {
 		if res.Verdict == gate.FAIL && res.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", res.Reason)
 		}
-		if res.Cached > 0 {
+		if res.Cached > 0 && timings {
 			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 		}
 		if res.Timings.HitLimits > 0 {
@@ -254,9 +283,10 @@ func writeGateText(w io.Writer, res *gate.Result) {
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
 // documents joined into one decision, printed as a gate prints it.
 func runGateMerge(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
+	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
 	report := v.fs.String("report", "", "also write the merged mutation-testing-report-schema report (Stryker's viewer) to `FILE` (the sources are read from the repository root)")
 	htmlOut := v.fs.String("html", "", "also write the merged self-contained HTML page to `FILE`")
+	outs := resultFlags(v)
 	files, root, code, ok := v.parse(args, -1)
 	if !ok {
 		return code
@@ -288,15 +318,15 @@ func runGateMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitUsage
 	}
-	if err := writeGateFiles(res, root, *report, *htmlOut); err != nil {
+	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
 		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
 		return exitError
 	}
 	code = gateExit[res.Verdict]
 	if *v.json {
-		return writeJSON(stdout, stderr, gateDoc{Schema: "oracle.gate/v1", Result: res}, code)
+		return writeJSON(stdout, stderr, newGateDoc(res, false), code)
 	}
-	writeGateText(stdout, res)
+	writeGateText(stdout, res, false)
 	if inGitHubActions() {
 		annotateGate(stdout, res)
 	}

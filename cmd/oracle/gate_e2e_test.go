@@ -58,7 +58,7 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	gateRun := func(extra ...string) (int, gateResult, string) {
 		t.Helper()
-		code, out, errs := oracle(t, append([]string{"gate", "--json", "--root", dir}, extra...)...)
+		code, out, errs := oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
 		var r gateResult
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)

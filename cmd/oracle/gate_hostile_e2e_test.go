@@ -45,7 +45,7 @@ type hostileResult struct {
 
 func gateJSON(t *testing.T, dir string, extra ...string) (int, hostileResult, string) {
 	t.Helper()
-	code, out, errs := oracle(t, append([]string{"gate", "--json", "--root", dir}, extra...)...)
+	code, out, errs := oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
 	var r hostileResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("gate --json %v (exit %d): %v\n%s\n%s", extra, code, err, out, errs)

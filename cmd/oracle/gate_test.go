@@ -45,7 +45,7 @@ func TestGateTextFigures(t *testing.T) {
 		Score: 100 * 14.0 / 19, Detected: 14, Total: 19,
 		Files: []gate.FileScore{{File: "src/a.ts", Score: 100 * 14.0 / 19, Detected: 14, Total: 19}}}
 	var b bytes.Buffer
-	writeGateText(&b, res)
+	writeGateText(&b, res, false)
 	if !strings.HasPrefix(b.String(), "GATE FAIL 73.7% (14/19) threshold 74.0\n  src/a.ts scores 73.7%") || !strings.Contains(b.String(), "  src/a.ts 73.7% (14/19)") {
 		t.Errorf("text:\n%s", b.String())
 	}

@@ -48,8 +48,8 @@ func TestGraphCLI(t *testing.T) {
 			nil, `src/server/index.ts: no function "nope" (functions: `},
 		{"missing file", []string{"graph", "--root", root, filepath.Join(root, "src/none.ts")}, 2, nil, "no such file"},
 		{"file outside the repository", []string{"graph", "--root", root, "/etc/hosts"}, 2, nil, "outside the repository"},
-		{"unknown verb", []string{"grpah"}, 2, nil, `unknown verb "grpah"`},
-		{"bad flag", []string{"graph", "--jsn"}, 2, nil, "flag provided but not defined"},
+		{"unknown verb", []string{"grpah"}, 2, nil, `unknown verb "grpah" (did you mean graph?)`},
+		{"bad flag", []string{"graph", "--jsn"}, 2, nil, "oracle graph: unknown flag --jsn (did you mean --json?); oracle help graph lists its flags"},
 		{"no verb", nil, 2, nil, "usage: oracle"},
 	}
 	for _, tc := range cases {

@@ -148,6 +148,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			return withJSONErrors(v.name, args[1:], stdout, stderr, v.run)
 		}
 	}
+	var names []string
+	for _, v := range verbList {
+		if v.run != nil {
+			names = append(names, v.name)
+		}
+	}
+	if m := didYouMean(args[0], names); m != "" {
+		fmt.Fprintf(stderr, "oracle: unknown verb %q (did you mean %s?); oracle help lists the verbs\n", args[0], m)
+		return exitUsage
+	}
 	fmt.Fprintf(stderr, "oracle: unknown verb %q\n\n%s", args[0], usage())
 	return exitUsage
 }

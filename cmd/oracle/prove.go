@@ -21,11 +21,11 @@ import (
 
 // proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
 type proveDoc struct {
-	Schema     string       `json:"schema"`
-	Ticket     string       `json:"ticket"`
-	Verdict    string       `json:"verdict"`
-	Operations []proveOp    `json:"operations"`
-	Timings    proveTimings `json:"timings"`
+	Schema     string        `json:"schema"`
+	Ticket     string        `json:"ticket"`
+	Verdict    string        `json:"verdict"`
+	Operations []proveOp     `json:"operations"`
+	Timings    *proveTimings `json:"timings,omitempty"` // with --timings
 	// Fallbacks says which runs the long-lived runner handed to a fresh
 	// vitest process, and why (the outcome is the same, only slower).
 	Fallbacks []fallback `json:"fallbacks,omitempty"`
@@ -191,11 +191,12 @@ func withInterrupts(name, lost string, args []string, stdout, stderr io.Writer,
 
 // proveVerb is the verb; ctx ends with an interrupt.
 func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("prove", "prove [--json] [--report FILE] [--timeout D] [--isolate] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
+	v := newVerb("prove", "prove [--json] [--timings] [--report FILE] [--timeout D] [--isolate] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
+	timings := v.timingsFlag()
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
 	pos, root, code, ok := v.parse(args, 1)
@@ -235,10 +236,8 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// What a killed prove left (its owner process is gone) goes at once.
 	sandbox.SweepStale("", 0)
 
-	line := progressLine(stderr, !*asJSON)
-	if line != nil {
-		opts.Progress = line.event
-	}
+	line := progressLine(stderr, !*asJSON, "prove")
+	opts.Progress = line.event
 	res, err := mutate.Prove(ctx, in, plan, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
@@ -252,6 +251,9 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		// The sandbox, the disk, the temp directory: the environment (exit 3),
 		// never the caller's input.
 		return fmt.Errorf("environment: %w", err)
+	}
+	if !*timings {
+		res.DropTimings()
 	}
 	if *report != "" {
 		data, err := mutate.MutationReport(res.ReportOperations())
@@ -273,11 +275,14 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
 		}
-		doc.Timings = timingsOf(res)
+		if *timings {
+			t := timingsOf(res)
+			doc.Timings = &t
+		}
 		doc.Fallbacks = fell.list()
 		code = writeJSON(stdout, stderr, doc, code)
 	} else {
-		writeProveText(stdout, res)
+		writeProveText(stdout, res, *timings)
 		for _, f := range fell.list() {
 			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived vitest to a fresh process (same outcome, slower): %s\n", f.Runs, f.Reason)
 		}
@@ -293,7 +298,7 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // writeProveText: a line per operation, a line per run, and the diff of every
 // mutant the oracle did not kill.
-func writeProveText(w io.Writer, res *mutate.Result) {
+func writeProveText(w io.Writer, res *mutate.Result, timings bool) {
 	for _, op := range res.Operations {
 		line := fmt.Sprintf("%s %s %s", op.Verdict, op.ID, op.Function)
 		if op.Attribution != "" {
@@ -315,7 +320,11 @@ func writeProveText(w io.Writer, res *mutate.Result) {
 			if r.Detail != "" && r.Outcome != mutate.Killed {
 				detail = "  " + r.Detail
 			}
-			fmt.Fprintf(w, "  %-44s %-11s %5.1fs%s%s\n", r.Name, r.Outcome, r.Seconds, where, detail)
+			secs := ""
+			if timings {
+				secs = fmt.Sprintf(" %5.1fs", r.Seconds)
+			}
+			fmt.Fprintf(w, "  %-44s %-11s%s%s%s\n", r.Name, r.Outcome, secs, where, detail)
 			if r.Outcome == mutate.Survived || r.Outcome == mutate.NoCoverage {
 				for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
 					fmt.Fprintf(w, "      %s\n", l)
@@ -324,11 +333,13 @@ func writeProveText(w io.Writer, res *mutate.Result) {
 		}
 	}
 	if t := timingsOf(res); t.Runs > 0 {
-		rate := 0.0
-		if t.TotalSeconds > 0 {
-			rate = float64(t.Mutants) / t.TotalSeconds
+		if timings {
+			rate := 0.0
+			if t.TotalSeconds > 0 {
+				rate = float64(t.Mutants) / t.TotalSeconds
+			}
+			fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
 		}
-		fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
 		if t.HitLimits > 0 {
 			fmt.Fprintf(w, "%d mutant(s) ran past the hit limit (a loop that does not end): timeout\n", t.HitLimits)
 		}

@@ -381,7 +381,7 @@ func TestProveInterrupted(t *testing.T) {
 func TestProveConcurrencyDeterministic(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
 	runs := func(conc string) (string, map[string]any) {
-		args := []string{"prove", "--json", "--concurrency", conc, "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
+		args := []string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
 		code, out, errs := oracle(t, args...)
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
@@ -477,7 +477,7 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 // what differs from run to run (seconds, timings: returned apart).
 func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
 	t.Helper()
-	args := append([]string{"prove", "--json", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
+	args := append([]string{"prove", "--json", "--timings", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
 	_, out, errs := oracle(t, args...)
 	var d map[string]any
 	if err := json.Unmarshal([]byte(out), &d); err != nil {

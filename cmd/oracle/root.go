@@ -98,13 +98,22 @@ type verb struct {
 // newVerb starts a verb's flag set; the caller adds its own flags before parse.
 func newVerb(name, usage, schema string, stderr io.Writer) *verb {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// parse says what is wrong itself, in a line (with the flag meant, when
+	// it can tell), not the flag package's message and the whole usage.
+	fs.SetOutput(io.Discard)
 	v := &verb{name: name, fs: fs, stderr: stderr,
 		json: fs.Bool("json", false, "print the "+schema+" JSON document"),
 		root: fs.String("root", "", "repository root `DIR` (default: nearest directory up with oracle.yaml, else .git, else the working directory)")}
 	v.usage = usage
-	fs.Usage = func() { v.printUsage(stderr) }
+	fs.Usage = func() {}
 	return v
+}
+
+// timingsFlag adds --timings: this run's measures (seconds, phases, the
+// slowest runs, mutants from the cache) in the output, which without it is
+// the same bytes for the same inputs (SPEC "Output and exit codes").
+func (v *verb) timingsFlag() *bool {
+	return v.fs.Bool("timings", false, "also print this run's measures: seconds, phase timings, the slowest runs, mutants from the cache (without it, the same inputs give byte-identical output)")
 }
 
 // helpOut is where `VERB -h` and `oracle help VERB` print: standard output
@@ -112,21 +121,42 @@ func newVerb(name, usage, schema string, stderr io.Writer) *verb {
 var helpOut io.Writer = os.Stdout
 
 // printUsage prints the verb's usage line and its flags, spelled as the
-// usage spells them (--json).
+// usage spells them (--json, --base REV), each with its default unless its
+// help says it (or it has none: off, empty).
 func (v *verb) printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: oracle "+v.usage)
+	places := placeholders(v.usage)
 	v.fs.VisitAll(func(f *flag.Flag) {
-		name, help := flag.UnquoteUsage(f)
 		line := "  --" + f.Name
-		if name != "" {
-			line += " " + name
+		if p := places[f.Name]; p != "" {
+			line += " " + p
 		}
+		help := strings.ReplaceAll(f.Usage, "`", "")
 		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(help, "\n", "\n    \t"))
-		if f.DefValue != "" && f.DefValue != "false" {
+		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(help, "default") {
 			fmt.Fprintf(w, " (default %s)", f.DefValue)
 		}
 		fmt.Fprintln(w)
 	})
+}
+
+// flagError says what is wrong with a command line the flag package
+// refused, in one line: an unknown flag with the one meant when it is near
+// ("did you mean --threshold?"), a value that does not parse.
+func (v *verb) flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		v.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		msg = "unknown flag --" + name
+		if m := didYouMean(name, names); m != "" {
+			msg += " (did you mean --" + m + "?)"
+		}
+	} else {
+		msg = strings.Replace(msg, "for flag -", "for --", 1)
+	}
+	return fmt.Sprintf("oracle %s: %s; oracle help %s lists its flags", v.name, msg, v.name)
 }
 
 // wantsHelp reports whether the command line asks for the verb's help.
@@ -155,10 +185,17 @@ func (v *verb) parse(args []string, n int) (pos []string, root string, code int,
 		if err == flag.ErrHelp {
 			return nil, "", exitOK, false
 		}
+		fmt.Fprintln(v.stderr, v.flagError(err))
 		return nil, "", exitUsage, false
 	}
 	if n >= 0 && len(pos) != n {
-		v.fs.Usage()
+		if n == 0 {
+			fmt.Fprintf(v.stderr, "oracle %s: takes no arguments, got %q\n", v.name, strings.Join(pos, " "))
+		} else {
+			fields := strings.Fields(v.usage)
+			fmt.Fprintf(v.stderr, "oracle %s: want %d argument(s), %s; got %d\n", v.name, n, strings.Join(fields[len(fields)-n:], " "), len(pos))
+		}
+		v.printUsage(v.stderr)
 		return nil, "", exitUsage, false
 	}
 	root, err = findRoot(*v.root)

@@ -58,3 +58,55 @@ func TestJSONOnEveryExit(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAndTypos: each verb's help spells its flags' placeholders as its
+// synopsis does (never Go's `int`, `float`, `string`), gives a default only
+// where there is one to give (never `(default -1)`, never two); a mistyped
+// verb or flag is one line naming the one meant; under --json a usage error
+// is one error, not a line of usage text each; audit's messages name only
+// flags audit has.
+func TestHelpAndTypos(t *testing.T) {
+	for _, v := range verbs {
+		_, help, _ := oracle(t, append(v, "-h")...)
+		synopsis, _, _ := strings.Cut(help, "\n")
+		for _, line := range strings.Split(help, "\n") {
+			if m := regexp.MustCompile(`^  --([a-z-]+)(?: (.+))?$`).FindStringSubmatch(line); m != nil {
+				if m[2] != "" && !strings.Contains(synopsis, "--"+m[1]+" "+m[2]) {
+					t.Errorf("oracle %s -h: %q is not written so in the synopsis %q", strings.Join(v, " "), line, synopsis)
+				}
+				if m[2] == "int" || m[2] == "float" || m[2] == "string" || m[2] == "duration" {
+					t.Errorf("oracle %s -h: Go's type as a placeholder: %q", strings.Join(v, " "), line)
+				}
+			}
+			if strings.Contains(line, "(default -1)") || strings.Count(line, "default") > 1 {
+				t.Errorf("oracle %s -h: a default that is not one, or two: %q", strings.Join(v, " "), line)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gate", "--treshold", "80"}, "oracle gate: unknown flag --treshold (did you mean --threshold?); oracle help gate lists its flags\n"},
+		{[]string{"prove", "--concurency", "2", "x.yaml"}, "oracle prove: unknown flag --concurency (did you mean --concurrency?); oracle help prove lists its flags\n"},
+		{[]string{"audt"}, "oracle: unknown verb \"audt\" (did you mean audit?); oracle help lists the verbs\n"},
+		{[]string{"gate", "--threshold", "x"}, "oracle gate: invalid value \"x\" for --threshold: parse error; oracle help gate lists its flags\n"},
+	} {
+		code, out, errs := oracle(t, tc.args...)
+		if code != exitUsage || out != "" || errs != tc.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	code, out, _ := oracle(t, "gate", "--json", "--treshold", "80")
+	var doc struct{ Errors []struct{ Message string } }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitUsage || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, "did you mean --threshold?") {
+		t.Errorf("gate --json --treshold: exit %d, %d errors: %s", code, len(doc.Errors), out)
+	}
+	dir := t.TempDir() // no git repository
+	if code, _, errs := oracle(t, "audit", "--root", dir, "--base", "HEAD~1"); code != exitUsage || strings.Contains(errs, "--files") || !strings.Contains(errs, "is not a git repository") {
+		t.Errorf("audit --base outside git: exit %d %q", code, errs)
+	}
+	if code, _, errs := oracle(t, "gate", "--root", dir); code != exitUsage || !strings.Contains(errs, "or give the changed files with --files") {
+		t.Errorf("gate outside git: exit %d %q", code, errs)
+	}
+}

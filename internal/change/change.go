@@ -19,7 +19,12 @@ import (
 
 // UsageError is an input the caller must fix (exit 2): not a git
 // repository, a base that does not exist, a list file that cannot be read.
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// NotGit: root is no git checkout (a caller that can read the change
+	// another way says how).
+	NotGit bool
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
@@ -83,20 +88,21 @@ func FromGit(root, base string) (Change, error) {
 // UsageError naming it.
 func Git(root, base string, worktree bool) (Change, *Origin, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, nil, fmt.Errorf("git is not installed: the gate reads the change from git (or give --files)")
+		return nil, nil, fmt.Errorf("git is not installed: the change is read from git")
 	}
 	if out, err := git(root, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
-		msg := fmt.Sprintf("%s is not a git repository: run the gate in the repository's checkout, or give the changed files with --files", root)
+		msg := fmt.Sprintf("%s is not a git repository: run oracle in the repository's checkout", root)
+		notGit := true
 		if err != nil && strings.Contains(err.Error(), "dubious ownership") {
 			// git refuses a repository another user owns (CVE-2022-24765).
-			msg = fmt.Sprintf("git refuses to read %s (the checkout belongs to another user); git says:\n%s", root, err.Error())
+			msg, notGit = fmt.Sprintf("git refuses to read %s (the checkout belongs to another user); git says:\n%s", root, err.Error()), false
 			if !strings.Contains(err.Error(), "safe.directory") {
 				msg += fmt.Sprintf("\ntrust the checkout with: git config --global --add safe.directory %s", root)
 			}
 		} else if err == nil {
-			msg = fmt.Sprintf("%s is inside a git directory, not a working tree: run the gate in the repository's checkout", root)
+			msg, notGit = fmt.Sprintf("%s is inside a git directory, not a working tree: run oracle in the repository's checkout", root), false
 		}
-		return nil, nil, &UsageError{msg}
+		return nil, nil, &UsageError{Msg: msg, NotGit: notGit}
 	}
 	if _, err := git(root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
 		msg := fmt.Sprintf("the base %s does not exist in this repository", base)
@@ -105,12 +111,12 @@ func Git(root, base string, worktree bool) (Change, *Origin, error) {
 		} else {
 			msg += ": give an existing commit or branch with --base (default HEAD~1; a repository with one commit has no HEAD~1)"
 		}
-		return nil, nil, &UsageError{msg}
+		return nil, nil, &UsageError{Msg: msg}
 	}
 	o := &Origin{Worktree: worktree}
 	mb, err := git(root, "merge-base", base, "HEAD")
 	if err != nil {
-		return nil, nil, &UsageError{fmt.Sprintf("%s and HEAD have no merge base (a shallow clone?): fetch more history (git fetch --deepen=50)", base)}
+		return nil, nil, &UsageError{Msg: fmt.Sprintf("%s and HEAD have no merge base (a shallow clone?): fetch more history (git fetch --deepen=50)", base)}
 	}
 	o.Base = strings.TrimSpace(string(mb))
 	head, err := git(root, "rev-parse", "--verify", "HEAD")
@@ -165,7 +171,7 @@ func Git(root, base string, worktree bool) (Change, *Origin, error) {
 	}
 	if len(differ) > 0 {
 		sort.Strings(differ)
-		return nil, nil, &UsageError{fmt.Sprintf("the working tree differs from HEAD in %s, in the change: the change is read as committed at HEAD; commit or stash the edit, or pass --worktree to take the working tree as the change", strings.Join(differ, ", "))}
+		return nil, nil, &UsageError{Msg: fmt.Sprintf("the working tree differs from HEAD in %s, in the change: the change is read as committed at HEAD; commit or stash the edit, or pass --worktree to take the working tree as the change", strings.Join(differ, ", "))}
 	}
 	return c, o, nil
 }
@@ -272,14 +278,14 @@ func FromList(flag, listFile string, stdin io.Reader) (Change, error) {
 	} else {
 		f, err := os.Open(listFile)
 		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s %s: %v", flag, listFile, errors.Unwrap(err))}
+			return nil, &UsageError{Msg: fmt.Sprintf("%s %s: %v", flag, listFile, errors.Unwrap(err))}
 		}
 		defer f.Close()
 		r = f
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &UsageError{fmt.Sprintf("%s %s: %v", flag, name, err)}
+		return nil, &UsageError{Msg: fmt.Sprintf("%s %s: %v", flag, name, err)}
 	}
 	c := Change{}
 	for i, l := range strings.Split(string(b), "\n") {
@@ -289,7 +295,7 @@ func FromList(flag, listFile string, stdin io.Reader) (Change, error) {
 		}
 		l = filepath.ToSlash(filepath.Clean(strings.ReplaceAll(l, "\\", "/")))
 		if !filepath.IsLocal(l) {
-			return nil, &UsageError{fmt.Sprintf("%s %s:%d: %q is not a path inside the repository (want one repo-relative path per line)", flag, name, i+1, l)}
+			return nil, &UsageError{Msg: fmt.Sprintf("%s %s:%d: %q is not a path inside the repository (want one repo-relative path per line)", flag, name, i+1, l)}
 		}
 		c[l] = nil
 	}

@@ -31,7 +31,7 @@ func TestLayers(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg, ok := strings.CutPrefix(fields[0], module)
-		if !ok || strings.HasPrefix(pkg, "bench") || pkg == "internal/layers" || pkg == "npm" {
+		if !ok || strings.HasPrefix(pkg, "bench") || strings.HasPrefix(pkg, "scripts/") || pkg == "internal/layers" || pkg == "npm" {
 			continue
 		}
 		from, known := layer[pkg]

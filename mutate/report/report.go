@@ -95,7 +95,7 @@ type mtMutant struct {
 	Location    mtLocation `json:"location"`
 	Status      string     `json:"status"`
 	Reason      string     `json:"statusReason,omitempty"`
-	Duration    float64    `json:"duration"`
+	Duration    float64    `json:"duration,omitempty"` // milliseconds; prove --timings only
 	KilledBy    []string   `json:"killedBy,omitempty"`
 	CoveredBy   []string   `json:"coveredBy,omitempty"`
 }

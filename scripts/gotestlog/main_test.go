@@ -1,0 +1,45 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLog: go test's line per package, a failing test's whole output (and
+// none of a passing one's), go's own non-JSON words, the packages and tests
+// still running, the closing count.
+func TestLog(t *testing.T) {
+	in := strings.Join([]string{
+		`{"Action":"start","Package":"p/a"}`,
+		`{"Action":"run","Package":"p/a","Test":"TestOK"}`,
+		`{"Action":"output","Package":"p/a","Test":"TestOK","Output":"noise of a passing test\n"}`,
+		`{"Action":"pass","Package":"p/a","Test":"TestOK","Elapsed":0.1}`,
+		`{"Action":"run","Package":"p/a","Test":"TestBad"}`,
+		`{"Action":"run","Package":"p/a","Test":"TestBad/row"}`,
+		`{"Action":"output","Package":"p/a","Test":"TestBad/row","Output":"    a_test.go:9: got 1, want 2\n"}`,
+		`{"Action":"fail","Package":"p/a","Test":"TestBad/row","Elapsed":0.2}`,
+		`{"Action":"fail","Package":"p/a","Test":"TestBad","Elapsed":0.2}`,
+		`{"Action":"run","Package":"p/b","Test":"TestSlow"}`,
+		`# p/c`,
+		`{"Action":"output","Package":"p/a","Output":"FAIL\tp/a\t0.4s\n"}`,
+		`{"Action":"fail","Package":"p/a","Elapsed":0.4}`,
+	}, "\n") + "\n"
+	var b strings.Builder
+	s := &state{out: &b, running: map[string]map[string]bool{}, output: map[string][]string{}}
+	s.read(strings.NewReader(in))
+	got := b.String()
+	for _, want := range []string{"--- FAIL: p/a.TestBad/row (0.20s)\n    a_test.go:9: got 1, want 2\n", "# p/c\n", "FAIL\tp/a\t0.4s\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "noise of a passing test") {
+		t.Errorf("a passing test's output:\n%s", got)
+	}
+	if r := s.runningText(); r != "p/b (TestSlow)" {
+		t.Errorf("running: %q", r)
+	}
+	if s.passed != 1 || s.failed != 1 || !s.pkgFailed {
+		t.Errorf("counts: %d passed, %d failed, package failed %v", s.passed, s.failed, s.pkgFailed)
+	}
+}
