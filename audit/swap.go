@@ -76,7 +76,16 @@ func (s *Suite) repoMocks() []*swapMock {
 			if m.Factory && len(args) >= 2 && constantsOnly(syn, args[1]) {
 				continue
 			}
-			sm := &swapMock{test: test, module: r.Path, spec: m.Specifier, line: m.Line, endLine: syn.Line(syn.End(m.Node)), node: m.Node, syn: syn, factory: m.Factory && len(args) >= 2}
+			factory := m.Factory && len(args) >= 2
+			if len(args) >= 2 && syn.Kind(syn.Unwrap(args[1])) == "object" {
+				// vi.mock(path, { spy: true }): the real module, its exports
+				// spied on: no boundary. Other options: an automock.
+				if strings.Contains(syn.Text(args[1]), "spy") {
+					continue
+				}
+				factory = false
+			}
+			sm := &swapMock{test: test, module: r.Path, spec: m.Specifier, line: m.Line, endLine: syn.Line(syn.End(m.Node)), node: m.Node, syn: syn, factory: factory}
 			if !sm.factory {
 				mf := path.Join(path.Dir(r.Path), "__mocks__", path.Base(r.Path))
 				if _, err := os.Stat(filepath.Join(s.Program.Root(), filepath.FromSlash(mf))); err == nil {
