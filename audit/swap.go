@@ -528,7 +528,7 @@ func relImport(test, file string) string {
 
 // outside are failure messages that say the test needs something outside
 // the repository: a service, the network, a key, more time.
-var outside = regexp.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed|getaddrinfo|socket hang up|network|timed out|api[ _-]?key|credentials|unauthori[sz]ed|environment variable|\benv\b`)
+var outside = regexp.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed|getaddrinfo|socket hang up|network|timed out|api[ _-]?key|credentials|unauthori[sz]ed|environment variable|process\.env`)
 
 // swapVerdict is the with-real cell of mock i.
 func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swapCall, outs [2]map[string]*swapOutcome) Verdict {

@@ -171,6 +171,8 @@ func TestSwapVerdict(t *testing.T) {
 		{"a service", []swapCall{shallow}, nil, green, red("connect ECONNREFUSED 127.0.0.1:5432"), CellUnknown, []string{"for want of something outside the repository", "ECONNREFUSED"}},
 		{"a key", []swapCall{shallow}, nil, green, red("Error: NOTIFY_API_KEY is not set"), CellUnknown, []string{"for want of something outside the repository"}},
 		{"does not load", []swapCall{shallow}, nil, green, map[string]*swapOutcome{"test/a.test.ts": {ran: true, loadErr: "SyntaxError: Unexpected token"}}, CellUnknown, []string{"cannot run with the real module: SyntaxError"}},
+		{"a module named env does not load", []swapCall{shallow}, nil, green, map[string]*swapOutcome{"test/a.test.ts": {ran: true, loadErr: "Error: Cannot find module '../src/env'"}}, CellUnknown, []string{"the test file cannot run with the real module: Error: Cannot find module '../src/env'"}},
+		{"process.env", []swapCall{shallow}, nil, green, red("TypeError: process.env.DATABASE_URL is undefined"), CellUnknown, []string{"for want of something outside the repository"}},
 		{"left out of the report", []swapCall{shallow}, nil, green, map[string]*swapOutcome{}, CellUnknown, []string{"did not run unmocked"}},
 	}
 	for _, c := range cases {
