@@ -181,12 +181,12 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 			return true
 		})
 	}
-	const called = `\s*\)\s*\.(not\.)?to(HaveBeenCalled|BeCalled|HaveBeenLastCalled|HaveBeenNthCalled|HaveReturned)`
+	const called = `\s*\)\s*\.(not\.)?(toHaveBeenCalled|toBeCalled|toHaveBeenLastCalled|toHaveBeenNthCalled|toHaveReturned|toReturn|lastCalledWith|nthCalledWith)`
 	const setter = `\.mock(\w+\(|\.calls|\.results|\.lastCall)`
 	var pats []string
 	for _, name := range names {
 		q := regexp.QuoteMeta(name)
-		pats = append(pats, `vi\.mocked\(\s*`+q+`\b`, `\b`+q+`(\.\w+)?`+setter, `\(\s*`+q+`(\.\w+)?\s+as\s+(vi\.)?Mock`,
+		pats = append(pats, `vi\.mocked\(\s*`+q+`\b`, `\b`+q+`(\.\w+)?`+setter, `\(\s*`+q+`(\.\w+)?\s+as\s+[\w.]*Mock\w*`,
 			`expect\(\s*`+q+`(\.\w+)?`+called, `vi\.spyOn\(\s*`+q+`\s*,`)
 	}
 	// A member of the mock's value reached through an instance or an

@@ -59,6 +59,10 @@ func TestInteractionIn(t *testing.T) {
 		{"a mocked class's method on an instance", "vi.mock(\"../src/m\", () => ({\n  Service: class {\n    finalize = vi.fn().mockResolvedValue({});\n  },\n}));\nexpect(service.finalize).toHaveBeenCalledWith(7);", []string{"Service"}, "test/a.test.ts:6: `expect(service.finalize).toHaveBeenCalled"},
 		{"a factory key's mock read through an object", "vi.mock(\"../src/m\", () => ({ countRows: vi.fn() }));\nmocks.countRows.mockResolvedValueOnce(1);", nil, ".countRows.mockResolvedValueOnce("},
 		{"a factory value set in the factory only", "vi.mock(\"../src/m\", () => ({ countRows: vi.fn().mockResolvedValue({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
+		{"cast to jest's Mock", "vi.mock(\"../src/m\");\n(countRows as jest.Mock).mockReturnValue(1);", []string{"countRows"}, "(countRows as jest.Mock"},
+		{"cast to MockedFunction", "vi.mock(\"../src/m\");\nconst f = (countRows as MockedFunction<typeof countRows>);", []string{"countRows"}, "(countRows as MockedFunction"},
+		{"an old alias of the calls' matcher", "vi.mock(\"../src/m\");\nexpect(countRows).lastCalledWith(1);", []string{"countRows"}, "expect(countRows).lastCalledWith"},
+		{"a vi.hoisted mock through its object", "const mocks = vi.hoisted(() => ({ countRows: vi.fn() }));\nvi.mock(\"../src/m\", () => ({ countRows: mocks.countRows }));\nexpect(mocks.countRows).toHaveBeenCalledOnce();", nil, "expect(mocks.countRows).toHaveBeenCalled"},
 		{"only called", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
 		{"another name's expect", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nexpect(other).toHaveBeenCalled();", []string{"countRows"}, ""},
 	}
