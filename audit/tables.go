@@ -280,3 +280,24 @@ func integrityIn(test string, syn *analyzer.Syntax, tf *analyzer.TestFile, findi
 	}
 	return out
 }
+
+// Failures are the FAIL cells of t, one line each: "TABLE: ROW: COLUMN at
+// file:line: evidence", in the report's order.
+func (t *Tables) Failures() []string {
+	var out []string
+	names := map[string]string{"requirements": "requirements traceability", "cross": "cross-component integrity", "integrity": "integration test integrity"}
+	t.eachCell(func(table, row, column string, v Verdict) {
+		if v.Cell != CellFail {
+			return
+		}
+		at := ""
+		if v.File != "" {
+			at = " at " + v.File
+			if v.Line > 0 {
+				at += fmt.Sprintf(":%d", v.Line)
+			}
+		}
+		out = append(out, fmt.Sprintf("%s: %s: %s%s: %s", names[table], row, column, at, oneLine(v.Evidence)))
+	})
+	return out
+}

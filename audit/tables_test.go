@@ -250,6 +250,9 @@ func TestWriteMarkdown(t *testing.T) {
 	if !tb.Failed() || tb.Count()[CellPass] != 3 || tb.Count()[CellFail] != 2 || tb.Count()[CellUnknown] != 1 {
 		t.Errorf("Failed %v, counts %v", tb.Failed(), tb.Count())
 	}
+	if got := strings.Join(tb.Failures(), "\n"); got != "requirements traceability: tickets/T-1.yaml > op-1: proven at src/a.ts:4: it passes with the guard removed\nintegration test integrity: test/a.test.ts > a | b: integrity at test/a.test.ts:8: vacuous" {
+		t.Errorf("Failures:\n%s", got)
+	}
 	tb.Requirements = nil
 	b.Reset()
 	tb.WriteMarkdown(&b)

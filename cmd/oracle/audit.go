@@ -243,6 +243,9 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if rep.Tables != nil {
 		n := rep.Tables.Count()
 		fmt.Fprintf(stdout, "TABLES %d PASS, %d FAIL, %d UNKNOWN written to %s\n", n[audit.CellPass], n[audit.CellFail], n[audit.CellUnknown], *tablesOut)
+		for _, f := range rep.Tables.Failures() {
+			fmt.Fprintf(stdout, "  FAIL %s\n", f)
+		}
 	}
 	if origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())

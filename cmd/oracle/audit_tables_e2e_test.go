@@ -144,6 +144,13 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	if !strings.Contains(md, "| test/gate.test.ts | src/actions/count.ts | test/gate.test.ts:4 | FAIL | FAIL | [") || !strings.Contains(md, "the real value has no .passed") {
 		t.Errorf("the report lacks the drift row:\n%s", md)
 	}
+	// The text output names the FAIL cells under its count.
+	report := filepath.Join(t.TempDir(), "report.md")
+	if code, out, errs := oracle(t, "audit", "--tables", report, "--root", dir); code != exitFail ||
+		!strings.Contains(out, "\nTABLES 12 PASS, 5 FAIL, 4 UNKNOWN written to "+report+"\n") ||
+		!strings.Contains(out, "\n  FAIL cross-component integrity: test/gate.test.ts > src/actions/count.ts: with the real module at test/gate.test.ts:4: test \"canDeploy deploys when every row passed\"") {
+		t.Errorf("text output: exit %d\n%s%s", code, out, errs)
+	}
 	if c, out := gateOn(t, md); c != 1 || !strings.Contains(out, "INCOMPLETE") {
 		t.Errorf("the gate on the drift: exit %d\n%s", c, out)
 	}
