@@ -159,9 +159,22 @@ func assertion(syn *Syntax, call Node, helpers map[string]bool) (Assertion, bool
 	case callee == "expect" || callee == "expect.soft":
 		a.Kind = "expect"
 		arg := syn.FirstNamed(syn.Child(call, "arguments"))
-		a.Constant = arg >= 0 && isLiteral(syn, arg)
-		p := syn.Parent(call)
-		a.Matcher = syn.Kind(p) == "member_expression" && syn.Field(call) == "object"
+		// A matcher is called: the member chain on expect(...)
+		// (`.not`, `.resolves`, the matcher) ends in a call. A matcher only
+		// named (`expect(x).toBeTruthy;`) asserts nothing.
+		top := call
+		for p := syn.Parent(top); syn.Kind(p) == "member_expression" && syn.Field(top) == "object"; p = syn.Parent(top) {
+			top = p
+		}
+		matcher := NoNode
+		if p := syn.Parent(top); top != call && syn.Kind(p) == "call_expression" && syn.Field(top) == "function" {
+			matcher = p
+		}
+		a.Matcher = matcher >= 0
+		// A literal array or object is a constant when the matcher's
+		// arguments are literals too (`expect([1, 2]).toContain(2)`; but
+		// `expect([3, 4]).toContain(f())` asserts on f).
+		a.Constant = arg >= 0 && (isLiteral(syn, arg) || isLiteralDeep(syn, arg) && matcher >= 0 && literalArgs(syn, matcher))
 	case callee == "assert" || strings.HasPrefix(callee, "assert.") || callee == "expect.fail" || strings.HasPrefix(callee, "expectTypeOf") ||
 		strings.Contains(strings.ToLower(lastName(callee)), "assert"):
 		// assert-style helpers (util.assertEqual<A, B>(true) type tests, assertType, chai's assert)
@@ -196,6 +209,44 @@ func isLiteral(syn *Syntax, n Node) bool {
 		return !strings.Contains(syn.Text(n), "${")
 	}
 	return false
+}
+
+// isLiteralDeep is isLiteral, or an array or object literal of those.
+func isLiteralDeep(syn *Syntax, n Node) bool {
+	n = syn.Unwrap(n)
+	if isLiteral(syn, n) {
+		return true
+	}
+	switch syn.Kind(n) {
+	case "array":
+		for _, c := range syn.NamedChildren(n) {
+			if !isLiteralDeep(syn, c) {
+				return false
+			}
+		}
+		return true
+	case "object":
+		for _, c := range syn.NamedChildren(n) {
+			if syn.Kind(c) != "pair" || syn.Kind(syn.Child(c, "key")) == "computed_property_name" || !isLiteralDeep(syn, syn.Child(c, "value")) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// literalArgs reports whether every argument of call is a literal (deep).
+func literalArgs(syn *Syntax, call Node) bool {
+	for _, a := range syn.NamedChildren(syn.Child(call, "arguments")) {
+		if syn.Kind(a) == "comment" {
+			continue
+		}
+		if !isLiteralDeep(syn, a) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastName is the last name of a dotted callee (`util.assertEqual<A, B>` is

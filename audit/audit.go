@@ -200,6 +200,9 @@ type Options struct {
 	// (in a sandbox copy) to measure which do: blind-function decides on
 	// what ran. Nil: the audit is static (the walk alone decides).
 	Runner runner.Runner
+	// Tables: compute the validator's three tables too (Report.Tables;
+	// tables.go), the mock-swap run with Runner.
+	Tables bool
 }
 
 // Report is what Audit found, sorted by rule, file, line.
@@ -212,6 +215,9 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 	// Timings say where the audit's time went, in seconds.
 	Timings Timings `json:"timings"`
+	// Tables are the validator's three tables (Options.Tables), without
+	// the requirements the caller adds.
+	Tables *Tables `json:"tables,omitempty"`
 }
 
 // Timings of an audit, in seconds: reading the suite (vitest list and
@@ -225,6 +231,9 @@ type Timings struct {
 	Measure float64 `json:"measure"`
 	Runs    int     `json:"runs"`
 	Rules   float64 `json:"rules"`
+	// Swap is the mock-swap run of the tables (SwapRuns vitest runs).
+	Swap     float64 `json:"swap,omitempty"`
+	SwapRuns int     `json:"swapRuns,omitempty"`
 }
 
 // Audit runs every rule on the repository at root.
@@ -285,6 +294,17 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
 	})
+	if opts.Tables {
+		var measured []Finding
+		if rep.Tables, measured, err = s.tables(ctx, opts.Runner, out, &rep.Timings); err != nil {
+			return nil, err
+		}
+		applyIgnores(p, measured)
+		out = append(out, measured...)
+		slices.SortStableFunc(out, func(a, b Finding) int {
+			return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
+		})
+	}
 	rep.Findings = out
 	return rep, nil
 }

@@ -652,6 +652,9 @@ func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness
 		case strings.Contains(part, "Promise") || strings.Contains(part, "Thenable") || strings.Contains(part, "Awaitable"):
 			return unknownAsync
 		case primitiveType[part], strings.HasPrefix(part, "{"), strings.HasSuffix(part, "[]"), strings.HasPrefix(part, "\""), strings.HasPrefix(part, "'"):
+		case syncGeneric[strings.TrimSpace(strings.SplitN(part, "<", 2)[0])] && strings.Contains(part, "<"):
+			// Record<K, V>, Map<K, V>, Array<T>...: a plain value whatever
+			// their arguments (a promise is never one of them).
 		default:
 			name, _, _ := strings.Cut(part, "<")
 			if af, alias := p.TypeAlias(file, strings.TrimSpace(name)); alias != nil {
@@ -675,6 +678,12 @@ func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness
 	}
 	return isSync
 }
+
+// syncGeneric are TypeScript's generic types that are never a promise
+// (issue 29: a `Record<…>` return made async-ness unknown and a wrong
+// mockResolvedValue went unseen).
+var syncGeneric = map[string]bool{"Record": true, "Partial": true, "Required": true, "Readonly": true, "Pick": true, "Omit": true,
+	"Map": true, "Set": true, "ReadonlyMap": true, "ReadonlySet": true, "WeakMap": true, "WeakSet": true, "Array": true, "ReadonlyArray": true}
 
 var primitiveType = map[string]bool{"string": true, "number": true, "boolean": true, "void": true, "bigint": true, "symbol": true,
 	"null": true, "undefined": true, "never": true, "true": true, "false": true, "object": true}
@@ -890,8 +899,41 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 	if inner, ok := strings.CutPrefix(t, "Promise<"); ok {
 		t = strings.TrimSuffix(inner, ">")
 	}
+	t = withoutNullish(t)
 	members, complete, ok, _ := p.KnownTypeMembers(file, t)
 	return members, ok && complete // a member of an interface of a package may be the one the mock sets
+}
+
+// withoutNullish is a union type without its undefined and null members
+// (`Item | undefined` is Item: an object the mock sets must still have
+// Item's shape), t itself when that leaves other than one type.
+func withoutNullish(t string) string {
+	var kept []string
+	depth, last := 0, 0
+	parts := []string{}
+	for i, r := range t {
+		switch r {
+		case '<', '(', '{', '[':
+			depth++
+		case '>', ')', '}', ']':
+			depth--
+		case '|':
+			if depth == 0 {
+				parts = append(parts, t[last:i])
+				last = i + 1
+			}
+		}
+	}
+	parts = append(parts, t[last:])
+	for _, part := range parts {
+		if part = strings.TrimSpace(part); part != "" && part != "undefined" && part != "null" {
+			kept = append(kept, part)
+		}
+	}
+	if len(parts) > 1 && len(kept) == 1 {
+		return kept[0]
+	}
+	return t
 }
 
 // topLevel keeps the paths without a dot.

@@ -139,6 +139,10 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, text.OneLine(syn.Text(e), 50))
 		}
 		syn.Walk(body, func(t analyzer.Node) bool {
+			if e, ok := caughtExpect(syn, t, helpers); ok {
+				find("swallowed-assertion", Warning, t, "in test %q, the .catch on `%s` swallows its assertion error: a failing assertion passes", title, text.OneLine(syn.Text(e), 50))
+				return true
+			}
 			if syn.Kind(t) != "try_statement" {
 				return true
 			}
@@ -164,6 +168,65 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 		})
 	}
 	return out
+}
+
+// caughtExpect reports a `.catch(handler)` (or `.then(f, handler)`) called
+// on an expect chain (`expect(p).resolves.toBe(1).catch(() => {})`) whose
+// handler neither rethrows nor asserts: the assertion's error is
+// swallowed. It returns the expect call.
+func caughtExpect(syn *analyzer.Syntax, n analyzer.Node, helpers map[string]bool) (analyzer.Node, bool) {
+	fnc := syn.Child(n, "function")
+	if syn.Kind(n) != "call_expression" || syn.Kind(fnc) != "member_expression" {
+		return analyzer.NoNode, false
+	}
+	args := syn.NamedChildren(syn.Child(n, "arguments"))
+	var handler analyzer.Node = analyzer.NoNode
+	switch syn.Text(syn.Child(fnc, "property")) {
+	case "catch":
+		if len(args) == 1 {
+			handler = args[0]
+		}
+	case "then":
+		if len(args) == 2 {
+			handler = args[1]
+		}
+	}
+	if k := syn.Kind(handler); k != "arrow_function" && k != "function_expression" {
+		return analyzer.NoNode, false
+	}
+	// The root of the chain: expect(...) called on nothing.
+	root := syn.Child(fnc, "object")
+	for {
+		switch syn.Kind(root) {
+		case "call_expression":
+			f := syn.Child(root, "function")
+			if syn.Kind(f) == "member_expression" {
+				root = syn.Child(f, "object")
+				continue
+			}
+		case "member_expression":
+			root = syn.Child(root, "object")
+			continue
+		case "parenthesized_expression", "await_expression":
+			root = syn.FirstNamed(root)
+			continue
+		}
+		break
+	}
+	if c := syn.Callee(root); syn.Kind(root) != "call_expression" || c != "expect" && c != "expect.soft" {
+		return analyzer.NoNode, false
+	}
+	swallows := true
+	syn.Walk(handler, func(x analyzer.Node) bool {
+		if syn.Kind(x) == "throw_statement" {
+			swallows = false
+		}
+		return swallows
+	})
+	if !swallows || analyzer.CountAssertions(syn, handler, helpers) > 0 {
+		return analyzer.NoNode, false
+	}
+	return root, true
 }
 
 // countBefore counts the assertions of body before its first top-level

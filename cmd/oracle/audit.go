@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/oracle-ts/oracle/audit"
+	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -26,10 +27,13 @@ type auditDoc struct {
 	Notes    []string        `json:"notes,omitempty"`
 	Change   *change.Origin  `json:"change,omitempty"`  // with --base: the commits, and whether the working tree was the change
 	Timings  *audit.Timings  `json:"timings,omitempty"` // with --timings
+	// Tables: with --tables, the validator's three tables (the rows of
+	// the Markdown file).
+	Tables *audit.Tables `json:"tables,omitempty"`
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
-	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	timings := v.timingsFlag()
@@ -37,6 +41,8 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	tablesOut := v.fs.String("tables", "", "write the validator's three tables (requirements, cross-component with the mock-swap run, test integrity) to `FILE.md`; exit 1 when a cell is FAIL")
+	tickets := v.fs.String("tickets", "", "with --tables: the ticket manifests of the requirements table, a `DIR` (default: every manifest under tickets/)")
 	// fail ends the audit on an error: the message on stderr, and with
 	// --json one document with errors[] on stdout (exit 2 and 3 too).
 	asJSON := func() bool {
@@ -79,7 +85,15 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		*config = rel
 	}
-	opts := audit.Options{Config: *config}
+	opts := audit.Options{Config: *config, Tables: *tablesOut != ""}
+	if *tickets != "" && *tablesOut == "" {
+		return fail(exitUsage, "", 0, "--tickets needs --tables FILE.md")
+	}
+	if *tablesOut != "" {
+		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
+			return fail(exitUsage, "", 0, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
+		}
+	}
 	for _, e := range strings.Split(*enable, ",") {
 		if e = strings.TrimSpace(e); e != "" {
 			opts.Enable = append(opts.Enable, e)
@@ -128,7 +142,11 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if *static {
 		line.step("static", "reading the code and the test suite")
 	} else {
-		line.step("measure", "reading the code and the test suite, then running the candidate test files once with markers")
+		swap := ""
+		if opts.Tables {
+			swap = ", then the mock-swap (the test files with their mocks, then the mocked ones with the real modules) and the requirements' proofs"
+		}
+		line.step("measure", "reading the code and the test suite, then running the candidate test files once with markers%s", swap)
 	}
 	rep, err := audit.Audit(ctx, root, opts)
 	line.clear()
@@ -155,8 +173,29 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 			code = exitFail
 		}
 	}
+	if rep.Tables != nil {
+		reqs, err := requirementRows(ctx, root, *tickets, opts.Runner)
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
+			return exitTerminate
+		}
+		if err != nil {
+			return fail(exitUsage, "", 0, "%v", err)
+		}
+		rep.Tables.Requirements = reqs
+		var md strings.Builder
+		if err := rep.Tables.WriteMarkdown(&md); err != nil {
+			return fail(exitError, "", 0, "%v", err)
+		}
+		if err := atomicfile.Write(*tablesOut, []byte(md.String()), 0o644); err != nil {
+			return fail(exitError, "", 0, "--tables: %v", err)
+		}
+		if rep.Tables.Failed() {
+			code = exitFail
+		}
+	}
 	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin}
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin, Tables: rep.Tables}
 		if *timings {
 			doc.Timings = &rep.Timings
 		}
@@ -204,6 +243,13 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		summary += fmt.Sprintf(", %d function(s) cannot be measured (a test file that may run them could not run)", counts[audit.CannotMeasure])
 	}
 	fmt.Fprintln(stdout, summary)
+	if rep.Tables != nil {
+		n := rep.Tables.Count()
+		fmt.Fprintf(stdout, "TABLES %d PASS, %d FAIL, %d UNKNOWN written to %s\n", n[audit.CellPass], n[audit.CellFail], n[audit.CellUnknown], *tablesOut)
+		for _, f := range rep.Tables.Failures() {
+			fmt.Fprintf(stdout, "  FAIL %s\n", f)
+		}
+	}
 	if origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
 	}

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/audit"
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/mutate/operators"
+	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// The requirements traceability table of `audit --tables` (SPEC "The
+// validator's three tables"). audit may not import the verbs (gen, apply,
+// prove live in package mutate and generator): the rows are computed here,
+// with what those verbs use, and handed to audit's table writer as data.
+
+// ticketManifests are the ticket manifests of dir (repo-relative, or
+// absolute), or, dir "", of tickets/ under root when it exists: the
+// .yaml and .yml files under it, sorted, repo-relative.
+func ticketManifests(root, dir string) ([]string, error) {
+	abs := filepath.Join(root, "tickets")
+	if dir != "" {
+		abs = dir
+		if !filepath.IsAbs(dir) {
+			abs, _ = filepath.Abs(dir)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("--tickets %s: no such directory", dir)
+		}
+	} else if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	var out []string
+	err := filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != abs) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			rel, err := repoRel(root, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, rel)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// requirementRows are the rows of the requirements traceability table:
+// one per operation of the ticket manifests (ticketManifests), nil when
+// there is none. Per operation: implemented (apply's dry run makes no
+// change: the guard is in the code as apply writes it), oracle (the
+// generated oracle is on disk with the bytes gen writes now), proven (the
+// oracle gen writes now passes on the code and fails on red-first, the code
+// with the guard removed: two vitest runs in a sandbox; r nil, the audit is
+// static: UNKNOWN).
+func requirementRows(ctx context.Context, root, dir string, r runner.Runner) ([]audit.RequirementRow, error) {
+	manifests, err := ticketManifests(root, dir)
+	if err != nil || len(manifests) == 0 {
+		return nil, err
+	}
+	rows := []audit.RequirementRow{}
+	box := &proofBox{root: root, r: r}
+	defer box.close()
+	for _, m := range manifests {
+		rs, err := requirementsOf(ctx, root, m, box)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, rs...)
+	}
+	return rows, nil
+}
+
+// requirementsOf are the rows of one manifest.
+func requirementsOf(ctx context.Context, root, m string, box *proofBox) ([]audit.RequirementRow, error) {
+	in, err := generator.Load(root, filepath.Join(root, filepath.FromSlash(m)))
+	if err != nil {
+		return nil, manifestError(m, err)
+	}
+	defer in.Program.Close()
+	plan, err := generator.Plan(in)
+	if err != nil {
+		return nil, manifestError(m, err)
+	}
+	edits, _, err := mutate.Apply(in.Program, in.Ticket)
+	if err != nil {
+		return nil, manifestError(m, err)
+	}
+	var rows []audit.RequirementRow
+	for i, o := range plan.Operations {
+		row := audit.RequirementRow{Manifest: m, Operation: o.ID, Function: o.Function}
+		if i < len(edits) && edits[i].ID == o.ID {
+			row.Implemented = implementedVerdict(m, edits[i])
+		} else {
+			row.Implemented = audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: "apply gave no edit for the operation"}
+		}
+		switch o.Status {
+		case generator.StatusGenerated:
+			row.Oracle = oracleVerdict(root, o)
+			row.Proven = provenVerdict(ctx, in, o, box)
+		default:
+			v := audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: fmt.Sprintf("gen does not generate this operation's oracle (%s): %s", o.Status, o.Reason)}
+			if o.Status == generator.StatusError {
+				v.Cell = audit.CellFail
+			}
+			row.Oracle, row.Proven = v, v
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// manifestError names the manifest an error is about when it does not.
+func manifestError(m string, err error) error {
+	var es manifest.Errors
+	if errors.As(err, &es) || strings.Contains(err.Error(), m) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", m, err)
+}
+
+func implementedVerdict(m string, e mutate.Edit) audit.Verdict {
+	switch e.Status {
+	case mutate.EditUnchanged:
+		return audit.Verdict{Cell: audit.CellPass}
+	case mutate.EditApplied:
+		return audit.Verdict{Cell: audit.CellFail, File: e.File, Line: firstChangedLine(e.Diff), Evidence: "the guard is not in the code: `oracle apply` would still edit " + e.Function + " (`oracle apply --dry-run " + m + "` shows the diff)"}
+	}
+	return audit.Verdict{Cell: audit.CellFail, File: e.File, Line: e.Line, Evidence: "the guard is not in the code, and `oracle apply` refuses to write it: " + e.Reason}
+}
+
+// firstChangedLine is the new-file line of a unified diff's first hunk, 0
+// when there is none.
+func firstChangedLine(diff string) int {
+	for _, l := range strings.Split(diff, "\n") {
+		if rest, ok := strings.CutPrefix(l, "@@ -"); ok {
+			var a, b, c int
+			if _, err := fmt.Sscanf(rest, "%d,%d +%d", &a, &b, &c); err == nil {
+				return c
+			}
+			if _, err := fmt.Sscanf(rest, "%d +%d", &a, &c); err == nil {
+				return c
+			}
+		}
+	}
+	return 0
+}
+
+func oracleVerdict(root string, o *generator.Operation) audit.Verdict {
+	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.File)))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return audit.Verdict{Cell: audit.CellFail, File: o.File, Evidence: "no oracle: `oracle gen` would write " + o.File}
+	case err != nil:
+		return audit.Verdict{Cell: audit.CellUnknown, File: o.File, Evidence: "cannot read the oracle: " + err.Error()}
+	case string(old) != string(o.Content):
+		return audit.Verdict{Cell: audit.CellFail, File: o.File, Evidence: "the oracle differs from what `oracle gen` writes now (stale): run `oracle gen`"}
+	}
+	return audit.Verdict{Cell: audit.CellPass}
+}
+
+// proofBox is the sandbox the proofs of all the operations share, made at
+// the first proof.
+type proofBox struct {
+	root string
+	r    runner.Runner
+	pool *sandbox.Pool
+	sb   *sandbox.Sandbox
+}
+
+func (b *proofBox) get() (*sandbox.Sandbox, error) {
+	if b.sb == nil {
+		b.pool = lab.SandboxPool(b.root, "", 1, b.r)
+		sbs, err := b.pool.Grow(1)
+		if err != nil {
+			return nil, err
+		}
+		b.sb = sbs[0]
+	}
+	return b.sb, nil
+}
+
+func (b *proofBox) close() {
+	if b.pool != nil {
+		b.pool.Close()
+	}
+}
+
+// provenVerdict runs the oracle gen writes now for o in the shared
+// sandbox, on the code (it must pass) and on red-first, the code with the
+// guard removed (it must fail).
+func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operation, box *proofBox) audit.Verdict {
+	r := box.r
+	at := func(c audit.Cell, format string, a ...any) audit.Verdict {
+		return audit.Verdict{Cell: c, File: o.File, Evidence: fmt.Sprintf(format, a...)}
+	}
+	if r == nil {
+		return at(audit.CellUnknown, "static audit: the oracle was not run")
+	}
+	root := in.Program.Root()
+	loc, errs := generator.Locate(in.Program, o.Op)
+	if len(errs) > 0 {
+		return at(audit.CellUnknown, "cannot locate the function: %v", errs)
+	}
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(loc.File.Path)))
+	if err != nil {
+		return at(audit.CellUnknown, "%v", err)
+	}
+	ms, err := operators.Prove(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
+	if err != nil {
+		return at(audit.CellUnknown, "cannot remove the guard: %v", err)
+	}
+	ms = slices.DeleteFunc(ms, func(m edit.Mutant) bool { return m.Operator != edit.RedFirst })
+	if len(ms) == 0 {
+		return at(audit.CellUnknown, "no red-first for %s", o.Function)
+	}
+	sb, err := box.get()
+	if err != nil {
+		return at(audit.CellUnknown, "sandbox: %v", err)
+	}
+	if err := sb.WriteFile(o.File, o.Content); err != nil {
+		return at(audit.CellUnknown, "sandbox: %v", err)
+	}
+	defer sb.Restore(o.File)
+	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: r, MarkerPrefix: o.ID, Isolate: true}
+	res, err := l.Execute(ctx, []string{o.File}, ms[:1])
+	if err != nil || res == nil || len(res.Baselines) == 0 {
+		return at(audit.CellUnknown, "the oracle could not run: %v", err)
+	}
+	if b := res.Baselines[0]; b.Outcome != lab.Passed {
+		return at(audit.CellFail, "the oracle does not pass on the code as it is (%s): %s", b.Outcome, text.FirstLine(b.Detail, 200))
+	}
+	if len(res.Mutants) == 0 {
+		return at(audit.CellUnknown, "the guard-removed run did not happen")
+	}
+	m := res.Mutants[0]
+	switch {
+	case m.Outcome.Kills():
+		return at(audit.CellPass, "")
+	case m.Outcome == lab.Survived:
+		return at(audit.CellFail, "the oracle still passes with the guard removed (red-first at %s:%d): it does not prove the guard", path.Clean(loc.File.Path), m.Mutant.Line)
+	}
+	return at(audit.CellUnknown, "with the guard removed the oracle's run is %s: %s", m.Outcome, text.FirstLine(m.Detail, 200))
+}
