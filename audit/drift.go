@@ -628,23 +628,7 @@ func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness
 	if strings.HasPrefix(rt, "Promise<") || strings.HasPrefix(rt, "PromiseLike<") {
 		return isAsync
 	}
-	depth := 0
-	var parts []string
-	last := 0
-	for i, r := range rt {
-		switch r {
-		case '<', '(', '{', '[':
-			depth++
-		case '>', ')', '}', ']':
-			depth--
-		case '|':
-			if depth == 0 {
-				parts = append(parts, rt[last:i])
-				last = i + 1
-			}
-		}
-	}
-	parts = append(parts, rt[last:])
+	parts := unionMembers(rt)
 	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		switch {
@@ -909,8 +893,23 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 // Item's shape), t itself when that leaves other than one type.
 func withoutNullish(t string) string {
 	var kept []string
+	parts := unionMembers(t)
+	for _, part := range parts {
+		if part = strings.TrimSpace(part); part != "" && part != "undefined" && part != "null" {
+			kept = append(kept, part)
+		}
+	}
+	if len(parts) > 1 && len(kept) == 1 {
+		return kept[0]
+	}
+	return t
+}
+
+// unionMembers splits a type as written at its top-level `|`s (not those
+// inside <>, (), {} or []), untrimmed; one member when it is no union.
+func unionMembers(t string) []string {
+	var parts []string
 	depth, last := 0, 0
-	parts := []string{}
 	for i, r := range t {
 		switch r {
 		case '<', '(', '{', '[':
@@ -924,16 +923,7 @@ func withoutNullish(t string) string {
 			}
 		}
 	}
-	parts = append(parts, t[last:])
-	for _, part := range parts {
-		if part = strings.TrimSpace(part); part != "" && part != "undefined" && part != "null" {
-			kept = append(kept, part)
-		}
-	}
-	if len(parts) > 1 && len(kept) == 1 {
-		return kept[0]
-	}
-	return t
+	return append(parts, t[last:])
 }
 
 // topLevel keeps the paths without a dot.
