@@ -90,11 +90,13 @@ func packageScripts(root string) map[string]string {
 	return out
 }
 
+var commandSeparator = regexp.MustCompile(`&&|\|\||;|\|`)
+
 // scriptCommands splits a script into its commands (at &&, ||, ; and |),
 // each into its words (quotes removed).
 func scriptCommands(script string) [][]string {
 	var cmds [][]string
-	for _, part := range regexp.MustCompile(`&&|\|\||;|\|`).Split(script, -1) {
+	for _, part := range commandSeparator.Split(script, -1) {
 		if w := shellWords(part); len(w) > 0 {
 			cmds = append(cmds, w)
 		}
