@@ -256,6 +256,9 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ts.ConfigNote != "" {
+		rep.Notes = append(rep.Notes, ts.ConfigNote)
+	}
 	rules, err := selectRules(opts.Rules)
 	if err != nil {
 		return nil, err
@@ -270,9 +273,11 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	}
 	lap(&rep.Timings.Walk)
 	if opts.Runner != nil && requires(rules, Executed) {
-		if rep.Notes, err = s.measure(ctx, opts.Runner, &rep.Timings); err != nil {
+		notes, err := s.measure(ctx, opts.Runner, &rep.Timings)
+		if err != nil {
 			return nil, err
 		}
+		rep.Notes = append(rep.Notes, notes...)
 	}
 	lap(&rep.Timings.Measure)
 	// A test file that does not parse, or is written for jest, runs

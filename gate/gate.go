@@ -269,6 +269,10 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
+	opts.Config = suite.Config // the test script's, when --config is not given
+	if suite.ConfigNote != "" {
+		res.Notes = append(res.Notes, suite.ConfigNote)
+	}
 	if opts.ShardN > 1 {
 		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
 	}

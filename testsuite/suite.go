@@ -21,6 +21,7 @@
 package testsuite
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -58,7 +59,13 @@ type Options struct {
 // Suite is the test suite of one repository.
 type Suite struct {
 	Program *callgraph.Program
-	Config  string
+	// Config is the vitest config file the suite's runs use: the one
+	// given, or the one the package's test script names (ScriptConfig),
+	// "" for vitest's own search.
+	Config string
+	// ConfigNote says where Config came from when no config was given and
+	// the test script named it.
+	ConfigNote string
 	// Tests are the test files that can run (listed by vitest, parsed,
 	// written for vitest), sorted.
 	Tests []string
@@ -103,19 +110,43 @@ type TestFile struct {
 }
 
 // Load reads the suite of the repository p reads: asks its vitest for the
-// test files and setupFiles unless opts gives them.
+// test files and setupFiles unless opts gives them. Without a config given,
+// the one the package's test script names is used (ScriptConfig), and
+// ConfigNote says so. A config vitest cannot load is a *ConfigError.
 func Load(p *callgraph.Program, opts Options) (*Suite, error) {
+	note := ""
 	if opts.Tests == nil {
+		named := ""
+		if opts.Config == "" {
+			if f, script := ScriptConfig(p.Root()); f != "" {
+				opts.Config, named = f, script
+				note = fmt.Sprintf("using %s, named by the %s script of package.json (--config FILE to use another)", f, script)
+			}
+		}
 		var err error
 		if opts.Tests, err = ListTests(p.Root(), opts.Config); err != nil {
-			return nil, err
+			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
-			return nil, err
+			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		opts.SetupFiles = opts.Vitest.SetupFiles
 	}
-	return New(p, opts)
+	s, err := New(p, opts)
+	if s != nil {
+		s.ConfigNote = note
+	}
+	return s, err
+}
+
+// namedBy: a config named by the test script that vitest cannot load says
+// so in its fix.
+func namedBy(err error, root, config, script string) error {
+	var ce *ConfigError
+	if script != "" && errors.As(err, &ce) {
+		ce.explain(root, config, script)
+	}
+	return err
 }
 
 // New builds the suite from the test files and setupFiles opts names.

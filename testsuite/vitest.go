@@ -35,7 +35,7 @@ func ListTests(root, config string) ([]string, error) {
 	if readOnly(root) {
 		args = append(args, "--configLoader", "runner")
 	}
-	out, err := runNode(root, "vitest list", args...)
+	out, err := runNode(root, config, "vitest list", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func ReadConfig(root, config string) (*Config, error) {
 	if readOnly(root) {
 		loader = "runner"
 	}
-	out, err := runNode(root, "reading vitest's configuration", "--input-type=module", "-e", configScript, root, api, config, loader)
+	out, err := runNode(root, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, root, api, config, loader)
 	if err != nil {
 		return nil, err
 	}
@@ -308,10 +308,11 @@ func readOnly(root string) bool {
 
 // runNode runs node with args in root, in the environment of oracle's
 // vitest runs (runner.VitestEnv) without colour, and returns what it printed; what names the step in
-// the error. vitest's temporary files (vite writes transformed sources under
+// the error, a *ConfigError when vitest could not load its config (config
+// is the one given, "" vitest's own search). vitest's temporary files (vite writes transformed sources under
 // $TMPDIR/<id>/ssr) go to a private directory removed when node ends, so
 // nothing is left in the system's temp directory.
-func runNode(root, what string, args ...string) ([]byte, error) {
+func runNode(root, config, what string, args ...string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "oracle-vitest-")
 	if err != nil {
 		return nil, fmt.Errorf("environment: temp directory: %w", err)
@@ -325,6 +326,9 @@ func runNode(root, what string, args ...string) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
+		if ce := configError(root, config, errb.String()); ce != nil {
+			return nil, ce
+		}
 		return nil, fmt.Errorf("%s: %v: %s", what, err, text.FirstLine(errb.String(), 300))
 	}
 	return out.Bytes(), nil

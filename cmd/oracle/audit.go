@@ -17,6 +17,7 @@ import (
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 type auditDoc struct {
@@ -40,7 +41,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	outs := resultFlags(v)
 	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
 	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
-	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
 	tablesOut := v.fs.String("tables", "", "write the validator's three tables (requirements, cross-component with the mock-swap run, test integrity) to `FILE.md`; exit 1 when a cell is FAIL")
 	tickets := v.fs.String("tickets", "", "with --tables: the ticket manifests of the requirements table, a `DIR` (default: every manifest under tickets/)")
 	// fail ends the audit on an error: the message on stderr, and with
@@ -153,6 +154,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
 		return exitTerminate
+	}
+	var ce *testsuite.ConfigError
+	if errors.As(err, &ce) {
+		return fail(exitUsage, ce.File, 0, "%v", err) // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
 		return fail(exitError, "", 0, "%v", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 type gateDoc struct {
@@ -61,7 +62,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noCache := v.fs.Bool("no-cache", false, "ignore the result cache in .oracle/ (and do not update it)")
 	shard := v.fs.String("shard", "", "run the deterministic shard `K/N` of the mutants (join the shards' --json with oracle gate merge)")
 	scope := v.fs.String("scope", gate.ScopeLines, "where mutants go: `lines` (the lines the change added or modified, in the functions it touched) or function (the whole of each touched function)")
-	config := v.fs.String("config", "", "the vitest config `FILE` (default: vitest's own search)")
+	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
 	timings := v.timingsFlag()
 	untested := v.fs.String("untested", gate.UntestedSkip, "what a changed function no test executes makes of the verdict: `skip` (it is not mutation-tested, with the reason) or fail (FAIL, attribution untested)")
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
@@ -177,6 +178,10 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var ce *testsuite.ConfigError
+	if errors.As(err, &ce) {
+		return &exitStatus{code: exitUsage, msg: ce.Error()} // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
 		return fmt.Errorf("environment: %w", err)

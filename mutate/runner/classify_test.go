@@ -31,6 +31,12 @@ func TestReadCanned(t *testing.T) {
 		{"no report", evidence{exitCode: 1, output: "boom at /sb/x.ts\nError: config broken in /sb/vitest.config.ts\n"}, func(r Result) bool {
 			return r.NoReport && r.Note == "vitest exited with code 1 and wrote no report: Error: config broken in vitest.config.ts"
 		}},
+		{"no report, a config vitest cannot load", evidence{exitCode: 1, output: "failed to load config from /sb/vitest.config.js\n\n\x1b[31m Startup Error \x1b[39m\nError: config must export or return an object.\n    at loadConfigFromFile (file:///sb/node_modules/vite/dist/node/chunks/node.js:1:1)\n    at async CAC.run (file:///sb/node_modules/vitest/dist/chunks/cac.js:1:1)\n"}, func(r Result) bool {
+			return r.NoReport && r.Note == "vitest exited with code 1 and wrote no report: vitest cannot load its config vitest.config.js: Error: config must export or return an object."
+		}},
+		{"no report, a stack frame last", evidence{exitCode: 1, output: "TypeError: setup exploded\n    at run (file:///sb/setup.ts:1:1)\n    at async CAC.run (file:///sb/cac.js:1:1)\n"}, func(r Result) bool {
+			return r.NoReport && r.Note == "vitest exited with code 1 and wrote no report: TypeError: setup exploded"
+		}},
 		{"garbage report", evidence{report: []byte("{")}, func(r Result) bool { return r.NoReport && strings.Contains(r.Note, "unreadable") }},
 		{"no file", evidence{report: []byte(`{"testResults":[]}`)}, func(r Result) bool {
 			return r.NoReport && strings.HasPrefix(r.Note, "no test file matched src/a.test.ts")

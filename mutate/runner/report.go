@@ -82,7 +82,7 @@ func read(ev evidence) Result {
 	res := Result{ExitCode: ev.exitCode, LastLine: ev.clean.line(ev.output, true)}
 	if len(ev.report) == 0 {
 		res.NoReport = true
-		res.Note = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(res.LastLine)
+		res.Note = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(ev.clean.cause(ev.output, res.LastLine))
 		return res
 	}
 	var rep jsonReport
@@ -318,6 +318,44 @@ func (c *cleaner) line(s string, last bool) string {
 		}
 	}
 	return c.cap(c.paths(pick))
+}
+
+var (
+	failedToLoad = regexp.MustCompile(`failed to load config from (\S+)`)
+	errorLine    = regexp.MustCompile(`^\s*(?:[A-Za-z]*Error|Error \[[A-Z_]+\]): .+$`)
+)
+
+// cause is why a run wrote no report, from its output: a config vitest
+// could not load (its file and error), else the last error line when the
+// output ends in a stack frame ("at async CAC.run"), else last (the last
+// line).
+func (c *cleaner) cause(output, last string) string {
+	out := stripANSI(output)
+	errAt := func(from string) string {
+		ls := strings.Split(from, "\n")
+		for _, l := range ls {
+			if errorLine.MatchString(l) {
+				return strings.TrimSpace(l)
+			}
+		}
+		return ""
+	}
+	if m := failedToLoad.FindStringSubmatchIndex(out); m != nil {
+		msg := errAt(out[m[1]:])
+		if msg == "" {
+			msg = "failed to load config"
+		}
+		return c.cap(c.paths("vitest cannot load its config " + out[m[2]:m[3]] + ": " + msg))
+	}
+	if strings.HasPrefix(last, "at ") {
+		ls := strings.Split(out, "\n")
+		for i := len(ls) - 1; i >= 0; i-- {
+			if errorLine.MatchString(ls[i]) {
+				return c.cap(c.paths(strings.TrimSpace(ls[i])))
+			}
+		}
+	}
+	return last
 }
 
 func (c *cleaner) cap(s string) string {
