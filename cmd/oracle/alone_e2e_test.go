@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +78,59 @@ func TestGateAloneWhy(t *testing.T) {
 	}
 	if again := gate("--isolate"); again.Timings != nil || len(again.Mutants) != len(iso.Mutants) || again.Mutants[0].AloneWhy != "isolate" {
 		t.Errorf("--isolate without --timings: %+v", again)
+	}
+}
+
+// TestProveOrdersBatched: on testdata/orders (a function that loads a
+// module with `await import()` through a path alias, records written
+// through sql.js, in-place spies in the fixture and the oracle) prove's
+// batch decides every mutant, and the document is --isolate's, run for run;
+// --isolate says why each ran alone ("isolate", counted under --timings).
+// The same on the code broken so that mutants survive (a survivor passes
+// its batch and runs alone, where it is confirmed).
+func TestProveOrdersBatched(t *testing.T) {
+	dir := copySample(t, "orders", v4(t).nodeModules)
+	checkout := filepath.Join(dir, "src/orders/checkout.ts")
+	orig, err := os.ReadFile(checkout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		edits [][2]string
+	}{
+		{"as it is", nil},
+		// The order also written by a helper after the event: removing the
+		// direct write, or moving it under the guard, survives.
+		{"written twice", [][2]string{
+			{`  await recordEvent(id, "paid");`, `  await recordEvent(id, "paid");` + "\n  await touch(id);"},
+			{"export interface CheckoutResult {", "async function touch(id: number): Promise<void> {\n  await updateOrder(id, {});\n}\n\nexport interface CheckoutResult {"},
+		}},
+	}
+	for _, c := range cases {
+		src := orig
+		for _, e := range c.edits {
+			if !bytes.Contains(src, []byte(e[0])) {
+				t.Fatalf("%s: checkout.ts has no %q", c.name, e[0])
+			}
+			src = bytes.Replace(src, []byte(e[0]), []byte(e[1]), 1)
+		}
+		if err := os.WriteFile(checkout, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		batched, tb := proveDocOf(t, dir, "tickets/PROJ-310.yaml")
+		isolated, ti := proveDocOf(t, dir, "tickets/PROJ-310.yaml", "--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
+		}
+		if c.edits != nil && !strings.Contains(batched, `"survived"`) {
+			t.Errorf("%s: no mutant survived:\n%s", c.name, batched)
+		}
+		if why, _ := ti["alone_why"].(map[string]any); ti["ran_alone"] != ti["mutants"] || len(why) != 1 || why["isolate"] != ti["mutants"] {
+			t.Errorf("%s: --isolate: %v ran alone of %v, reasons %v", c.name, ti["ran_alone"], ti["mutants"], ti["alone_why"])
+		}
+		if c.edits == nil && (tb["batched"] != 11.0 || tb["ran_alone"] != 0.0) {
+			t.Errorf("%s: the batch decided %v of 11 mutants, %v ran alone: %v", c.name, tb["batched"], tb["ran_alone"], tb["alone_why"])
+		}
 	}
 }
