@@ -159,6 +159,10 @@ type Mutant struct {
 	// CoveredBy are the related test files whose coverage run reached the
 	// mutant's code (all of them when its code could not be marked).
 	CoveredBy []string `json:"coveredBy"`
+	// AloneWhy says why the mutant ran alone rather than being decided in
+	// a batch (the lab's Alone* reasons); "" when a batch decided it, no
+	// test reached it, or its outcome came from the cache.
+	AloneWhy string `json:"aloneWhy,omitempty"`
 }
 
 // TestCase is one test (an it) of a related test file, as its baseline ran
@@ -241,6 +245,9 @@ type Timings struct {
 	// the slowest mutant runs, slowest first (lab.SlowestKept).
 	HitLimits int          `json:"hitLimits"`
 	Slowest   []SlowMutant `json:"slowest"`
+	// AloneWhy counts the mutants that ran alone, per reason (a mutant's
+	// aloneWhy).
+	AloneWhy map[string]int `json:"aloneWhy"`
 }
 
 // SlowMutant is one of the slowest mutant runs, in seconds.
@@ -259,7 +266,7 @@ type SlowMutant struct {
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope(), Change: opts.Origin,
-		Timings: Timings{Slowest: []SlowMutant{}}}
+		Timings: Timings{Slowest: []SlowMutant{}, AloneWhy: map[string]int{}}}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -760,7 +767,10 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		j, m := pd.job, pd.job.mutants[pd.i]
 		mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
 		ids[n] = mu.ID
-		mu.Outcome, mu.Detail, mu.CoveredBy = string(r.Outcome), r.Detail, r.CoveredBy
+		mu.Outcome, mu.Detail, mu.CoveredBy, mu.AloneWhy = string(r.Outcome), r.Detail, r.CoveredBy, r.AloneWhy
+		if r.AloneWhy != "" {
+			res.Timings.AloneWhy[r.AloneWhy]++
+		}
 		if mu.CoveredBy == nil { // not marked: it ran against every related test file
 			mu.CoveredBy = j.target.Tests
 		}

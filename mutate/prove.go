@@ -269,7 +269,7 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant, []byte(op.source))
-			run.Outcome, run.Detail, run.Seconds, run.Batched = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched
+			run.Outcome, run.Detail, run.Seconds, run.Batched, run.AloneWhy = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched, r.AloneWhy
 			op.Runs = append(op.Runs, run)
 		}
 	}

@@ -60,7 +60,10 @@ type Run struct {
 	Diff     string        `json:"diff,omitempty"`
 	Seconds  float64       `json:"seconds,omitempty"` // with --timings only
 	Batched  bool          `json:"-"`                 // established in a batched run
-	Baseline bool          `json:"-"`                 // the run on the unmutated code
+	// AloneWhy: why the mutant ran alone, not decided in a batch (lab's
+	// Alone* reasons); "" when a batch decided it.
+	AloneWhy string `json:"aloneWhy,omitempty"`
+	Baseline bool   `json:"-"` // the run on the unmutated code
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.

@@ -1,10 +1,12 @@
 // Command prove is the benchmark of `oracle prove` on the seed scenario
 // (testdata/pipeline, PROJ-142: one operation, four preserved calls, eleven
-// mutants plus the baseline). It prints the total prove time, the time per
+// mutants plus the baseline), or on the orders app (-sample orders:
+// testdata/orders, PROJ-310, eleven mutants; it runs on testdata/pipeline's
+// node_modules). It prints the total prove time, the time per
 // run, and the ratio of the prove time to one plain vitest run of the same
-// oracle, all measured in one run.
+// oracle, all measured in one run, and that ratio per round.
 //
-//	go run ./bench/prove [-runs N]
+//	go run ./bench/prove [-runs N] [-sample pipeline|orders] [-modes isolate/1,batched/1]
 //
 // Variants are measured interleaved in each round, all with the long-lived
 // vitest runner: every mutant alone (--isolate, the engine before batching)
@@ -27,47 +29,60 @@ import (
 	"time"
 )
 
+// samples are the samples the benchmark knows: the ticket and the oracle
+// gen writes for it.
+var samples = map[string]struct{ ticket, oracle string }{
+	"pipeline": {"tickets/PROJ-142.yaml", "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"},
+	"orders":   {"tickets/PROJ-310.yaml", "src/orders/__oracles__/checkout.quiet-checkout.oracle.test.ts"},
+}
+
 func main() {
 	runs := flag.Int("runs", 3, "how many times to measure each")
+	sample := flag.String("sample", "pipeline", "the sample: pipeline or orders")
+	modes := flag.String("modes", "isolate/1,isolate/2,batched/1,batched/2", "the prove runs to measure, mode/concurrency")
 	flag.Parse()
-	if err := mainErr(*runs); err != nil {
+	if _, ok := samples[*sample]; !ok {
+		fmt.Fprintf(os.Stderr, "bench/prove: unknown -sample %q (pipeline, orders)\n", *sample)
+		os.Exit(2)
+	}
+	if err := mainErr(*runs, *sample, strings.Split(*modes, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/prove:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(runs int) error {
+func mainErr(runs int, sample string, runners []string) error {
 	tmp, err := os.MkdirTemp("", "oracle-bench-prove-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	src, err := filepath.Abs("testdata/pipeline")
+	src, err := filepath.Abs("testdata/" + sample)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(src, "node_modules", "vitest")); err != nil {
-		return fmt.Errorf("run from the repository root after scripts/test: %w", err)
+	nm, _ := filepath.Abs("testdata/pipeline/node_modules") // the orders sample has none of its own
+	if _, err := os.Stat(filepath.Join(nm, "vitest")); err != nil {
+		return fmt.Errorf("run from the repository root after scripts/deps: %w", err)
 	}
 	repo := filepath.Join(tmp, "repo")
-	if err := samplecopy.Copy(src, repo, filepath.Join(src, "node_modules")); err != nil {
+	if err := samplecopy.Copy(src, repo, nm); err != nil {
 		return err
 	}
 	bin := filepath.Join(tmp, "oracle")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/oracle").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
-	manifest := filepath.Join(repo, "tickets/PROJ-142.yaml")
+	manifest := filepath.Join(repo, samples[sample].ticket)
 	if out, err := exec.Command(bin, "gen", "--root", repo, manifest).CombinedOutput(); err != nil {
 		return fmt.Errorf("gen: %v\n%s", err, out)
 	}
-	oracleFile := "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"
+	oracleFile := samples[sample].oracle
 
 	var plain []time.Duration
 	total := map[string][]time.Duration{}
 	perRun := map[string][]float64{}
 	perMutant := map[string][]time.Duration{}
-	runners := []string{"isolate/1", "isolate/2", "batched/1", "batched/2"}
 	nRuns := 0
 	for i := 0; i < runs; i++ {
 		start := time.Now()
@@ -81,7 +96,7 @@ func mainErr(runs int) error {
 		for _, rk := range runners {
 			start = time.Now()
 			mode, conc, _ := strings.Cut(rk, "/")
-			args := []string{"prove", "--json", "--concurrency", conc, "--root", repo, manifest}
+			args := []string{"prove", "--json", "--timings", "--concurrency", conc, "--root", repo, manifest}
 			if mode == "isolate" {
 				args = append(args, "--isolate")
 			}
@@ -114,7 +129,7 @@ func mainErr(runs int) error {
 		fmt.Println(line)
 	}
 	mp := median(plain)
-	fmt.Printf("node %s\n", nodeVersion())
+	fmt.Printf("sample %s, node %s\n", sample, nodeVersion())
 	fmt.Printf("one plain vitest run of the oracle: median %.2fs\n", mp.Seconds())
 	for _, rk := range runners {
 		lo, mt, hi := spread(total[rk])
@@ -125,6 +140,14 @@ func mainErr(runs int) error {
 	for _, rk := range runners {
 		lo, md, hi := spread(perMutant[rk])
 		fmt.Printf("prove %-13s per mutant after the baseline run: min/median/max %.0f/%.0f/%.0f ms\n", rk, float64(lo.Milliseconds()), float64(md.Milliseconds()), float64(hi.Milliseconds()))
+	}
+	for _, rk := range runners {
+		var ratios []time.Duration // prove / the round's plain run, in units of 1/1000
+		for i := range total[rk] {
+			ratios = append(ratios, time.Duration(1000*total[rk][i].Seconds()/plain[i].Seconds()))
+		}
+		lo, md, hi := spread(ratios)
+		fmt.Printf("prove %s / plain vitest run, per round: min/median/max %.2f/%.2f/%.2f\n", rk, float64(lo)/1000, float64(md)/1000, float64(hi)/1000)
 	}
 	for _, rk := range runners[1:] {
 		var ratios []time.Duration // per round, in units of 1/1000

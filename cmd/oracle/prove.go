@@ -77,12 +77,14 @@ type proveTimings struct {
 	// The lab's phases, summed over the operations: the baselines, the
 	// batched runs and the mutants run alone (ran_alone of them); the
 	// mutants that ran past the hit limit; the slowest mutant runs.
-	BaselineSeconds float64    `json:"baseline_seconds"`
-	BatchesSeconds  float64    `json:"batches_seconds"`
-	AloneSeconds    float64    `json:"alone_seconds"`
-	RanAlone        int        `json:"ran_alone"`
-	HitLimits       int        `json:"hit_limits"`
-	Slowest         []slowTime `json:"slowest"`
+	BaselineSeconds float64 `json:"baseline_seconds"`
+	BatchesSeconds  float64 `json:"batches_seconds"`
+	AloneSeconds    float64 `json:"alone_seconds"`
+	RanAlone        int     `json:"ran_alone"`
+	HitLimits       int     `json:"hit_limits"`
+	// AloneWhy counts the mutants run alone per reason (a run's aloneWhy).
+	AloneWhy map[string]int `json:"alone_why"`
+	Slowest  []slowTime     `json:"slowest"`
 }
 
 // slowTime is one of the slowest mutant runs.
@@ -98,7 +100,7 @@ func timingsOf(res *mutate.Result) proveTimings {
 	rt := res.Timings
 	t := proveTimings{SandboxSeconds: rt.Sandbox.Seconds(), TotalSeconds: rt.Total.Seconds(), Concurrency: rt.Concurrency,
 		BaselineSeconds: rt.Baseline.Seconds(), BatchesSeconds: rt.Batches.Seconds(), AloneSeconds: rt.Alone.Seconds(),
-		RanAlone: rt.RanAlone, HitLimits: rt.HitLimits, Slowest: []slowTime{}}
+		RanAlone: rt.RanAlone, HitLimits: rt.HitLimits, AloneWhy: map[string]int{}, Slowest: []slowTime{}}
 	for _, s := range rt.Slowest {
 		t.Slowest = append(t.Slowest, slowTime{Operation: s.Operation, Mutant: s.Mutant, Outcome: string(s.Outcome), Batched: s.Batched, Seconds: s.Duration.Seconds()})
 	}
@@ -110,6 +112,9 @@ func timingsOf(res *mutate.Result) proveTimings {
 			}
 			if r.Batched {
 				t.Batched++
+			}
+			if r.AloneWhy != "" {
+				t.AloneWhy[r.AloneWhy]++
 			}
 			t.RunsSeconds += r.Seconds
 		}

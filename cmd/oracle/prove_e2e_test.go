@@ -474,7 +474,8 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 }
 
 // proveDocOf is prove --json of ticket in dir, one mutant at a time, without
-// what differs from run to run (seconds, timings: returned apart).
+// what differs from run to run (seconds, timings: returned apart) and
+// without why a mutant ran alone (every one does with --isolate).
 func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--timings", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
@@ -490,6 +491,7 @@ func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[
 		runs, _ := op.(map[string]any)["runs"].([]any)
 		for _, r := range runs {
 			delete(r.(map[string]any), "seconds")
+			delete(r.(map[string]any), "aloneWhy")
 		}
 	}
 	b, _ := json.MarshalIndent(d, "", " ")

@@ -296,9 +296,12 @@ func jsonString(s string) (string, error) {
 // reached mutant k: then a variant that passes in each of their batches
 // survived.
 // baseline is each test file's baseline time.
-func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, []string, error) {
+//
+// The third list says, per mutant left undecided, why (an Alone* reason).
+func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, []string, []string, error) {
 	out := make([]*Run, len(ms))
 	hits := make([]string, len(ms))
+	why := make([]string, len(ms))
 	passed := make([]int, len(ms)) // the clean batches mutant k passed
 	// One schema per file, written for the batches and restored after.
 	paths, byPath := byFile(ms, func(k int) bool { return decided[k] == nil })
@@ -313,6 +316,9 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		ks := byPath[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
 		if err != nil {
+			for _, k := range ks {
+				why[k] = AloneUnreadable
+			}
 			continue // these run alone, which reports the problem
 		}
 		var sms []edit.Mutant
@@ -326,14 +332,24 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 		}
 		sc, err := edit.BuildSchema(p, orig, sms, svs)
 		if err != nil {
+			for _, k := range ks {
+				why[k] = AloneNoSchema + ": the file's schema could not be built"
+			}
 			continue // every mutant of this file runs alone
 		}
 		if err := l.Files.WriteFile(p, sc.Source); err != nil {
-			return nil, nil, fmt.Errorf("sandbox: %w", err)
+			return nil, nil, nil, fmt.Errorf("sandbox: %w", err)
 		}
 		written = append(written, p)
 		for _, v := range sc.Placed {
 			placed = append(placed, v-1)
+		}
+		for _, k := range ks {
+			if a, ok := sc.Alone[k+1]; ok {
+				why[k] = AloneNoSchema + ": " + a
+			} else if !slices.Contains(sc.Placed, k+1) {
+				why[k] = AloneNoSchema
+			}
 		}
 	}
 	slices.Sort(placed)
@@ -374,8 +390,8 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 				earlier[k] = true
 			}
 		}
-		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, hits, timeout, baseline); err != nil {
-			return nil, nil, err
+		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, hits, why, timeout, baseline); err != nil {
+			return nil, nil, nil, err
 		}
 		pending = rest
 	}
@@ -384,7 +400,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 			out[k] = &Run{Test: runsOf[k][len(runsOf[k])-1], Mutant: &ms[k], Outcome: Survived, Batched: true}
 		}
 	}
-	return out, hits, nil
+	return out, hits, why, nil
 }
 
 // byFile groups the mutants ms that keep says to keep by the file they
@@ -418,7 +434,7 @@ func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int
 // did not load, a baseline of it failed: maybe for another batch's
 // leftovers), runs again alone, as every batch did before; so the outcomes
 // are those of batches run one by one.
-func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, hits []string, timeout time.Duration, baseline map[string]time.Duration) error {
+func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, hits, why []string, timeout time.Duration, baseline map[string]time.Duration) error {
 	type batchRun struct {
 		test    string
 		harness string
@@ -434,6 +450,9 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 	}()
 	for i, test := range tests {
 		if _, err := jsonString(path.Base(test)); err != nil {
+			for _, k := range left[i] {
+				why[k] = AloneHarnessPath
+			}
 			continue // run alone
 		}
 		vs := []int{0}
@@ -476,14 +495,14 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 		}
 	}
 	for _, b := range runs {
-		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, hits, b.limit) {
+		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, hits, why, b.limit) {
 			continue
 		}
 		r, err := l.Runner.Run(ctx, b.spec)
 		if err != nil {
 			return l.fail(ctx, err)
 		}
-		l.batchRead(r, b.test, b.vs, ms, out, passed, hits, b.limit)
+		l.batchRead(r, b.test, b.vs, ms, out, passed, hits, why, b.limit)
 	}
 	return nil
 }
@@ -491,7 +510,8 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 // batchRead records what the batch run r of test's variants vs (each
 // within limit) establishes, as batchWave says; false (and nothing recorded)
 // when the batch cannot be trusted (batchTrusted).
-func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, hits []string, limit time.Duration) bool {
+// why gets, per variant left undecided, the reason it runs alone.
+func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, hits, why []string, limit time.Duration) bool {
 	groups := make([][]runner.Test, len(vs))
 	for _, t := range r.Tests {
 		for i, v := range vs {
@@ -503,6 +523,10 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 		}
 	}
 	if !batchTrusted(r, groups[0], groups[len(vs)-1]) {
+		w := untrustedWhy(r, groups[0], groups[len(vs)-1])
+		for _, v := range vs[1 : len(vs)-1] {
+			why[v-1] = w
+		}
 		return false // nothing is trusted: each mutant runs alone
 	}
 	notes := readNotes(r.Markers)
@@ -516,8 +540,10 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 		if hit {
 			hits[k] = lim // a suspicion: it runs alone, without the counter
 		}
-		o, detail, by := variantOutcome(variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}, limit)
+		vr := variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}
+		o, detail, by := variantOutcome(vr, limit)
 		if o == "" {
+			why[k] = undecidedWhy(vr, notes.preloaded)
 			if green(groups[i]) && !notes.preloaded && !hit {
 				passed[k]++ // (a variant that caught the hit limit's error may loop without the counter)
 			}

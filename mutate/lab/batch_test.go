@@ -93,14 +93,26 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 	}
 	var tests []runner.Test
 	var notes []string
-	dirty := false
-	for _, m := range titleRE.FindAllStringSubmatch(string(src), -1) {
+	dirty, baseFails := false, false
+	for _, beh := range b.mutants {
+		switch beh.batch {
+		case "crash":
+			return runner.Result{Duration: time.Second, ExitCode: 1}, nil
+		case "basefail":
+			baseFails = true
+		}
+	}
+	for n, m := range titleRE.FindAllStringSubmatch(string(src), -1) {
 		var v int
 		fmt.Sscan(m[2], &v)
 		name := m[0] + " t"
 		beh := b.mutants[v]
 		notes = append(notes, timeNote+m[1]+"-"+fmt.Sprint(100*v))
-		if v != 0 {
+		if v == 0 && n == 0 && baseFails {
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "red"})
+			continue
+		}
+		if v != 0 && beh.batch != "other" {
 			notes = append(notes, fmt.Sprintf("%s%s\t%q", ranNote, m[1], name)) // its test ran the variant's code
 		}
 		switch {
@@ -125,7 +137,17 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		case beh.batch == "contaminate":
 			tests = append(tests, runner.Test{Name: name, Status: "passed"})
 			dirty = true
+		case beh.batch == "other": // a test that never executed the variant fails
+			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "flaky"})
+		case beh.batch == "skip":
+			tests = append(tests, runner.Test{Name: name, Status: "skipped"})
+		case beh.batch == "shared":
+			tests = append(tests, runner.Test{Name: name, Status: "passed"})
+			notes = append(notes, globalsNote)
+		case beh.batch == "basefail":
+			tests = append(tests, runner.Test{Name: name, Status: "passed"})
 		}
+		// "noload": the variant threw while loading: no test of it.
 	}
 	return runner.Result{Tests: tests, Duration: time.Second, Markers: notes, ExitCode: 1}, nil
 }

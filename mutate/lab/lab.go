@@ -111,6 +111,10 @@ type Run struct {
 	// NoTestRan: a baseline's test file loaded but executed no test (every
 	// test skipped, or none): it runs none of the code under test.
 	NoTestRan bool
+	// AloneWhy says why a mutant ran alone rather than being decided in a
+	// batch (one of the Alone* reasons, alone.go); "" for a baseline, a
+	// mutant a batch decided, and one no test file reached (no run).
+	AloneWhy string
 }
 
 // Result is what a lab established, in input order.
@@ -280,16 +284,23 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	res.Baseline = time.Since(phase)
 	phase = time.Now()
 	hits := make([]string, len(ms)) // the hit limit that stopped mutant k in a batch
+	why := make([]string, len(ms))  // why mutant k runs alone, when it does
+	switch {
+	case l.Isolate:
+		fill(why, AloneIsolate)
+	case len(ms) <= 1:
+		fill(why, AloneSingle)
+	}
 	if !l.Isolate && len(ms) > 1 {
 		baseline := map[string]time.Duration{}
 		for _, b := range res.Baselines {
 			baseline[b.Test] = b.Duration
 		}
-		batched, hit, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
+		batched, hit, whys, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
 		if err != nil {
 			return res, err
 		}
-		hits = hit
+		hits, why = hit, whys
 		for k, r := range batched {
 			if r != nil {
 				pre[k] = r
@@ -314,9 +325,12 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	}
 	res.Batches = time.Since(phase)
 	phase = time.Now()
-	for _, r := range pre {
+	for k, r := range pre {
 		if r == nil {
 			res.RanAlone++
+			if why[k] == "" {
+				why[k] = AloneUndecided
+			}
 		}
 	}
 	if red, err := l.confirmAlone(ctx, res, runsOf, pre, jointOnly, bt); err != nil || red {
@@ -327,6 +341,9 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	for k := range runs {
 		if covered[k] && runs[k].CoveredBy == nil {
 			runs[k].CoveredBy = runsOf[k]
+		}
+		if pre[k] == nil {
+			runs[k].AloneWhy = why[k]
 		}
 	}
 	res.Mutants = runs

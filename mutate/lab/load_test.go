@@ -68,6 +68,10 @@ func TestLoadTimeBatchReal(t *testing.T) {
 	if got, want := summarize(batched), "test:times=killed/batched test:bound=survived/batched test:endless=stopped test:throws=error test:lookup=killed/batched"; got != want {
 		t.Errorf("batched: %s\nwant     %s\n%s", got, want, details(batched))
 	}
+	// Why the two undecided ones ran alone, as the real batch says it.
+	if got, want := whys(batched), "||"+AloneHitLimit+"|"+AloneLoadThrew+"|"; got != want {
+		t.Errorf("aloneWhy %s\nwant     %s", got, want)
+	}
 	// Alone, the same outcomes; the endless loop is left out there: alone it
 	// has no hit limit and grows its array until the run's time-out or the
 	// heap's end, whichever a machine reaches first (the runner's own tests
