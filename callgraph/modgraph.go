@@ -105,8 +105,8 @@ func (p *Program) Reach(from *analyzer.File, stop func(module string) bool) (rea
 	stopped = map[string][]string{}
 	type step struct{ module, via string }
 	var queue []step
-	for _, m := range p.RuntimeModules(from) {
-		queue = append(queue, step{m, from.Path})
+	for _, im := range p.RuntimeImports(from) {
+		queue = append(queue, step{im.Module, from.Path})
 	}
 	for len(queue) > 0 {
 		s := queue[0]
@@ -123,8 +123,8 @@ func (p *Program) Reach(from *analyzer.File, stop func(module string) bool) (rea
 		seen[s.module] = true
 		reached = append(reached, s.module)
 		if f, _ := p.Module(s.module); f != nil {
-			for _, next := range p.RuntimeModules(f) {
-				queue = append(queue, step{next, s.module})
+			for _, im := range p.RuntimeImports(f) {
+				queue = append(queue, step{im.Module, s.module})
 			}
 		}
 	}
