@@ -23,7 +23,8 @@ import (
 // import a module and vi.mock another, as audit's benchmark writes them),
 // under no stub, the file's own vi.mock calls (as audit reads them), and
 // arbitrary stubs of whole modules and single exports. The new walks run in
-// parallel on one Program, as audit runs them.
+// parallel on one Program, as audit runs them (go test -race -short runs
+// the samples without the synthetic).
 func TestReachFunctionsMatchesReference(t *testing.T) {
 	roots := []string{"../testdata/graph/imports", "../testdata/graph/paths", "../testdata/graph/workspace",
 		"../testdata/services", "../testdata/pipeline"}
@@ -35,12 +36,16 @@ func TestReachFunctionsMatchesReference(t *testing.T) {
 			}
 		}
 	}
-	synthRoot := t.TempDir()
-	if _, err := synth.Generate(synthRoot, synth.Default()); err != nil {
-		t.Fatal(err)
+	roots = append(roots, writeShapes(t))
+	synthRoot := ""
+	if !testing.Short() { // -short (with -race): the samples only
+		synthRoot = t.TempDir()
+		if _, err := synth.Generate(synthRoot, synth.Default()); err != nil {
+			t.Fatal(err)
+		}
+		writeSynthTests(t, synthRoot)
+		roots = append(roots, synthRoot)
 	}
-	writeSynthTests(t, synthRoot)
-	roots = append(roots, synthRoot)
 	walks := 0
 	for _, root := range roots {
 		files, _, err := walkSources(root)
@@ -92,9 +97,113 @@ func TestReachFunctionsMatchesReference(t *testing.T) {
 		}
 		p.Close()
 	}
-	if walks < 500 {
+	if walks < 300 {
 		t.Fatalf("only %d walks compared", walks)
 	}
+}
+
+// writeShapes writes a small repository with the shapes the walk follows:
+// class inheritance (a chain deeper than the walk follows), constructor
+// calls, barrels (export *, export * as, re-export by another name),
+// namespaces, dynamic imports (destructured or whole), module-level code
+// and side-effect imports, an interface, and test files with whole,
+// partial (call-through) and factory-importing vi.mock calls.
+func writeShapes(t *testing.T) string {
+	root := t.TempDir()
+	var chain strings.Builder
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&chain, "export class C%d extends C%d {\n  m%d() { return c%d(); }\n}\nfunction c%d() { return %d; }\n", i, i+1, i, i, i, i)
+	}
+	chain.WriteString("export class C24 {\n  m24() { return 24; }\n}\n")
+	files := map[string]string{
+		"package.json":  `{"name":"shapes","type":"module"}`,
+		"tsconfig.json": `{"compilerOptions":{"strict":true}}`,
+		"src/base.ts": `export class Base {
+  hello() { return helper(); }
+  static make() { return new Base(); }
+}
+function helper() { return 1; }
+export interface Greeter { greet(): string }
+export class Polite implements Greeter { greet() { return helper() + "!"; } }
+`,
+		"src/derived.ts": `import { Base } from "./base";
+export class Derived extends Base {
+  constructor() { super(); init(); }
+  run() { return this.hello(); }
+}
+function init() { return 0; }
+`,
+		"src/make.ts": `import { Derived } from "./derived";
+import { Polite } from "./base";
+export function make() { return new Derived(); }
+export function polite() { return new Polite().greet(); }
+`,
+		"src/util.ts": `export function u1() { return u2(); }
+export function u2() { return 1; }
+export const u3 = () => u2();
+export type T = number;
+export default function u4() { return u1(); }
+`,
+		"src/ns.ts": `export function n1() { return 1; }
+export function n2() { return n1(); }
+`,
+		"src/barrel.ts": `export * from "./util";
+export * as ns from "./ns";
+export { make as build } from "./make";
+export { default as u4 } from "./util";
+`,
+		"src/lazy.ts": `export async function lazy() { const { u1 } = await import("./util"); return u1(); }
+export async function lazyAll() { const m = await import("./ns"); return m.n2(); }
+`,
+		"src/effects.ts": `export function setup() { return 1; }
+setup();
+`,
+		"src/side.ts": `import "./effects";
+import { n2 } from "./ns";
+export const value = n2();
+`,
+		"src/chain.ts": chain.String(),
+		"src/deep.ts": `import { C6 } from "./chain";
+export function deep() { return new C6(); }
+`,
+		"test/a.test.ts": `import { it, vi } from "vitest";
+import { build, ns, u1 } from "../src/barrel";
+import { make } from "../src/make";
+vi.mock("../src/util", async (orig) => ({ ...(await orig()), u2: vi.fn(), u1: vi.fn((await orig()).u1) }));
+vi.mock("../src/effects", async () => { const m = await import("../src/ns"); return { setup: m.n1 }; });
+it("runs", () => { build(); ns.n1(); u1(); make(); });
+`,
+		"test/b.test.ts": `import { it, vi } from "vitest";
+import { C3 } from "../src/chain";
+import { deep } from "../src/deep";
+import "../src/side";
+vi.mock("../src/ns");
+function helperOfTest() { return new C3().m3(); }
+it("runs", () => { helperOfTest(); deep(); });
+`,
+		"test/c.test.ts": `import { it, vi } from "vitest";
+import * as all from "../src/barrel";
+import { lazy, lazyAll } from "../src/lazy";
+import u4 from "../src/util";
+vi.mock("../src/make", () => ({ make: vi.fn(), polite: vi.fn() }));
+it("runs", async () => { all.u3(); await lazy(); await lazyAll(); u4(); });
+`,
+		"test/d.test.ts": `import { it } from "vitest";
+import { Derived } from "../src/derived";
+import { Base } from "../src/base";
+it("runs", () => { new Derived().run(); Base.make(); });
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
 
 func keys(m map[string]bool) string {
