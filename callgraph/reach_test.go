@@ -100,6 +100,7 @@ func TestReachFunctionsMatchesReference(t *testing.T) {
 	if walks < 300 {
 		t.Fatalf("only %d walks compared", walks)
 	}
+	t.Logf("%d walks compared", walks)
 }
 
 // writeShapes writes a small repository with the shapes the walk follows:
