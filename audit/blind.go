@@ -125,7 +125,7 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	}
 	for _, t := range s.Tests {
 		tr := s.reach[t]
-		if tr.fns[id] && loads[t] {
+		if loads[t] && tr.fns[id] {
 			return Finding{}, false // runs un-stubbed in t
 		}
 		var ms []*analyzer.Mock

@@ -83,6 +83,8 @@ type Program struct {
 	imports   sync.Map // file -> []Import (RuntimeImports)
 	targets   sync.Map // "file#qual" ("file#" for module-level code) -> []target (callTargets)
 	funcIndex sync.Map // file -> map[qual]*analyzer.Function (functionOf)
+
+	reach reachIndex // ReachFunctions' interned graph, shared by every walk (reach.go)
 }
 
 type moduleEntry struct {

@@ -105,8 +105,8 @@ func (p *Program) Reach(from *analyzer.File, stop func(module string) bool) (rea
 	stopped = map[string][]string{}
 	type step struct{ module, via string }
 	var queue []step
-	for _, m := range p.RuntimeModules(from) {
-		queue = append(queue, step{m, from.Path})
+	for _, im := range p.RuntimeImports(from) {
+		queue = append(queue, step{im.Module, from.Path})
 	}
 	for len(queue) > 0 {
 		s := queue[0]
@@ -123,8 +123,8 @@ func (p *Program) Reach(from *analyzer.File, stop func(module string) bool) (rea
 		seen[s.module] = true
 		reached = append(reached, s.module)
 		if f, _ := p.Module(s.module); f != nil {
-			for _, next := range p.RuntimeModules(f) {
-				queue = append(queue, step{next, s.module})
+			for _, im := range p.RuntimeImports(f) {
+				queue = append(queue, step{im.Module, s.module})
 			}
 		}
 	}
@@ -144,211 +144,6 @@ func contains(list []string, s string) bool {
 // Stub says what a test replaces: a whole module (export "") or one export
 // of a module a partial mock keeps.
 type Stub func(module, export string) bool
-
-// ReachFunctions is what a file runs, as far as names and declarations
-// decide: the module-level code of every module it loads (and the functions
-// it holds: object-literal methods, arrows passed to calls), the functions it
-// takes by name from them (a whole module when it takes the namespace or
-// does not destructure a dynamic import), every member of a class it takes,
-// and, transitively, every function those call (resolved call edges). A
-// module stub replaces is not entered; an export it replaces is not taken.
-// What only from's vi.mock factories call or import is not run by from.
-// It returns the function ids reached and the stubbed modules the walk met.
-func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string]bool, stubbed map[string]bool) {
-	fns, stubbed = map[string]bool{}, map[string]bool{}
-	loaded := map[string]bool{}
-	files := map[string]*analyzer.File{}
-	module := func(path string) *analyzer.File {
-		f, ok := files[path]
-		if !ok {
-			f, _ = p.Module(path)
-			files[path] = f
-		}
-		return f
-	}
-	takenAll := map[string]bool{}
-	var fnQueue []string
-	addFn := func(id string) {
-		if !fns[id] {
-			fns[id] = true
-			fnQueue = append(fnQueue, id)
-		}
-	}
-	isStubbed := func(module, export string) bool {
-		if stub == nil {
-			return false
-		}
-		if stub(module, "") {
-			stubbed[module] = true
-			return true
-		}
-		return export != "" && stub(module, export)
-	}
-	// The vi.mock factories of the file are its scaffolding: what only a
-	// factory's code calls or imports is not run by the file (SPEC: a
-	// function called only inside a vi.mock factory is not tested by it).
-	var factories [][2]uint
-	for _, m := range from.Mocks {
-		if m.FactoryEndByte > m.FactoryStartByte {
-			factories = append(factories, [2]uint{m.FactoryStartByte, m.FactoryEndByte})
-		}
-	}
-	inFactory := func(start uint) bool {
-		for _, r := range factories {
-			if start >= r[0] && start < r[1] {
-				return true
-			}
-		}
-		return false
-	}
-	var load func(f *analyzer.File)
-	var take func(module, name string)
-	// addClass counts every method of class c (of file) and of its bases in
-	// the repository as run: an instance exists (a test imports the class,
-	// or code it runs constructs one), and its methods are called through
-	// it in ways calls are not followed (a local variable, a factory's
-	// result, an interface).
-	classes := map[string]bool{}
-	var addClass func(file string, c *analyzer.Class, depth int)
-	addClass = func(file string, c *analyzer.Class, depth int) {
-		if depth > 16 || c.Interface || classes[file+"#"+c.Name] {
-			return
-		}
-		classes[file+"#"+c.Name] = true
-		for _, m := range c.Members {
-			if m.Function != "" {
-				addFn(file + "#" + m.Function)
-			}
-		}
-		for _, ext := range c.Extends {
-			if tf, tc, _ := p.resolveType(file, ext); tc != nil {
-				if mf := module(tf); mf != nil {
-					load(mf)
-				}
-				addClass(tf, tc, depth+1)
-			}
-		}
-	}
-	// edges follows the resolved calls of a list (module-level code, a body).
-	edges := func(f *analyzer.File, key string, calls []analyzer.Call) {
-		for _, t := range p.callTargets(f, key, calls) {
-			if isStubbed(t.module, t.export) {
-				continue
-			}
-			mf := module(t.module)
-			if mf != nil {
-				load(mf)
-			}
-			addFn(t.id)
-			if cls, ok := strings.CutSuffix(t.id[len(t.module)+1:], ".constructor"); ok && mf != nil {
-				if c := classByName(mf, cls); c != nil {
-					addClass(mf.Path, c, 0)
-				}
-			}
-		}
-	}
-	load = func(f *analyzer.File) {
-		if loaded[f.Path] {
-			return
-		}
-		loaded[f.Path] = true
-		key, calls, imports := f.Path+"#", f.TopCalls, []Import(nil)
-		if f == from && len(factories) > 0 {
-			key, calls, imports = f.Path+"# outside vi.mock factories", nil, p.runtimeImports(f, inFactory)
-			for _, c := range f.TopCalls {
-				if !inFactory(c.StartByte) {
-					calls = append(calls, c)
-				}
-			}
-		} else {
-			imports = p.RuntimeImports(f)
-		}
-		edges(f, key, calls)
-		for _, fn := range f.Functions {
-			// The functions of module-level code: their calls are the
-			// module's TopCalls, followed above.
-			if fn.Parent == nil && (fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression) {
-				fns[f.Path+"#"+fn.Qual] = true
-			}
-		}
-		for _, im := range imports {
-			if isStubbed(im.Module, "") {
-				continue
-			}
-			if len(im.Names) == 0 {
-				if mf := module(im.Module); mf != nil {
-					load(mf)
-				}
-			}
-			for _, n := range im.Names {
-				take(im.Module, n)
-			}
-		}
-	}
-	take = func(mod, name string) {
-		if isStubbed(mod, name) {
-			return
-		}
-		mf := module(mod)
-		if mf == nil {
-			return
-		}
-		load(mf)
-		if name == "*" {
-			if takenAll[mod] {
-				return
-			}
-			takenAll[mod] = true
-			for _, ex := range mf.Exports {
-				switch {
-				case ex.TypeOnly:
-				case ex.Kind == analyzer.ExportAll || ex.Kind == analyzer.ExportAllAs:
-					if r := p.resolveModule(mod, ex.Specifier); r.file != "" && r.reason == "" {
-						take(r.file, "*")
-					}
-				case ex.Name != "":
-					take(mod, ex.Name)
-				}
-			}
-			return
-		}
-		sym := p.exportOf(mod, name)
-		if sym.reason != "" || sym.external != "" || sym.file == "" {
-			return
-		}
-		if sym.namespace {
-			take(sym.file, "*")
-			return
-		}
-		df := module(sym.file)
-		if df == nil {
-			return
-		}
-		load(df)
-		if c := classByName(df, sym.name); c != nil {
-			addClass(sym.file, c, 0)
-			return
-		}
-		addFn(sym.file + "#" + sym.name)
-	}
-	load(from)
-	for _, fn := range from.Functions { // a test file's own helpers
-		addFn(from.Path + "#" + fn.Qual)
-	}
-	for len(fnQueue) > 0 {
-		id := fnQueue[0]
-		fnQueue = fnQueue[1:]
-		file, qual, _ := strings.Cut(id, "#")
-		f := module(file)
-		if f == nil {
-			continue
-		}
-		if fn := p.functionOf(f, qual); fn != nil {
-			edges(f, id, fn.Calls)
-		}
-	}
-	return fns, stubbed
-}
 
 // ExportedDeclaration follows export name of module (re-exports, barrels)
 // to the declaration that defines it: its file and name. ok is false only
