@@ -91,7 +91,10 @@ func TestGateReadOnlyCheckout(t *testing.T) {
 			return nil
 		})
 	}
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr // progress lines: the result is on stdout
+	out, err := cmd.Output()
+	out = append(out, stderr.String()...)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

@@ -46,7 +46,7 @@ func newGateRepo(t *testing.T, files map[string]string) gitRepo {
 // way at the base, it is a note and counts for nothing.
 func TestGateRedSuite(t *testing.T) {
 	base := map[string]string{"src/price.ts": totalTS, "src/fmt.ts": fmtTS, "test/price.test.ts": totalTestTS, "test/fmt.test.ts": fmtTestTS}
-	stronger := strings.Replace(totalTS, "price * qty", "price * qty * 1", 1)
+	stronger := strings.Replace(totalTS, "price * qty", "qty * price", 1)
 	cases := []struct {
 		name   string
 		base   map[string]string // over base
@@ -156,7 +156,7 @@ func TestGateHangingBaseline(t *testing.T) {
 	hang := "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"await new Promise(() => { setInterval(() => {}, 1000); });\nit(\"never\", () => {\n  expect(total(1, 1)).toBe(1);\n});\n"
 	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": totalTestTS})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "price * qty * 1", 1), "test/hang.test.ts": hang})
+	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1), "test/hang.test.ts": hang})
 	t.Setenv("ORACLE_BASELINE_TIMEOUT", "2s")
 	code, r, errs := gateJSON(t, g.dir, "--no-cache")
 	if code != exitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/hang.test.ts did not finish within 2 seconds") {
@@ -178,7 +178,7 @@ func TestGateSandboxIsTheWorld(t *testing.T) {
 		"  writeFileSync(join(process.env.INIT_CWD ?? process.env.PWD!, \"init.txt\"), \"x\");\n" +
 		"  writeFileSync(join(homedir(), \"home.txt\"), \"x\");\n  expect(total(2, 3)).toBe(6);\n});\n"
 	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": writer})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "price * qty * 1", 1)})
+	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("PWD", g.dir) // the user's shell, in the checkout
