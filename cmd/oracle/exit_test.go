@@ -99,7 +99,7 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 		{[]string{"prove", "--json", "--root", dir}, exitUsage, []entry{{Message: "invalid command line: want 1 argument(s), MANIFEST; got 0"}}},
 		{[]string{"gate", "--json", "--root", dir, "extra"}, exitUsage, []entry{{Message: `invalid command line: takes no arguments, got "extra"`}}},
 		{[]string{"audit", "--json", "--enabel", "x"}, exitUsage, []entry{{Message: "invalid command line: unknown flag --enabel (did you mean --enable?); oracle help audit lists its flags"}}},
-		{[]string{"graph", "--json", "--root", dir, "--", "nope.ts"}, exitUsage, []entry{{Message: "oracle graph: nope.ts: no such file"}}},
+		{[]string{"graph", "--json", "--root", dir, "--", filepath.Join(dir, "nope.ts")}, exitUsage, []entry{{Message: "oracle graph: " + filepath.Join(dir, "nope.ts") + ": no such file"}}},
 		{[]string{"gate", "merge", "--json", "--root", dir}, exitUsage, []entry{{Message: "oracle gate merge: give the --json documents of the shards"}}},
 		{[]string{"gen", "--json", "--root", dir, bad}, exitUsage, nil},
 		{[]string{"apply", "--json", "--root", dir, bad}, exitUsage, nil},
@@ -137,8 +137,9 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 			}
 			continue
 		}
-		if fmt.Sprint(doc.Errors) != fmt.Sprint(want) {
-			t.Errorf("%v: errors[] %+v, want %+v", tc.args, doc.Errors, want)
+		got, _ := json.Marshal(doc.Errors)
+		if w, _ := json.Marshal(want); string(got) != string(w) {
+			t.Errorf("%v: errors[] %s, want %s", tc.args, got, w)
 		}
 	}
 }
