@@ -156,6 +156,10 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if ctx.Err() != nil {
 			return ctx.Err() // runVerb reports the interrupt
 		}
+		var errs manifest.Errors
+		if errors.As(err, &errs) {
+			return &exitStatus{code: exitUsage, errs: errs} // a ticket manifest's errors, each with its file and line
+		}
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}

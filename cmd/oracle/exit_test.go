@@ -86,6 +86,10 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x"}`), 0o644)
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("ticket: T\noperations:\n  - kind: nope\n    function: a.ts#f\n  - function: b.ts#g\n"), 0o644)
+	// The requirements table of an audit reads the ticket manifests (vitest
+	// is asked which test files it runs first).
+	withTickets := auditRepo(t, map[string]string{"package.json": `{"name":"a","private":true,"type":"module"}`, "src/price.ts": totalTS,
+		"tickets/bad.yaml": "ticket: T\noperations:\n  - kind: nope\n    function: a.ts#f\n  - function: b.ts#g\n"})
 	badConfig := t.TempDir()
 	os.WriteFile(filepath.Join(badConfig, "oracle.yaml"), []byte("fixtures: 3\ngate:\n  threshold: high\n"), 0o644)
 	type entry = manifest.Error
@@ -106,6 +110,7 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 		{[]string{"prove", "--json", "--root", dir, bad}, exitUsage, nil},
 		{[]string{"gate", "--json", "--root", badConfig}, exitUsage, nil},
 		{[]string{"audit", "--json", "--root", badConfig}, exitUsage, nil},
+		{[]string{"audit", "--json", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--root", withTickets}, exitUsage, nil},
 	} {
 		code, out, errs := oracle(t, tc.args...)
 		var doc struct {
@@ -121,7 +126,7 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 			// The input errors the verb found, as it said them on stderr.
 			var said []string
 			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
-				if line != "nothing was written" && !strings.HasPrefix(line, "note: ") {
+				if line != "nothing was written" && !strings.HasPrefix(line, "note: ") && !strings.HasPrefix(line, "oracle ") { // not a note or a progress step
 					said = append(said, line)
 				}
 			}
