@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 
@@ -15,28 +15,28 @@ type applyDoc struct {
 	Operations []mutate.Edit `json:"operations"`
 }
 
-func runApply(args []string, stdout, stderr io.Writer) int {
+func runApply(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("apply", "apply [--json] [--dry-run] [--root DIR] MANIFEST", "oracle.apply/v1", stderr)
 	dryRun := v.fs.Bool("dry-run", false, "print the diff, write nothing")
 	asJSON := v.json
-	pos, root, code, ok := v.parse(args, 1)
-	if !ok {
-		return code
+	pos, root, err := v.parse(args, 1)
+	if err != nil {
+		return err
 	}
 	// The same inputs as gen and prove, validated the same way: oracle.yaml,
 	// the fixtures an operation names, the manifest.
 	noteRoot(stderr, root, pos[0])
 	in, err := generator.Load(root, pos[0])
 	if err != nil {
-		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
+		return inputError(err)
 	}
 	defer in.Program.Close()
 	t := in.Ticket
 	edits, contents, err := mutate.Apply(in.Program, t)
 	if err != nil {
-		return reportInputError(err, "oracle.apply/v1", *asJSON, stdout, stderr)
+		return inputError(err)
 	}
-	code = exitOK
+	code := exitOK
 	for _, e := range edits {
 		if e.Status == mutate.EditRefused {
 			code = exitFail
@@ -44,18 +44,15 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	}
 	if code == exitOK && !*dryRun {
 		if err := mutate.WriteEdits(root, edits, contents); err != nil {
-			fmt.Fprintf(stderr, "oracle apply: %v\n", err)
-			return exitError
+			return err
 		}
 	}
 	if *asJSON {
 		doc := applyDoc{Schema: "oracle.apply/v1", Ticket: t.Ticket, Operations: edits}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(doc); err != nil {
-			return exitError
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
 		}
-		return code
+		return exited(code)
 	}
 	for _, e := range edits {
 		switch e.Status {
@@ -77,5 +74,5 @@ func runApply(args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		fmt.Fprintln(stdout, "nothing was written: a ticket is applied whole or not at all")
 	}
-	return code
+	return exited(code)
 }

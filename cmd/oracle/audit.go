@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/internal/atomicfile"
@@ -33,7 +31,7 @@ type auditDoc struct {
 	Tables *audit.Tables `json:"tables,omitempty"`
 }
 
-func runAudit(args []string, stdout, stderr io.Writer) int {
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
 	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
 	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
@@ -44,55 +42,38 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
 	tablesOut := v.fs.String("tables", "", "write the validator's three tables (requirements, cross-component with the mock-swap run, test integrity) to `FILE.md`; exit 1 when a cell is FAIL")
 	tickets := v.fs.String("tickets", "", "with --tables: the ticket manifests of the requirements table, a `DIR` (default: every manifest under tickets/)")
-	// fail ends the audit on an error: the message on stderr, and with
-	// --json one document with errors[] on stdout (exit 2 and 3 too).
-	asJSON := func() bool {
-		for _, a := range args {
-			if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
-				return true
-			}
-		}
-		return *v.json
+	// fail ends the audit on an error with code: "oracle audit: msg" on
+	// stderr, and with --json the one entry of errors[].
+	fail := func(code int, format string, a ...any) error {
+		return &exitStatus{code: code, msg: fmt.Sprintf(format, a...)}
 	}
-	fail := func(code int, file string, line int, format string, a ...any) int {
-		msg := fmt.Sprintf(format, a...)
-		fmt.Fprintf(stderr, "oracle audit: %s\n", msg)
-		if asJSON() {
-			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Pos: manifest.Pos{File: file, Line: line}, Message: msg}}}, code)
-		}
-		return code
-	}
-	pos, root, code, ok := v.parse(args, -1)
-	if !ok {
-		if code != exitOK && asJSON() {
-			writeJSON(stdout, stderr, errorDoc{Schema: "oracle.audit/v1", Errors: []*manifest.Error{{Message: "invalid command line (see the usage on stderr)"}}}, code)
-		}
-		return code
+	pos, root, err := v.parse(args, -1)
+	if err != nil {
+		return err
 	}
 	for _, out := range [][2]string{{"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
 		if err := checkWritable(out[0], out[1]); err != nil { // before any run
-			return fail(exitUsage, "", 0, "%v", err)
+			return fail(exitUsage, "%v", err)
 		}
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
-		return reportInputError(err, "oracle.audit/v1", *v.json, stdout, stderr)
+		return inputError(err)
 	}
 	if *config != "" {
 		rel, err := existingRepoFile(root, *config)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle audit: --config: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "--config: %v", err)
 		}
 		*config = rel
 	}
 	opts := audit.Options{Config: *config, Tables: *tablesOut != ""}
 	if *tickets != "" && *tablesOut == "" {
-		return fail(exitUsage, "", 0, "--tickets needs --tables FILE.md")
+		return fail(exitUsage, "--tickets needs --tables FILE.md")
 	}
 	if *tablesOut != "" {
 		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
-			return fail(exitUsage, "", 0, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
+			return fail(exitUsage, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
 		}
 	}
 	for _, e := range strings.Split(*enable, ",") {
@@ -101,7 +82,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := audit.CheckEnable(opts.Enable); err != nil {
-		return fail(exitUsage, "", 0, "%v", err)
+		return fail(exitUsage, "%v", err)
 	}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
@@ -109,10 +90,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	for _, p := range pos {
 		rel, err := repoRel(root, p)
 		if err != nil {
-			return fail(exitUsage, "", 0, "%v", err)
+			return fail(exitUsage, "%v", err)
 		}
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-			return fail(exitUsage, "", 0, "%s: no such file or directory in the repository %s", p, root)
+			return fail(exitUsage, "%s: no such file or directory in the repository %s", p, root)
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
@@ -121,16 +102,14 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		ch, o, err := change.Git(root, *base, *worktree)
 		var ue *change.UsageError
 		if errors.As(err, &ue) {
-			return fail(exitUsage, "", 0, "%s", ue.Msg)
+			return fail(exitUsage, "%s", ue.Msg)
 		}
 		if err != nil {
-			return fail(exitError, "", 0, "%v", err)
+			return fail(exitError, "%v", err)
 		}
 		opts.Change = ch
 		origin = o
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if !*static {
 		ll := runner.NewLongLived()
 		defer ll.Close()
@@ -152,20 +131,19 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	rep, err := audit.Audit(ctx, root, opts)
 	line.clear()
 	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
-		return exitTerminate
+		return ctx.Err() // runVerb reports the interrupt
 	}
 	var ce *testsuite.ConfigError
 	if errors.As(err, &ce) {
 		return fail(exitUsage, ce.File, 0, "%v", err) // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
-		return fail(exitError, "", 0, "%v", err)
+		return fail(exitError, "%v", err)
 	}
 	if err := outs.write(auditSummary(rep.Findings), func() ([]byte, error) { return auditSARIF(rep.Findings) }); err != nil {
-		return fail(exitError, "", 0, "%v", err)
+		return fail(exitError, "%v", err)
 	}
-	code = exitOK
+	code := exitOK
 	counts := map[string]int{}
 	for _, f := range rep.Findings {
 		if f.Ignored != "" {
@@ -181,19 +159,22 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if rep.Tables != nil {
 		reqs, err := requirementRows(ctx, root, *tickets, opts.Runner)
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "oracle audit: interrupted; nothing was decided, the sandbox is removed")
-			return exitTerminate
+			return ctx.Err() // runVerb reports the interrupt
+		}
+		var errs manifest.Errors
+		if errors.As(err, &errs) {
+			return &exitStatus{code: exitUsage, errs: errs} // a ticket manifest's errors, each with its file and line
 		}
 		if err != nil {
-			return fail(exitUsage, "", 0, "%v", err)
+			return fail(exitUsage, "%v", err)
 		}
 		rep.Tables.Requirements = reqs
 		var md strings.Builder
 		if err := rep.Tables.WriteMarkdown(&md); err != nil {
-			return fail(exitError, "", 0, "%v", err)
+			return fail(exitError, "%v", err)
 		}
 		if err := atomicfile.Write(*tablesOut, []byte(md.String()), 0o644); err != nil {
-			return fail(exitError, "", 0, "--tables: %v", err)
+			return fail(exitError, "--tables: %v", err)
 		}
 		if rep.Tables.Failed() {
 			code = exitFail
@@ -207,7 +188,10 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		if doc.Findings == nil {
 			doc.Findings = []audit.Finding{}
 		}
-		return writeJSON(stdout, stderr, doc, code)
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
+		}
+		return exited(code)
 	}
 	if rep.Static {
 		fmt.Fprintln(stdout, "static audit: blind-function decided from the code alone, no test ran")
@@ -258,5 +242,5 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
 	}
-	return code
+	return exited(code)
 }

@@ -41,14 +41,7 @@ func newGateDoc(res *gate.Result, timings bool) gateDoc {
 
 var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
 
-func runGate(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "merge" {
-		return runGateMerge(args[1:], stdout, stderr)
-	}
-	return withInterrupts("gate", "nothing was decided; the sandbox is removed", args, stdout, stderr, gateVerb)
-}
-
-func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
@@ -66,11 +59,10 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	timings := v.timingsFlag()
 	untested := v.fs.String("untested", gate.UntestedSkip, "what a changed function no test executes makes of the verdict: `skip` (it is not mutation-tested, with the reason) or fail (FAIL, attribution untested)")
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
-	pos, root, code, ok := v.parse(args, 0)
-	if !ok {
-		return &exitStatus{code: code}
+	_, root, err := v.parse(args, 0)
+	if err != nil {
+		return err
 	}
-	_ = pos
 	given := false
 	v.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "threshold" })
 	if given && !(*threshold >= 0 && *threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
@@ -78,7 +70,6 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var shardK, shardN int
 	if *shard != "" {
-		var err error
 		if shardK, shardN, err = gate.ParseShard(*shard); err != nil {
 			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
@@ -93,7 +84,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg, err := manifest.LoadConfig(root)
 	if err != nil {
-		return &exitStatus{code: reportInputError(err, "oracle.gate/v1", *v.json, stdout, stderr)}
+		return inputError(err)
 	}
 	if !given {
 		*threshold = 70
@@ -189,7 +180,7 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
 		return err
 	}
-	code = gateExit[res.Verdict]
+	code := gateExit[res.Verdict]
 	if res.Shard != "" && res.Attribution == "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
 		code = exitOK // the slice ran: the verdict is the merge's (a red baseline is FAIL already)
 	}
@@ -199,7 +190,9 @@ func gateVerb(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "oracle gate: %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 	}
 	if *v.json {
-		code = writeJSON(stdout, stderr, newGateDoc(res, *timings), code)
+		if err := writeJSON(stdout, newGateDoc(res, *timings)); err != nil {
+			return err
+		}
 	} else {
 		writeGateText(stdout, res, *timings)
 		if inGitHubActions() {
@@ -300,53 +293,51 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json
 // documents joined into one decision, printed as a gate prints it.
-func runGateMerge(args []string, stdout, stderr io.Writer) int {
+func runGateMerge(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("gate merge", "gate merge [--json] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--root DIR] SHARD.json...", "oracle.gate/v1", stderr)
 	report := v.fs.String("report", "", "also write the merged mutation-testing-report-schema report (Stryker's viewer) to `FILE` (the sources are read from the repository root)")
 	htmlOut := v.fs.String("html", "", "also write the merged self-contained HTML page to `FILE`")
 	outs := resultFlags(v)
-	files, root, code, ok := v.parse(args, -1)
-	if !ok {
-		return code
+	files, root, err := v.parse(args, -1)
+	if err != nil {
+		return err
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "oracle gate merge: give the --json documents of the shards")
-		return exitUsage
+		return &exitStatus{code: exitUsage, msg: "give the --json documents of the shards"}
 	}
 	var parts []*gate.Result
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
-			return exitUsage
+			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 		var doc struct {
 			Schema string `json:"schema"`
 			gate.Result
 		}
 		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != "oracle.gate/v1" {
-			fmt.Fprintf(stderr, "oracle gate merge: %s is not an oracle.gate/v1 document\n", f)
-			return exitUsage
+			return &exitStatus{code: exitUsage, msg: f + " is not an oracle.gate/v1 document"}
 		}
 		r := doc.Result
 		parts = append(parts, &r)
 	}
 	res, err := gate.Merge(parts, files)
 	if err != nil {
-		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
-		return exitUsage
+		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}
 	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
-		fmt.Fprintf(stderr, "oracle gate merge: %v\n", err)
-		return exitError
+		return err
 	}
-	code = gateExit[res.Verdict]
+	code := gateExit[res.Verdict]
 	if *v.json {
-		return writeJSON(stdout, stderr, newGateDoc(res, false), code)
+		if err := writeJSON(stdout, newGateDoc(res, false)); err != nil {
+			return err
+		}
+		return exited(code)
 	}
 	writeGateText(stdout, res, false)
 	if inGitHubActions() {
 		annotateGate(stdout, res)
 	}
-	return code
+	return exited(code)
 }

@@ -1,11 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/manifest"
@@ -45,26 +44,25 @@ type errorDoc struct {
 	Errors []*manifest.Error `json:"errors"`
 }
 
-func runGen(args []string, stdout, stderr io.Writer) int {
+func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("gen", "gen [--json] [--dry-run] [--root DIR] MANIFEST", "oracle.gen/v1", stderr)
 	dryRun := v.fs.Bool("dry-run", false, "plan and check, write nothing")
 	asJSON := v.json
-	pos, root, code, ok := v.parse(args, 1)
-	if !ok {
-		return code
+	pos, root, err := v.parse(args, 1)
+	if err != nil {
+		return err
 	}
-	in, res, code, ok := loadPlan(root, pos[0], "oracle.gen/v1", *asJSON, stdout, stderr)
-	if !ok {
-		return code
+	in, res, err := loadPlan(root, pos[0], stderr)
+	if err != nil {
+		return err
 	}
 	defer in.Program.Close()
 	if *dryRun {
 		generator.MarkUnchanged(root, res)
 	} else if err := generator.Write(root, res); err != nil {
-		fmt.Fprintf(stderr, "oracle gen: %v\n", err)
-		return exitError
+		return err
 	}
-	code = exitOK
+	code := exitOK
 	doc := genDoc{Schema: "oracle.gen/v1", Ticket: res.Ticket, Operations: []genOp{}}
 	for _, o := range res.Operations {
 		g := genOp{ID: o.ID, Function: o.Function, Status: string(o.Status), Fixture: o.Fixture, Reason: o.Reason, Unchanged: o.Unchanged, Warnings: o.Warnings}
@@ -80,7 +78,10 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		doc.Operations = append(doc.Operations, g)
 	}
 	if *asJSON {
-		return writeJSON(stdout, stderr, doc, code)
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
+		}
+		return exited(code)
 	}
 	for _, o := range res.Operations {
 		for _, w := range o.Warnings {
@@ -109,56 +110,37 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "error     %s %s: %s\n", o.ID, o.Function, o.Reason)
 		}
 	}
-	return code
+	return exited(code)
 }
 
 // loadPlan loads a manifest and plans its oracles (what gen writes, what
-// prove proves). When ok is false the command ends with code; otherwise the
-// caller closes in.Program.
-func loadPlan(root, manifestPath, schema string, asJSON bool, stdout, stderr io.Writer) (in generator.Input, res *generator.Result, code int, ok bool) {
+// prove proves). On no error the caller closes in.Program.
+func loadPlan(root, manifestPath string, stderr io.Writer) (in generator.Input, res *generator.Result, err error) {
 	noteRoot(stderr, root, manifestPath)
-	in, err := generator.Load(root, manifestPath)
+	in, err = generator.Load(root, manifestPath)
 	if err != nil {
-		return in, nil, reportInputError(err, schema, asJSON, stdout, stderr), false
+		return in, nil, inputError(err)
 	}
 	res, err = generator.Plan(in)
 	if err != nil {
 		in.Program.Close()
-		return in, nil, reportInputError(err, schema, asJSON, stdout, stderr), false
+		return in, nil, inputError(err)
 	}
-	return in, res, exitOK, true
+	return in, res, nil
 }
 
-// reportInputError prints invalid input (manifest.Errors: exit 2, each with
-// file:line) or a failure of the tool or environment (exit 3).
-func reportInputError(err error, schema string, asJSON bool, stdout, stderr io.Writer) int {
-	var errs manifest.Errors
-	if errors.Is(err, fs.ErrNotExist) {
-		// A manifest or file named on the command line that is not there is
-		// the caller's to fix, not a failure of the tool.
-		fmt.Fprintf(stderr, "oracle: %v\n", err)
-		return exitUsage
+// exited is the error a verb that said all it had to say ends with code
+// with (nil for 0).
+func exited(code int) error {
+	if code == exitOK {
+		return nil
 	}
-	if !errors.As(err, &errs) {
-		fmt.Fprintf(stderr, "oracle: %v\n", err)
-		return exitError
-	}
-	if asJSON {
-		writeJSON(stdout, stderr, errorDoc{Schema: schema, Errors: errs}, exitUsage)
-	}
-	for _, e := range errs {
-		fmt.Fprintln(stderr, e.Error())
-	}
-	fmt.Fprintln(stderr, "nothing was written")
-	return exitUsage
+	return &exitStatus{code: code}
 }
 
-func writeJSON(stdout, stderr io.Writer, doc any, code int) int {
-	enc := json.NewEncoder(stdout)
+// writeJSON prints doc, indented, on w.
+func writeJSON(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
-	if err := enc.Encode(doc); err != nil {
-		fmt.Fprintf(stderr, "oracle: %v\n", err)
-		return exitError
-	}
-	return code
+	return enc.Encode(doc)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,7 +27,7 @@ type graphDoc struct {
 	Errors    []callgraph.FileError     `json:"errors,omitempty"`
 }
 
-func runGraph(args []string, stdout, stderr io.Writer) int {
+func runGraph(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	// The graph of a large repository allocates a hundred and more
 	// megabytes in total while its live heap grows to tens: at the default
 	// GOGC the collector ran twenty-odd times on the 100k-line synthetic, at
@@ -37,9 +38,9 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	}
 	v := newVerb("graph", "graph [--json] [--root DIR] [FILE[#FUNCTION] ...]", "oracle.graph/v1", stderr)
 	asJSON := v.json
-	pos, root, code, ok := v.parse(args, -1)
-	if !ok {
-		return code
+	pos, root, err := v.parse(args, -1)
+	if err != nil {
+		return err
 	}
 
 	// FILE[#FUNCTION] selections: files to read, and per file the functions kept.
@@ -49,28 +50,23 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		file, fn, _ := strings.Cut(a, "#")
 		rel, err := repoRel(root, file)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
-			return exitUsage
+			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle graph: %s: no such file\n", a)
-			return exitUsage
+			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s: no such file", a)}
 		}
 		if info.IsDir() {
 			// A directory: every TypeScript source under it.
 			if fn != "" {
-				fmt.Fprintf(stderr, "oracle graph: %s: a directory has no function #%s; name a file\n", a, fn)
-				return exitUsage
+				return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s: a directory has no function #%s; name a file", a, fn)}
 			}
 			under, err := callgraph.SourcesUnder(root, rel)
 			if err != nil {
-				fmt.Fprintf(stderr, "oracle graph: %v\n", err)
-				return exitError
+				return err
 			}
 			if len(under) == 0 {
-				fmt.Fprintf(stderr, "oracle graph: %s: no TypeScript source under this directory\n", a)
-				return exitUsage
+				return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s: no TypeScript source under this directory", a)}
 			}
 			for _, f := range under {
 				if _, seen := keep[f]; !seen {
@@ -90,8 +86,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	gopts, aliasNote := graphOptions(root, files)
 	g, err := callgraph.Build(root, gopts)
 	if err != nil {
-		fmt.Fprintf(stderr, "oracle graph: %v\n", err)
-		return exitError
+		return err
 	}
 	if aliasNote != nil {
 		g.Notes = append([]callgraph.Note{*aliasNote}, g.Notes...)
@@ -99,8 +94,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	if len(keep) > 0 {
 		fns, err := selectFunctions(g.Functions, keep)
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle graph: %v\n", err)
-			return exitUsage
+			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 		g.Functions = fns
 	}
@@ -116,10 +110,9 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		// one buffer first grew (and cleared) tens of megabytes (profiled).
 		w := bufio.NewWriterSize(stdout, 1<<16)
 		if err := writeGraphJSON(w, doc); err != nil || w.Flush() != nil {
-			fmt.Fprintf(stderr, "oracle graph: cannot write the document: %v\n", err)
-			return exitError
+			return fmt.Errorf("cannot write the document: %v", err)
 		}
-		return exitOK
+		return nil
 	}
 	writeGraphText(stdout, g)
 	for _, e := range g.Errors {
@@ -128,7 +121,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	for _, n := range g.Notes {
 		fmt.Fprintf(stderr, "%s: %s\n", n.File, n.Reason)
 	}
-	return exitOK
+	return nil
 }
 
 // writeGraphJSON writes doc as json.Marshal would (then a newline). The

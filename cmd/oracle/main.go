@@ -12,8 +12,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-
-	"github.com/oracle-ts/oracle/manifest"
 )
 
 // version and commit are stamped by the release build (scripts/build,
@@ -70,15 +68,18 @@ const (
 // command and what it does in a line or two.
 var verbList = []struct {
 	name, does string
-	run        func(args []string, stdout, stderr io.Writer) int
+	run        verbFunc
+	// watches: the verb stops its runs and removes its sandbox when its
+	// context ends (an interrupt); the others end at once.
+	watches bool
 }{
-	{"gen", "write the behavioral oracle of each operation of a ticket manifest", runGen},
-	{"prove", "prove each oracle in a sandbox: green on the code, red on red-first\nand on every mutant; a verdict with an attribution", runProve},
-	{"apply", "write the guard each operation describes", runApply},
-	{"gate", "the task-scoped mutation gate: mutants on the lines a change wrote,\nrun against the tests that execute them; PASS/FAIL/SKIP", runGate},
-	{"gate merge", "join the --json documents of a gate's shards into one decision", nil},
-	{"audit", "what the tests cannot see: exported functions no test executes,\nvacuous tests, mocks that drift from the code", runAudit},
-	{"graph", "print the symbol-pinned call graph of the repository (or of the\nfunctions named)", runGraph},
+	{"gen", "write the behavioral oracle of each operation of a ticket manifest", runGen, false},
+	{"prove", "prove each oracle in a sandbox: green on the code, red on red-first\nand on every mutant; a verdict with an attribution", runProve, true},
+	{"apply", "write the guard each operation describes", runApply, false},
+	{"gate", "the task-scoped mutation gate: mutants on the lines a change wrote,\nrun against the tests that execute them; PASS/FAIL/SKIP", runGate, true},
+	{"gate merge", "join the --json documents of a gate's shards into one decision", runGateMerge, false},
+	{"audit", "what the tests cannot see: exported functions no test executes,\nvacuous tests, mocks that drift from the code", runAudit, true},
+	{"graph", "print the symbol-pinned call graph of the repository (or of the\nfunctions named)", runGraph, false},
 }
 
 // usage is the top-level usage: each verb's synopsis as its own flag set
@@ -133,7 +134,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "-h", "-help", "--help", "help":
 		if len(args) == 2 && args[0] == "help" {
 			for _, v := range verbList {
-				if v.run != nil && v.name == args[1] {
+				if v.name == args[1] && !strings.Contains(v.name, " ") {
 					return run([]string{args[1], "-h"}, stdout, stderr)
 				}
 			}
@@ -143,14 +144,22 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprint(stdout, usage())
 		return exitOK
 	}
-	for _, v := range verbList {
-		if v.run != nil && v.name == args[0] {
-			return withJSONErrors(v.name, args[1:], stdout, stderr, v.run)
+	// The verb the arguments name, the longest name that matches (gate
+	// merge, not gate).
+	best, words := -1, 0
+	for i, v := range verbList {
+		n := len(strings.Fields(v.name))
+		if n > words && len(args) >= n && strings.Join(args[:n], " ") == v.name {
+			best, words = i, n
 		}
+	}
+	if best >= 0 {
+		v := verbList[best]
+		return runVerb(v.name, v.watches, v.run, args[words:], stdout, stderr)
 	}
 	var names []string
 	for _, v := range verbList {
-		if v.run != nil {
+		if !strings.Contains(v.name, " ") {
 			names = append(names, v.name)
 		}
 	}
@@ -160,33 +169,6 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "oracle: unknown verb %q\n\n%s", args[0], usage())
 	return exitUsage
-}
-
-// withJSONErrors runs a verb; with --json, a run that ends on an input
-// error, the environment or an interrupt (2, 3, 130, 143) before it printed
-// its document still prints one: the verb's schema and errors[] with what
-// it said on standard error.
-func withJSONErrors(verb string, args []string, stdout, stderr io.Writer, run func([]string, io.Writer, io.Writer) int) int {
-	if !jsonFlag(args) {
-		return run(args, stdout, stderr)
-	}
-	out := &countingWriter{w: stdout}
-	var said bytes.Buffer
-	code := run(args, out, io.MultiWriter(stderr, &said))
-	if out.n > 0 || code == exitOK || code == exitFail {
-		return code
-	}
-	schema := "oracle." + strings.Fields(verb)[0] + "/v1"
-	var errs []*manifest.Error
-	for _, line := range strings.Split(strings.TrimSpace(said.String()), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "usage:") {
-			errs = append(errs, &manifest.Error{Message: line})
-		}
-	}
-	if len(errs) == 0 {
-		errs = append(errs, &manifest.Error{Message: fmt.Sprintf("oracle %s ended with exit code %d", verb, code)})
-	}
-	return writeJSON(stdout, stderr, errorDoc{Schema: schema, Errors: errs}, code)
 }
 
 // jsonFlag reports whether the command line asks for --json.
@@ -200,15 +182,4 @@ func jsonFlag(args []string) bool {
 		}
 	}
 	return false
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += n
-	return n, err
 }

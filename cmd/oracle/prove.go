@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/mutate"
@@ -135,67 +133,8 @@ type proveOp struct {
 
 var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
 
-// exitStatus ends a verb with code; msg, when set, goes to stderr (what
-// was already printed is not repeated).
-type exitStatus struct {
-	code int
-	msg  string
-}
-
-func (e *exitStatus) Error() string { return e.msg }
-
-// exitCode maps a verb's error to its exit code (SPEC "Output and exit
-// codes"): nil is 0, an *exitStatus its own code, anything else the tool
-// failing (3), printed.
-func exitCode(verb string, err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	var st *exitStatus
-	if errors.As(err, &st) {
-		if st.msg != "" {
-			fmt.Fprintf(stderr, "oracle %s: %s\n", verb, st.msg)
-		}
-		return st.code
-	}
-	fmt.Fprintf(stderr, "oracle %s: %v\n", verb, err)
-	return exitError
-}
-
-// Exit codes of an interrupted run, as a shell reports a process killed by
-// the signal.
-const (
-	exitInterrupt = 130 // SIGINT
-	exitTerminate = 143 // SIGTERM
-)
-
-func runProve(args []string, stdout, stderr io.Writer) int {
-	return withInterrupts("prove", "nothing was proved; the sandbox is removed", args, stdout, stderr, proveVerb)
-}
-
-// withInterrupts runs a verb whose work an interrupt cancels (vitest is
-// stopped, the sandbox removed): SIGINT and SIGTERM end it with 130 and 143
-// and the message, like a shell reports a process the signal killed. A
-// sandbox left by a killed run is removed by the next one.
-func withInterrupts(name, lost string, args []string, stdout, stderr io.Writer,
-	verb func(ctx context.Context, args []string, stdout, stderr io.Writer) error) int {
-	intCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopInt()
-	ctx, stopTerm := signal.NotifyContext(intCtx, syscall.SIGTERM)
-	defer stopTerm()
-	err := verb(ctx, args, stdout, stderr)
-	if ctx.Err() != nil {
-		code := exitTerminate
-		if intCtx.Err() != nil {
-			code = exitInterrupt
-		}
-		err = &exitStatus{code: code, msg: "interrupted (" + context.Cause(ctx).Error() + "): " + lost}
-	}
-	return exitCode(name, err, stderr)
-}
-
-// proveVerb is the verb; ctx ends with an interrupt.
-func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// runProve is the verb; ctx ends with an interrupt.
+func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("prove", "prove [--json] [--timings] [--report FILE] [--timeout D] [--isolate] [--concurrency N] [--runner long-lived|process] [--root DIR] MANIFEST", "oracle.prove/v1", stderr)
 	report := v.fs.String("report", "", "also write a mutation-testing-report-schema report to `FILE`")
 	timeout := v.fs.Duration("timeout", 0, "time-out of one mutant run (default: derived from the baseline run)")
@@ -204,16 +143,16 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	timings := v.timingsFlag()
 	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
 	asJSON := v.json
-	pos, root, code, ok := v.parse(args, 1)
-	if !ok {
-		return &exitStatus{code: code}
+	pos, root, err := v.parse(args, 1)
+	if err != nil {
+		return err
 	}
 	if err := checkWritable("--report", *report); err != nil { // before any run, not after all of them
 		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}
-	in, plan, code, ok := loadPlan(root, pos[0], "oracle.prove/v1", *asJSON, stdout, stderr)
-	if !ok {
-		return &exitStatus{code: code}
+	in, plan, err := loadPlan(root, pos[0], stderr)
+	if err != nil {
+		return err
 	}
 	defer in.Program.Close()
 
@@ -246,12 +185,12 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	res, err := mutate.Prove(ctx, in, plan, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
-		return ctx.Err() // runProve reports the interrupt
+		return ctx.Err() // runVerb reports the interrupt
 	}
 	if err != nil {
 		var errs manifest.Errors
 		if errors.As(err, &errs) {
-			return &exitStatus{code: reportInputError(err, "oracle.prove/v1", *asJSON, stdout, stderr)}
+			return inputError(err)
 		}
 		// The sandbox, the disk, the temp directory: the environment (exit 3),
 		// never the caller's input.
@@ -269,7 +208,7 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("--report: %w", err)
 		}
 	}
-	code = verdictExit[res.Verdict]
+	code := verdictExit[res.Verdict]
 	if *asJSON {
 		doc := proveDoc{Schema: "oracle.prove/v1", Ticket: plan.Ticket, Verdict: string(res.Verdict), Operations: []proveOp{}}
 		for _, op := range res.Operations {
@@ -285,7 +224,9 @@ func proveVerb(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			doc.Timings = &t
 		}
 		doc.Fallbacks = fell.list()
-		code = writeJSON(stdout, stderr, doc, code)
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
+		}
 	} else {
 		writeProveText(stdout, res, *timings)
 		for _, f := range fell.list() {

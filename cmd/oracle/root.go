@@ -173,37 +173,40 @@ func wantsHelp(args []string) bool {
 }
 
 // parse parses args, checks the number of positional arguments (exactly n;
-// n < 0: any) and finds the repository root. When ok is false the command
-// ends with code.
-func (v *verb) parse(args []string, n int) (pos []string, root string, code int, ok bool) {
+// n < 0: any) and finds the repository root. A non-nil error ends the
+// command: help asked for (exit 0), a command line error (exit 2, said on
+// stderr with the usage).
+func (v *verb) parse(args []string, n int) (pos []string, root string, err error) {
 	if wantsHelp(args) {
 		v.printUsage(helpOut)
-		return nil, "", exitOK, false
+		return nil, "", &exitStatus{code: exitOK}
 	}
-	pos, err := parseFlags(v.fs, args)
+	pos, err = parseFlags(v.fs, args)
 	if err != nil {
 		if err == flag.ErrHelp {
-			return nil, "", exitOK, false
+			return nil, "", &exitStatus{code: exitOK}
 		}
-		fmt.Fprintln(v.stderr, v.flagError(err))
-		return nil, "", exitUsage, false
+		line := v.flagError(err)
+		fmt.Fprintln(v.stderr, line)
+		return nil, "", &exitStatus{code: exitUsage, line: line, said: true}
 	}
 	if n >= 0 && len(pos) != n {
+		var line string
 		if n == 0 {
-			fmt.Fprintf(v.stderr, "oracle %s: takes no arguments, got %q\n", v.name, strings.Join(pos, " "))
+			line = fmt.Sprintf("oracle %s: takes no arguments, got %q", v.name, strings.Join(pos, " "))
 		} else {
 			fields := strings.Fields(v.usage)
-			fmt.Fprintf(v.stderr, "oracle %s: want %d argument(s), %s; got %d\n", v.name, n, strings.Join(fields[len(fields)-n:], " "), len(pos))
+			line = fmt.Sprintf("oracle %s: want %d argument(s), %s; got %d", v.name, n, strings.Join(fields[len(fields)-n:], " "), len(pos))
 		}
+		fmt.Fprintln(v.stderr, line)
 		v.printUsage(v.stderr)
-		return nil, "", exitUsage, false
+		return nil, "", &exitStatus{code: exitUsage, line: line, said: true}
 	}
 	root, err = findRoot(*v.root)
 	if err != nil {
-		fmt.Fprintf(v.stderr, "oracle %s: %v\n", v.name, err)
-		return nil, "", exitUsage, false
+		return nil, "", &exitStatus{code: exitUsage, msg: err.Error()}
 	}
-	return pos, root, exitOK, true
+	return pos, root, nil
 }
 
 // noteRoot tells, on stderr, which repository root a manifest outside it is

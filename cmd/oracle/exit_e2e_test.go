@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestInterruptExitCodes (issue 28 item 4): every verb that runs vitest
+// ends on SIGINT with 130 and on SIGTERM with 143 (docs/reference.md "Exit
+// codes"), says so on stderr, prints its --json document with the one
+// error, and leaves no sandbox. The sample's test loops: the run hangs
+// until the signal comes, however fast or slow the machine.
+func TestInterruptExitCodes(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "oracle")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	const loopingTest = "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
+		"it(\"multiplies\", () => {\n  while (Date.now() > 0) {}\n  expect(total(2, 3)).toBe(6);\n});\n"
+	// gate: a change to price.ts, its test hangs.
+	gateRepo := func(t *testing.T) (string, []string) {
+		g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": loopingTest})
+		g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "price * qty + 0", 1)})
+		return g.dir, []string{"gate", "--json", "--concurrency", "1", "--root", g.dir}
+	}
+	// audit: the test file runs once with markers, and hangs.
+	auditDir := func(t *testing.T) (string, []string) {
+		dir := auditRepo(t, map[string]string{"package.json": `{"name":"a","private":true,"type":"module"}`,
+			"src/price.ts": totalTS, "test/price.test.ts": loopingTest})
+		return dir, []string{"audit", "--json", "--root", dir}
+	}
+	// prove: processItem loops in the baseline run.
+	proveDir := func(t *testing.T) (string, []string) {
+		dir := copySample(t, "pipeline", v4(t).nodeModules)
+		index := filepath.Join(dir, "src/server/index.ts")
+		src, _ := os.ReadFile(index)
+		looping := strings.Replace(string(src), "  const record = await getRecord(id);\n", "  const record = await getRecord(id);\n  while (Date.now() > 0) {}\n", 1)
+		if looping == string(src) {
+			t.Fatal("processItem changed: no place for the loop")
+		}
+		os.WriteFile(index, []byte(looping), 0o644)
+		return dir, []string{"prove", "--json", "--isolate", "--concurrency", "1", "--timeout", "10m", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
+	}
+	for _, verb := range []struct {
+		name string
+		repo func(t *testing.T) (string, []string)
+	}{{"gate", gateRepo}, {"audit", auditDir}, {"prove", proveDir}} {
+		for _, sig := range []struct {
+			sig  syscall.Signal
+			code int
+		}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+			t.Run(verb.name+"/"+sig.sig.String(), func(t *testing.T) {
+				_, args := verb.repo(t)
+				tmp := t.TempDir()
+				cmd := exec.Command(bin, args...)
+				cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				// The verb handles signals from its start; its sandbox in
+				// TMPDIR says it is running, and vitest has had time to start.
+				deadline := time.Now().Add(2 * time.Minute)
+				for {
+					entries, _ := os.ReadDir(tmp)
+					if len(entries) > 0 || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+				time.Sleep(1500 * time.Millisecond)
+				cmd.Process.Signal(sig.sig)
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
+				var err error
+				select {
+				case err = <-done:
+				case <-time.After(3 * time.Minute):
+					cmd.Process.Kill()
+					t.Fatalf("oracle %s still running 3 minutes after %v", verb.name, sig.sig)
+				}
+				if code := cmd.ProcessState.ExitCode(); code != sig.code {
+					t.Errorf("exit %d after %v, want %d (%v)\nstderr: %s", code, sig.sig, sig.code, err, stderr.String())
+				}
+				if !strings.Contains(stderr.String(), "oracle "+verb.name+": interrupted (") {
+					t.Errorf("stderr does not say it was interrupted: %q", stderr.String())
+				}
+				var doc struct {
+					Schema string
+					Errors []struct{ Message string }
+				}
+				if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil || doc.Schema != "oracle."+verb.name+"/v1" ||
+					len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, "interrupted (") {
+					t.Errorf("--json document: %v %s", err, stdout.String())
+				}
+				entries, _ := os.ReadDir(tmp)
+				for _, e := range entries {
+					if strings.HasPrefix(e.Name(), "oracle-") {
+						t.Errorf("sandbox left behind: %s", e.Name())
+					}
+				}
+			})
+		}
+	}
+}
