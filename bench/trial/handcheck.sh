@@ -25,6 +25,9 @@ if [ ${#tests[@]} -eq 0 ]; then
 fi
 jq -r --arg id "$id" '.mutants[] | select(.id == $id) | .diff' "$json" >"$wt/.mutant.diff"
 cd "$wt"
+# VITEST_EXTRA: more vitest flags (handall.sh gives a `timeout` mutant --testTimeout=60000)
+read -r -a extra <<<"${VITEST_EXTRA:-}"
+tests+=("${extra[@]}")
 base=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >/tmp/trial/hand-base-$$.log 2>&1; echo $?)
 git apply --unidiff-zero .mutant.diff || { echo "$name $short $id: the diff does not apply"; exit 3; }
 mut=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >/tmp/trial/hand-mut-$$.log 2>&1; echo $?)

@@ -27,6 +27,9 @@ if [ -d "$clone/node_modules" ]; then
 elif [ -n "${DEPS:-}" ]; then
   ln -s "$DEPS" "$wt/node_modules"
 fi
+# a temporary directory of its own: what the gate leaves there is listed in .lefttmp
+export TMPDIR=/tmp/trial/tmp/$name-$short
+rm -rf "$TMPDIR"; mkdir -p "$TMPDIR"
 start=$(date +%s)
 (cd "$wt" && timeout "${GATE_TIMEOUT:-900}" "$oracle" gate --base HEAD~1 --json --no-cache --timings "$@" \
   >"$out/$name-$short.json" 2>"$out/$name-$short.err")
@@ -34,5 +37,6 @@ rc=$?
 echo "$rc $(( $(date +%s) - start ))" >"$out/$name-$short.rc"
 # what the gate left in the checkout (it must leave nothing)
 (cd "$wt" && git status --porcelain --ignored | grep -v ' node_modules$' | grep -v '/node_modules$' >"$out/$name-$short.left")
+(cd "$TMPDIR" && find . -mindepth 1 -maxdepth 2 | head -20 >"$out/$name-$short.lefttmp"); rm -rf "$TMPDIR"
 [ -n "${KEEP:-}" ] || { git -C "$clone" worktree remove --force "$wt"; rm -rf "$wt"; }
 echo "$name $short rc=$rc $(jq -r '[.verdict, (.score|tostring), .reason // ""] | join(" | ")' "$out/$name-$short.json" 2>/dev/null)"

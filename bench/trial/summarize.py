@@ -84,3 +84,30 @@ for r in rows:
     for m in r.get("survivors", []):
         print(f'   {m["outcome"]} {m["id"]} {m["file"]}:{m["line"]}:{m["column"]} {m["mutatorName"]} -> {m["replacement"][:60]}')
         if show_surv: print("      " + (m.get("diff") or "").replace("\n", "\n      "))
+
+# --hand FILE...: the output of handcheck.sh/handall.sh (one line per mutant: NAME SHORT ID: ... -> VERDICT)
+import re
+hand = {}
+if "--hand" in sys.argv:
+    for f in sys.argv[sys.argv.index("--hand") + 1:]:
+        for l in open(f):
+            m = re.match(r"(\S+) (\S+) (\S+): baseline rc=(\S+) mutant rc=(\S+) -> (\S+)( \(tests:.*--testTimeout)?", l)
+            if m:
+                hand.setdefault((m.group(1), m.group(2)[:7]), {})[m.group(3)] = m.group(6) + (" (60 s time-out)" if m.group(7) else "")
+
+if "--md" in sys.argv:
+    print("\n| repository | commit | what it changes | verdict | score | SKIP reason / note | related tests: gate / truth (both) | survivors | checked by hand |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        rel, tr = set(r.get("related") or []), set(r["truth"] or [])
+        why = (r.get("reason") or "").replace("|", "/")[:90]
+        if r.get("skipped"): why = (why + " " + "; ".join(f"{i.split('#',1)[1]}: {w[:60]}" for i, w in r["skipped"])).strip()
+        truth = "not measured" if r["truth"] is None else f"{len(rel)} / {len(tr)} ({len(rel & tr)})" + ("" if r["any_hit"] or not r["lines"] else ", no changed line runs")
+        surv = len(r.get("survivors") or [])
+        desc = r["desc"][:70].replace("|", "\\|")
+        h = hand.get((r["repo"], r["commit"][:7]), {})
+        final = {}
+        for i, v in h.items():  # a clean re-run (60 s time-out) wins over a red baseline
+            if i not in final or final[i].startswith("RED"): final[i] = v
+        hs = "; ".join(f"#{i.rsplit('#', 1)[1]} {v}" for i, v in sorted(final.items())) or "-"
+        print(f'| {r["repo"]} | {r["commit"]} | {desc} | {r["verdict"][:12]} | {r.get("score","")} | {why} | {truth} | {surv} | {hs} |')

@@ -18,7 +18,7 @@ import argparse, json, os, re, subprocess, shutil, sys, tempfile
 ap = argparse.ArgumentParser()
 ap.add_argument("name"); ap.add_argument("clone"); ap.add_argument("commit"); ap.add_argument("out")
 ap.add_argument("--deps"); ap.add_argument("--exclude", default=r"(^|/)(node_modules|fixtures|e2e|dist)/")
-ap.add_argument("--max", type=int, default=15)
+ap.add_argument("--max", type=int, default=10)
 ap.add_argument("--alias", action="append", default=[])
 ap.add_argument("--all", action="store_true", help="every test file is a candidate (no import closure)")
 a = ap.parse_args()
