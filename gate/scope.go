@@ -103,7 +103,17 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 			s.Own = own(p, "?", ":")
 		}
 	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
-		s.Replaced = span(p)
+		// An operator's mutant is on the change's code when the operator or
+		// an operand written plainly beside it is (`x * 1` → `x * 2` gets
+		// `x / 2`), not when a changed token sits deep in an operand (a call,
+		// a function: `"id-" + String(n * 3)`'s `+` is not the change's).
+		s.Replaced = span(n)
+		if l := syn.Child(p, "left"); l >= 0 && plainOperand(syn, l) {
+			s.Replaced.Start = int(syn.Start(l))
+		}
+		if r := syn.Child(p, "right"); r >= 0 && plainOperand(syn, r) {
+			s.Replaced.End = int(syn.End(r))
+		}
 	case m.Operator == "ConditionalExpression" && (m.Replacement == "true" || m.Replacement == "false") && logicalChain(syn, n) && !logicalChain(syn, outside(syn, n)):
 		// A whole `||`/`&&` chain forced (a return value, an argument): the
 		// condition is the construct, and an operand added to it is not
@@ -111,6 +121,22 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		s.Own = []change.Span{}
 	}
 	return s
+}
+
+// plainOperand reports whether operand n is written plainly: no call, no
+// construction, no function, object or array literal, no template
+// substitution in it (a name, a literal, a member, an arithmetic of those).
+func plainOperand(syn *analyzer.Syntax, n analyzer.Node) bool {
+	plain := true
+	syn.Walk(n, func(c analyzer.Node) bool {
+		switch syn.Kind(c) {
+		case "call_expression", "new_expression", "arrow_function", "function_expression", "function",
+			"object", "array", "template_substitution", "await_expression":
+			plain = false
+		}
+		return plain
+	})
+	return plain
 }
 
 // logicalChain reports whether n is a `||`, `&&` or `??` expression.
