@@ -654,10 +654,12 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	var notes []string
 	for {
 		var reds []redBaseline
-		var hung []string
+		var hung, unrun []string
 		for _, b := range lr.Baselines {
 			switch {
 			case b.Outcome == lab.Passed:
+			case b.NoReport:
+				unrun = append(unrun, b.Test+" ("+b.Detail+")")
 			case skippedOnly(b):
 				idle[b.Test], red[b.Test] = true, b.Detail
 			case b.Outcome == lab.Timeout:
@@ -665,6 +667,15 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 			default:
 				reds = append(reds, redBaseline{run: b})
 			}
+		}
+		if len(unrun) > 0 {
+			// vitest left no report: it did not run the file's tests at all
+			// (its config, a reporter oracle gives it, the install), which
+			// says nothing of the tests and is never red at the base.
+			res.Verdict = ERROR
+			res.Reason = fmt.Sprintf("vitest ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with vitest to see why", strings.Join(unrun, ", "))
+			res.Mutants, res.Cached = []Mutant{}, 0
+			return nil
 		}
 		if len(hung) > 0 {
 			res.Verdict = ERROR

@@ -243,3 +243,23 @@ func TestGateCacheKnowsWhatItRead(t *testing.T) {
 	}
 	check("the killing test skipped for a reason outside the key", "FAIL", false)
 }
+
+// TestGateNoReportIsAnError: a run in which vitest wrote no report for the
+// related test file (here a globalSetup that throws: no test of any file
+// runs, at the base as at HEAD) says nothing of the tests: the gate is
+// ERROR (exit 3), naming the file, never "red at the base too" and SKIP
+// (bench/trial26-27.md finding 1: vitest 3.1 could not load oracle's
+// reporter, and every h3 commit was SKIP exit 0).
+func TestGateNoReportIsAnError(t *testing.T) {
+	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": totalTestTS,
+		"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./test/global.ts\"] } });\n",
+		"test/global.ts":   "export default function setup() {\n  throw new Error(\"no database here\");\n}\n"})
+	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
+	code, r, errs := gateJSON(t, g.dir, "--no-cache")
+	if code != exitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/price.test.ts") || !strings.Contains(r.Reason, "wrote no report") {
+		t.Errorf("exit %d %s %q, want ERROR naming test/price.test.ts\n%s", code, r.Verdict, r.Reason, errs)
+	}
+	if testing.Verbose() {
+		t.Logf("%s %q", r.Verdict, r.Reason)
+	}
+}

@@ -111,6 +111,10 @@ type Run struct {
 	// NoTestRan: a baseline's test file loaded but executed no test (every
 	// test skipped, or none): it runs none of the code under test.
 	NoTestRan bool
+	// NoReport: a baseline's vitest left no result for the file (it did
+	// not start, or failed before any report: a config, a reporter, an
+	// install): the run says nothing of the tests.
+	NoReport bool
 	// AloneWhy says why a mutant ran alone rather than being decided in a
 	// batch (one of the Alone* reasons, alone.go); "" for a baseline, a
 	// mutant a batch decided, and one no test file reached (no run).
@@ -217,7 +221,7 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 			}
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r)})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
@@ -528,7 +532,7 @@ func (l *Lab) confirmAlone(ctx context.Context, res *Result, runsOf [][]string, 
 			if o, detail := BaselineOutcome(r); o != Passed {
 				for i := range res.Baselines {
 					if res.Baselines[i].Test == t {
-						res.Baselines[i] = Run{Test: t, Outcome: o, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r),
+						res.Baselines[i] = Run{Test: t, Outcome: o, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport,
 							Detail: "green only with other test files in its vitest worker; alone: " + detail}
 					}
 				}
