@@ -216,6 +216,18 @@ func TestCIWorkflow(t *testing.T) {
 			t.Errorf("the workflow has no %q", want)
 		}
 	}
+	// The merge decides even when a shard crashed: it runs always and fails
+	// first unless every shard succeeded (a skipped required job passes).
+	merged, _ := jobs["gate-merge"].(map[string]any)
+	steps, _ := merged["steps"].([]any)
+	if merged["if"] != "always()" || len(steps) == 0 || steps[0].(map[string]any)["if"] != "needs.gate.result != 'success'" ||
+		!strings.Contains(steps[0].(map[string]any)["run"].(string), "exit 1") {
+		t.Errorf("the merge job does not run always and fail on a failed or cancelled shard: if %v, first step %v", merged["if"], steps)
+	}
+	// Any package manager: the action installs the dependencies, no job assumes npm.
+	if strings.Contains(text, "npm ci") || strings.Contains(text, "cache: npm") {
+		t.Errorf("the workflow assumes npm (npm ci, cache: npm): the action installs with the lockfile's package manager")
+	}
 }
 
 // TestCompositeAction runs the action's script with a stand-in oracle: the
