@@ -77,6 +77,7 @@ log "package manager: $pm (from $from) in ${where#/}${where:+/}${where:-.}"
 
 # 2. The repository's dependencies (vitest and the rest the tests import).
 if [ "${ORACLE_INSTALL:-true}" != false ]; then
+  export COREPACK_ENABLE_DOWNLOAD_PROMPT=0 # corepack fetches the pinned pnpm or yarn without asking
   if ! command -v "$pm" >/dev/null; then
     case $pm in
       pnpm|yarn)
