@@ -20,7 +20,9 @@ import (
 // The platforms TestCrossBuilds packs by default: the two it can run here
 // and a macOS one, whose load commands are the part no Mac checks here.
 // ORACLE_NPM_PLATFORMS=all packs all eight (a first run compiles
-// tree-sitter's C parser once per platform: minutes each), or a list.
+// tree-sitter's C parser once per platform: minutes each), or a list;
+// ORACLE_NPM_PACKS=DIR checks what an earlier `scripts/npm-pack --out DIR`
+// made instead of packing.
 var fastPlatforms = []string{"linux-x64", "linux-x64-musl", "darwin-arm64"}
 
 var allPlatforms = []string{"darwin-x64", "darwin-arm64", "linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "win32-x64", "win32-arm64"}
@@ -53,14 +55,27 @@ func TestCrossBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "packs")
-	pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out)
-	log, err := pack.CombinedOutput()
-	if err != nil {
-		t.Fatalf("scripts/npm-pack: %v\n%s", err, log)
-	}
-	if !regexp.MustCompile(`== npm-pack: C compiler: zig \S+ \(`).Match(log) {
-		t.Errorf("npm-pack does not say which zig it used:\n%s", log)
+	out := os.Getenv("ORACLE_NPM_PACKS")
+	if out != "" {
+		// The output of an earlier `bash scripts/npm-pack --out DIR`, checked as it is.
+		dirs, _ := filepath.Glob(filepath.Join(out, "cli-*"))
+		platforms = nil
+		for _, d := range dirs {
+			platforms = append(platforms, strings.TrimPrefix(filepath.Base(d), "cli-"))
+		}
+		if len(platforms) == 0 {
+			t.Fatalf("ORACLE_NPM_PACKS=%s holds no cli-* package", out)
+		}
+	} else {
+		out = filepath.Join(t.TempDir(), "packs")
+		pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out)
+		log, err := pack.CombinedOutput()
+		if err != nil {
+			t.Fatalf("scripts/npm-pack: %v\n%s", err, log)
+		}
+		if !regexp.MustCompile(`== npm-pack: C compiler: zig \S+ \(`).Match(log) {
+			t.Errorf("npm-pack does not say which zig it used:\n%s", log)
+		}
 	}
 	version := mainVersion(t, repo)
 	sums, _ := os.ReadFile(filepath.Join(out, "release", "SHA256SUMS"))
