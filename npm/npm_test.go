@@ -9,16 +9,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestNpmInstallWithoutGo builds the linux-x64 package and the main one,
-// packs both with npm pack, installs the tarballs into a copy of
-// testdata/pipeline where no Go is on the PATH, and runs the installed
-// `npx oracle`: --version (stamped), gen, and gate (PASS; then FAIL with
-// GitHub annotations); then the launcher's errors when the platform's
-// package is missing or no binary was built for the platform.
+// TestNpmInstallWithoutGo builds the linux-x64 packages (glibc and musl) and
+// the main one, packs them with npm pack, installs the main and the glibc
+// tarballs into a copy of testdata/pipeline where no Go is on the PATH, and
+// runs the installed `npx oracle`: --version (stamped), gen, gate (PASS;
+// then FAIL with GitHub annotations) and audit; then, with the launcher told
+// it runs on musl (as Node on Alpine reports: no glibc version) and only the
+// musl package there, the same gate and audit from its static binary; then
+// the launcher's errors when the platform's package is missing or no binary
+// was built for the platform.
 func TestNpmInstallWithoutGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds, packs and installs the npm packages")
@@ -32,14 +36,16 @@ func TestNpmInstallWithoutGo(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	packs := filepath.Join(tmp, "packs")
-	pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", "linux-x64", "--out", packs)
+	pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", "linux-x64,linux-x64-musl", "--out", packs)
 	if out, err := pack.CombinedOutput(); err != nil {
 		t.Fatalf("scripts/npm-pack: %v\n%s", err, out)
 	}
 	tarballs, _ := filepath.Glob(filepath.Join(packs, "*.tgz"))
-	if len(tarballs) != 2 {
-		t.Fatalf("want the main package and linux-x64 packed, got %v", tarballs)
+	musl, _ := filepath.Glob(filepath.Join(packs, "oracle-ts-cli-linux-x64-musl-*.tgz"))
+	if len(tarballs) != 3 || len(musl) != 1 {
+		t.Fatalf("want the main package, linux-x64 and linux-x64-musl packed, got %v", tarballs)
 	}
+	tarballs = slices.DeleteFunc(tarballs, func(s string) bool { return s == musl[0] })
 
 	// A user's repository: the sample, its own packages, no Go.
 	app := filepath.Join(tmp, "app")
@@ -99,6 +105,53 @@ func TestNpmInstallWithoutGo(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "GATE FAIL ") || !strings.Contains(out, "\n::error file=src/server/targets.ts,line=") {
 		t.Fatalf("npx oracle gate --threshold 99 in GitHub Actions: exit %d\n%s", code, out)
 	}
+	audit := func(code int, out string) {
+		t.Helper()
+		if code > 1 || !strings.Contains(out, "AUDIT ") {
+			t.Fatalf("oracle audit: exit %d\n%s", code, out)
+		}
+	}
+	code, out = sh("", nil, "npx", "oracle", "audit", "src/server")
+	audit(code, out)
+	glibcAudit := out
+
+	// On musl: the launcher picks @oracle-ts/cli-linux-x64-musl (unpacked as
+	// npm does on Alpine, where it installs that one alone) and its static
+	// binary runs the gate and the audit.
+	glibc := filepath.Join(app, "node_modules", "@oracle-ts", "cli-linux-x64")
+	if err := os.Rename(glibc, glibc+".away"); err != nil {
+		t.Fatal(err)
+	}
+	muslDir := filepath.Join(app, "node_modules", "@oracle-ts", "cli-linux-x64-musl")
+	onMusl := func(args ...string) (int, string) {
+		t.Helper()
+		return sh("src/server/targets.ts\n", nil, "node", append([]string{"--require", filepath.Join(tmp, "musl.cjs"), "node_modules/@oracle-ts/cli/bin/oracle.js"}, args...)...)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "musl.cjs"), []byte("process.report.getReport = () => ({ header: {} });\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := onMusl("--version"); code != 3 || !strings.Contains(out, "the package @oracle-ts/cli-linux-x64-musl, which holds oracle's binary for linux-x64-musl, is not installed") {
+		t.Errorf("on musl without the musl package: exit %d\n%s", code, out)
+	}
+	if err := os.MkdirAll(muslDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := sh("", nil, "tar", "-xzf", musl[0], "-C", muslDir, "--strip-components=1"); code != 0 {
+		t.Fatalf("tar: %s", out)
+	}
+	if code, out := onMusl("--version"); code != 0 || !strings.Contains(out, "oracle "+string(version[1])+" (commit "+string(head[:12])) {
+		t.Fatalf("the musl binary's --version: exit %d\n%s", code, out)
+	}
+	if code, out := onMusl("gate", "--files-from", "-"); code != 0 || !strings.Contains(out, "GATE PASS ") || !strings.Contains(out, "src/server/targets.ts") {
+		t.Fatalf("the musl binary's gate: exit %d\n%s", code, out)
+	}
+	code, out = onMusl("audit", "src/server")
+	audit(code, out)
+	if out != glibcAudit {
+		t.Errorf("the musl binary's audit differs from the glibc one's:\n%s\n---\n%s", out, glibcAudit)
+	}
+	os.RemoveAll(muslDir)
+	os.Rename(glibc+".away", glibc)
 
 	// The launcher's errors: the platform's package not installed
 	// (--omit=optional), and a platform the release has no binary for.

@@ -216,6 +216,18 @@ func TestCIWorkflow(t *testing.T) {
 			t.Errorf("the workflow has no %q", want)
 		}
 	}
+	// The merge decides even when a shard crashed: it runs always and fails
+	// first unless every shard succeeded (a skipped required job passes).
+	merged, _ := jobs["gate-merge"].(map[string]any)
+	steps, _ := merged["steps"].([]any)
+	if merged["if"] != "always()" || len(steps) == 0 || steps[0].(map[string]any)["if"] != "needs.gate.result != 'success'" ||
+		!strings.Contains(steps[0].(map[string]any)["run"].(string), "exit 1") {
+		t.Errorf("the merge job does not run always and fail on a failed or cancelled shard: if %v, first step %v", merged["if"], steps)
+	}
+	// Any package manager: the action installs the dependencies, no job assumes npm.
+	if strings.Contains(text, "npm ci") || strings.Contains(text, "cache: npm") {
+		t.Errorf("the workflow assumes npm (npm ci, cache: npm): the action installs with the lockfile's package manager")
+	}
 }
 
 // TestCompositeAction runs the action's script with a stand-in oracle: the
@@ -231,6 +243,7 @@ func TestCompositeAction(t *testing.T) {
 		t.Fatalf("docs/github/actions/oracle/action.yml: %v", err)
 	}
 	script := action.Runs.Steps[0].Run
+	actionDir, _ := filepath.Abs(filepath.Join("..", "..", "docs", "github", "actions", "oracle"))
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"node_modules/.bin/oracle":  "#!/bin/sh\necho \"args: $*\"\nexit ${FAKE_EXIT:-0}\n",
@@ -243,7 +256,8 @@ func TestCompositeAction(t *testing.T) {
 		cmd := exec.Command("bash", "-e", "-c", script)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "ORACLE_ARGS="+args, "ORACLE_STDOUT="+stdout, "ORACLE_OK_CODES="+okCodes,
-			"ORACLE_CLI_VERSION=", "GITHUB_OUTPUT="+out, "FAKE_EXIT="+strconv.Itoa(exit))
+			"ORACLE_CLI_VERSION=", "GITHUB_OUTPUT="+out, "FAKE_EXIT="+strconv.Itoa(exit),
+			"GITHUB_ACTION_PATH="+actionDir, "GITHUB_WORKSPACE="+dir, "ORACLE_INSTALL=false", "ORACLE_PACKAGE_MANAGER=npm")
 		log, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -256,12 +270,12 @@ func TestCompositeAction(t *testing.T) {
 	}
 	// A shard: --json to a file, its FAIL passes the step.
 	code, log, gh := step("gate --shard 1/4 --json", "shard.json", "0 1", 1)
-	if b, _ := os.ReadFile(filepath.Join(dir, "shard.json")); code != 0 || gh != "exit-code=1\n" || string(b) != "args: gate --shard 1/4 --json\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, "shard.json")); code != 0 || !strings.HasSuffix(gh, "\nexit-code=1\n") || string(b) != "args: gate --shard 1/4 --json\n" {
 		t.Errorf("a failing shard: exit %d, output %q, file %q\n%s", code, gh, b, log)
 	}
 	// The merge: globbed shards, its FAIL fails the step.
 	code, log, gh = step("gate merge --html oracle-gate.html shards/oracle-gate-*.json", "", "0", 1)
-	if code != 1 || gh != "exit-code=1\n" || !strings.Contains(log, "args: gate merge --html oracle-gate.html shards/oracle-gate-1.json shards/oracle-gate-2.json\n") {
+	if code != 1 || !strings.HasSuffix(gh, "\nexit-code=1\n") || !strings.Contains(log, "args: gate merge --html oracle-gate.html shards/oracle-gate-1.json shards/oracle-gate-2.json\n") {
 		t.Errorf("a failing merge: exit %d, output %q\n%s", code, gh, log)
 	}
 	// A usage error fails a shard too.

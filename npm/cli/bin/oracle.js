@@ -9,7 +9,25 @@
 const { spawn } = require("node:child_process");
 const pkg = require("../package.json");
 
-const platform = `${process.platform}-${process.arch}`;
+// Linux has two packages per architecture: linux-x64 (glibc) and
+// linux-x64-musl (Alpine and other musl systems), told apart at run time as
+// esbuild's and detect-libc's installers do: Node built against glibc
+// reports the glibc version it runs with; on musl there is none.
+function isMusl() {
+  if (process.platform !== "linux") return false;
+  try {
+    const report = process.report && process.report.getReport();
+    const header = report && (typeof report === "string" ? JSON.parse(report) : report).header;
+    if (header) return !header.glibcVersionRuntime;
+  } catch {}
+  try {
+    return require("node:fs").readFileSync("/usr/bin/ldd", "utf8").includes("musl");
+  } catch {
+    return false;
+  }
+}
+
+const platform = `${process.platform}-${process.arch}${isMusl() ? "-musl" : ""}`;
 const exe = process.platform === "win32" ? "oracle.exe" : "oracle";
 const wanted = `${pkg.name}-${platform}`;
 
