@@ -102,6 +102,7 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		case "ternary_expression":
 			s.Own = own(p, "?", ":")
 		}
+		s.Deletion = s.Own != nil
 	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
 		// An operator's mutant is on the change's code when the operator or
 		// an operand written plainly beside it is (`x * 1` → `x * 2` gets

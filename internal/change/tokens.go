@@ -392,6 +392,11 @@ func (t Tokens) Lines(file string, src []byte) [][2]int {
 type Site struct {
 	Replaced Span
 	Own      []Span // nil: not a construct
+	// Deletion: a construct the change touched by deleting code only
+	// (`if (!x)` → `if (x)`): a deletion point strictly inside it, and no
+	// token written in it, makes it the change's (a condition: the
+	// smallest construct a deletion leaves to mutate).
+	Deletion bool
 }
 
 // Counts reports whether the mutant at site is on the code the change wrote
@@ -412,6 +417,18 @@ func Counts(site Site, changed []Span) bool {
 		if c.Start < c.End && c.Start <= site.Replaced.Start && site.Replaced.End <= c.End {
 			return true
 		}
+	}
+	if site.Deletion {
+		deleted := false
+		for _, c := range changed {
+			switch {
+			case c.Start < c.End && c.Start < site.Replaced.End && site.Replaced.Start < c.End:
+				return false // code written in it: its own mutants are there
+			case c.Start == c.End && site.Replaced.Start < c.Start && c.Start < site.Replaced.End:
+				deleted = true
+			}
+		}
+		return deleted
 	}
 	return false
 }
