@@ -165,6 +165,10 @@ type Mutant struct {
 	AloneWhy string `json:"aloneWhy,omitempty"`
 }
 
+// Open reports whether m is what the next worker strengthens: a survivor,
+// or a mutant no related test reached.
+func (m Mutant) Open() bool { return m.Outcome == "survived" || m.Outcome == "no-coverage" }
+
 // TestCase is one test (an it) of a related test file, as its baseline ran
 // it: ID is the file and Name joined by " > ", unique in the gate; Name the
 // describe titles and its own title joined by " > "; Line where it is

@@ -53,7 +53,7 @@ func (res *Result) HTML(root string) []byte {
 	// to its place in the code below.
 	var open []int
 	for i, m := range res.Mutants {
-		if m.Outcome == "survived" || m.Outcome == "no-coverage" {
+		if m.Open() {
 			open = append(open, i)
 		}
 	}
@@ -152,7 +152,7 @@ func (res *Result) HTML(root string) []byte {
 			for _, i := range onLine[n] {
 				m := res.Mutants[i]
 				open := ""
-				if m.Outcome == "survived" || m.Outcome == "no-coverage" {
+				if m.Open() {
 					open = " open"
 				}
 				tests := "no test file reached it"

@@ -62,7 +62,7 @@ func annotateGate(w io.Writer, res *gate.Result) {
 	}
 	n := 0
 	for _, m := range res.Mutants {
-		if m.Outcome != "survived" && m.Outcome != "no-coverage" {
+		if !m.Open() {
 			continue
 		}
 		n++

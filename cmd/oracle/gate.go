@@ -284,7 +284,7 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 		}
 	}
 	for _, m := range res.Mutants {
-		if m.Outcome != "survived" && m.Outcome != "no-coverage" {
+		if !m.Open() {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s %s:%d:%d %s (%s)\n%s", m.Outcome, m.File, m.Line, m.Column, m.Operator, m.Target, m.Diff)

@@ -100,7 +100,7 @@ func gateSummary(res *gate.Result) []byte {
 	}
 	var open []gate.Mutant
 	for _, m := range res.Mutants {
-		if m.Outcome == "survived" || m.Outcome == "no-coverage" {
+		if m.Open() {
 			open = append(open, m)
 		}
 	}
@@ -278,7 +278,7 @@ func gateSARIF(res *gate.Result) ([]byte, error) {
 			Locations: []sarifLocation{sarifAt(redFile(res), 1, 0, 0, 0)}})
 	}
 	for _, m := range res.Mutants {
-		if m.Outcome != "survived" && m.Outcome != "no-coverage" {
+		if !m.Open() {
 			continue
 		}
 		msg := fmt.Sprintf("%s %s in %s: the code changed to %s and no test failed", m.Operator, m.Outcome, m.Target, code(m.Replacement))
