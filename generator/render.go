@@ -90,6 +90,34 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	if f, _ := in.Program.Module(op.Function.File); f != nil && param >= 0 {
 		_, v.FlagNote = checkFlagType(in.Program, f, fn.Params[param], op)
 	}
+	ext := v.subject(in, op, fn, fx)
+	v.SubjectPath = importPath(o.File, op.Function.File, ext)
+	vitest := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, "vi": true, "type MockInstance": true}
+	preserveTitles := v.observed(o, fn, ext)
+	v.SetTitle = op.Wrap.Call + " is not called"
+	if len(preserveTitles) > 0 {
+		v.SetTitle += "; " + strings.Join(preserveTitles, ", ") + " still are"
+	}
+	v.FlagSet = flagAssign(param, op.Flag.Props, "true")
+	v.FlagUnset = flagAssign(param, op.Flag.Props, "false")
+
+	v.fixture(o, fn, fx, ext)
+	if len(v.Spies) > 0 || v.HasTeardown {
+		vitest["afterEach"] = true
+	}
+	for _, name := range []string{"afterEach", "beforeEach", "describe", "expect", "it", "vi", "type MockInstance"} {
+		if vitest[name] {
+			v.VitestImports = append(v.VitestImports, name)
+		}
+	}
+
+	return v.finish(in, o)
+}
+
+// subject fills in how the oracle imports and invokes the function under
+// test (a method through its class and a receiver); it returns the import
+// extension style of the repository.
+func (v *view) subject(in Input, op *manifest.Operation, fn *analyzer.Function, fx *fixtures.Fixture) string {
 	v.Subject = op.Function.Name
 	if fn.Default || !isIdent(v.Subject) {
 		v.Subject = "subject"
@@ -100,7 +128,6 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 	} else {
 		ext = extensionStyle(in.Program, op.Function.File)
 	}
-	v.SubjectPath = importPath(o.File, op.Function.File, ext)
 	v.SubjectAccess = access(exportName(fn))
 	v.Invoke = v.Subject
 	if fn.Class != "" {
@@ -120,9 +147,13 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 			v.MethodType = "InstanceType<typeof " + v.Subject + ">[" + strconv.Quote(fn.Name) + "]"
 		}
 	}
+	return ext
+}
 
+// observed fills in the observed calls (spies and module mocks) and returns
+// the titles of the preserved calls.
+func (v *view) observed(o *Operation, fn *analyzer.Function, ext string) []string {
 	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, "vi": true, "expect": true, "self": true, "arranged": true, "Fn": true}
-	vitest := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, "vi": true, "type MockInstance": true}
 	mocks := map[string]int{}
 	var preserveTitles []string
 	for _, ob := range o.Observed {
@@ -174,14 +205,13 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		vars = append(vars, ov.Var)
 	}
 	v.ObservedVars = strings.Join(vars, ", ")
+	return preserveTitles
+}
 
-	v.SetTitle = op.Wrap.Call + " is not called"
-	if len(preserveTitles) > 0 {
-		v.SetTitle += "; " + strings.Join(preserveTitles, ", ") + " still are"
-	}
-	v.FlagSet = flagAssign(param, op.Flag.Props, "true")
-	v.FlagUnset = flagAssign(param, op.Flag.Props, "false")
-
+// fixture fills in the fixture's line, imports and arrange key, and the
+// operation's literal args.
+func (v *view) fixture(o *Operation, fn *analyzer.Function, fx *fixtures.Fixture, ext string) {
+	op := o.Op
 	if fx != nil {
 		v.FixtureLine = fmt.Sprintf("%s (%s):", fx.Name, fx.File)
 		var parts, imports []string
@@ -219,21 +249,18 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtur
 		}
 		v.LiteralArgs = "[" + strings.Join(parts, ", ") + "]"
 	}
-	if len(v.Spies) > 0 || v.HasTeardown {
-		vitest["afterEach"] = true
-	}
-	for _, name := range []string{"afterEach", "beforeEach", "describe", "expect", "it", "vi", "type MockInstance"} {
-		if vitest[name] {
-			v.VitestImports = append(v.VitestImports, name)
-		}
-	}
+}
 
+// finish executes the template, checks that the oracle parses and formats it
+// with the repository's formatter, if any.
+func (v *view) finish(in Input, o *Operation) ([]byte, error) {
+	op := o.Op
 	fmtr := findFormatter(in.Program.Root(), o.File)
 	if fmtr != nil {
 		v.Formatter = fmtr.Name
 	}
 	var buf bytes.Buffer
-	if err := oracleTemplate.Execute(&buf, v); err != nil {
+	if err := oracleTemplate.Execute(&buf, *v); err != nil {
 		return nil, fmt.Errorf("generator bug: template: %v", err)
 	}
 	out := buf.Bytes()

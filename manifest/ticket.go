@@ -279,6 +279,16 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 		op.Preserve = p.preserve(f.value, join(path, "preserve"), op.Wrap, wrapOK)
 	}
 
+	p.opID(n, fs, path, &op, funcOK && flagOK)
+	p.opFixture(fs, path, &op)
+	p.opArgs(fs, path, &op)
+
+	return op, len(p.errs) == before
+}
+
+// opID sets the operation's id: the written one, checked, or the default
+// <function>-<flag leaf> when function and flag parsed (refsOK).
+func (p *parser) opID(n *yaml.Node, fs map[string]field, path string, op *Operation, refsOK bool) {
 	if f, ok := fs["id"]; ok {
 		if s, ok := p.str(f.value, join(path, "id"), idExpected); ok {
 			if !idPattern.MatchString(s) {
@@ -289,7 +299,7 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 				op.ID, op.IDPos = s, p.pos(f.value)
 			}
 		}
-	} else if funcOK && flagOK {
+	} else if refsOK {
 		name := op.Function.Name
 		if op.Function.Member != "" {
 			name = op.Function.Member // Class.method: the file name already says the class
@@ -301,7 +311,10 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 			op.ID, op.IDPos, op.IDDefaulted = id, op.Pos, true
 		}
 	}
+}
 
+// opFixture sets the operation's fixture name when one is written.
+func (p *parser) opFixture(fs map[string]field, path string, op *Operation) {
 	if f, ok := fs["fixture"]; ok {
 		if s, ok := p.str(f.value, join(path, "fixture"), fixtureExpected); ok {
 			if !fixturePattern.MatchString(s) {
@@ -311,7 +324,10 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 			}
 		}
 	}
+}
 
+// opArgs sets the operation's args and default (JSON values) when written.
+func (p *parser) opArgs(fs map[string]field, path string, op *Operation) {
 	if f, ok := fs["args"]; ok {
 		ap := join(path, "args")
 		switch v := f.value; {
@@ -332,8 +348,6 @@ func (p *parser) operation(n *yaml.Node, i int) (op Operation, ok bool) {
 			op.Default, op.DefaultPos = js, p.pos(f.value)
 		}
 	}
-
-	return op, len(p.errs) == before
 }
 
 // callRef parses a wrap or preserve entry: "enrichItem", "audit.write" or
