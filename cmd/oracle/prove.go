@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -16,7 +17,6 @@ import (
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 	"github.com/oracle-ts/oracle/prove"
-	"path/filepath"
 )
 
 // proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
