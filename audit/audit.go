@@ -14,6 +14,7 @@ package audit
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,12 +88,96 @@ const (
 	TestFiles Fact = "test-files"
 )
 
-// Pass is one rule's run over the suite: what it reads, and where it
-// reports.
+// Pass is one rule's run, in the manner of go/analysis's Pass: what every
+// rule reads, the facts its rule declared (Requires) and nothing else, and
+// where it reports. It holds no Suite: a fact the rule did not declare is
+// nil, so a rule reaches only what it declared (TestPassHoldsWhatTheRuleDeclared).
 type Pass struct {
-	*Suite
-	Rule     *Rule
+	Rule *Rule
+	// What every rule reads: the program, the test files (sorted), the
+	// production files judged (sorted), the sub-rules enabled, and what
+	// the change touched (nil without --base).
+	Program    *callgraph.Program
+	Tests      []string
+	Production []string
+	Enable     map[string]bool
+	Change     change.Change
+	// Reach is the static walk: nil unless the rule requires Reach.
+	Reach *Walk
+	// Executed is what the test files measured to execute: nil unless the
+	// rule requires Executed.
+	Executed *Measured
+	// TestFiles are the test files parsed: nil unless the rule requires
+	// TestFiles.
+	TestFiles *TestFileSet
+
+	judges   func(file string, f *analyzer.File, fn *analyzer.Function) bool // Suite.judged
+	touchedF func() map[string]bool                                          // Suite.touched
+	loaded   map[string][]string                                             // the modules each module loads (loads)
 	findings []Finding
+}
+
+// Walk is the Reach fact: the suite as testsuite reads it (the test files
+// that may load a module, why none runs a function) and what each test file
+// runs by the static walk.
+type Walk struct {
+	Suite *testsuite.Suite
+	tests map[string]*testReach
+}
+
+// Measured is the Executed fact: per function id, the test files whose run
+// entered it (Entered, nil when the audit is static), and the candidate test
+// files that could not run, with their first error (Unrunnable).
+type Measured struct {
+	Entered    map[string][]string
+	Unrunnable map[string]string
+}
+
+// TestFileSet is the TestFiles fact: the test files, each parsed once (by
+// testsuite, with Options.Syntax) with its structure.
+type TestFileSet struct {
+	each func(do func(test string, in *TestInput))
+}
+
+// Each hands every test file of the suite to do, in order.
+func (ts *TestFileSet) Each(do func(test string, in *TestInput)) { ts.each(do) }
+
+// pass is rule r's pass over the suite: the facts r requires (computing
+// the static walk if it was not), none other.
+func (s *Suite) pass(r *Rule) *Pass {
+	p := &Pass{Rule: r, Program: s.Program, Tests: s.Tests, Production: s.Production, Enable: s.Enable, Change: s.Change,
+		judges: s.judged, touchedF: s.touched}
+	if slices.Contains(r.Requires, Reach) {
+		s.computeReach()
+		p.Reach = &Walk{Suite: s.TestSuite, tests: s.reach}
+	}
+	if slices.Contains(r.Requires, Executed) {
+		p.Executed = &Measured{Entered: s.Executed, Unrunnable: s.Unrunnable}
+	}
+	if slices.Contains(r.Requires, TestFiles) {
+		p.TestFiles = &TestFileSet{each: s.eachTest}
+	}
+	return p
+}
+
+// judged reports a function blind-function judges (Suite.judged).
+func (p *Pass) judged(file string, f *analyzer.File, fn *analyzer.Function) bool {
+	return p.judges(file, f, fn)
+}
+
+// touched is the set of the function ids the change (--base) touched; nil
+// without a change.
+func (p *Pass) touched() map[string]bool { return p.touchedF() }
+
+// touchedFunctions are the ids of the production functions whose lines the
+// change (--base) touched, sorted; none without a change.
+func (p *Pass) touchedFunctions() []string {
+	var out []string
+	for id := range p.touched() {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Report adds a finding of the pass's rule (Rule set when empty).
@@ -109,6 +194,17 @@ func (p *Pass) reportAll(fs []Finding) {
 		p.Report(f)
 	}
 }
+
+// RuleError is the error a rule's run returned: the audit fails with it
+// (exit 3), the rule named.
+type RuleError struct {
+	Rule string
+	Err  error
+}
+
+func (e *RuleError) Error() string { return "rule " + e.Rule + ": " + e.Err.Error() }
+
+func (e *RuleError) Unwrap() error { return e.Err }
 
 // requires reports whether any of rules requires fact.
 func requires(rules []*Rule, fact Fact) bool {
@@ -153,14 +249,13 @@ type Suite struct {
 	// touchedIDs caches touched().
 	touchedIDs map[string]bool
 	inputs     map[string]*TestInput // parsed test files, by path (eachTest)
-	loaded     map[string][]string   // the modules each module loads (loads)
 	sources    map[string][]byte     // production files' text (judged)
 }
 
 // TestInput is a test file as the rules read it: its syntax tree and its
 // structure (suites, tests, hooks, assertions).
 type TestInput struct {
-	File      *analyzer.File // its imports and mocks (analyzer.File.Mocks), from the same parse as Syntax
+	File      *analyzer.File // its imports and mocks (analyzer.File.Mocks), from the same source as Syntax (its nodes are Syntax's)
 	Syntax    *analyzer.Syntax
 	Structure *analyzer.TestFile
 }
@@ -252,16 +347,19 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if err := CheckEnable(opts.Enable); err != nil {
 		return nil, err
 	}
-	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures})
+	rules, err := selectRules(opts.Rules)
+	if err != nil {
+		return nil, err
+	}
+	// The test files' syntax trees are kept from the parse that checks
+	// them when a rule or the tables read them: each is parsed once.
+	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures,
+		Syntax: requires(rules, TestFiles) || opts.Tables})
 	if err != nil {
 		return nil, err
 	}
 	if ts.ConfigNote != "" {
 		rep.Notes = append(rep.Notes, ts.ConfigNote)
-	}
-	rules, err := selectRules(opts.Rules)
-	if err != nil {
-		return nil, err
 	}
 	s, err := NewSuite(p, ts, opts)
 	if err != nil {
@@ -287,12 +385,19 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	for _, pr := range ts.Problems {
 		out = append(out, Finding{Rule: CannotAudit, Severity: Warning, File: pr.File, Line: pr.Line, Message: pr.Reason})
 	}
+	// A rule that fails fails the audit (exit 3), named; every rule runs,
+	// so that all the failing ones are named.
+	var failed []error
 	for _, r := range rules {
-		pass := &Pass{Suite: s, Rule: r}
+		pass := s.pass(r)
 		if err := r.Run(pass); err != nil {
-			return nil, fmt.Errorf("rule %s: %w", r.Name, err)
+			failed = append(failed, &RuleError{Rule: r.Name, Err: err})
+			continue
 		}
 		out = append(out, pass.findings...)
+	}
+	if len(failed) > 0 {
+		return nil, errors.Join(failed...)
 	}
 	lap(&rep.Timings.Rules)
 	applyIgnores(p, out)
@@ -436,8 +541,9 @@ func applyIgnores(p *callgraph.Program, fs []Finding) {
 	}
 }
 
-// eachTest hands every test file of the suite to do, in order, parsed
-// once for all the rules.
+// eachTest hands every test file of the suite to do, in order, as
+// testsuite parsed it (its syntax tree, kept with Options.Syntax: a test
+// file is parsed once), its structure read once for all the rules.
 func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 	if s.inputs == nil {
 		s.inputs = map[string]*TestInput{}
@@ -445,9 +551,8 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 	for _, t := range s.Tests {
 		in, ok := s.inputs[t]
 		if !ok {
-			if src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(t))); err == nil {
-				f, syn := analyzer.ParseSyntax(t, src)
-				in = &TestInput{File: f, Syntax: syn, Structure: analyzer.TestStructure(syn)}
+			if tf := s.TestSuite.File(t); tf != nil && tf.Syntax != nil {
+				in = &TestInput{File: tf.File, Syntax: tf.Syntax, Structure: analyzer.TestStructure(tf.Syntax)}
 			}
 			s.inputs[t] = in
 		}
@@ -455,17 +560,6 @@ func (s *Suite) eachTest(do func(test string, in *TestInput)) {
 			do(t, in)
 		}
 	}
-}
-
-// touchedFunctions are the ids of the production functions whose lines the
-// change (--base) touched, sorted; none without a change.
-func (s *Suite) touchedFunctions() []string {
-	var out []string
-	for id := range s.touched() {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // touched is the set of the function ids the change (--base) touched

@@ -19,7 +19,7 @@ var BlindFunction = &Rule{
 	Name:     blindFunctionRule,
 	Doc:      "an exported function no test runs un-stubbed",
 	Requires: []Fact{Reach, Executed},
-	Run:      func(p *Pass) error { p.reportAll(blindFunctions(p.Suite)); return nil },
+	Run:      func(p *Pass) error { p.reportAll(blindFunctions(p)); return nil },
 }
 
 const blindFunctionRule = "blind-function"
@@ -32,10 +32,10 @@ const CannotMeasure = "cannot-measure"
 // cannotMeasure is the finding on a function no test entered when some of
 // its candidate test files could not run: they name the file and its
 // first error.
-func (s *Suite) cannotMeasure(file string, fn *analyzer.Function) (Finding, bool) {
+func (p *Pass) cannotMeasure(file string, fn *analyzer.Function) (Finding, bool) {
 	var failed []string
-	for _, t := range s.TestSuite.Candidates(file) {
-		if _, ok := s.Unrunnable[t]; ok {
+	for _, t := range p.Reach.Suite.Candidates(file) {
+		if _, ok := p.Executed.Unrunnable[t]; ok {
 			failed = append(failed, t)
 		}
 	}
@@ -48,31 +48,31 @@ func (s *Suite) cannotMeasure(file string, fn *analyzer.Function) (Finding, bool
 		more = fmt.Sprintf(" (and %d more test file(s) that could not run)", len(failed)-1)
 	}
 	fd := Finding{Rule: CannotMeasure, Severity: Warning, File: file, Line: fn.Line,
-		Message: fmt.Sprintf("%s: cannot measure whether a test executes it: %s could not run: %s%s", fn.Qual, failed[0], s.Unrunnable[failed[0]], more)}
+		Message: fmt.Sprintf("%s: cannot measure whether a test executes it: %s could not run: %s%s", fn.Qual, failed[0], p.Executed.Unrunnable[failed[0]], more)}
 	for _, t := range failed {
 		fd.Related = append(fd.Related, Location{File: t, Line: 1})
 	}
 	return fd, true
 }
 
-func blindFunctions(s *Suite) []Finding {
+func blindFunctions(p *Pass) []Finding {
 	var out []Finding
-	for _, file := range s.Production {
-		f, _ := s.Program.Module(file)
+	for _, file := range p.Production {
+		f, _ := p.Program.Module(file)
 		if f == nil {
 			continue
 		}
 		for _, fn := range f.Functions {
-			if !s.judged(file, f, fn) {
+			if !p.judged(file, f, fn) {
 				continue
 			}
-			touched := s.touched()[file+"#"+fn.Qual]
-			if s.Executed != nil && s.Change != nil && !touched {
+			touched := p.touched()[file+"#"+fn.Qual]
+			if p.Executed.Entered != nil && p.Change != nil && !touched {
 				continue // measured: --base judges what the change touched
 			}
-			finding, blind := s.blindMeasured(file, fn)
+			finding, blind := p.blindMeasured(file, fn)
 			if !blind && finding.Rule == "" {
-				finding, blind = s.blind(file, fn)
+				finding, blind = p.blind(file, fn)
 			}
 			if blind {
 				if touched && finding.Rule == blindFunctionRule {
@@ -85,24 +85,24 @@ func blindFunctions(s *Suite) []Finding {
 	return out
 }
 
-// blindMeasured decides a function on what ran (Suite.Executed): blind when
+// blindMeasured decides a function on what ran (the Executed fact): blind when
 // no test file entered it, with the static walk's explanation. A function
 // that was not measured gives no finding and an empty Rule: the static walk
 // decides it.
-func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool) {
-	ran, ok := s.Executed[file+"#"+fn.Qual]
+func (p *Pass) blindMeasured(file string, fn *analyzer.Function) (Finding, bool) {
+	ran, ok := p.Executed.Entered[file+"#"+fn.Qual]
 	if !ok {
 		return Finding{}, false
 	}
 	if len(ran) > 0 {
 		return Finding{Rule: blindFunctionRule}, false
 	}
-	if fd, ok := s.cannotMeasure(file, fn); ok {
+	if fd, ok := p.cannotMeasure(file, fn); ok {
 		return fd, true
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line,
-		Message: fmt.Sprintf("%s: no test executes it (measured): %s%s", fn.Qual, s.TestSuite.Explain(file), s.factoryImports(file))}
-	for _, m := range s.TestSuite.MockedAway(file) {
+		Message: fmt.Sprintf("%s: no test executes it (measured): %s%s", fn.Qual, p.Reach.Suite.Explain(file), p.factoryImports(file))}
+	for _, m := range p.Reach.Suite.MockedAway(file) {
 		where, line := m.Where()
 		fd.Related = append(fd.Related, Location{File: where, Line: line})
 	}
@@ -112,7 +112,7 @@ func (s *Suite) blindMeasured(file string, fn *analyzer.Function) (Finding, bool
 // blind decides one function: it is blind unless some test runs it
 // un-stubbed. The tests that reach it only through a mock are named, with
 // their vi.mock lines.
-func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
+func (p *Pass) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	id := file + "#" + fn.Qual
 	type stub struct {
 		test  string
@@ -120,17 +120,17 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	}
 	var stubs []stub
 	loads := map[string]bool{} // the tests that load its module (a whole-module mock stops them at any hop)
-	for _, t := range s.TestSuite.Candidates(file) {
+	for _, t := range p.Reach.Suite.Candidates(file) {
 		loads[t] = true
 	}
-	for _, t := range s.Tests {
-		tr := s.reach[t]
+	for _, t := range p.Tests {
+		tr := p.Reach.tests[t]
 		if loads[t] && tr.fns[id] {
 			return Finding{}, false // runs un-stubbed in t
 		}
 		var ms []*analyzer.Mock
 		for m := range tr.stubbed {
-			if m == file || s.loads(m, file) {
+			if m == file || p.loads(m, file) {
 				ms = append(ms, tr.mocks[m]...)
 			}
 		}
@@ -153,7 +153,7 @@ func (s *Suite) blind(file string, fn *analyzer.Function) (Finding, bool) {
 	}
 	fd := Finding{Rule: blindFunctionRule, Severity: Warning, File: file, Line: fn.Line}
 	if len(stubs) == 0 {
-		fd.Message = fmt.Sprintf("%s: no test runs it%s", fn.Qual, s.factoryImports(file))
+		fd.Message = fmt.Sprintf("%s: no test runs it%s", fn.Qual, p.factoryImports(file))
 		return fd, true
 	}
 	var parts []string
@@ -187,16 +187,16 @@ func overriddenStub(m *analyzer.Mock, export string) bool {
 // loads reports whether module from loads module to (transitively). What
 // a module loads is computed once per module (a blind check asks it for
 // every function, test file and mocked module).
-func (s *Suite) loads(from, to string) bool {
-	reached, ok := s.loaded[from]
+func (p *Pass) loads(from, to string) bool {
+	reached, ok := p.loaded[from]
 	if !ok {
-		if f, _ := s.Program.Module(from); f != nil {
-			reached, _ = s.Program.Reach(f, nil)
+		if f, _ := p.Program.Module(from); f != nil {
+			reached, _ = p.Program.Reach(f, nil)
 		}
-		if s.loaded == nil {
-			s.loaded = map[string][]string{}
+		if p.loaded == nil {
+			p.loaded = map[string][]string{}
 		}
-		s.loaded[from] = reached
+		p.loaded[from] = reached
 	}
 	i := sort.SearchStrings(reached, to)
 	return i < len(reached) && reached[i] == to
@@ -205,10 +205,10 @@ func (s *Suite) loads(from, to string) bool {
 // factoryImports says which test files import file's module (or one that
 // loads it) inside a vi.mock factory: what only a factory runs is the
 // test's scaffolding, not tested ("" when none).
-func (s *Suite) factoryImports(file string) string {
+func (p *Pass) factoryImports(file string) string {
 	var at []string
-	for _, t := range s.Tests {
-		tf := s.TestSuite.File(t)
+	for _, t := range p.Tests {
+		tf := p.Reach.Suite.File(t)
 		if tf == nil || tf.File == nil {
 			continue
 		}
@@ -217,8 +217,8 @@ func (s *Suite) factoryImports(file string) string {
 				if m.FactoryEndByte <= m.FactoryStartByte || d.StartByte < m.FactoryStartByte || d.StartByte >= m.FactoryEndByte {
 					continue
 				}
-				r := s.Program.Resolver().Resolve(t, d.Specifier)
-				if r.Kind == "file" && (r.Path == file || s.loads(r.Path, file)) {
+				r := p.Program.Resolver().Resolve(t, d.Specifier)
+				if r.Kind == "file" && (r.Path == file || p.loads(r.Path, file)) {
 					at = append(at, fmt.Sprintf("%s:%d", t, m.Line))
 				}
 			}

@@ -40,14 +40,14 @@ var MockDrift = &Rule{
 	Name:     "mock-drift",
 	Doc:      "a mock whose value the real function cannot produce",
 	Requires: []Fact{TestFiles},
-	Run:      func(p *Pass) error { p.reportAll(mockDrifts(p.Suite)); return nil },
+	Run:      func(p *Pass) error { p.reportAll(mockDrifts(p)); return nil },
 }
 
-func mockDrifts(s *Suite) []Finding {
+func mockDrifts(p *Pass) []Finding {
 	var out []Finding
-	s.eachTest(func(t string, in *TestInput) {
+	p.TestFiles.Each(func(t string, in *TestInput) {
 		if in.File != nil && in.Syntax != nil {
-			out = append(out, driftIn(s.Program, t, in.File, in.Syntax)...)
+			out = append(out, driftIn(p.Program, t, in.File, in.Syntax)...)
 		}
 	})
 	return out

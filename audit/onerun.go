@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -112,7 +113,7 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	}
 	cmd := exec.CommandContext(ctx, "node", append(args, tests...)...)
 	cmd.Dir = sb.Root
-	cmd.Env = runner.VitestEnv(sb.Root, tmp, runner.ReachedEnv+"="+reached)
+	cmd.Env = vitestenv.For(sb.Root, tmp, runner.ReachedEnv+"="+reached)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too

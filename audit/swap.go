@@ -15,6 +15,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -383,7 +384,7 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	}
 	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
 	cmd.Dir = sb.Root
-	cmd.Env = runner.VitestEnv(sb.Root, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
+	cmd.Env = vitestenv.For(sb.Root, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
 	out, _ := cmd.CombinedOutput() // a red test file exits 1: the report says more
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

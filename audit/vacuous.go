@@ -34,31 +34,31 @@ var VacuousTest = &Rule{
 	Name:     "vacuous-test",
 	Doc:      "a test that cannot fail",
 	Requires: []Fact{TestFiles, Reach},
-	Run:      func(p *Pass) error { p.reportAll(vacuousTests(p.Suite)); return nil },
+	Run:      func(p *Pass) error { p.reportAll(vacuousTests(p)); return nil },
 }
 
 // Info is the severity of a finding that is evidence but less than a
 // warning (a constant assertion among real ones).
 const Info Severity = "info"
 
-func vacuousTests(s *Suite) []Finding {
+func vacuousTests(p *Pass) []Finding {
 	var out []Finding
-	touched := s.touchedFunctions()
+	touched := p.touchedFunctions()
 	shared := map[string]map[string]bool{} // asserting functions of imported modules, by module
-	s.eachTest(func(t string, in *TestInput) {
+	p.TestFiles.Each(func(t string, in *TestInput) {
 		if in.Syntax == nil {
 			return
 		}
 		tf := in.Structure
-		if s.Enable["vacuous-test/no-assertion"] && in.File != nil {
-			if imported := importedHelpers(s.Program, t, in.File, shared); len(imported) > 0 {
+		if p.Enable["vacuous-test/no-assertion"] && in.File != nil {
+			if imported := importedHelpers(p.Program, t, in.File, shared); len(imported) > 0 {
 				tf = analyzer.TestStructureWith(in.Syntax, imported)
 			}
 		}
-		out = append(out, vacuousIn(t, in.Syntax, tf, s.Enable)...)
+		out = append(out, vacuousIn(t, in.Syntax, tf, p.Enable)...)
 		var changed []string
 		for _, id := range touched {
-			if s.reach[t].fns[id] {
+			if p.Reach.tests[t].fns[id] {
 				changed = append(changed, id)
 			}
 		}

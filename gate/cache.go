@@ -518,7 +518,7 @@ func alwaysEnv(name string) bool {
 
 // volatileEnv are the variables left out when a file reads the whole
 // environment: a shell's, a terminal's, a session's, and those the sandbox
-// sets for every run (runner.VitestEnv: PWD, HOME, the temporary
+// sets for every run (vitestenv.For: PWD, HOME, the temporary
 // directory, CI).
 func volatileEnv(name string) bool {
 	switch name {

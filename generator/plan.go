@@ -16,7 +16,6 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
-	"github.com/oracle-ts/oracle/fixtures"
 	"github.com/oracle-ts/oracle/manifest"
 )
 
@@ -73,6 +72,10 @@ type Operation struct {
 	Unchanged bool   // generated, and already on disk with these bytes (set by Write, MarkUnchanged)
 	Op        *manifest.Operation
 	Func      *analyzer.Function
+	// Located is what Plan found of the operation in the code (Locate's
+	// answer, read once): prove and audit's tables mutate the function
+	// from it.
+	Located *Located
 }
 
 // Observed is one callee the oracle observes.
@@ -95,7 +98,7 @@ type Input struct {
 	Program  *callgraph.Program
 	Config   *manifest.Config
 	Ticket   *manifest.Ticket
-	Fixtures []*fixtures.Fixture
+	Fixtures []*Fixture
 	Manifest string // repo-relative manifest path, for headers and the command line
 }
 
@@ -127,12 +130,13 @@ func Plan(in Input) (*Result, error) {
 		return nil, errs
 	}
 	for _, c := range ops {
-		o := &Operation{ID: c.op.ID, Function: c.op.Function.String(), Op: c.op, Func: c.fn}
+		o := &Operation{ID: c.op.ID, Function: c.op.Function.String(), Op: c.op, Func: c.fn,
+			Located: &Located{File: c.file, Func: c.fn, Param: c.param, Wrap: c.wrap, Preserves: c.pres}}
 		res.Operations = append(res.Operations, o)
 		if len(c.op.Preserve) == 0 {
 			o.Warnings = append(o.Warnings, "preserve is empty: the oracle asserts only the gating half (the wrapped call skipped); a preserved call dropped with it (the write that saves the record) goes unseen: list the calls that must keep running")
 		}
-		choice := fixtures.Match(in.Fixtures, c.op.Function.File, c.op.Function.Name, c.op.Fixture, c.op.HasArgs)
+		choice := MatchFixture(in.Fixtures, c.op.Function.File, c.op.Function.Name, c.op.Fixture, c.op.HasArgs)
 		if choice.Skip != "" {
 			o.Status, o.Reason = StatusSkipped, choice.Skip
 			continue
@@ -173,8 +177,8 @@ type Located struct {
 
 // Locate checks one operation against the code (SPEC: a flag that names no
 // parameter, a call not in the body... are manifest errors, exit 2) and finds
-// what it names. `oracle apply` and `oracle prove` use it on the code as it
-// is now.
+// what it names. `oracle apply` uses it on the code as it is now; Plan keeps
+// its answer in each Operation (Located).
 func Locate(p *callgraph.Program, op *manifest.Operation) (*Located, manifest.Errors) {
 	f, fn, param, wrap, pres, errs := checkAgainstCode(p, op)
 	if len(errs) > 0 {
@@ -341,7 +345,7 @@ func callList(fn *analyzer.Function) string {
 
 // observe pins each observed call to its defining module and chooses how to
 // observe it. An unobservable callee is an error, never a dropped assertion.
-func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap *analyzer.Call, pres []*analyzer.Call, fx *fixtures.Fixture) ([]Observed, error) {
+func observe(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, wrap *analyzer.Call, pres []*analyzer.Call, fx *Fixture) ([]Observed, error) {
 	var out []Observed
 	calls := append([]*analyzer.Call{wrap}, pres...)
 	targets := map[string]string{} // target -> first call text observing it
@@ -463,7 +467,7 @@ func otherSites(p *callgraph.Program, f *analyzer.File, fn *analyzer.Function, s
 // module m: an in-place spy when the fixture imports a live symbol from m, or
 // when m (through what it loads) initialises against state the fixture sets up
 // at run time; a hoisted mock otherwise.
-func chooseStrategy(p *callgraph.Program, m string, fx *fixtures.Fixture) (Strategy, string) {
+func chooseStrategy(p *callgraph.Program, m string, fx *Fixture) (Strategy, string) {
 	if fx == nil {
 		return HoistedMock, "no fixture: nothing is set up at run time"
 	}

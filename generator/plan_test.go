@@ -195,3 +195,44 @@ func TestPlanDeterministic(t *testing.T) {
 		t.Fatal("no content")
 	}
 }
+
+// TestPlanKeepsLocated: every operation of a plan carries what Plan found
+// of it in the code, as Locate finds it (prove and audit's tables mutate
+// the function from it, without locating it a second time), whatever its
+// status.
+func TestPlanKeepsLocated(t *testing.T) {
+	files := withTicket(base(), "  - kind: conditional-skip\n    function: src/app.ts#run\n    flag: opts.skip\n    wrap: enrich\n    preserve: [updateRecord, warm]\n"+
+		"  - kind: conditional-skip\n    function: src/other.ts#other\n    flag: opts.skip\n    wrap: enrich\n")
+	files["src/other.ts"] = "import { enrich } from './enrich';\nexport function other(id: number, opts: { skip?: boolean } = {}) {\n  if (!opts.skip) enrich(id);\n}\n"
+	root := writeRepo(t, files)
+	in, err := Load(root, filepath.Join(root, "ticket.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Program.Close()
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Operations) != 2 || res.Operations[1].Status != StatusSkipped {
+		t.Fatalf("want a generated and a skipped operation, got %+v", res.Operations)
+	}
+	for _, o := range res.Operations {
+		want, errs := Locate(in.Program, o.Op)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		got := o.Located
+		if got == nil {
+			t.Fatalf("%s: no Located", o.ID)
+		}
+		if got.File != want.File || got.Func != want.Func || got.Param != want.Param || got.Wrap != want.Wrap || len(got.Preserves) != len(want.Preserves) {
+			t.Errorf("%s: located %+v, Locate finds %+v", o.ID, got, want)
+		}
+		for i := range want.Preserves {
+			if got.Preserves[i] != want.Preserves[i] {
+				t.Errorf("%s: preserve %d at line %d, Locate finds line %d", o.ID, i, got.Preserves[i].Line, want.Preserves[i].Line)
+			}
+		}
+	}
+}

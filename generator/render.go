@@ -11,7 +11,6 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/oracle-ts/oracle/analyzer"
-	"github.com/oracle-ts/oracle/fixtures"
 	"github.com/oracle-ts/oracle/manifest"
 	"github.com/oracle-ts/oracle/templates"
 )
@@ -70,7 +69,7 @@ type view struct {
 
 // render fills the oracle template for a planned operation and checks that the
 // result is valid TypeScript: a generator bug never writes a broken file.
-func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *fixtures.Fixture) ([]byte, error) {
+func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *Fixture) ([]byte, error) {
 	op := o.Op
 	v := view{
 		Command:      "oracle gen " + in.Manifest,

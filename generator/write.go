@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/oracle-ts/oracle/callgraph"
-	"github.com/oracle-ts/oracle/fixtures"
 	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/manifest"
 )
@@ -35,7 +34,7 @@ func Load(root, manifestPath string) (Input, error) {
 	if err != nil {
 		return in, err
 	}
-	fx, err := fixtures.Load(p, cfg)
+	fx, err := LoadFixtures(p, cfg)
 	if err != nil {
 		p.Close()
 		return in, err

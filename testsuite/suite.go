@@ -34,7 +34,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/par"
-	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 )
 
 // Options select how the suite is read.
@@ -54,6 +54,11 @@ type Options struct {
 	// vitest when Tests is not set: its aliases (resolve.alias, per
 	// project) resolve the imports.
 	Vitest *Config
+	// Syntax keeps each test file's syntax tree (TestFile.Syntax), from
+	// the parse that checks the file: audit's rules read it, so a test file
+	// is parsed once. Without it the trees are dropped (the gate does not
+	// read them).
+	Syntax bool
 }
 
 // Suite is the test suite of one repository.
@@ -78,9 +83,11 @@ type Suite struct {
 	// parse, or are written for jest.
 	Problems []Problem
 	files    map[string]*TestFile
-	testCode map[string]bool
-	reachMu  sync.Mutex
-	loads    map[string][]string // module → the modules it loads (sorted), computed once
+	// keepSyntax: Options.Syntax.
+	keepSyntax bool
+	testCode   map[string]bool
+	reachMu    sync.Mutex
+	loads      map[string][]string // module → the modules it loads (sorted), computed once
 	// candidates are Candidates' answers, by module, computed once.
 	candidates map[string][]string
 }
@@ -107,6 +114,10 @@ type TestFile struct {
 	// Opaque: the file loads modules in ways the walk cannot follow
 	// (require, a computed import()): it is a candidate for every module.
 	Opaque bool
+	// Syntax is the file's syntax tree (Options.Syntax; nil without it),
+	// parsed from the source File was extracted from: File's nodes (a
+	// mock's Node) are its nodes.
+	Syntax *analyzer.Syntax
 }
 
 // Load reads the suite of the repository p reads: asks its vitest for the
@@ -151,7 +162,7 @@ func namedBy(err error, root, config, script string) error {
 
 // New builds the suite from the test files and setupFiles opts names.
 func New(p *callgraph.Program, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}}
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	if opts.Vitest != nil {
@@ -232,10 +243,14 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	if err != nil {
 		return nil, &Problem{File: t, Line: 1, Reason: fmt.Sprintf("cannot audit: %v", err)}
 	}
-	if line, why := unreadable(t, src); why != "" {
+	syn, line, why := parseTest(t, src)
+	if why != "" {
 		return nil, &Problem{File: t, Line: line, Reason: "cannot audit: " + why}
 	}
 	tf := &TestFile{Path: t, File: f, Mocks: map[string][]*analyzer.Mock{}}
+	if s.keepSyntax {
+		tf.Syntax = syn
+	}
 	for i := range f.Mocks {
 		m := &f.Mocks[i]
 		if mod := s.resolve(t, m.Specifier); mod != "" {
@@ -534,36 +549,44 @@ func declaresReexport(p *callgraph.Program, module, file string) bool {
 	return walk(module)
 }
 
-// unreadable says why a test file cannot be audited ("" when it can): a
-// syntax error (esbuild's, as vitest's transform reports it), or jest's API:
+// unreadable says why a test file cannot be audited ("" when it can)
+// (parseTest).
+func unreadable(path string, src []byte) (int, string) {
+	_, line, why := parseTest(path, src)
+	return line, why
+}
+
+// parseTest parses a test file once, for the suite and the rules that read
+// its syntax (TestFile.Syntax), and says why it cannot be audited ("" when
+// it can, with its tree): a syntax error (esbuild's, as vitest's transform reports it), or jest's API:
 // an import of @jest/globals, or a call of `jest.*` where the file binds no
 // `jest` of its own (vitest has no such global: the file fails under it).
-func unreadable(path string, src []byte) (int, string) {
-	if err := edit.SyntaxCheck(path, src); err != nil {
+func parseTest(path string, src []byte) (*analyzer.Syntax, int, string) {
+	if err := syntaxcheck.Check(path, src); err != nil {
 		line := 1
 		msg := strings.TrimPrefix(err.Error(), "esbuild: ")
 		if _, err := fmt.Sscanf(msg, "line %d:", &line); err != nil {
 			line = 1
 		}
-		return line, "syntax error: " + msg
+		return nil, line, "syntax error: " + msg
 	}
 	f, syn := analyzer.ParseSyntax(path, src)
 	if syn == nil {
-		return 1, "cannot parse: " + f.Errors[0].Message
+		return nil, 1, "cannot parse: " + f.Errors[0].Message
 	}
 	for _, im := range f.Imports {
 		if im.Specifier == "@jest/globals" {
-			return im.Line, "written for jest (it imports @jest/globals): vitest does not run it as written, so nothing it mocks or calls counts"
+			return nil, im.Line, "written for jest (it imports @jest/globals): vitest does not run it as written, so nothing it mocks or calls counts"
 		}
 	}
 	for _, im := range f.Imports {
 		if im.Local == "jest" {
-			return 0, ""
+			return syn, 0, ""
 		}
 	}
 	for _, d := range f.Decls {
 		if d.Name == "jest" {
-			return 0, ""
+			return syn, 0, ""
 		}
 	}
 	line := 0
@@ -574,7 +597,7 @@ func unreadable(path string, src []byte) (int, string) {
 		return line == 0
 	})
 	if line > 0 {
-		return line, "written for jest (it calls jest's API, which vitest does not define): vitest does not run it as written, so nothing it mocks or calls counts"
+		return nil, line, "written for jest (it calls jest's API, which vitest does not define): vitest does not run it as written, so nothing it mocks or calls counts"
 	}
-	return 0, ""
+	return syn, 0, ""
 }

@@ -15,8 +15,8 @@ import (
 
 	"github.com/oracle-ts/oracle/callgraph/modules"
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
-	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
 // ListTests asks the repository's own vitest which test files it runs
@@ -307,7 +307,7 @@ func readOnly(root string) bool {
 }
 
 // runNode runs node with args in root, in the environment of oracle's
-// vitest runs (runner.VitestEnv) without colour, and returns what it printed; what names the step in
+// vitest runs (vitestenv.For) without colour, and returns what it printed; what names the step in
 // the error, a *ConfigError when vitest could not load its config (config
 // is the one given, "" vitest's own search). vitest's temporary files (vite writes transformed sources under
 // $TMPDIR/<id>/ssr) go to a private directory removed when node ends, so
@@ -322,7 +322,7 @@ func runNode(root, config, what string, args ...string) ([]byte, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = root
-	cmd.Env = runner.VitestEnv(root, tmp, "NO_COLOR=1") // plain output to parse: the listing runs no test
+	cmd.Env = vitestenv.For(root, tmp, "NO_COLOR=1") // plain output to parse: the listing runs no test
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/gate"
-	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/prove"
 )
 
 // inGitHubActions reports whether oracle runs as a GitHub Actions step, where
@@ -17,15 +17,15 @@ func inGitHubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
 
 // annotateProve writes one annotation per operation that did not PASS: at the
 // run that decided it (a surviving mutant's line) or at the function's file.
-func annotateProve(w io.Writer, res *mutate.Result) {
+func annotateProve(w io.Writer, res *prove.Result) {
 	for _, op := range res.Operations {
-		if op.Verdict != mutate.FAIL && op.Verdict != mutate.ERROR {
+		if op.Verdict != prove.FAIL && op.Verdict != prove.ERROR {
 			continue
 		}
 		file, _, _ := strings.Cut(op.Function, "#")
 		line := 0
 		for _, r := range op.Runs {
-			if r.File != "" && (r.Outcome == mutate.Survived || r.Outcome == mutate.NoCoverage) {
+			if r.File != "" && (r.Outcome == prove.Survived || r.Outcome == prove.NoCoverage) {
 				file, line = r.File, r.Line
 				break
 			}

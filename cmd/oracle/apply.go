@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/oracle-ts/oracle/apply"
 	"github.com/oracle-ts/oracle/generator"
-	"github.com/oracle-ts/oracle/mutate"
 )
 
 type applyDoc struct {
-	Schema     string        `json:"schema"`
-	Ticket     string        `json:"ticket"`
-	Operations []mutate.Edit `json:"operations"`
+	Schema     string       `json:"schema"`
+	Ticket     string       `json:"ticket"`
+	Operations []apply.Edit `json:"operations"`
 }
 
 func runApply(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -32,18 +32,18 @@ func runApply(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer in.Program.Close()
 	t := in.Ticket
-	edits, contents, err := mutate.Apply(in.Program, t)
+	edits, contents, err := apply.Edits(in.Program, t)
 	if err != nil {
 		return inputError(err)
 	}
 	code := exitOK
 	for _, e := range edits {
-		if e.Status == mutate.EditRefused {
+		if e.Status == apply.Refused {
 			code = exitFail
 		}
 	}
 	if code == exitOK && !*dryRun {
-		if err := mutate.WriteEdits(root, edits, contents); err != nil {
+		if err := apply.Write(root, edits, contents); err != nil {
 			return err
 		}
 	}

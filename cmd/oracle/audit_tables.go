@@ -10,14 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oracle-ts/oracle/apply"
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/manifest"
-	"github.com/oracle-ts/oracle/mutate"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
-	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
@@ -101,7 +100,7 @@ func requirementsOf(ctx context.Context, root, m string, box *proofBox) ([]audit
 	if err != nil {
 		return nil, manifestError(m, err)
 	}
-	edits, _, err := mutate.Apply(in.Program, in.Ticket)
+	edits, _, err := apply.Edits(in.Program, in.Ticket)
 	if err != nil {
 		return nil, manifestError(m, err)
 	}
@@ -141,11 +140,11 @@ func manifestError(m string, err error) error {
 	return fmt.Errorf("%s: %w", m, err)
 }
 
-func implementedVerdict(m string, e mutate.Edit) audit.Verdict {
+func implementedVerdict(m string, e apply.Edit) audit.Verdict {
 	switch e.Status {
-	case mutate.EditUnchanged:
+	case apply.Unchanged:
 		return audit.Verdict{Cell: audit.CellPass}
-	case mutate.EditApplied:
+	case apply.Applied:
 		return audit.Verdict{Cell: audit.CellFail, File: e.File, Line: firstChangedLine(e.Diff), Evidence: "the guard is not in the code: `oracle apply` would still edit " + e.Function + " (`oracle apply --dry-run " + m + "` shows the diff)"}
 	}
 	return audit.Verdict{Cell: audit.CellFail, File: e.File, Line: e.Line, Evidence: "the guard is not in the code, and `oracle apply` refuses to write it: " + e.Reason}
@@ -220,15 +219,11 @@ func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operati
 		return at(audit.CellUnknown, "static audit: the oracle was not run")
 	}
 	root := in.Program.Root()
-	loc, errs := generator.Locate(in.Program, o.Op)
-	if len(errs) > 0 {
-		return at(audit.CellUnknown, "cannot locate the function: %v", errs)
-	}
-	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(loc.File.Path)))
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.Located.File.Path)))
 	if err != nil {
 		return at(audit.CellUnknown, "%v", err)
 	}
-	ms, err := operators.Prove(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
+	ms, err := operationMutants(o, src)
 	if err != nil {
 		return at(audit.CellUnknown, "cannot remove the guard: %v", err)
 	}
@@ -260,7 +255,7 @@ func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operati
 	case m.Outcome.Kills():
 		return at(audit.CellPass, "")
 	case m.Outcome == lab.Survived:
-		return at(audit.CellFail, "the oracle still passes with the guard removed (red-first at %s:%d): it does not prove the guard", path.Clean(loc.File.Path), m.Mutant.Line)
+		return at(audit.CellFail, "the oracle still passes with the guard removed (red-first at %s:%d): it does not prove the guard", path.Clean(o.Located.File.Path), m.Mutant.Line)
 	}
 	return at(audit.CellUnknown, "with the guard removed the oracle's run is %s: %s", m.Outcome, text.FirstLine(m.Detail, 200))
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/gate"
-	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/prove"
 )
 
 // TestCLIConventions: --version, help VERB and VERB -h on standard output
@@ -230,7 +230,7 @@ func TestHitLimitsSaid(t *testing.T) {
 		t.Errorf("gate text:\n%s", b.String())
 	}
 	b.Reset()
-	pr := &mutate.Result{Verdict: mutate.PASS, Operations: []*mutate.OpResult{{ID: "op", Verdict: mutate.PASS, Runs: []mutate.Run{{Name: "baseline"}, {Name: "m", Operator: "x"}}}}}
+	pr := &prove.Result{Verdict: prove.PASS, Operations: []*prove.OpResult{{ID: "op", Verdict: prove.PASS, Runs: []prove.Run{{Name: "baseline"}, {Name: "m", Operator: "x"}}}}}
 	writeProveText(&b, pr, false)
 	pr.Timings.HitLimits = 1
 	writeProveText(&b, pr, false)

@@ -44,7 +44,7 @@ func TestGenRunsTheRepositoryFormatter(t *testing.T) {
 	if code, out, _ := oracle(t, "gen", "--root", dir, manifest); code != 0 || !strings.HasPrefix(out, "unchanged") {
 		t.Errorf("second gen: exit %d\n%s", code, out)
 	}
-	code, r, errs := prove(t, dir)
+	code, r, errs := proveJSON(t, dir)
 	if code != 0 || r.Verdict != "PASS" || r.Operations[0].Stale != "" {
 		t.Errorf("prove: exit %d %s stale %q\n%s", code, r.Verdict, r.Operations[0].Stale, errs)
 	}

@@ -2,19 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/oracle-ts/oracle/manifest"
-	"github.com/oracle-ts/oracle/mutate"
+	"github.com/oracle-ts/oracle/generator"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/prove"
 )
 
 // proveDoc is the `oracle prove --json` document (SPEC "JSON documents").
@@ -94,7 +96,7 @@ type slowTime struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-func timingsOf(res *mutate.Result) proveTimings {
+func timingsOf(res *prove.Result) proveTimings {
 	rt := res.Timings
 	t := proveTimings{SandboxSeconds: rt.Sandbox.Seconds(), TotalSeconds: rt.Total.Seconds(), Concurrency: rt.Concurrency,
 		BaselineSeconds: rt.Baseline.Seconds(), BatchesSeconds: rt.Batches.Seconds(), AloneSeconds: rt.Alone.Seconds(),
@@ -121,17 +123,17 @@ func timingsOf(res *mutate.Result) proveTimings {
 }
 
 type proveOp struct {
-	ID          string       `json:"id"`
-	Function    string       `json:"function"`
-	Oracle      string       `json:"oracle,omitempty"`
-	Verdict     string       `json:"verdict"`
-	Attribution string       `json:"attribution,omitempty"`
-	Reason      string       `json:"reason,omitempty"`
-	Stale       string       `json:"stale,omitempty"`
-	Runs        []mutate.Run `json:"runs"`
+	ID          string      `json:"id"`
+	Function    string      `json:"function"`
+	Oracle      string      `json:"oracle,omitempty"`
+	Verdict     string      `json:"verdict"`
+	Attribution string      `json:"attribution,omitempty"`
+	Reason      string      `json:"reason,omitempty"`
+	Stale       string      `json:"stale,omitempty"`
+	Runs        []prove.Run `json:"runs"`
 }
 
-var verdictExit = map[mutate.Verdict]int{mutate.PASS: exitOK, mutate.SKIP: exitOK, mutate.FAIL: exitFail, mutate.ERROR: exitError}
+var verdictExit = map[prove.Verdict]int{prove.PASS: exitOK, prove.SKIP: exitOK, prove.FAIL: exitFail, prove.ERROR: exitError}
 
 // runProve is the verb; ctx ends with an interrupt.
 func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -159,7 +161,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *concurrency < 1 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
 	}
-	opts := mutate.ProveOptions{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
+	opts := prove.Options{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
 	var fell fallbacks
 	switch *runnerKind {
 	case "long-lived":
@@ -182,16 +184,16 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	line := progressLine(stderr, !*asJSON, "prove")
 	opts.Progress = line.event
-	res, err := mutate.Prove(ctx, in, plan, opts)
+	jobs, err := proveJobs(in.Program.Root(), plan)
+	if err != nil {
+		return fmt.Errorf("environment: %w", err)
+	}
+	res, err := prove.Prove(ctx, in.Program.Root(), jobs, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {
 		return ctx.Err() // runVerb reports the interrupt
 	}
 	if err != nil {
-		var errs manifest.Errors
-		if errors.As(err, &errs) {
-			return inputError(err)
-		}
 		// The sandbox, the disk, the temp directory: the environment (exit 3),
 		// never the caller's input.
 		return fmt.Errorf("environment: %w", err)
@@ -200,7 +202,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.DropTimings()
 	}
 	if *report != "" {
-		data, err := mutate.MutationReport(res.ReportOperations())
+		data, err := prove.MutationReport(res.ReportOperations())
 		if err == nil {
 			err = os.WriteFile(*report, append(data, '\n'), 0o644)
 		}
@@ -214,7 +216,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		for _, op := range res.Operations {
 			runs := op.Runs
 			if runs == nil {
-				runs = []mutate.Run{}
+				runs = []prove.Run{}
 			}
 			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
@@ -242,9 +244,43 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// proveJobs are the jobs of gen's plan: each generated operation's oracle
+// and the mutants of its function, built from what the plan located (the
+// function's file read as it is now). A file that cannot be read is an
+// error of the environment.
+func proveJobs(root string, plan *generator.Result) ([]prove.Job, error) {
+	var jobs []prove.Job
+	for _, o := range plan.Operations {
+		j := prove.Job{ID: o.ID, Function: o.Function, Oracle: o.File, Content: o.Content}
+		switch o.Status {
+		case generator.StatusSkipped:
+			j.Skip = o.Reason
+		case generator.StatusError:
+			j.NoOracle = o.Reason
+		default:
+			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.Located.File.Path)))
+			if err != nil {
+				return nil, err
+			}
+			j.File, j.Source = o.Located.File.Path, src
+			j.Mutants, j.MutantsErr = operationMutants(o, src)
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}
+
+// operationMutants are red-first and the mutants of a generated operation
+// (mutate/operators), src the function's file as the plan located it.
+func operationMutants(o *generator.Operation, src []byte) ([]edit.Mutant, error) {
+	loc := o.Located
+	flag := edit.Flag{Param: o.Op.Flag.Param, Props: o.Op.Flag.Props}
+	return operators.Prove(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: flag}, loc.Wrap, loc.Preserves)
+}
+
 // writeProveText: a line per operation, a line per run, and the diff of every
 // mutant the oracle did not kill.
-func writeProveText(w io.Writer, res *mutate.Result, timings bool) {
+func writeProveText(w io.Writer, res *prove.Result, timings bool) {
 	for _, op := range res.Operations {
 		line := fmt.Sprintf("%s %s %s", op.Verdict, op.ID, op.Function)
 		if op.Attribution != "" {
@@ -263,7 +299,7 @@ func writeProveText(w io.Writer, res *mutate.Result, timings bool) {
 				where = fmt.Sprintf(" %s:%d", r.File, r.Line)
 			}
 			detail := ""
-			if r.Detail != "" && r.Outcome != mutate.Killed {
+			if r.Detail != "" && r.Outcome != prove.Killed {
 				detail = "  " + r.Detail
 			}
 			secs := ""
@@ -271,7 +307,7 @@ func writeProveText(w io.Writer, res *mutate.Result, timings bool) {
 				secs = fmt.Sprintf(" %5.1fs", r.Seconds)
 			}
 			fmt.Fprintf(w, "  %-44s %-11s%s%s%s\n", r.Name, r.Outcome, secs, where, detail)
-			if r.Outcome == mutate.Survived || r.Outcome == mutate.NoCoverage {
+			if r.Outcome == prove.Survived || r.Outcome == prove.NoCoverage {
 				for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
 					fmt.Fprintf(w, "      %s\n", l)
 				}

@@ -33,7 +33,7 @@ type proveResult struct {
 	} `json:"operations"`
 }
 
-func prove(t *testing.T, dir string, extra ...string) (int, proveResult, string) {
+func proveJSON(t *testing.T, dir string, extra ...string) (int, proveResult, string) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
 	code, out, errs := oracle(t, args...)
@@ -296,7 +296,7 @@ func TestApplyThenProve(t *testing.T) {
 		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
 	}
 
-	code, r, _ := prove(t, dir)
+	code, r, _ := proveJSON(t, dir)
 	if code != 0 || r.Verdict != "PASS" {
 		t.Fatalf("after apply: exit %d %s %+v", code, r.Verdict, r.Operations)
 	}
@@ -510,7 +510,7 @@ func TestProveTempDirectory(t *testing.T) {
 	stale := filepath.Join(tmp, "oracle-prove-killed")
 	os.MkdirAll(filepath.Join(stale, "repo"), 0o755)
 	os.WriteFile(filepath.Join(stale, ".oracle-sandbox-owner"), []byte("pid 999999999\nstart x\n"), 0o644)
-	code, r, errs := prove(t, dir)
+	code, r, errs := proveJSON(t, dir)
 	if code != 0 || r.Verdict != "PASS" {
 		t.Fatalf("exit %d %s\n%s", code, r.Verdict, errs)
 	}

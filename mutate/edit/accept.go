@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 )
 
 // Acceptance is the one rule for accepting a source mutated from an
@@ -28,5 +29,5 @@ func (a Acceptance) Check(out []byte) error {
 		e := f.Errors[0]
 		return fmt.Errorf("line %d: %s", e.Line, e.Message)
 	}
-	return SyntaxCheck(a.path, out)
+	return syntaxcheck.Check(a.path, out)
 }

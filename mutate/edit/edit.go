@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
-	"github.com/oracle-ts/oracle/manifest"
 )
 
 // Flag is the flag of an operation: a parameter and a chain of properties
@@ -15,11 +14,6 @@ import (
 type Flag struct {
 	Param string
 	Props []string
-}
-
-// FlagOf converts the manifest's flag.
-func FlagOf(p manifest.FlagPath) Flag {
-	return Flag{Param: p.Param, Props: slices.Clone(p.Props)}
 }
 
 // String is the flag as written in the manifest ("opts.skip").

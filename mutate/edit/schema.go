@@ -1,13 +1,10 @@
 package edit
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/oracle-ts/oracle/analyzer"
 )
@@ -414,29 +411,4 @@ func directive(s *analyzer.Syntax, n analyzer.Node) bool {
 		first = s.Next(first)
 	}
 	return first >= 0 && s.Kind(first) == "expression_statement" && s.Kind(s.FirstNamed(first)) == "string"
-}
-
-// SyntaxCheck runs esbuild's parser over src (TypeScript, TSX or
-// JavaScript by path's extension): an error names the first problem.
-func SyntaxCheck(path string, src []byte) error {
-	loader := api.LoaderTS
-	switch {
-	case strings.HasSuffix(path, ".tsx"):
-		loader = api.LoaderTSX
-	case strings.HasSuffix(path, ".jsx"):
-		loader = api.LoaderJSX
-	case strings.HasSuffix(path, ".js"), strings.HasSuffix(path, ".mjs"), strings.HasSuffix(path, ".cjs"):
-		loader = api.LoaderJS
-	}
-	r := api.Transform(string(src), api.TransformOptions{Loader: loader, Sourcefile: path, LogLevel: api.LogLevelSilent})
-	if len(r.Errors) > 0 {
-		e := r.Errors[0]
-		var b bytes.Buffer
-		if e.Location != nil {
-			fmt.Fprintf(&b, "line %d: ", e.Location.Line)
-		}
-		b.WriteString(e.Text)
-		return fmt.Errorf("esbuild: %s", b.String())
-	}
-	return nil
 }

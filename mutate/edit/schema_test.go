@@ -2,6 +2,7 @@ package edit
 
 import (
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ func TestSchemaAlone(t *testing.T) {
 }`) || !sc.Hits {
 		t.Errorf("schema:\n%s", sc.Source)
 	}
-	if err := SyntaxCheck("z.ts", []byte("function (")); err == nil {
+	if err := syntaxcheck.Check("z.ts", []byte("function (")); err == nil {
 		t.Error("esbuild syntax check passes a broken file")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
@@ -95,7 +96,7 @@ func topLevel(s *analyzer.Syntax, n Node) Node {
 // its own.
 func checkChunk(t testing.TB, path string, src []byte, smp *sampler) int {
 	f, syn := analyzer.ParseSyntax(path, src)
-	if syn == nil || len(f.Errors) > 0 || edit.SyntaxCheck(path, src) != nil {
+	if syn == nil || len(f.Errors) > 0 || syntaxcheck.Check(path, src) != nil {
 		return 0 // what esbuild does not read alone (a `declare` block, ...) is not a sample
 	}
 	accept := edit.Accepting(path, src)

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/vitestenv"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
@@ -364,7 +365,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 	}
 	cmd := exec.Command(d.key.node, script, filepath.Dir(d.key.vitest), d.key.config, p.path("report.json"), reporter)
 	cmd.Dir = d.key.cwd
-	cmd.Env = VitestEnv(d.key.cwd, tmp,
+	cmd.Env = vitestenv.For(d.key.cwd, tmp,
 		ReachedEnv+"="+p.path("reached"), // the workers inherit it: the file is emptied before each run
 		"ORACLE_PHASES="+p.path("phases.json"),
 		ProgressEnv+"="+p.path("progress"),

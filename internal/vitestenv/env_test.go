@@ -1,4 +1,4 @@
-package runner
+package vitestenv
 
 import (
 	"os"
@@ -17,14 +17,14 @@ func TestPackageManagerEnv(t *testing.T) {
 	pkg := filepath.Join(ws, "packages", "a")
 	os.MkdirAll(hoisted, 0o755)
 	os.MkdirAll(pkg, 0o755)
-	if got := PackageManagerEnv(pkg); len(got) != 1 || got[0] != "NODE_PATH="+hoisted {
+	if got := PackageManager(pkg); len(got) != 1 || got[0] != "NODE_PATH="+hoisted {
 		t.Errorf("pnpm workspace: %v", got)
 	}
 	t.Setenv("NODE_PATH", "/custom")
-	if got := PackageManagerEnv(pkg); len(got) != 1 || !strings.HasPrefix(got[0], "NODE_PATH=/custom"+string(os.PathListSeparator)) {
+	if got := PackageManager(pkg); len(got) != 1 || !strings.HasPrefix(got[0], "NODE_PATH=/custom"+string(os.PathListSeparator)) {
 		t.Errorf("an existing NODE_PATH is kept first: %v", got)
 	}
-	if got := PackageManagerEnv(t.TempDir()); got != nil {
+	if got := PackageManager(t.TempDir()); got != nil {
 		t.Errorf("no pnpm: %v", got)
 	}
 }
@@ -38,7 +38,7 @@ func TestVitestEnvKeepsColour(t *testing.T) {
 	t.Setenv("FORCE_COLOR", "")
 	os.Unsetenv("NO_COLOR")
 	os.Unsetenv("FORCE_COLOR")
-	env := VitestEnv(t.TempDir(), t.TempDir())
+	env := For(t.TempDir(), t.TempDir())
 	ci := false
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
@@ -65,7 +65,7 @@ func TestVitestEnvSandboxWorld(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	got := map[string]string{}
-	for _, kv := range VitestEnv(cwd, tmp) { // as exec does: the last value of a name wins
+	for _, kv := range For(cwd, tmp) { // as exec does: the last value of a name wins
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
@@ -98,7 +98,7 @@ func TestVitestEnvKeepsWhatHomeLends(t *testing.T) {
 	}
 	t.Setenv("PUPPETEER_CACHE_DIR", "/opt/browsers")
 	got := map[string]string{}
-	for _, kv := range VitestEnv(t.TempDir(), t.TempDir()) {
+	for _, kv := range For(t.TempDir(), t.TempDir()) {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}

@@ -1,4 +1,7 @@
-package mutate
+// Package apply is `oracle apply`: the guard each operation of a ticket
+// describes, written into the code (mutate/edit's Guard), the whole ticket or
+// nothing.
+package apply
 
 import (
 	"errors"
@@ -14,32 +17,32 @@ import (
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
-// EditStatus is what became of one operation's guard edit.
-type EditStatus string
+// Status is what became of one operation's guard edit.
+type Status string
 
 const (
-	EditApplied   EditStatus = "applied"
-	EditUnchanged EditStatus = "unchanged" // already guarded
-	EditRefused   EditStatus = "refused"
+	Applied   Status = "applied"
+	Unchanged Status = "unchanged" // already guarded
+	Refused   Status = "refused"
 )
 
 // Edit is the guard edit of one operation.
 type Edit struct {
-	ID       string     `json:"id"`
-	Function string     `json:"function"`
-	File     string     `json:"file"` // repo-relative
-	Status   EditStatus `json:"status"`
-	Reason   string     `json:"reason,omitempty"` // refused: why the edit is not safe
-	Line     int        `json:"line,omitempty"`   // refused: the line the reason is about, when known
-	Diff     string     `json:"diff,omitempty"`   // applied: the unified diff
+	ID       string `json:"id"`
+	Function string `json:"function"`
+	File     string `json:"file"` // repo-relative
+	Status   Status `json:"status"`
+	Reason   string `json:"reason,omitempty"` // refused: why the edit is not safe
+	Line     int    `json:"line,omitempty"`   // refused: the line the reason is about, when known
+	Diff     string `json:"diff,omitempty"`   // applied: the unified diff
 }
 
-// Apply computes the guard edit of every operation of the ticket, operation
+// Edits computes the guard edit of every operation of the ticket, operation
 // after operation on the file as the previous ones left it. Nothing is
-// written: WriteEdits does that, and only when no operation was refused (a
+// written: Write does that, and only when no operation was refused (a
 // ticket is applied whole or not at all). The returned map holds the new
 // contents of the files that change.
-func Apply(p *callgraph.Program, t *manifest.Ticket) ([]Edit, map[string][]byte, error) {
+func Edits(p *callgraph.Program, t *manifest.Ticket) ([]Edit, map[string][]byte, error) {
 	root := p.Root()
 	contents := map[string][]byte{}
 	var edits []Edit
@@ -61,17 +64,17 @@ func Apply(p *callgraph.Program, t *manifest.Ticket) ([]Edit, map[string][]byte,
 		if len(errs) > 0 {
 			return nil, nil, errs
 		}
-		out, changed, err := edit.Guard(edit.Target{Path: e.File, Src: src, Fn: loc.Func, Flag: edit.FlagOf(op.Flag)}, loc.Wrap, op.Default)
+		out, changed, err := edit.Guard(edit.Target{Path: e.File, Src: src, Fn: loc.Func, Flag: edit.Flag{Param: op.Flag.Param, Props: op.Flag.Props}}, loc.Wrap, op.Default)
 		var refusal *edit.Refusal
 		switch {
 		case errors.As(err, &refusal):
-			e.Status, e.Reason, e.Line = EditRefused, refusal.Reason, refusal.Line
+			e.Status, e.Reason, e.Line = Refused, refusal.Reason, refusal.Line
 		case err != nil:
 			return nil, nil, fmt.Errorf("%s: %w", op.ID, err)
 		case !changed:
-			e.Status = EditUnchanged
+			e.Status = Unchanged
 		default:
-			e.Status, e.Diff = EditApplied, edit.Diff(e.File, src, out)
+			e.Status, e.Diff = Applied, edit.Diff(e.File, src, out)
 			contents[e.File] = out
 		}
 		edits = append(edits, e)
@@ -96,10 +99,10 @@ func locateIn(p *callgraph.Program, f *analyzer.File, op *manifest.Operation) (*
 	return &generator.Located{File: f, Func: fn, Wrap: wrap}, nil
 }
 
-// WriteEdits writes the new contents atomically, unless an edit was refused.
-func WriteEdits(root string, edits []Edit, contents map[string][]byte) error {
+// Write writes the new contents atomically, unless an edit was refused.
+func Write(root string, edits []Edit, contents map[string][]byte) error {
 	for _, e := range edits {
-		if e.Status == EditRefused {
+		if e.Status == Refused {
 			return fmt.Errorf("not applied: %s was refused", e.ID)
 		}
 	}

@@ -1,12 +1,12 @@
-// Package mutate proves oracles are not vacuous (`oracle prove`) and writes
-// the guard they describe (`oracle apply`). Its parts are kept apart the way
-// cargo-mutants keeps them: the edits (mutate/edit: the core that applies
-// changes, and the operators that choose them from structure: the guard and
-// conditional-skip's mutants), the lab that runs mutants against test files
-// and classifies each run (mutate/lab, on mutate/sandbox, a copy of the
-// repository, and mutate/runner, the repository's own vitest), and the
-// verdicts over those outcomes (this file).
-package mutate
+// Package prove is `oracle prove`: it proves generated oracles are not
+// vacuous. Each operation's oracle runs, in a sandbox copy of the
+// repository, against the code as it is (baseline), red-first and every
+// mutant of the operation, on the engine (mutate/: mutate/operators choose
+// the mutants, mutate/lab runs them on mutate/sandbox and mutate/runner and
+// classifies each run); prove judges the operations from those outcomes
+// (this file). It takes plain jobs (Job), built by the caller from gen's
+// plan: it neither reads the manifest nor locates a function.
+package prove
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package mutate
+package prove
 
 import (
 	"bytes"
@@ -11,16 +11,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
-	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
-// ProveOptions tune a prove run.
-type ProveOptions struct {
+// Options tune a prove run.
+type Options struct {
 	// Timeout of one mutant run; 0 derives it from the baseline run
 	// (DerivedTimeout).
 	Timeout time.Duration
@@ -130,12 +128,35 @@ func (r *Result) ReportOperations() []ReportOperation {
 	return out
 }
 
-// Prove runs, in a sandbox copy of the repository, each generated oracle of
-// plan against the code as it is (baseline), against red-first, and against
-// every mutant, and judges each operation. The repository is never written.
-func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts ProveOptions) (*Result, error) {
+// Job is one operation to prove, as the caller built it from gen's plan:
+// the oracle gen writes now and the mutants of the function it guards. A
+// job whose Skip, NoOracle or MutantsErr is set does not run: it is judged
+// as it is.
+type Job struct {
+	ID       string
+	Function string // <file>#<name>
+	Oracle   string // the oracle's repo-relative path
+	Content  []byte // the oracle as gen writes it now (proved in place of the committed one)
+	// Skip: gen skipped the operation, and why (SKIP).
+	Skip string
+	// NoOracle: no oracle can be generated, and why (FAIL [oracle]).
+	NoOracle string
+	// File and Source are the function's file (repo-relative) and its
+	// contents, as proved; Mutants are red-first and the operation's
+	// mutants of it, or MutantsErr why they cannot be built (ERROR
+	// [generator]).
+	File       string
+	Source     []byte
+	Mutants    []edit.Mutant
+	MutantsErr error
+}
+
+// Prove runs, in a sandbox copy of the repository at root, each job's
+// oracle against the code as it is (baseline), against red-first, and
+// against every mutant, and judges each operation. The repository is never
+// written.
+func Prove(ctx context.Context, root string, jobs []Job, opts Options) (*Result, error) {
 	start := time.Now()
-	root := in.Program.Root()
 	if opts.Runner == nil {
 		r := runner.New()
 		defer r.Close()
@@ -145,47 +166,38 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 		opts.BaselineTimeout = 5 * time.Minute
 	}
 	res := &Result{}
-	type job struct {
-		op      *OpResult
-		plan    *generator.Operation
-		mutants []edit.Mutant
+	type run struct {
+		op  *OpResult
+		job *Job
 	}
-	var jobs []job
+	var runs []run
 	total := 0
-	for _, o := range plan.Operations {
-		op := &OpResult{ID: o.ID, Function: o.Function, Oracle: o.File}
+	for i := range jobs {
+		j := &jobs[i]
+		op := &OpResult{ID: j.ID, Function: j.Function, Oracle: j.Oracle}
 		res.Operations = append(res.Operations, op)
-		switch o.Status {
-		case generator.StatusSkipped:
-			op.Verdict, op.Reason = SKIP, o.Reason
+		switch {
+		case j.Skip != "":
+			op.Verdict, op.Reason = SKIP, j.Skip
 			continue
-		case generator.StatusError:
-			op.Verdict, op.Attribution, op.Reason = FAIL, Oracle, "no oracle can be generated: "+o.Reason
-			continue
-		}
-		op.Stale = staleness(root, o)
-		loc, errs := generator.Locate(in.Program, o.Op)
-		if len(errs) > 0 {
-			return nil, errs
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(loc.File.Path)))
-		if err != nil {
-			return nil, err
-		}
-		op.source, op.file = string(src), loc.File.Path
-		ms, err := operators.Prove(edit.Target{Path: loc.File.Path, Src: src, Fn: loc.Func, Flag: edit.FlagOf(o.Op.Flag)}, loc.Wrap, loc.Preserves)
-		if err != nil {
-			op.Verdict, op.Attribution, op.Reason = ERROR, Generator, "cannot build the mutants: "+err.Error()
+		case j.NoOracle != "":
+			op.Verdict, op.Attribution, op.Reason = FAIL, Oracle, "no oracle can be generated: "+j.NoOracle
 			continue
 		}
-		jobs = append(jobs, job{op: op, plan: o, mutants: ms})
-		total += 1 + len(ms)
+		op.Stale = staleness(root, j.Oracle, j.Content)
+		op.source, op.file = string(j.Source), j.File
+		if j.MutantsErr != nil {
+			op.Verdict, op.Attribution, op.Reason = ERROR, Generator, "cannot build the mutants: "+j.MutantsErr.Error()
+			continue
+		}
+		runs = append(runs, run{op: op, job: j})
+		total += 1 + len(j.Mutants)
 	}
 
-	if len(jobs) > 0 {
+	if len(runs) > 0 {
 		most := 0
-		for _, j := range jobs {
-			most = max(most, len(j.mutants))
+		for _, r := range runs {
+			most = max(most, len(r.job.Mutants))
 		}
 		pool := lab.SandboxPool(root, opts.TempDir, min(max(opts.Concurrency, 1), max(most, 1)), opts.Runner)
 		defer func() { res.Timings.Sandbox = pool.Spent }()
@@ -202,8 +214,8 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 				opts.Progress(e)
 			}
 		}
-		for _, j := range jobs {
-			if err := proveOne(ctx, pool, j.op, j.plan, j.mutants, opts, progress, &res.Timings); err != nil {
+		for _, r := range runs {
+			if err := proveOne(ctx, pool, r.op, r.job, opts, progress, &res.Timings); err != nil {
 				return nil, err
 			}
 		}
@@ -218,26 +230,26 @@ func Prove(ctx context.Context, in generator.Input, plan *generator.Result, opts
 }
 
 // staleness compares the committed oracle with what gen writes now.
-func staleness(root string, o *generator.Operation) string {
-	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.File)))
+func staleness(root, oracle string, content []byte) string {
+	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(oracle)))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "no oracle is committed at " + o.File + "; proved what `oracle gen` would write"
+		return "no oracle is committed at " + oracle + "; proved what `oracle gen` would write"
 	case err != nil:
 		return "cannot read the committed oracle: " + err.Error()
-	case !bytes.Equal(old, o.Content):
-		return "the committed oracle " + o.File + " differs from what `oracle gen` writes now (stale): proved the new one; run `oracle gen`"
+	case !bytes.Equal(old, content):
+		return "the committed oracle " + oracle + " differs from what `oracle gen` writes now (stale): proved the new one; run `oracle gen`"
 	}
 	return ""
 }
 
 // proveOne runs an operation's oracle against its mutants in the lab, the
 // mutants spread over the sandboxes sbs, and judges it.
-func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generator.Operation, ms []edit.Mutant, opts ProveOptions, progress func(lab.Event), timings *Timings) error {
+func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *Job, opts Options, progress func(lab.Event), timings *Timings) error {
 	slots := func(sbs []*sandbox.Sandbox) ([]lab.Slot, error) {
 		var out []lab.Slot
 		for _, sb := range sbs {
-			if err := sb.WriteFile(o.File, o.Content); err != nil {
+			if err := sb.WriteFile(o.Oracle, o.Content); err != nil {
 				return nil, fmt.Errorf("sandbox: %w", err)
 			}
 			out = append(out, lab.Slot{Root: sb.Root, Files: sb})
@@ -261,7 +273,7 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *generato
 			}
 			return slots(sbs)
 		}}
-	res, err := l.Execute(ctx, []string{o.File}, ms)
+	res, err := l.Execute(ctx, []string{o.Oracle}, o.Mutants)
 	if res != nil {
 		timings.addLab(op.ID, res)
 		for _, b := range res.Baselines {
