@@ -116,7 +116,7 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *Fixtur
 // subject fills in how the oracle imports and invokes the function under
 // test (a method through its class and a receiver); it returns the import
 // extension style of the repository.
-func (v *view) subject(in Input, op *manifest.Operation, fn *analyzer.Function, fx *fixtures.Fixture) string {
+func (v *view) subject(in Input, op *manifest.Operation, fn *analyzer.Function, fx *Fixture) string {
 	v.Subject = op.Function.Name
 	if fn.Default || !isIdent(v.Subject) {
 		v.Subject = "subject"
@@ -209,7 +209,7 @@ func (v *view) observed(o *Operation, fn *analyzer.Function, ext string) []strin
 
 // fixture fills in the fixture's line, imports and arrange key, and the
 // operation's literal args.
-func (v *view) fixture(o *Operation, fn *analyzer.Function, fx *fixtures.Fixture, ext string) {
+func (v *view) fixture(o *Operation, fn *analyzer.Function, fx *Fixture, ext string) {
 	op := o.Op
 	if fx != nil {
 		v.FixtureLine = fmt.Sprintf("%s (%s):", fx.Name, fx.File)
