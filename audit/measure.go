@@ -118,7 +118,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		return notes, nil
 	}
 	l := &lab.Lab{Root: sbs[0].Root, Files: sbs[0], Runner: r, MarkerPrefix: "audit", Coverage: true, Probes: probes, Config: s.TestSuite.Config}
-	res, err := l.ExecuteFor(ctx, tests, nil, nil)
+	res, err := l.Execute(ctx, tests, nil)
 	if err != nil {
 		return nil, err
 	}

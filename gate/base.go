@@ -98,10 +98,10 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 			added[e.path] = true
 		}
 	}
-	var todo []int
-	for i, r := range reds {
-		if !added[r.run.Test] {
-			todo = append(todo, i)
+	var todo []*redBaseline
+	for i := range reds {
+		if !added[reds[i].run.Test] {
+			todo = append(todo, &reds[i])
 		}
 	}
 	if len(todo) == 0 {
@@ -137,8 +137,8 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 			return fmt.Errorf("the base's sandbox: %w", err)
 		}
 	}
-	for _, i := range todo {
-		head := reds[i].run
+	for _, red := range todo {
+		head := red.run
 		r, err := opts.Runner.Run(ctx, runner.Spec{Dir: sb.Root, TestFile: head.Test, Timeout: bt, Config: opts.Config})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -148,7 +148,7 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 		}
 		o, detail := lab.BaselineOutcome(r)
 		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests}
-		reds[i].atBase = o != lab.Passed && failure(base) == failure(head)
+		red.atBase = o != lab.Passed && failure(base) == failure(head)
 	}
 	return nil
 }

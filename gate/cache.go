@@ -20,6 +20,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // The result cache: in the repository's .oracle/ directory (which ignores
@@ -36,10 +37,10 @@ import (
 const cacheFile = ".oracle/cache/gate.json"
 
 type cached struct {
-	Outcome   string   `json:"outcome"`
-	Detail    string   `json:"detail,omitempty"`
-	KilledBy  string   `json:"killedBy,omitempty"`
-	CoveredBy []string `json:"coveredBy,omitempty"`
+	Outcome   lab.Outcome `json:"outcome"`
+	Detail    string      `json:"detail,omitempty"`
+	KilledBy  string      `json:"killedBy,omitempty"`
+	CoveredBy []string    `json:"coveredBy,omitempty"`
 	// KilledByTest is the id of the test that killed it (TestCase.ID).
 	KilledByTest string `json:"killedByTest,omitempty"`
 }

@@ -31,15 +31,19 @@ import (
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/report"
 	"github.com/oracle-ts/oracle/mutate/runner"
+	"github.com/oracle-ts/oracle/mutate/sandbox"
 	"github.com/oracle-ts/oracle/testsuite"
 )
 
+// Verdict of the gate: the lab's verdicts, typed beside the outcomes.
+type Verdict = lab.Verdict
+
 // Verdicts of the gate.
 const (
-	PASS  = "PASS"
-	FAIL  = "FAIL"
-	SKIP  = "SKIP"
-	ERROR = "ERROR"
+	PASS  = lab.PASS
+	FAIL  = lab.FAIL
+	SKIP  = lab.SKIP
+	ERROR = lab.ERROR
 )
 
 // Options tune a gate run.
@@ -58,10 +62,9 @@ type Options struct {
 	Progress func(lab.Event)
 	// NoCache ignores (and does not write) the result cache.
 	NoCache bool
-	// Shard K of N (1-based; N 0 or 1: all): only the mutants whose index
-	// in the deterministic order of all of them is K-1 modulo N run, so the
-	// N shards together run every mutant exactly once (Merge joins them).
-	ShardK, ShardN int
+	// Shard is the shard of the gate's mutants to run (the zero Shard:
+	// all of them).
+	Shard Shard
 	// Scope is where mutants go: ScopeLines (the default) the code the
 	// change wrote (a token diff; a list of files: all of them),
 	// ScopeFunction the whole of every touched function.
@@ -139,19 +142,19 @@ type Target struct {
 
 // Mutant is one mutant and its outcome.
 type Mutant struct {
-	ID          string `json:"id"`
-	Target      string `json:"target"`
-	File        string `json:"file"`
-	Line        int    `json:"line"`
-	Column      int    `json:"column"` // UTF-16 code units, 1-based, as the report format counts
-	EndLine     int    `json:"endLine"`
-	EndColumn   int    `json:"endColumn"` // exclusive
-	Operator    string `json:"mutatorName"`
-	Replacement string `json:"replacement"`
-	Outcome     string `json:"outcome"`
-	Detail      string `json:"detail,omitempty"`
-	Diff        string `json:"diff,omitempty"`
-	KilledBy    string `json:"killedBy,omitempty"` // the test file that decided it
+	ID          string      `json:"id"`
+	Target      string      `json:"target"`
+	File        string      `json:"file"`
+	Line        int         `json:"line"`
+	Column      int         `json:"column"` // UTF-16 code units, 1-based, as the report format counts
+	EndLine     int         `json:"endLine"`
+	EndColumn   int         `json:"endColumn"` // exclusive
+	Operator    string      `json:"mutatorName"`
+	Replacement string      `json:"replacement"`
+	Outcome     lab.Outcome `json:"outcome"`
+	Detail      string      `json:"detail,omitempty"`
+	Diff        string      `json:"diff,omitempty"`
+	KilledBy    string      `json:"killedBy,omitempty"` // the test file that decided it
 	// KilledByTest is the test of KilledBy that killed it (a TestCase.ID of
 	// Result.Tests); "" when no single test did (a hit limit, a time-out of
 	// the whole run).
@@ -167,7 +170,7 @@ type Mutant struct {
 
 // Open reports whether m is what the next worker strengthens: a survivor,
 // or a mutant no related test reached.
-func (m Mutant) Open() bool { return m.Outcome == "survived" || m.Outcome == "no-coverage" }
+func (m Mutant) Open() bool { return m.Outcome.Open() }
 
 // TestCase is one test (an it) of a related test file, as its baseline ran
 // it: ID is the file and Name joined by " > ", unique in the gate; Name the
@@ -193,7 +196,7 @@ type FileScore struct {
 
 // Result is the gate's decision.
 type Result struct {
-	Verdict   string      `json:"verdict"`
+	Verdict   Verdict     `json:"verdict"`
 	Reason    string      `json:"reason,omitempty"`
 	Threshold float64     `json:"threshold"`
 	Score     float64     `json:"score"`
@@ -228,6 +231,10 @@ type Result struct {
 	// Tests are the tests of each related test file, as its baseline ran
 	// them, in their order.
 	Tests map[string][]TestCase `json:"tests,omitempty"`
+	// sources are the target files and their candidate test files as the
+	// targets stage read them, for the report and the page (a merged
+	// result has none: they are read from the checkout).
+	sources map[string][]byte
 }
 
 // AttributionTests: a related test fails before any mutant (SPEC "oracle
@@ -256,9 +263,9 @@ type Timings struct {
 
 // SlowMutant is one of the slowest mutant runs, in seconds.
 type SlowMutant struct {
-	ID      string  `json:"id"`
-	Outcome string  `json:"outcome"`
-	Seconds float64 `json:"seconds"`
+	ID      string      `json:"id"`
+	Outcome lab.Outcome `json:"outcome"`
+	Seconds float64     `json:"seconds"`
 }
 
 // Run decides the gate for a change of the repository at root, in stages
@@ -284,9 +291,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if suite.ConfigNote != "" {
 		res.Notes = append(res.Notes, suite.ConfigNote)
 	}
-	if opts.ShardN > 1 {
-		res.Shard = fmt.Sprintf("%d/%d", opts.ShardK, opts.ShardN)
-	}
+	res.Shard = opts.Shard.String()
 	for i, pr := range suite.Problems {
 		if i == 3 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d more test files cannot run here", len(suite.Problems)-3))
@@ -310,8 +315,9 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		withoutInSourceTests(root, toks)
 	}
 	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
+	var planned []*mutant
 	if why == "" {
-		res.Identity = mutants(jobs, sources, ch, opts)
+		planned, res.Identity = mutants(jobs, sources, ch, opts)
 	}
 	if why != "" {
 		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
@@ -321,14 +327,15 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		return res, nil
 	}
 	res.Timings.Setup = time.Since(start).Seconds()
-	res.Changed = map[string][][2]int{}
-	for file, src := range sources {
+	res.Changed, res.sources = map[string][][2]int{}, sources
+	for _, j := range jobs {
+		file := j.target.File
 		res.Changed[file] = ch[file]
 		if toks != nil {
-			res.Changed[file] = toks.Lines(file, src)
+			res.Changed[file] = toks.Lines(file, sources[file])
 		}
 	}
-	if err := execute(ctx, suite, jobs, sources, opts, res); err != nil {
+	if err := execute(ctx, suite, jobs, planned, opts, res); err != nil {
 		return nil, err
 	}
 	if res.Verdict == "" {
@@ -418,10 +425,8 @@ func plural(n int, one, many string) string {
 // job is one touched function (or a module's top-level code) on its way
 // through the stages.
 type job struct {
-	target  *Target
-	fn      *analyzer.Function
-	mutants []edit.Mutant
-	index   []int // each mutant's index among the target's (the ID keeps it across shards)
+	target *Target
+	fn     *analyzer.Function
 	// changed are the spans of the code the change wrote in the target's
 	// file (its top-level code's, for a module); nil: the lines of the
 	// change decide (a list of files).
@@ -431,11 +436,46 @@ type job struct {
 	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
 }
 
+// probe is the job's probe: its body's entry (a module's load), which the
+// baselines watch to say which candidates execute it.
+func (j *job) probe() lab.Probe {
+	if j.module {
+		return lab.Probe{Path: j.target.File, Body: [2]uint{j.entry, j.entry}}
+	}
+	return lab.Probe{Path: j.target.File, Body: [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}}
+}
+
+// mutant is one mutant of a job, the one record of it from the mutants
+// stage to the result: the edit, its index among the target's mutants (the
+// ID keeps it across shards), and its cache key.
+type mutant struct {
+	job   *job
+	edit  edit.Mutant
+	index int
+	key   string
+}
+
+// id is the mutant's ID in the gate (and its job's key in the lab).
+func (m *mutant) id() string { return fmt.Sprintf("%s#%d", m.job.target.ID, m.index+1) }
+
+// describe is the mutant's entry in the result before its outcome is
+// known: its ID, where it changed src (the original source, in the
+// report's UTF-16 columns) and how; covered by its target's test files
+// until the lab says which.
+func (m *mutant) describe(src []byte) Mutant {
+	e := m.edit
+	return Mutant{ID: m.id(), Target: m.job.target.ID, File: e.Path,
+		Line: e.Original.Start.Line, Column: edit.UTF16Column(src, e.Original.Start.Offset),
+		EndLine: e.Original.End.Line, EndColumn: edit.UTF16Column(src, e.Original.End.Offset),
+		Operator: string(e.Operator), Replacement: e.Replacement, Diff: e.Diff}
+}
+
 // targets is the first stage: the functions of the change's production
 // files whose lines it touched, each with its candidate test files (the
 // test files that load its module). A function no test loads is skipped
-// here with the reason. It returns the jobs, the target files' sources, and
-// why the gate skips when there is nothing to do.
+// here with the reason. It returns the jobs, the sources of the target
+// files and of their candidates, and why the gate skips when there is
+// nothing to do.
 func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, opts Options, res *Result) ([]*job, map[string][]byte, string) {
 	switch {
 	case len(ch) == 0 && opts.Origin != nil:
@@ -490,6 +530,11 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 			}
 			sources[tg.File] = src
 		}
+		for _, t := range tg.Tests { // for the report's tests
+			if _, ok := sources[t]; !ok {
+				sources[t], _ = os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t)))
+			}
+		}
 		jobs = append(jobs, j)
 	}
 	switch {
@@ -518,11 +563,12 @@ func skippedReason(ts []Target) string {
 
 // mutants is the second stage: each job's mutants (on the lines the change
 // wrote, or the whole function with --scope function; one of those that
-// make the same program: the first), then the shard's
-// slice of them: the mutant whose index among all is K-1 modulo N. It
-// returns the identity of the whole list, which every shard records.
-func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) *Identity {
+// make the same program: the first), then the shard's slice of them (the
+// mutants it Selects by their index among all). It returns the shard's
+// mutants and the identity of the whole list, which every shard records.
+func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) ([]*mutant, *Identity) {
 	list := newMutantList() // every mutant, for the shards' identity
+	var out []*mutant
 	global := 0
 	progs := newPrograms()
 	for _, j := range jobs {
@@ -535,16 +581,15 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 			if !progs.Add(m) {
 				continue // the program of a mutant before it, in scope: one mutant
 			}
-			i := index[k]
-			list.add(j.target.ID, i, m)
-			if opts.ShardN <= 1 || global%opts.ShardN == opts.ShardK-1 {
-				j.mutants = append(j.mutants, m)
-				j.index = append(j.index, i)
+			mu := &mutant{job: j, edit: m, index: index[k]}
+			list.add(j.target.ID, mu.index, m)
+			if opts.Shard.Selects(global) {
+				out = append(out, mu)
 			}
 			global++
 		}
 	}
-	return identity(ch, opts, opts.scope(), list)
+	return out, identity(ch, opts, opts.scope(), list)
 }
 
 // execute is the lab stage: cached outcomes first, then one lab for the
@@ -553,7 +598,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 // no candidate executes is skipped with the static walk's explanation, and
 // its mutants do not count; the others' mutants run against the test files
 // that reached them.
-func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources map[string][]byte, opts Options, res *Result) error {
+func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned []*mutant, opts Options, res *Result) error {
 	root := suite.Program.Root()
 	pool := lab.SandboxPool(root, "", max(opts.Concurrency, 1), opts.Runner)
 	defer pool.Close()
@@ -561,12 +606,6 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	if _, err := pool.Grow(1); err != nil {
 		return err
 	}
-	sb := pool.List[0]
-	total := 0
-	for _, j := range jobs {
-		total += len(j.mutants)
-	}
-	done := 0
 	if !opts.NoCache {
 		if err := CheckCacheWritable(root); err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("the cache cannot be written (%v): this run's results are not saved", err))
@@ -578,49 +617,75 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	// baselines run even when every mutant is cached: a related test that
 	// fails now is a FAIL, never a cached PASS.
 	cache := openCache(root, opts.NoCache, KeyInputs(suite.Program, suite.SetupFiles, opts.Version))
-	type pending struct {
-		job *job
-		i   int
-		key string
+	hits, left := lookUp(cache, root, planned, res.sources)
+	l := newLab(pool, jobs, opts, len(planned), len(hits))
+	m, err := measure(ctx, root, l, jobs, left, opts)
+	if err != nil || m.stop(res) {
+		return err
 	}
-	type hit struct {
-		pending
-		mu Mutant
+	lr := m.lr
+	res.Notes = append(res.Notes, m.notes...)
+	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
+	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
+	res.Tests = testCases(lr.Baselines)
+	for _, t := range lr.Idle {
+		m.idle[t] = true
 	}
-	var hits []hit // from the cache, reused once the baselines say they still hold
-	var left []edit.Mutant
-	var allowed [][]string
-	var from []pending
-	var related []string // the union of the candidates: every one runs its baseline
+	again, done := reuse(hits, lr, res.Tests)
+	res.Cached = len(hits) - len(again)
+	ran, err := m.runAgain(ctx, l, again)
+	if err != nil {
+		return err
+	}
+	for _, r := range ran {
+		done[r.mu.job] = append(done[r.mu.job], record(r.mu, r.run, res, cache))
+	}
+	for _, key := range lr.Slowest {
+		r := lr.Mutant(key)
+		res.Timings.Slowest = append(res.Timings.Slowest, SlowMutant{ID: key, Outcome: r.Outcome, Seconds: r.Duration.Seconds()})
+	}
+	res.Mutants, res.Unexecuted = attribute(suite, jobs, planned, done, lr, m)
+	return cache.save()
+}
+
+// hit is a mutant whose outcome came from the cache.
+type hit struct {
+	mu    *mutant
+	entry Mutant
+}
+
+// lookUp keys every mutant (its key in the cache) and splits them into
+// those the cache holds an outcome of (hits) and the others.
+func lookUp(cache *resultCache, root string, planned []*mutant, sources map[string][]byte) (hits []hit, left []*mutant) {
+	for _, mu := range planned {
+		tests := mu.job.target.Tests
+		mu.key = cache.key(root, mu.edit, tests)
+		c, ok := cache.get(mu.key)
+		if !ok {
+			left = append(left, mu)
+			continue
+		}
+		e := mu.describe(sources[mu.edit.Path])
+		e.Outcome, e.Detail, e.KilledBy, e.CoveredBy, e.KilledByTest = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest
+		if e.CoveredBy == nil {
+			e.CoveredBy = tests
+		}
+		hits = append(hits, hit{mu, e})
+	}
+	return hits, left
+}
+
+// newLab is the gate's lab on the pool's first sandbox, growing the pool
+// for mutants run alone, with a probe per job, telling opts.Progress of
+// every mutant of total as it goes (done of them from the cache).
+func newLab(pool *sandbox.Pool, jobs []*job, opts Options, total, done int) *lab.Lab {
+	sb := pool.List[0]
 	var probes []lab.Probe
-	out := map[*job][]Mutant{}
 	for _, j := range jobs {
-		related = append(related, j.target.Tests...)
-		body := [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}
-		if j.module {
-			body = [2]uint{j.entry, j.entry} // the module's load
-		}
-		probes = append(probes, lab.Probe{Path: j.target.File, Body: body})
-		for i, m := range j.mutants {
-			key := cache.key(root, m, j.target.Tests)
-			if c, ok := cache.get(key); ok {
-				mu := describe(j.target.ID, j.index[i], m, sources[m.Path])
-				mu.Outcome, mu.Detail, mu.KilledBy, mu.CoveredBy, mu.KilledByTest = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest
-				if mu.CoveredBy == nil {
-					mu.CoveredBy = j.target.Tests
-				}
-				hits = append(hits, hit{pending{j, i, key}, mu})
-				done++
-				continue
-			}
-			left = append(left, m)
-			allowed = append(allowed, j.target.Tests)
-			from = append(from, pending{j, i, key})
-		}
+		probes = append(probes, j.probe())
 	}
-	slices.Sort(related)
-	related = slices.Compact(related)
 	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true, Probes: probes, Config: opts.Config,
+		BaselineTimeout: cmp.Or(opts.BaselineTimeout, DefaultBaselineTimeout),
 		Grow: func(n int) ([]lab.Slot, error) {
 			var slots []lab.Slot
 			sbs, err := pool.Grow(n)
@@ -638,203 +703,277 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 				opts.Progress(e)
 			}
 		}}
-	bt := opts.BaselineTimeout
-	if bt == 0 {
-		bt = DefaultBaselineTimeout
+	return l
+}
+
+// labJobs are the lab's jobs of ms: each against its target's test files
+// but the idle ones.
+func labJobs(ms []*mutant, idle map[string]bool) []lab.Job {
+	var jobs []lab.Job
+	for _, mu := range ms {
+		tests := make([]string, 0, len(mu.job.target.Tests))
+		for _, t := range mu.job.target.Tests {
+			if !idle[t] {
+				tests = append(tests, t)
+			}
+		}
+		jobs = append(jobs, lab.Job{Key: mu.id(), Mutant: mu.edit, Tests: tests})
 	}
-	l.BaselineTimeout = bt
-	lr, err := l.ExecuteFor(ctx, related, left, allowed)
-	if err != nil {
-		return err
+	return jobs
+}
+
+// measured is what the lab established of the candidates, and of the
+// mutants when their baselines allowed: the lab's result; the candidates
+// that run nothing of the targets (idle), and why (red); the related test
+// files still counted; the mutants the lab ran, by key; the notes; and
+// why the gate stops before any mutant (a verdict, when it does).
+type measured struct {
+	lr      *lab.Result
+	idle    map[string]bool
+	red     map[string]string
+	related []string
+	ran     map[string]*mutant
+	notes   []string
+	verdict Verdict
+	reason  string
+	attr    string
+}
+
+// stop records in res the verdict of a gate the baselines stopped (no
+// mutant is judged then, the cached ones neither), and says whether they
+// did.
+func (m *measured) stop(res *Result) bool {
+	if m.verdict == "" {
+		return false
 	}
-	// A red suite is never PASS or SKIP (base.go): a candidate whose
-	// baseline fails, at load or in a test, whether or not it entered a
-	// target, is a FAIL attribution tests, unless it fails the same way at
-	// the base (a note; it is then left out, and the lab runs again without
-	// it when it kept the mutants from running). A file whose tests were
-	// all skipped runs nothing and is not red; a baseline that did not end
-	// within the bound is an ERROR.
-	idle, red := map[string]bool{}, map[string]string{} // red: why a file runs nothing
-	var notes []string
+	res.Verdict, res.Reason, res.Attribution = m.verdict, m.reason, m.attr
+	if m.verdict == FAIL {
+		res.Notes = append(res.Notes, m.notes...)
+	}
+	return true
+}
+
+// measure runs the lab over the candidates and the mutants left. A red
+// suite is never PASS or SKIP (base.go): a candidate whose baseline fails,
+// at load or in a test, whether or not it entered a target, is a FAIL
+// attribution tests, unless it fails the same way at the base (a note; it
+// is then left out, and the lab runs again without it when it kept the
+// mutants from running). A file whose tests were all skipped runs nothing
+// and is not red; a baseline that did not end within the bound is an
+// ERROR.
+func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*mutant, opts Options) (*measured, error) {
+	m := &measured{idle: map[string]bool{}, red: map[string]string{}, ran: map[string]*mutant{}}
+	for _, j := range jobs {
+		m.related = append(m.related, j.target.Tests...) // the union of the candidates: every one runs its baseline
+	}
+	slices.Sort(m.related)
+	m.related = slices.Compact(m.related)
+	for _, mu := range left {
+		m.ran[mu.id()] = mu
+	}
+	var err error
+	if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, nil)); err != nil {
+		return nil, err
+	}
 	for {
-		var reds []redBaseline
-		var hung, unrun []string
-		for _, b := range lr.Baselines {
-			switch {
-			case b.Outcome == lab.Passed:
-			case b.NoReport:
-				unrun = append(unrun, b.Test+" ("+b.Detail+")")
-			case skippedOnly(b):
-				idle[b.Test], red[b.Test] = true, b.Detail
-			case b.Outcome == lab.Timeout:
-				hung = append(hung, b.Test)
-			default:
-				reds = append(reds, redBaseline{run: b})
-			}
+		reds, stopped := m.judgeBaselines(l.BaselineTimeout)
+		if stopped {
+			return m, nil
 		}
-		if len(unrun) > 0 {
-			// vitest left no report: it did not run the file's tests at all
-			// (its config, a reporter oracle gives it, the install), which
-			// says nothing of the tests and is never red at the base.
-			res.Verdict = ERROR
-			res.Reason = fmt.Sprintf("vitest ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with vitest to see why", strings.Join(unrun, ", "))
-			res.Mutants, res.Cached = []Mutant{}, 0
-			return nil
+		if err := checkAtBase(ctx, root, reds, opts, l.BaselineTimeout); err != nil {
+			return nil, err
 		}
-		if len(hung) > 0 {
-			res.Verdict = ERROR
-			res.Reason = fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; %s): the gate cannot judge the change; make it finish, or raise the bound (%s)",
-				strings.Join(hung, ", "), minutes(bt), "a test file that hangs, at import or in a test", BaselineTimeoutEnv)
-			res.Mutants, res.Cached = []Mutant{}, 0
-			return nil
-		}
-		if err := checkAtBase(ctx, root, reds, opts, bt); err != nil {
-			return err
-		}
-		var fail []redBaseline
-		dropped := false
-		for _, r := range reds {
-			if !r.atBase {
-				fail = append(fail, r)
-				continue
-			}
-			if !idle[r.run.Test] {
-				notes = append(notes, fmt.Sprintf("the related test %s fails on the code as it is and the same way at the base %.12s (%s): it counts for nothing", r.run.Test, opts.Origin.Base, r.run.Detail))
-				idle[r.run.Test], red[r.run.Test] = true, redAtBase+r.run.Detail
-				dropped = dropped || !slices.Contains(lr.Idle, r.run.Test)
-			}
-		}
-		if len(fail) > 0 {
-			b := fail[0].run
-			res.Verdict, res.Attribution = FAIL, AttributionTests
-			res.Reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
-			if len(fail) > 1 {
-				res.Reason += fmt.Sprintf(" (also red: %s)", strings.Join(redNames(fail[1:]), ", "))
-			}
-			res.Notes = append(res.Notes, notes...)
-			res.Mutants = []Mutant{} // none judged, the cached ones neither
-			res.Cached = 0
-			return nil
-		}
-		if !dropped || len(lr.Mutants) == len(left) {
-			break
+		dropped := m.judgeRed(reds, opts)
+		if m.verdict != "" || !dropped || len(m.lr.Mutants) == len(left) {
+			return m, nil
 		}
 		// A red file the lab counted kept every mutant from running: again
 		// without the files that are red at the base too.
-		related = slices.DeleteFunc(related, func(t string) bool { return idle[t] })
-		for k := range allowed {
-			allowed[k] = slices.DeleteFunc(slices.Clone(allowed[k]), func(t string) bool { return idle[t] })
+		m.related = slices.DeleteFunc(m.related, func(t string) bool { return m.idle[t] })
+		if len(m.related) == 0 {
+			return m, nil
 		}
-		if len(related) == 0 {
-			break
-		}
-		if lr, err = l.ExecuteFor(ctx, related, left, allowed); err != nil {
-			return err
+		if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, m.idle)); err != nil {
+			return nil, err
 		}
 	}
-	res.Notes = append(res.Notes, notes...)
-	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
-	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
-	res.Tests = testCases(lr.Baselines)
-	// A candidate that entered none of the targets is not related (the
-	// lab's Idle); nor is one whose tests were all skipped, or one red at
-	// the base as well.
-	for _, t := range lr.Idle {
-		idle[t] = true
+}
+
+// judgeBaselines sorts the lab's baselines: the red ones, and those that
+// run nothing (idle: every test skipped); a baseline that left no report,
+// or did not end within bt, stops the gate (an ERROR).
+func (m *measured) judgeBaselines(bt time.Duration) (reds []redBaseline, stopped bool) {
+	var hung, unrun []string
+	for _, b := range m.lr.Baselines {
+		switch {
+		case b.Outcome == lab.Passed:
+		case b.NoReport:
+			unrun = append(unrun, b.Test+" ("+b.Detail+")")
+		case skippedOnly(b):
+			m.idle[b.Test], m.red[b.Test] = true, b.Detail
+		case b.Outcome == lab.Timeout:
+			hung = append(hung, b.Test)
+		default:
+			reds = append(reds, redBaseline{run: b})
+		}
 	}
-	// A cached kill by a test that did not pass in this run's baseline (it
-	// is skipped now, or fails, or its file is not related any more) is
-	// not reused (SPEC "oracle gate", the cache): those mutants run again,
-	// after the others, in a lab of their own.
-	var again []pending
+	switch {
+	case len(unrun) > 0:
+		// vitest left no report: it did not run the file's tests at all
+		// (its config, a reporter oracle gives it, the install), which
+		// says nothing of the tests and is never red at the base.
+		m.verdict = ERROR
+		m.reason = fmt.Sprintf("vitest ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with vitest to see why", strings.Join(unrun, ", "))
+	case len(hung) > 0:
+		m.verdict = ERROR
+		m.reason = fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; %s): the gate cannot judge the change; make it finish, or raise the bound (%s)",
+			strings.Join(hung, ", "), minutes(bt), "a test file that hangs, at import or in a test", BaselineTimeoutEnv)
+	}
+	return reds, m.verdict != ""
+}
+
+// judgeRed notes the red candidates that fail the same way at the base
+// (they count for nothing), and makes the others a FAIL attribution
+// tests; dropped: a file so left out had kept the mutants from running.
+func (m *measured) judgeRed(reds []redBaseline, opts Options) (dropped bool) {
+	var fail []redBaseline
+	for _, r := range reds {
+		if !r.atBase {
+			fail = append(fail, r)
+			continue
+		}
+		if !m.idle[r.run.Test] {
+			m.notes = append(m.notes, fmt.Sprintf("the related test %s fails on the code as it is and the same way at the base %.12s (%s): it counts for nothing", r.run.Test, opts.Origin.Base, r.run.Detail))
+			m.idle[r.run.Test], m.red[r.run.Test] = true, redAtBase+r.run.Detail
+			dropped = dropped || !slices.Contains(m.lr.Idle, r.run.Test)
+		}
+	}
+	if len(fail) > 0 {
+		b := fail[0].run
+		m.verdict, m.attr = FAIL, AttributionTests
+		m.reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
+		if len(fail) > 1 {
+			m.reason += fmt.Sprintf(" (also red: %s)", strings.Join(redNames(fail[1:]), ", "))
+		}
+	}
+	return dropped
+}
+
+// reuse keeps the cached outcomes that still hold, and returns the others:
+// a cached kill by a test that did not pass in this run's baseline (it is
+// skipped now, or fails, or its file is not related any more) is not
+// reused (SPEC "oracle gate", the cache).
+func reuse(hits []hit, lr *lab.Result, tests map[string][]TestCase) (again []*mutant, kept map[*job][]Mutant) {
+	kept = map[*job][]Mutant{}
 	for _, h := range hits {
-		if lab.Outcome(h.mu.Outcome).Kills() && !passedNow(h.mu, lr.Baselines, res.Tests) {
-			again = append(again, h.pending)
+		if h.entry.Outcome.Kills() && !passedNow(h.entry, lr.Baselines, tests) {
+			again = append(again, h.mu)
 			continue
 		}
-		out[h.job] = append(out[h.job], h.mu)
-		res.Cached++
+		kept[h.mu.job] = append(kept[h.mu.job], h.entry)
 	}
-	runs, froms := slices.Clone(lr.Mutants), slices.Clone(from[:len(lr.Mutants)])
-	if len(again) > 0 {
-		var ms []edit.Mutant
-		var ok [][]string
-		for _, pd := range again {
-			ms = append(ms, pd.job.mutants[pd.i])
-			ok = append(ok, slices.DeleteFunc(slices.Clone(pd.job.target.Tests), func(t string) bool { return idle[t] }))
-		}
-		l.Progress = nil
-		lr2, err := l.ExecuteFor(ctx, slices.DeleteFunc(slices.Clone(related), func(t string) bool { return idle[t] }), ms, ok)
-		if err != nil {
-			return err
-		}
-		for n, pd := range again {
-			r := lab.Run{Outcome: lab.Error, Detail: "its cached kill no longer holds, and the baselines of its run again were red"}
-			if n < len(lr2.Mutants) {
-				r = lr2.Mutants[n]
-			}
-			runs, froms = append(runs, r), append(froms, pd)
-		}
+	return again, kept
+}
+
+// ranMutant is a mutant and the lab's run of it.
+type ranMutant struct {
+	mu  *mutant
+	run lab.Run
+}
+
+// runAgain is every run of the lab's (those it completed), then the
+// cached kills that no longer hold, run again, after the others, in a lab
+// of their own (each an error when their baselines were red then).
+func (m *measured) runAgain(ctx context.Context, l *lab.Lab, again []*mutant) ([]ranMutant, error) {
+	var out []ranMutant
+	for _, r := range m.lr.Mutants {
+		out = append(out, ranMutant{m.ran[r.Key], r})
 	}
-	ids := make([]string, len(runs))
-	for n, r := range runs {
-		pd := froms[n]
-		j, m := pd.job, pd.job.mutants[pd.i]
-		mu := describe(j.target.ID, j.index[pd.i], m, sources[m.Path])
-		ids[n] = mu.ID
-		mu.Outcome, mu.Detail, mu.CoveredBy, mu.AloneWhy = string(r.Outcome), r.Detail, r.CoveredBy, r.AloneWhy
-		if r.AloneWhy != "" {
-			res.Timings.AloneWhy[r.AloneWhy]++
-		}
-		if mu.CoveredBy == nil { // not marked: it ran against every related test file
-			mu.CoveredBy = j.target.Tests
-		}
-		if r.Outcome.Kills() {
-			mu.KilledBy = r.Test
-			mu.KilledByTest = testID(res.Tests[r.Test], r.KilledBy)
-		}
-		if r.Outcome != lab.Error {
-			cache.put(pd.key, cached{Outcome: mu.Outcome, Detail: mu.Detail, KilledBy: mu.KilledBy, CoveredBy: mu.CoveredBy, KilledByTest: mu.KilledByTest})
-		}
-		out[j] = append(out[j], mu)
+	if len(again) == 0 {
+		return out, nil
 	}
-	for _, n := range lr.Slowest {
-		r := lr.Mutants[n]
-		res.Timings.Slowest = append(res.Timings.Slowest, SlowMutant{ID: ids[n], Outcome: string(r.Outcome), Seconds: r.Duration.Seconds()})
+	l.Progress = nil
+	lr, err := l.ExecuteJobs(ctx, slices.DeleteFunc(slices.Clone(m.related), func(t string) bool { return m.idle[t] }), labJobs(again, m.idle))
+	if err != nil {
+		return nil, err
 	}
-	// Which candidates executed each target, measured; a target none of
-	// them entered is not tested, whatever the walk said.
-	for k, j := range jobs {
-		entered := lr.Entered[k]
+	for _, mu := range again {
+		r := lab.Run{Outcome: lab.Error, Detail: "its cached kill no longer holds, and the baselines of its run again were red"}
+		if got := lr.Mutant(mu.id()); got != nil {
+			r = *got
+		}
+		out = append(out, ranMutant{mu, r})
+	}
+	return out, nil
+}
+
+// record is the result's entry of mu from its run r, which the cache
+// keeps unless it is an error; it counts why r ran alone.
+func record(mu *mutant, r lab.Run, res *Result, cache *resultCache) Mutant {
+	e := mu.describe(res.sources[mu.edit.Path])
+	e.Outcome, e.Detail, e.CoveredBy, e.AloneWhy = r.Outcome, r.Detail, r.CoveredBy, r.AloneWhy
+	if r.AloneWhy != "" {
+		res.Timings.AloneWhy[r.AloneWhy]++
+	}
+	if e.CoveredBy == nil { // not marked: it ran against every related test file
+		e.CoveredBy = mu.job.target.Tests
+	}
+	if r.Outcome.Kills() {
+		e.KilledBy = r.Test
+		e.KilledByTest = testID(res.Tests[r.Test], r.KilledBy)
+	}
+	if r.Outcome != lab.Error {
+		cache.put(mu.key, cached{Outcome: e.Outcome, Detail: e.Detail, KilledBy: e.KilledBy, CoveredBy: e.CoveredBy, KilledByTest: e.KilledByTest})
+	}
+	return e
+}
+
+// attribute says which candidates executed each target, measured: a
+// target none of them entered is not tested, whatever the walk said, and
+// its mutants (of planned) do not count (unexecuted); the mutants of the
+// others (done, by job) are the result's, in their targets' order.
+func attribute(suite *testsuite.Suite, jobs []*job, planned []*mutant, done map[*job][]Mutant, lr *lab.Result, m *measured) (out []Mutant, unexecuted int) {
+	out = []Mutant{}
+	for _, j := range jobs {
+		entered := lr.EnteredBy(j.probe())
 		if entered == nil { // its body could not be marked: its candidates stand
-			res.Mutants = append(res.Mutants, out[j]...)
+			out = append(out, done[j]...)
 			continue
 		}
-		entered = slices.DeleteFunc(slices.Clone(entered), func(t string) bool { return idle[t] })
+		entered = slices.DeleteFunc(slices.Clone(entered), func(t string) bool { return m.idle[t] })
 		if len(entered) == 0 {
-			j.target.Skipped = untestedPrefix + ": " + suite.Explain(j.target.File)
-			for _, t := range j.target.Tests {
-				if red[t] != "" {
-					j.target.Skipped += fmt.Sprintf("; %s runs nothing of it: %s", t, red[t])
-				}
-			}
-			// A candidate that cannot run measures nothing: whether it
-			// would execute the target is unknown, which is not "no test
-			// executes it" (--untested fail does not count it).
-			for _, t := range j.target.Tests {
-				if why, ok := strings.CutPrefix(red[t], redAtBase); ok {
-					j.target.Skipped = fmt.Sprintf("cannot be measured: its candidate %s fails on the code as it is, and the same way at the base (%s)", t, why)
-					break
-				}
-			}
+			j.target.Skipped = unexecutedWhy(suite, j.target, m.red)
 			j.target.Tests = []string{}
-			res.Unexecuted += len(j.mutants)
+			for _, mu := range planned {
+				if mu.job == j {
+					unexecuted++
+				}
+			}
 			continue
 		}
 		j.target.Tests = entered
-		res.Mutants = append(res.Mutants, out[j]...)
+		out = append(out, done[j]...)
 	}
-	return cache.save()
+	return out, unexecuted
+}
+
+// unexecutedWhy is why target, which no candidate entered, is skipped.
+func unexecutedWhy(suite *testsuite.Suite, target *Target, red map[string]string) string {
+	why := untestedPrefix + ": " + suite.Explain(target.File)
+	for _, t := range target.Tests {
+		if red[t] != "" {
+			why += fmt.Sprintf("; %s runs nothing of it: %s", t, red[t])
+		}
+	}
+	// A candidate that cannot run measures nothing: whether it would
+	// execute the target is unknown, which is not "no test executes it"
+	// (--untested fail does not count it).
+	for _, t := range target.Tests {
+		if cause, ok := strings.CutPrefix(red[t], redAtBase); ok {
+			return fmt.Sprintf("cannot be measured: its candidate %s fails on the code as it is, and the same way at the base (%s)", t, cause)
+		}
+	}
+	return why
 }
 
 // passedNow says whether the test that killed the cached mutant mu passed
@@ -916,11 +1055,11 @@ func score(res *Result) {
 			fs = &FileScore{File: m.File}
 			byFile[m.File] = fs
 		}
-		switch lab.Outcome(m.Outcome) {
-		case lab.Killed, lab.Timeout:
+		switch {
+		case m.Outcome.Kills():
 			fs.Detected++
 			fs.Total++
-		case lab.Survived, lab.NoCoverage:
+		case m.Outcome.Scored():
 			fs.Total++
 		default:
 			fs.Errors++
@@ -947,16 +1086,6 @@ func score(res *Result) {
 	res.Score = percent(res.Detected, res.Total)
 }
 
-// describe is the report entry of mutant m, the index-th of target, before
-// its outcome is known: its ID, where it changed src (the original source,
-// in the report's UTF-16 columns) and how.
-func describe(target string, index int, m edit.Mutant, src []byte) Mutant {
-	return Mutant{ID: fmt.Sprintf("%s#%d", target, index+1), Target: target, File: m.Path,
-		Line: m.Original.Start.Line, Column: edit.UTF16Column(src, m.Original.Start.Offset),
-		EndLine: m.Original.End.Line, EndColumn: edit.UTF16Column(src, m.Original.End.Offset),
-		Operator: string(m.Operator), Replacement: m.Replacement, Diff: m.Diff}
-}
-
 func percent(a, b int) float64 {
 	if b == 0 {
 		return 100
@@ -976,19 +1105,19 @@ func (res *Result) Report(root string) ([]byte, error) {
 	for _, m := range res.Mutants {
 		i, ok := byFile[m.File]
 		if !ok {
-			src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
+			src, _ := res.source(root, m.File)
 			i = len(files)
 			byFile[m.File] = i
 			files = append(files, report.File{Path: m.File, Source: string(src)})
 		}
 		rm := report.Mutant{ID: m.ID, MutatorName: m.Operator, Description: m.Operator, Replacement: m.Replacement,
-			Outcome: lab.Outcome(m.Outcome), Reason: m.Detail, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
+			Outcome: m.Outcome, Reason: m.Detail, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
 			CoveredBy: []string{}, KilledBy: []string{}}
 		// Coverage is per test file: every test of a file that reached the
 		// mutant covered it (a file whose tests are unknown stands for them).
 		// A mutant no test reached is covered by none.
 		for _, f := range m.CoveredBy {
-			if m.Outcome == string(lab.NoCoverage) {
+			if m.Outcome == lab.NoCoverage {
 				break
 			}
 			cs, ok := res.Tests[f]
@@ -1011,7 +1140,7 @@ func (res *Result) Report(root string) ([]byte, error) {
 	th := report.Thresholds{High: int(math.Ceil(res.Threshold)), Low: int(math.Floor(res.Threshold))}
 	tests := map[string]report.TestFile{}
 	for f, cs := range res.Tests {
-		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		src, _ := res.source(root, f)
 		tf := report.TestFile{Source: string(src)}
 		for _, c := range cs {
 			tf.Tests = append(tf.Tests, report.Test{ID: c.ID, Name: c.Name, Line: c.Line})

@@ -23,36 +23,10 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 		}
 		return "shard document " + strconv.Itoa(i+1)
 	}
-	for i, p := range parts {
-		if p.Identity == nil {
-			return nil, fmt.Errorf("%s records no shard identity (a gate --json of an older oracle?): run the shards again with this oracle and --shard K/N", name(i))
-		}
+	ref, err := wholeSet(parts, name)
+	if err != nil {
+		return nil, err
 	}
-	ref := parts[0].Identity
-	byK := map[int]int{}
-	for i, p := range parts {
-		id := p.Identity
-		if field, a, b := identityDiff(ref, id); field != "" {
-			return nil, fmt.Errorf("%s and %s are not shards of one gate: their %s differ (%s and %s)", name(0), name(i), field, a, b)
-		}
-		if id.K < 1 || id.K > id.N {
-			return nil, fmt.Errorf("%s: shard %d/%d is not a shard of %d", name(i), id.K, id.N, id.N)
-		}
-		if j, ok := byK[id.K]; ok {
-			return nil, fmt.Errorf("shard %d/%d is given twice (%s and %s)", id.K, id.N, name(j), name(i))
-		}
-		byK[id.K] = i
-	}
-	var missing []string
-	for k := 1; k <= ref.N; k++ {
-		if _, ok := byK[k]; !ok {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, ref.N))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("the set is incomplete: shard %s missing (%d of %d given); merge every shard of the gate", strings.Join(missing, ", "), len(parts), ref.N)
-	}
-
 	out := &Result{Threshold: ref.Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{},
 		Change: parts[0].Change, Scope: parts[0].Scope, Changed: parts[0].Changed}
 	merged := *ref
@@ -150,4 +124,39 @@ func identityDiff(a, b *Identity) (field, va, vb string) {
 		}
 	}
 	return "", "", ""
+}
+
+// wholeSet checks that parts are every shard of one gate, each once (name
+// says which document each is), and returns their common identity.
+func wholeSet(parts []*Result, name func(int) string) (*Identity, error) {
+	for i, p := range parts {
+		if p.Identity == nil {
+			return nil, fmt.Errorf("%s records no shard identity (a gate --json of an older oracle?): run the shards again with this oracle and --shard K/N", name(i))
+		}
+	}
+	ref := parts[0].Identity
+	byK := map[int]int{}
+	for i, p := range parts {
+		id := p.Identity
+		if field, a, b := identityDiff(ref, id); field != "" {
+			return nil, fmt.Errorf("%s and %s are not shards of one gate: their %s differ (%s and %s)", name(0), name(i), field, a, b)
+		}
+		if id.K < 1 || id.K > id.N {
+			return nil, fmt.Errorf("%s: shard %d/%d is not a shard of %d", name(i), id.K, id.N, id.N)
+		}
+		if j, ok := byK[id.K]; ok {
+			return nil, fmt.Errorf("shard %d/%d is given twice (%s and %s)", id.K, id.N, name(j), name(i))
+		}
+		byK[id.K] = i
+	}
+	var missing []string
+	for k := 1; k <= ref.N; k++ {
+		if _, ok := byK[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, ref.N))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the set is incomplete: shard %s missing (%d of %d given); merge every shard of the gate", strings.Join(missing, ", "), len(parts), ref.N)
+	}
+	return ref, nil
 }

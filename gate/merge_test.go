@@ -3,6 +3,8 @@ package gate
 import (
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // shards builds the n shards of a gate of total mutants, mutant i killed
@@ -22,7 +24,7 @@ func shards(n, total int, survived ...int) []*Result {
 					o = "survived"
 				}
 			}
-			r.Mutants = append(r.Mutants, Mutant{ID: "src/a.ts#f#" + string(rune('a'+i)), File: "src/a.ts", Line: i + 1, Outcome: o})
+			r.Mutants = append(r.Mutants, Mutant{ID: "src/a.ts#f#" + string(rune('a'+i)), File: "src/a.ts", Line: i + 1, Outcome: lab.Outcome(o)})
 		}
 		score(r)
 		out = append(out, r)

@@ -33,11 +33,12 @@ func TestMutantsSameProgram(t *testing.T) {
 	file := analyzer.Parse("src/f.ts", src)
 	for _, scope := range []string{ScopeLines, ScopeFunction} {
 		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
-		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{3, 3}}}, Options{Scope: scope})
+		ms, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{3, 3}}}, Options{Scope: scope})
 		var got []string
 		seen := map[string]string{}
-		for i, m := range j.mutants {
-			got = append(got, fmt.Sprintf("%d %s %d:%d %q", j.index[i], m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement))
+		for _, mu := range ms {
+			m := mu.edit
+			got = append(got, fmt.Sprintf("%d %s %d:%d %q", mu.index, m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement))
 			if prev, ok := seen[string(m.Source)]; ok {
 				t.Errorf("%s: %s and %s make the same program", scope, prev, m.Operator)
 			}

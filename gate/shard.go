@@ -17,18 +17,39 @@ import (
 
 var shardRe = regexp.MustCompile(`^([1-9][0-9]{0,5})/([1-9][0-9]{0,5})$`)
 
+// Shard is one shard of a gate (cargo-mutants' shard.rs): K of N, 1-based;
+// the zero Shard (or N 1) is the whole gate. Only the mutants whose index
+// in the deterministic order of all of them is K-1 modulo N run, so the N
+// shards together run every mutant exactly once (Merge joins them).
+type Shard struct{ K, N int }
+
 // ParseShard reads --shard K/N: two decimal numbers and nothing else (no
 // sign, space or trailing text: "1/2abc" is refused), 1 <= K <= N.
-func ParseShard(s string) (k, n int, err error) {
+func ParseShard(s string) (Shard, error) {
 	m := shardRe.FindStringSubmatch(s)
 	if m != nil {
-		k, _ = strconv.Atoi(m[1])
-		n, _ = strconv.Atoi(m[2])
+		k, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
 		if k <= n {
-			return k, n, nil
+			return Shard{K: k, N: n}, nil
 		}
 	}
-	return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", s)
+	return Shard{}, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, e.g. 2/4", s)
+}
+
+// Split reports whether the gate is split (N > 1).
+func (s Shard) Split() bool { return s.N > 1 }
+
+// Selects reports whether the mutant at index i (0-based) in the order of
+// all of the gate's mutants is the shard's.
+func (s Shard) Selects(i int) bool { return !s.Split() || i%s.N == s.K-1 }
+
+// String is "K/N", "" for the whole gate.
+func (s Shard) String() string {
+	if !s.Split() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
 }
 
 // Identity is what makes the shards of one gate one set (SPEC "Scale out"):
@@ -81,7 +102,7 @@ func (l *mutantList) add(target string, index int, m edit.Mutant) {
 // identity is the run's identity, its mutants listed in l.
 func identity(ch change.Change, opts Options, scope string, l *mutantList) *Identity {
 	id := &Identity{Scope: scope, Version: opts.Version, Threshold: opts.Threshold, Mutants: l.n,
-		Digest: hex.EncodeToString(l.h.Sum(nil)), K: max(opts.ShardK, 1), N: max(opts.ShardN, 1)}
+		Digest: hex.EncodeToString(l.h.Sum(nil)), K: max(opts.Shard.K, 1), N: max(opts.Shard.N, 1)}
 	if o := opts.Origin; o != nil {
 		id.Repository, id.Base, id.Head, id.Worktree = o.Repository, o.Base, o.Head, o.Worktree
 	} else {

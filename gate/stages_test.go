@@ -9,13 +9,15 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestScore: (killed + timeout) / (killed + timeout + survived +
 // no-coverage) per file, errors apart; any file below the threshold fails
 // the gate, naming it.
 func TestScore(t *testing.T) {
-	m := func(file, outcome string) Mutant { return Mutant{File: file, Outcome: outcome} }
+	m := func(file, outcome string) Mutant { return Mutant{File: file, Outcome: lab.Outcome(outcome)} }
 	for _, tc := range []struct {
 		name      string
 		threshold float64
@@ -48,26 +50,26 @@ func TestScore(t *testing.T) {
 func TestMutantsStage(t *testing.T) {
 	src := []byte("export function f(a: number): number {\n  if (a > 1) {\n    return a + 1;\n  }\n  return a - 1;\n}\n")
 	file := analyzer.Parse("src/f.ts", src)
-	build := func(scope string, k, n int, ch change.Change) []*job {
+	build := func(scope string, k, n int, ch change.Change) [][]*mutant {
 		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
-		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, Options{Scope: scope, ShardK: k, ShardN: n})
-		return []*job{j}
+		ms, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, Options{Scope: scope, Shard: Shard{K: k, N: n}})
+		return [][]*mutant{ms}
 	}
-	lines := func(j *job) string {
+	lines := func(ms []*mutant) string {
 		var out []string
-		for i, m := range j.mutants {
-			out = append(out, fmt.Sprintf("%d@%d", j.index[i], m.Original.Start.Line))
+		for _, mu := range ms {
+			out = append(out, fmt.Sprintf("%d@%d", mu.index, mu.edit.Original.Start.Line))
 		}
 		return strings.Join(out, " ")
 	}
 	all := build(ScopeFunction, 0, 0, change.Change{"src/f.ts": {{5, 5}}})[0]
 	onLine5 := build(ScopeLines, 0, 0, change.Change{"src/f.ts": {{5, 5}}})[0]
-	if len(all.mutants) <= len(onLine5.mutants) || len(onLine5.mutants) == 0 {
-		t.Fatalf("function scope %d mutants, line 5 scope %d", len(all.mutants), len(onLine5.mutants))
+	if len(all) <= len(onLine5) || len(onLine5) == 0 {
+		t.Fatalf("function scope %d mutants, line 5 scope %d", len(all), len(onLine5))
 	}
-	for i, m := range onLine5.mutants {
-		if m.Original.Start.Line > 5 || m.Original.End.Line < 5 {
-			t.Errorf("mutant %d (%s) spans lines %d-%d, off the changed line 5", onLine5.index[i], m.Operator, m.Original.Start.Line, m.Original.End.Line)
+	for _, mu := range onLine5 {
+		if m := mu.edit; m.Original.Start.Line > 5 || m.Original.End.Line < 5 {
+			t.Errorf("mutant %d (%s) spans lines %d-%d, off the changed line 5", mu.index, m.Operator, m.Original.Start.Line, m.Original.End.Line)
 		}
 	}
 	// The body block spans line 5: its removal counts on a change to line 5.

@@ -74,7 +74,7 @@ func (t *Timings) addLab(op string, r *lab.Result) {
 	t.RanAlone += r.RanAlone
 	t.HitLimits += r.HitLimits
 	for _, k := range r.Slowest {
-		run := r.Mutants[k]
+		run := r.Mutant(k)
 		t.Slowest = append(t.Slowest, SlowRun{Operation: op, Mutant: run.Mutant.Name, Outcome: run.Outcome, Batched: run.Batched, Duration: run.Duration})
 	}
 	slices.SortStableFunc(t.Slowest, func(a, b SlowRun) int { return cmp.Compare(b.Duration, a.Duration) })

@@ -29,14 +29,14 @@ const (
 	Error      = lab.Error // the oracle could not run; never a kill
 )
 
-// Verdict of an operation, or of the whole run.
-type Verdict string
+// Verdict of an operation, or of the whole run: the lab's verdicts.
+type Verdict = lab.Verdict
 
 const (
-	PASS  Verdict = "PASS"
-	FAIL  Verdict = "FAIL"
-	SKIP  Verdict = "SKIP"
-	ERROR Verdict = "ERROR"
+	PASS  = lab.PASS
+	FAIL  = lab.FAIL
+	SKIP  = lab.SKIP
+	ERROR = lab.ERROR
 )
 
 // Attribution says who owns a FAIL or an ERROR, so a pipeline can route it.

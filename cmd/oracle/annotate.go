@@ -8,6 +8,7 @@ import (
 
 	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/prove"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // inGitHubActions reports whether oracle runs as a GitHub Actions step, where
@@ -67,7 +68,7 @@ func annotateGate(w io.Writer, res *gate.Result) {
 		}
 		n++
 		what := "no related test fails on it"
-		if m.Outcome == "no-coverage" {
+		if m.Outcome == lab.NoCoverage {
 			what = "no related test runs this code"
 		}
 		fs := scores[m.File]

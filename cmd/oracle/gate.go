@@ -39,7 +39,7 @@ func newGateDoc(res *gate.Result, timings bool) gateDoc {
 	return doc
 }
 
-var gateExit = map[string]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
+var gateExit = map[gate.Verdict]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
 
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
@@ -68,9 +68,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if given && !(*threshold >= 0 && *threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
 	}
-	var shardK, shardN int
+	var sh gate.Shard
 	if *shard != "" {
-		if shardK, shardN, err = gate.ParseShard(*shard); err != nil {
+		if sh, err = gate.ParseShard(*shard); err != nil {
 			return &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 	}
@@ -153,7 +153,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config, Untested: *untested, BaselineTimeout: baselineTimeout}
-	opts.ShardK, opts.ShardN = shardK, shardN
+	opts.Shard = sh
 	opts.Origin, opts.Version = origin, oracleVersion()
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)

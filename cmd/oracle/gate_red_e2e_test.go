@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/gate"
 )
 
 const (
@@ -221,7 +223,7 @@ func TestGateCacheKnowsWhatItRead(t *testing.T) {
 		t.Helper()
 		code, r, errs := gateJSON(t, g.dir)
 		_, fresh, _ := gateJSON(t, g.dir, "--no-cache")
-		if r.Verdict != want || fresh.Verdict != want || r.Score != fresh.Score || code != gateExit[want] {
+		if r.Verdict != want || fresh.Verdict != want || r.Score != fresh.Score || code != gateExit[gate.Verdict(want)] {
 			t.Errorf("%s: exit %d %s %.0f%% (%d cached), --no-cache %s %.0f%%, want %s\n%s", step, code, r.Verdict, r.Score, r.Cached, fresh.Verdict, fresh.Score, want, errs)
 		}
 		if wantCached != (r.Cached == len(r.Mutants) && r.Cached > 0) {

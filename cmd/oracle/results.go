@@ -9,6 +9,7 @@ import (
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // Results where reviewers look: --summary writes Markdown for
@@ -282,10 +283,10 @@ func gateSARIF(res *gate.Result) ([]byte, error) {
 			continue
 		}
 		msg := fmt.Sprintf("%s %s in %s: the code changed to %s and no test failed", m.Operator, m.Outcome, m.Target, code(m.Replacement))
-		if m.Outcome == "no-coverage" {
+		if m.Outcome == lab.NoCoverage {
 			msg = fmt.Sprintf("%s in %s: no related test reaches this code", m.Operator, m.Target)
 		}
-		out = append(out, sarifResult{RuleID: "gate/" + m.Outcome, Level: level, Message: sarifMessage{msg},
+		out = append(out, sarifResult{RuleID: "gate/" + string(m.Outcome), Level: level, Message: sarifMessage{msg},
 			Locations: []sarifLocation{sarifAt(m.File, m.Line, m.Column, m.EndLine, m.EndColumn)}})
 	}
 	for _, t := range res.Targets {

@@ -61,12 +61,6 @@ const (
 	AloneUndecided = "the batch did not decide it"
 )
 
-func fill(s []string, v string) {
-	for k := range s {
-		s[k] = v
-	}
-}
-
 // untrustedWhy says why batchTrusted refused the batch r whose opening and
 // closing baselines are first and last.
 func untrustedWhy(r runner.Result, first, last []runner.Test) string {

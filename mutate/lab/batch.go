@@ -130,7 +130,28 @@ function globalsMoved() {
   }
 }
 `, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
-	fmt.Fprintf(&b, `const LIMIT = %d;
+	harnessRuntime(&b, limit)
+	harnessLoad(&b)
+	harnessVariant(&b)
+	spec, _ := jsonString("./" + base)
+	for i, v := range vs {
+		// Once a test of a variant failed, its later tests are skipped (the
+		// variant is killed or sent alone either way), as StrykerJS bails.
+		fmt.Fprintf(&b, `suite(%q, async () => {
+  variant(%d, %d);
+  await load(%d, %d, () => import(%s));
+  vi.resetConfig();
+});
+`, variantTitle(i, v), i, v, i, v, spec)
+	}
+	return []byte(b.String())
+}
+
+// harnessRuntime writes the harness's state and helpers: the variant's time
+// limit, the hit counter, how it notes what the batch reads, and how a
+// test's full name is read.
+func harnessRuntime(b *strings.Builder, limit time.Duration) {
+	fmt.Fprintf(b, `const LIMIT = %d;
 const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
 const proc = Reflect.get(globalThis, "process");
@@ -164,7 +185,12 @@ function nameOf(t) {
 // without a variant: the batch's survivors are not trusted then.
 if (Reflect.get(globalThis, %q)) note(%q, %q);
 Reflect.deleteProperty(globalThis, %q);
-// load imports the test file, and so every module it loads afresh, under
+`, limit.Milliseconds(), edit.HitState, runner.ReachedEnv, edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads)
+}
+
+// harnessLoad writes load: the test file imported afresh under a variant.
+func harnessLoad(b *strings.Builder) {
+	fmt.Fprintf(b, `// load imports the test file, and so every module it loads afresh, under
 // variant v, as a run of the mutant alone would: code that runs while a
 // module loads (a table built at the top level), or while vitest collects
 // the file's describe bodies after it, is the variant's too, under
@@ -200,7 +226,13 @@ async function load(i, v, importIt) {
     hits.n = 0;
   }
 }
-function variant(i, v) {
+`, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaLoads)
+}
+
+// harnessVariant writes variant: the hooks that set a variant's switch,
+// count its hits, cap its time and note what it ran.
+func harnessVariant(b *strings.Builder) {
+	fmt.Fprintf(b, `function variant(i, v) {
   let failed = false;
   let start = 0;
   // Which tests executed the variant's code (the schema sets hits.ran in
@@ -256,25 +288,7 @@ function variant(i, v) {
   vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
   vi.resetModules();
 }
-`, limit.Milliseconds(), edit.HitState, runner.ReachedEnv,
-		edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads,
-		edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaLoads,
-		runner.ReachedEnv, ranAllNote,
-		runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv,
-		edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv,
-		runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
-	spec, _ := jsonString("./" + base)
-	for i, v := range vs {
-		// Once a test of a variant failed, its later tests are skipped (the
-		// variant is killed or sent alone either way), as StrykerJS bails.
-		fmt.Fprintf(&b, `suite(%q, async () => {
-  variant(%d, %d);
-  await load(%d, %d, () => import(%s));
-  vi.resetConfig();
-});
-`, variantTitle(i, v), i, v, i, v, spec)
-	}
-	return []byte(b.String())
+`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
 }
 
 func jsonString(s string) (string, error) {
@@ -287,72 +301,23 @@ func jsonString(s string) (string, error) {
 	return q, nil
 }
 
-// batch runs the mutants ms in batches, mutant k against the test files
-// runsOf[k] (of tests, in that order), and returns, per mutant, the kill it
-// established (nil: run it alone). ids[k] is ms[k]'s marker id; a mutant
-// with a run in decided already has its outcome and is not batched.
-//
-// covered[k] says that runsOf[k] are the test files whose coverage run
-// reached mutant k: then a variant that passes in each of their batches
-// survived.
-// baseline is each test file's baseline time.
-//
-// The third list says, per mutant left undecided, why (an Alone* reason).
-func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, covered []bool, ms []edit.Mutant, ids []string, decided []*Run, timeout time.Duration, baseline map[string]time.Duration) ([]*Run, []string, []string, error) {
-	out := make([]*Run, len(ms))
-	hits := make([]string, len(ms))
-	why := make([]string, len(ms))
-	passed := make([]int, len(ms)) // the clean batches mutant k passed
-	// One schema per file, written for the batches and restored after.
-	paths, byPath := byFile(ms, func(k int) bool { return decided[k] == nil })
-	var placed []int // mutant indexes in the schemas
-	var written []string
+// batch runs the tasks left (no run yet) in batches, each against its
+// test files (of tests, in that order), and sets the runs it established
+// (a kill, a timeout; the rest run alone), each task's hit limit, why it
+// runs alone, and the clean batches it passed. A covered task (its test
+// files are those whose coverage run reached it) whose variant passed in
+// the batch of each of them survived. baseline is each test file's
+// baseline time.
+func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout time.Duration, baseline map[string]time.Duration) error {
+	placed, written, err := l.schemas(tasks)
 	defer func() {
 		for _, p := range written {
 			l.Files.Restore(p)
 		}
 	}()
-	for _, p := range paths {
-		ks := byPath[p]
-		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
-		if err != nil {
-			for _, k := range ks {
-				why[k] = AloneUnreadable
-			}
-			continue // these run alone, which reports the problem
-		}
-		var sms []edit.Mutant
-		var svs []int
-		// No reached markers in the variants: a batch judges by the tests
-		// alone, and a marker in a loop would append to a file on every
-		// iteration (100,000 times before a hit limit).
-		for _, k := range ks {
-			sms = append(sms, ms[k])
-			svs = append(svs, k+1)
-		}
-		sc, err := edit.BuildSchema(p, orig, sms, svs)
-		if err != nil {
-			for _, k := range ks {
-				why[k] = AloneNoSchema + ": the file's schema could not be built"
-			}
-			continue // every mutant of this file runs alone
-		}
-		if err := l.Files.WriteFile(p, sc.Source); err != nil {
-			return nil, nil, nil, fmt.Errorf("sandbox: %w", err)
-		}
-		written = append(written, p)
-		for _, v := range sc.Placed {
-			placed = append(placed, v-1)
-		}
-		for _, k := range ks {
-			if a, ok := sc.Alone[k+1]; ok {
-				why[k] = AloneNoSchema + ": " + a
-			} else if !slices.Contains(sc.Placed, k+1) {
-				why[k] = AloneNoSchema
-			}
-		}
+	if err != nil {
+		return err
 	}
-	slices.Sort(placed)
 	// Each mutant in the batches of its test files, in tests' order, until
 	// one kills it (more sandboxes, each with a vitest of its own, did not
 	// pay on two cores: vitest keeps both busy; measured on ufo). The batches
@@ -361,119 +326,161 @@ func (l *Lab) batch(ctx context.Context, tests []string, runsOf [][]string, cove
 	// batch may kill it first); a wave's batches run in one vitest run when
 	// the runner can (runner.JointRunner), so each batch holds exactly the
 	// variants it held when the batches ran one after the other.
-	left := func(t string) []int {
-		var ks []int
-		for _, k := range placed {
-			if out[k] == nil && slices.Contains(runsOf[k], t) {
-				ks = append(ks, k)
+	left := func(test string) []*task {
+		var ts []*task
+		for _, t := range placed {
+			if t.run == nil && slices.Contains(t.tests, test) {
+				ts = append(ts, t)
 			}
 		}
-		return ks
+		return ts
 	}
 	pending := slices.Clone(tests)
 	for len(pending) > 0 {
-		var wave []string
-		var waveLeft [][]int
+		var wave []batchPlan
 		var rest []string
-		earlier := map[int]bool{} // variants of the batches before, in this wave or still to run
-		for _, t := range pending {
-			ks := left(t)
-			if len(ks) == 0 {
+		earlier := map[*task]bool{} // variants of the batches before, in this wave or still to run
+		for _, test := range pending {
+			ts := left(test)
+			if len(ts) == 0 {
 				continue
 			}
-			if slices.ContainsFunc(ks, func(k int) bool { return earlier[k] }) {
-				rest = append(rest, t)
+			if slices.ContainsFunc(ts, func(t *task) bool { return earlier[t] }) {
+				rest = append(rest, test)
 			} else {
-				wave, waveLeft = append(wave, t), append(waveLeft, ks)
+				wave = append(wave, batchPlan{test: test, tasks: ts})
 			}
-			for _, k := range ks {
-				earlier[k] = true
+			for _, t := range ts {
+				earlier[t] = true
 			}
 		}
-		if err := l.batchWave(ctx, wave, waveLeft, ms, ids, out, passed, hits, why, timeout, baseline); err != nil {
-			return nil, nil, nil, err
+		if err := l.batchWave(ctx, wave, timeout, baseline); err != nil {
+			return err
 		}
 		pending = rest
 	}
-	for k := range ms {
-		if out[k] == nil && covered[k] && len(runsOf[k]) > 0 && passed[k] == len(runsOf[k]) {
-			out[k] = &Run{Test: runsOf[k][len(runsOf[k])-1], Mutant: &ms[k], Outcome: Survived, Batched: true}
+	for _, t := range tasks {
+		if t.run == nil && t.covered && len(t.tests) > 0 && t.passed == len(t.tests) {
+			t.run = &Run{Test: t.tests[len(t.tests)-1], Mutant: &t.job.Mutant, Outcome: Survived, Batched: true}
 		}
 	}
-	return out, hits, why, nil
+	return nil
 }
 
-// byFile groups the mutants ms that keep says to keep by the file they
-// change: the files, sorted, and each one's mutant indexes in order.
-func byFile(ms []edit.Mutant, keep func(k int) bool) ([]string, map[string][]int) {
-	byPath := map[string][]int{}
+// schemas writes one schema per file of the tasks left (no run yet), to be
+// restored after the batches (written, even with an error): the tasks it
+// placed a switch for, in order; each other task gets why it runs alone.
+func (l *Lab) schemas(tasks []*task) (placed []*task, written []string, err error) {
+	paths, byPath := byFile(tasks, func(t *task) bool { return t.run == nil })
+	for _, p := range paths {
+		ts := byPath[p]
+		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
+		if err != nil {
+			for _, t := range ts {
+				t.why = AloneUnreadable
+			}
+			continue // these run alone, which reports the problem
+		}
+		var sms []edit.Mutant
+		var svs []int
+		// No reached markers in the variants: a batch judges by the tests
+		// alone, and a marker in a loop would append to a file on every
+		// iteration (100,000 times before a hit limit).
+		for _, t := range ts {
+			sms = append(sms, t.job.Mutant)
+			svs = append(svs, t.n+1)
+		}
+		sc, err := edit.BuildSchema(p, orig, sms, svs)
+		if err != nil {
+			for _, t := range ts {
+				t.why = AloneNoSchema + ": the file's schema could not be built"
+			}
+			continue // every mutant of this file runs alone
+		}
+		if err := l.Files.WriteFile(p, sc.Source); err != nil {
+			return nil, written, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, p)
+		for _, t := range ts {
+			in := slices.Contains(sc.Placed, t.n+1)
+			if in {
+				placed = append(placed, t)
+			}
+			if a, ok := sc.Alone[t.n+1]; ok {
+				t.why = AloneNoSchema + ": " + a
+			} else if !in {
+				t.why = AloneNoSchema
+			}
+		}
+	}
+	slices.SortFunc(placed, func(a, b *task) int { return a.n - b.n })
+	return placed, written, nil
+}
+
+// batchPlan is one test file's batch: the tasks its variants are.
+type batchPlan struct {
+	test  string
+	tasks []*task
+}
+
+// byFile groups the tasks keep says to keep by the file their mutants
+// change: the files, sorted, and each one's tasks in order.
+func byFile(tasks []*task, keep func(*task) bool) ([]string, map[string][]*task) {
+	byPath := map[string][]*task{}
 	var paths []string
-	for k, m := range ms {
-		if !keep(k) {
+	for _, t := range tasks {
+		if !keep(t) {
 			continue
 		}
-		if _, ok := byPath[m.Path]; !ok {
-			paths = append(paths, m.Path)
+		p := t.job.Mutant.Path
+		if _, ok := byPath[p]; !ok {
+			paths = append(paths, p)
 		}
-		byPath[m.Path] = append(byPath[m.Path], k)
+		byPath[p] = append(byPath[p], t)
 	}
 	slices.Sort(paths)
 	return paths, byPath
 }
 
-// batchWave runs the batches of tests (the variants left[i] in tests[i]'s
-// batch), which share no variant, in one vitest run when the runner can
-// (runner.JointRunner), and records the outcomes it can trust in out
-// (kills, and timeouts: a hit limit, vitest's time-out, the variant's own
-// time limit), and in passed the variants that passed every test of a
-// clean batch. baseline holds each test file's baseline time: each variant
-// may take the time-out an isolated run of it would have (Lab.Timeout,
-// else DerivedTimeout of its test file's baseline); a batch is abandoned
-// only when it stops progressing (its worker died or spins) or cannot load.
-// A batch the joint run cannot attribute, or does not trust (it timed out,
-// did not load, a baseline of it failed: maybe for another batch's
-// leftovers), runs again alone, as every batch did before; so the outcomes
-// are those of batches run one by one.
-func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []edit.Mutant, ids []string, out []*Run, passed []int, hits, why []string, timeout time.Duration, baseline map[string]time.Duration) error {
-	type batchRun struct {
-		test    string
-		harness string
-		vs      []int
-		limit   time.Duration
-		spec    runner.Spec
-	}
+// batchRun is one batch as run: its harness, its variants (the switch
+// values, the original's first and last) and their tasks, each variant's
+// time limit and the run's spec.
+type batchRun struct {
+	test    string
+	harness string
+	vs      []int
+	tasks   map[int]*task // by variant (its index in vs)
+	limit   time.Duration
+	spec    runner.Spec
+}
+
+// batchWave runs the batches of the wave, which share no variant, in one
+// vitest run when the runner can (runner.JointRunner), and records the
+// outcomes it can trust (kills, and timeouts: a hit limit, vitest's
+// time-out, the variant's own time limit), and the variants that passed
+// every test of a clean batch. baseline holds each test file's baseline
+// time: each variant may take the time-out an isolated run of it would
+// have (Lab.Timeout, else DerivedTimeout of its test file's baseline); a
+// batch is abandoned only when it stops progressing (its worker died or
+// spins) or cannot load. A batch the joint run cannot attribute, or does
+// not trust (it timed out, did not load, a baseline of it failed: maybe for
+// another batch's leftovers), runs again alone, as every batch did before;
+// so the outcomes are those of batches run one by one.
+func (l *Lab) batchWave(ctx context.Context, wave []batchPlan, timeout time.Duration, baseline map[string]time.Duration) error {
 	var runs []batchRun
 	defer func() {
 		for _, b := range runs {
 			l.Files.Restore(b.harness)
 		}
 	}()
-	for i, test := range tests {
-		if _, err := jsonString(path.Base(test)); err != nil {
-			for _, k := range left[i] {
-				why[k] = AloneHarnessPath
-			}
-			continue // run alone
+	for _, plan := range wave {
+		b, ok, err := l.writeHarness(plan, timeout, baseline[plan.test])
+		if err != nil {
+			return err
 		}
-		vs := []int{0}
-		for _, k := range left[i] {
-			vs = append(vs, k+1)
+		if ok {
+			runs = append(runs, b)
 		}
-		vs = append(vs, 0)
-		h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
-		limit := l.Timeout
-		if limit == 0 {
-			limit = DerivedTimeout(baseline[test])
-		}
-		if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
-			return fmt.Errorf("sandbox: %w", err)
-		}
-		// The batch may take as long as every variant's run after start-up, and
-		// longer while it progresses: a variant (a test and its hooks) ends
-		// within its limit, or its worker is stuck.
-		spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline[test], "")
-		spec.Stall, spec.Once = 3*limit+5*time.Second, true
-		runs = append(runs, batchRun{test, h, vs, limit, spec})
 	}
 	var joint map[string]runner.Result
 	if jr, ok := l.Runner.(runner.JointRunner); ok && !l.NoJoint && len(runs) > 1 {
@@ -495,24 +502,57 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 		}
 	}
 	for _, b := range runs {
-		if r, ok := joint[b.harness]; ok && l.batchRead(r, b.test, b.vs, ms, out, passed, hits, why, b.limit) {
+		if r, ok := joint[b.harness]; ok && l.batchRead(r, b) {
 			continue
 		}
 		r, err := l.Runner.Run(ctx, b.spec)
 		if err != nil {
 			return l.fail(ctx, err)
 		}
-		l.batchRead(r, b.test, b.vs, ms, out, passed, hits, why, b.limit)
+		l.batchRead(r, b)
 	}
 	return nil
 }
 
-// batchRead records what the batch run r of test's variants vs (each
-// within limit) establishes, as batchWave says; false (and nothing recorded)
-// when the batch cannot be trusted (batchTrusted).
-// why gets, per variant left undecided, the reason it runs alone.
-func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant, out []*Run, passed []int, hits, why []string, limit time.Duration) bool {
-	groups := make([][]runner.Test, len(vs))
+// writeHarness writes the harness of plan's batch next to its test file
+// (base is the file's baseline time); false when the file's name cannot be
+// imported by it (its tasks run alone).
+func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRun, bool, error) {
+	test := plan.test
+	if _, err := jsonString(path.Base(test)); err != nil {
+		for _, t := range plan.tasks {
+			t.why = AloneHarnessPath
+		}
+		return batchRun{}, false, nil
+	}
+	vs, byVariant := []int{0}, map[int]*task{}
+	for _, t := range plan.tasks {
+		byVariant[len(vs)] = t
+		vs = append(vs, t.n+1)
+	}
+	vs = append(vs, 0)
+	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
+	limit := l.Timeout
+	if limit == 0 {
+		limit = DerivedTimeout(base)
+	}
+	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
+		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
+	}
+	// The batch may take as long as every variant's run after start-up, and
+	// longer while it progresses: a variant (a test and its hooks) ends
+	// within its limit, or its worker is stuck.
+	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*base, "")
+	spec.Stall, spec.Once = 3*limit+5*time.Second, true
+	return batchRun{test: test, harness: h, vs: vs, tasks: byVariant, limit: limit, spec: spec}, true, nil
+}
+
+// batchRead records what the batch run r of b establishes, as batchWave
+// says; false (and nothing recorded) when the batch cannot be trusted
+// (batchTrusted). Each task left undecided gets why it runs alone.
+func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
+	vs := b.vs
+	groups := map[int][]runner.Test{}
 	for _, t := range r.Tests {
 		for i, v := range vs {
 			if p := variantTitle(i, v) + " "; strings.HasPrefix(t.Name, p) {
@@ -522,38 +562,39 @@ func (l *Lab) batchRead(r runner.Result, test string, vs []int, ms []edit.Mutant
 			}
 		}
 	}
-	if !batchTrusted(r, groups[0], groups[len(vs)-1]) {
-		w := untrustedWhy(r, groups[0], groups[len(vs)-1])
-		for _, v := range vs[1 : len(vs)-1] {
-			why[v-1] = w
+	last := len(vs) - 1
+	if !batchTrusted(r, groups[0], groups[last]) {
+		w := untrustedWhy(r, groups[0], groups[last])
+		for _, t := range b.tasks {
+			t.why = w
 		}
 		return false // nothing is trusted: each mutant runs alone
 	}
 	notes := readNotes(r.Markers)
-	for i := 1; i < len(vs)-1; i++ {
-		k := vs[i] - 1
+	for i := 1; i < last; i++ {
+		t := b.tasks[i]
 		ran := map[string]bool{}
 		for name := range notes.ran[i] {
 			ran[strings.TrimPrefix(name, variantTitle(i, vs[i])+" ")] = true
 		}
 		lim, hit := notes.limit[i]
 		if hit {
-			hits[k] = lim // a suspicion: it runs alone, without the counter
+			t.hit = lim // a suspicion: it runs alone, without the counter
 		}
 		vr := variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}
-		o, detail, by := variantOutcome(vr, limit)
+		o, detail, by := variantOutcome(vr, b.limit)
 		if o == "" {
-			why[k] = undecidedWhy(vr, notes.preloaded)
+			t.why = undecidedWhy(vr, notes.preloaded)
 			if green(groups[i]) && !notes.preloaded && !hit {
-				passed[k]++ // (a variant that caught the hit limit's error may loop without the counter)
+				t.passed++ // (a variant that caught the hit limit's error may loop without the counter)
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
-		run := &Run{Test: test, Mutant: &ms[k], Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by}
+		run := &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by}
 		if d, ok := notes.time[i]; ok {
 			run.Duration = d
 		}
-		out[k] = run
+		t.run = run
 	}
 	return true
 }

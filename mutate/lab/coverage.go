@@ -22,7 +22,6 @@ import (
 // coverage is what the coverage runs established. A nil *coverage is "no
 // coverage": every mutant runs against every test file.
 type coverage struct {
-	marked   []bool              // per mutant: its code carries a marker
 	probed   []bool              // per probe (Lab.Probes): its body carries an entry marker
 	reached  map[string][]string // test file → the marker ids it reached (sorted)
 	written  []string            // the instrumented files, restored after the baselines
@@ -39,12 +38,12 @@ type Probe struct {
 	Body [2]uint
 }
 
-// instrument writes every file the mutants ms change, or a probe is in,
-// with the markers of all of them (ids as in Execute; probe i's is
-// probeID(i)).
-func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
-	c := &coverage{marked: make([]bool, len(ms)), reached: map[string][]string{}, probed: make([]bool, len(l.Probes))}
-	paths, byPath := byFile(ms, func(int) bool { return true })
+// instrument writes every file the tasks' mutants change, or a probe is
+// in, with the markers of all of them (a task's id; probe i's is
+// probeID(i)), and marks the tasks whose code carries one.
+func (l *Lab) instrument(tasks []*task) (*coverage, error) {
+	c := &coverage{reached: map[string][]string{}, probed: make([]bool, len(l.Probes))}
+	paths, byPath := byFile(tasks, func(*task) bool { return true })
 	probes := map[string][]int{}
 	for i, pr := range l.Probes {
 		if _, ok := byPath[pr.Path]; !ok && len(probes[pr.Path]) == 0 {
@@ -60,8 +59,8 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 			continue // unmarked: these run against every test file, which reports the problem
 		}
 		spans := make([][2]uint, len(ks))
-		for i, k := range ks {
-			spans[i] = [2]uint{ms[k].Original.Start.Offset, ms[k].Original.End.Offset}
+		for i, t := range ks {
+			spans[i] = [2]uint{t.job.Mutant.Original.Start.Offset, t.job.Mutant.Original.End.Offset}
 		}
 		bodies := make([][2]uint, len(ps))
 		for i, pi := range ps {
@@ -70,7 +69,7 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 		src, covered, err := edit.Instrument(p, orig, spans, func(at []int) string {
 			var names []string
 			for _, i := range at {
-				names = append(names, l.markerID(ks[i]))
+				names = append(names, ks[i].id)
 			}
 			return runner.FileMarkersStatement(names...)
 		}, bodies, func(i int) string { return runner.FileMarkersStatement(l.probeID(ps[i])) })
@@ -82,8 +81,8 @@ func (l *Lab) instrument(ms []edit.Mutant) (*coverage, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		c.written = append(c.written, p)
-		for i, k := range ks {
-			c.marked[k] = covered[i]
+		for i, t := range ks {
+			t.marked = covered[i]
 		}
 		for _, pi := range ps {
 			c.probed[pi] = true
@@ -97,13 +96,13 @@ func (l *Lab) probeID(i int) string { return fmt.Sprintf("%s-entry-%d", l.Marker
 
 // entered lists, per probe, the test files (of tests, in order) whose
 // baseline entered it; nil for a probe that could not be marked (its file
-// does not parse).
-func (c *coverage) entered(l *Lab, tests []string) [][]string {
+// does not parse); and the same by probe.
+func (c *coverage) entered(l *Lab, tests []string) ([][]string, map[Probe][]string) {
 	if c == nil {
-		return nil
+		return nil, nil
 	}
-	out := make([][]string, len(l.Probes))
-	for i := range l.Probes {
+	out, by := make([][]string, len(l.Probes)), map[Probe][]string{}
+	for i, p := range l.Probes {
 		if !c.probed[i] {
 			continue
 		}
@@ -114,11 +113,12 @@ func (c *coverage) entered(l *Lab, tests []string) [][]string {
 				out[i] = append(out[i], t)
 			}
 		}
+		by[p] = out[i]
 	}
-	return out
+	return out, by
 }
 
-// markerID is mutant k's marker id (Execute's ids[k]).
+// markerID is the marker id of the lab's k-th job's mutant.
 func (l *Lab) markerID(k int) string { return fmt.Sprintf("%s-%d", l.MarkerPrefix, k) }
 
 // record notes the marker ids test file t reached in its baseline.
@@ -129,15 +129,15 @@ func (c *coverage) record(t string, ids []string) {
 }
 
 // of returns the test files of tests (in order) whose baseline reached the
-// marker id of mutant k, and whether k carried a marker at all (when not,
-// the list means nothing: the mutant runs against every test file).
-func (c *coverage) of(k int, id string, tests []string) ([]string, bool) {
-	if c == nil || !c.marked[k] {
+// marker of task tk, and whether tk carried a marker at all (when not, the
+// list means nothing: the mutant runs against every test file).
+func (c *coverage) of(tk *task, tests []string) ([]string, bool) {
+	if c == nil || !tk.marked {
 		return nil, false
 	}
 	by := []string{}
 	for _, t := range tests {
-		if _, ok := slices.BinarySearch(c.reached[t], id); ok {
+		if _, ok := slices.BinarySearch(c.reached[t], tk.id); ok {
 			by = append(by, t)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -86,6 +87,7 @@ type Lab struct {
 
 // Run is one run: a baseline or a mutant.
 type Run struct {
+	Key      string       // a mutant's: its job's key (Job.Key)
 	Test     string       // the test file (a mutant's: the one that decided its outcome)
 	Mutant   *edit.Mutant // nil for a baseline
 	Outcome  Outcome
@@ -124,12 +126,14 @@ type Run struct {
 // Result is what a lab established, in input order.
 type Result struct {
 	Baselines []Run // one per test file
-	// Mutants has one run per mutant when every baseline passed, else none.
+	// Mutants answers each job, in the jobs' order, with one run carrying
+	// its key, when every baseline passed; else none.
 	Mutants []Run
 	// Entered has, per probe (Lab.Probes), the test files whose baseline
 	// entered it, in the order of the tests; nil for a probe that could not
 	// be marked.
 	Entered [][]string
+	entered map[Probe][]string // Entered by probe (EnteredBy)
 	// Idle are the test files whose baseline reached no marker, or executed
 	// no test (with Probes only): they run none of the code under test,
 	// whatever their outcome, and no mutant runs against them.
@@ -141,9 +145,9 @@ type Result struct {
 	// HitLimits counts the mutants that ran past the hit limit and timed
 	// out alone (a timeout).
 	HitLimits int
-	// Slowest are the indexes in Mutants of the (at most) SlowestKept runs
+	// Slowest are the keys of the (at most) SlowestKept runs of Mutants
 	// that took longest, slowest first.
-	Slowest []int
+	Slowest []string
 }
 
 // SlowestKept is how many of the slowest mutant runs a Result keeps.
@@ -164,23 +168,35 @@ type EnvError struct{ Err error }
 func (e *EnvError) Error() string { return e.Err.Error() }
 func (e *EnvError) Unwrap() error { return e.Err }
 
+// Job is one mutant for the lab to run (cargo-mutants' Scenario): the
+// mutant, the test files it may run against, and the caller's key, which
+// the job's result (a Run) carries back.
+type Job struct {
+	Key    string
+	Mutant edit.Mutant
+	// Tests are the test files it may run against (of the lab's, in their
+	// order); nil: every one of them.
+	Tests []string
+}
+
 // Execute runs every test file on the unmodified code, then, when all of
 // them passed, every mutant against the test files in order until one kills
 // it. The runs done so far are returned with an error: ctx's when it was
 // cancelled, an *EnvError when the environment failed, a plain error when
-// the workspace could not be written.
+// the workspace could not be written. Mutant k's job key is k in decimal.
 func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*Result, error) {
-	return l.ExecuteFor(ctx, tests, ms, nil)
+	jobs := make([]Job, len(ms))
+	for k, m := range ms {
+		jobs[k] = Job{Key: strconv.Itoa(k), Mutant: m}
+	}
+	return l.ExecuteJobs(ctx, tests, jobs)
 }
 
-// ExecuteFor is Execute where mutant k may run only against the test files
-// allowed[k] (a subset of tests, in tests' order; nil: all of them): one
-// lab, one baseline per test file, for mutants of several functions with
-// test files of their own (the gate).
-func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, allowed [][]string) (*Result, error) {
-	if allowed != nil && len(allowed) != len(ms) {
-		return nil, fmt.Errorf("lab: %d mutants, %d lists of test files", len(ms), len(allowed))
-	}
+// ExecuteJobs is Execute over jobs, each of which may run only against the
+// test files it names: one lab, one baseline per test file, for mutants of
+// several functions with test files of their own (the gate). Result.Mutants
+// answers each job with one run carrying its key, in the jobs' order.
+func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Result, error) {
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
 	}
@@ -190,241 +206,332 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	}
 	res := &Result{}
 	phase := time.Now()
-	slowest := time.Duration(0)
-	green := true
+	tasks := newTasks(l, jobs)
 	var cov *coverage
 	if l.Coverage {
 		var err error
-		if cov, err = l.instrument(ms); err != nil {
+		if cov, err = l.instrument(tasks); err != nil {
 			return res, err
 		}
 	}
+	base, err := l.baselines(ctx, res, tests, cov, bt)
+	if err != nil {
+		return res, err
+	}
+	if !base.green {
+		return res, ctx.Err()
+	}
+	timeout := l.Timeout
+	if timeout == 0 {
+		timeout = DerivedTimeout(base.slowest)
+	}
+	assign(tasks, base.used, res.Idle, cov)
+	res.Baseline = time.Since(phase)
+	phase = time.Now()
+	if err := l.batchAll(ctx, tasks, base.used, res.Baselines, timeout); err != nil {
+		return res, err
+	}
+	if err := l.grow(tasks); err != nil {
+		return res, err
+	}
+	res.Batches = time.Since(phase)
+	phase = time.Now()
+	for _, t := range tasks {
+		if t.run == nil {
+			res.RanAlone++
+			t.why = cmp.Or(t.why, AloneUndecided)
+		}
+	}
+	if red, err := l.confirmAlone(ctx, res, tasks, base.jointOnly, bt); err != nil || red {
+		return res, err
+	}
+	err = l.spread(ctx, tasks, timeout)
+	res.Alone = time.Since(phase)
+	res.answer(tasks)
+	return res, err
+}
+
+// task is one job on its way through the lab: the one record of its
+// mutant from the coverage runs to its result.
+type task struct {
+	job Job
+	n   int    // its place among the lab's jobs: its switch in a schema is n+1
+	id  string // its markers' id
+	// tests are the test files it runs against: its job's (or all), those
+	// whose coverage run reached it when covered.
+	tests   []string
+	marked  bool // its code carries a coverage marker (coverage.go)
+	covered bool
+	run     *Run   // its outcome, once known (no test reached it, a batch, its runs alone)
+	hit     string // the hit limit that stopped it in a batch
+	why     string // why it runs alone, when it does (an Alone* reason)
+	passed  int    // the clean batches it passed every test of
+}
+
+func newTasks(l *Lab, jobs []Job) []*task {
+	tasks := make([]*task, len(jobs))
+	for k, j := range jobs {
+		tasks[k] = &task{job: j, n: k, id: l.markerID(k)}
+	}
+	switch {
+	case l.Isolate:
+		for _, t := range tasks {
+			t.why = AloneIsolate
+		}
+	case len(tasks) <= 1:
+		for _, t := range tasks {
+			t.why = AloneSingle
+		}
+	}
+	return tasks
+}
+
+// result is the task's answer to its job: its run, with the job's key.
+func (t *task) result() Run {
+	r := *t.run
+	r.Key = t.job.Key
+	if t.covered && r.CoveredBy == nil {
+		r.CoveredBy = t.tests
+	}
+	return r
+}
+
+// baselined is what the baselines established: the test files mutants may
+// run against (every one, or with probes those that ran some of the code
+// under test), whether they all passed, the slowest, and the files green
+// only in the joint run.
+type baselined struct {
+	used      []string
+	green     bool
+	slowest   time.Duration
+	jointOnly map[string]bool
+}
+
+// baselines runs every test file on the unmodified code (the coverage runs
+// when cov is set), in res.Baselines, and with probes res.Entered and
+// res.Idle.
+func (l *Lab) baselines(ctx context.Context, res *Result, tests []string, cov *coverage, bt time.Duration) (baselined, error) {
+	b := baselined{used: tests, green: true, jointOnly: map[string]bool{}}
 	joint, err := l.jointBaselines(ctx, tests, bt, cov != nil)
 	if err != nil {
 		cov.restore(l.Files)
-		return res, l.fail(ctx, err)
+		return b, l.fail(ctx, err)
 	}
-	jointOnly := map[string]bool{} // green in the joint run, never run alone
 	for _, t := range tests {
 		l.progress(Event{Kind: BaselineRun, Test: t})
 		r, ok := joint[t]
-		jointOnly[t] = ok
+		b.jointOnly[t] = ok
 		if o, _ := BaselineOutcome(r); !ok || o != Passed {
-			jointOnly[t] = false
+			b.jointOnly[t] = false
 			// Not in the joint run, or red there (where another file's leftovers
 			// may be the cause): its own run says.
 			spec := l.spec(l.Root, t, bt, "")
 			spec.Coverage = cov != nil
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				cov.restore(l.Files)
-				return res, l.fail(ctx, err)
+				return b, l.fail(ctx, err)
 			}
 		}
 		o, detail := BaselineOutcome(r)
 		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport})
-		slowest = max(slowest, r.Duration)
-		green = green && o == Passed
+		b.slowest = max(b.slowest, r.Duration)
+		b.green = b.green && o == Passed
 		cov.record(t, r.Markers)
 	}
 	if err := cov.restore(l.Files); err != nil {
-		return res, err
+		return b, err
 	}
-	res.Entered = cov.entered(l, tests)
+	res.Entered, res.entered = cov.entered(l, tests)
 	if l.Probes != nil {
 		// With probes every function under test carries a marker: a test
 		// file whose baseline reached none runs none of it, and its outcome
 		// (red, or no test executed) cannot matter.
-		var used []string
-		green = true
-		for _, b := range res.Baselines {
-			if len(cov.reached[b.Test]) == 0 || b.NoTestRan {
-				res.Idle = append(res.Idle, b.Test)
+		b.used, b.green = nil, true
+		for _, r := range res.Baselines {
+			if len(cov.reached[r.Test]) == 0 || r.NoTestRan {
+				res.Idle = append(res.Idle, r.Test)
 				continue
 			}
-			used = append(used, b.Test)
-			green = green && b.Outcome == Passed
+			b.used = append(b.used, r.Test)
+			b.green = b.green && r.Outcome == Passed
 		}
-		tests = used
-		if allowed != nil {
-			allowed = slices.Clone(allowed)
-			for k := range allowed {
-				allowed[k] = slices.DeleteFunc(slices.Clone(allowed[k]), func(t string) bool { return slices.Contains(res.Idle, t) })
+	}
+	return b, nil
+}
+
+// assign gives each task the test files it runs against (its job's, but
+// the idle ones; all of used for a job that names none), those whose
+// coverage run reached it when it carries a marker, and decides the
+// tasks no test file reached (no-coverage, without a run).
+func assign(tasks []*task, used, idle []string, cov *coverage) {
+	for _, t := range tasks {
+		mine := used
+		if t.job.Tests != nil {
+			mine = make([]string, 0, len(t.job.Tests))
+			for _, f := range t.job.Tests {
+				if !slices.Contains(idle, f) {
+					mine = append(mine, f)
+				}
 			}
 		}
-	}
-	if !green {
-		return res, ctx.Err()
-	}
-	timeout := l.Timeout
-	if timeout == 0 {
-		timeout = DerivedTimeout(slowest)
-	}
-	ids := make([]string, len(ms))
-	for k := range ms {
-		ids[k] = l.markerID(k)
-	}
-	// Which test files each mutant runs against, and the mutants no test
-	// file reached (no-coverage, without a run).
-	runsOf := make([][]string, len(ms))
-	covered := make([]bool, len(ms)) // runsOf[k] are the test files whose coverage run reached k
-	pre := make([]*Run, len(ms))
-	for k := range ms {
-		mine := tests
-		if allowed != nil {
-			mine = allowed[k]
-		}
-		runsOf[k] = mine
+		t.tests = mine
 		if len(mine) == 0 {
-			pre[k] = &Run{Mutant: &ms[k], Outcome: NoCoverage, Detail: "no test file to run it against", CoveredBy: []string{}}
+			t.run = &Run{Mutant: &t.job.Mutant, Outcome: NoCoverage, Detail: "no test file to run it against", CoveredBy: []string{}}
 			continue
 		}
-		if by, marked := cov.of(k, ids[k], mine); marked {
-			runsOf[k], covered[k] = by, true
+		if by, marked := cov.of(t, mine); marked {
+			t.tests, t.covered = by, true
 			if len(by) == 0 {
-				pre[k] = &Run{Mutant: &ms[k], Outcome: NoCoverage, Detail: "no related test file reached it", CoveredBy: []string{}}
+				t.run = &Run{Mutant: &t.job.Mutant, Outcome: NoCoverage, Detail: "no related test file reached it", CoveredBy: []string{}}
 			}
 		}
 	}
-	res.Baseline = time.Since(phase)
-	phase = time.Now()
-	hits := make([]string, len(ms)) // the hit limit that stopped mutant k in a batch
-	why := make([]string, len(ms))  // why mutant k runs alone, when it does
-	switch {
-	case l.Isolate:
-		fill(why, AloneIsolate)
-	case len(ms) <= 1:
-		fill(why, AloneSingle)
+}
+
+// batchAll decides in batches what they can establish (not with Isolate,
+// nor for a single mutant), telling Progress of each mutant a batch
+// decided.
+func (l *Lab) batchAll(ctx context.Context, tasks []*task, tests []string, baselines []Run, timeout time.Duration) error {
+	if l.Isolate || len(tasks) <= 1 {
+		return nil
 	}
-	if !l.Isolate && len(ms) > 1 {
-		baseline := map[string]time.Duration{}
-		for _, b := range res.Baselines {
-			baseline[b.Test] = b.Duration
-		}
-		batched, hit, whys, err := l.batch(ctx, tests, runsOf, covered, ms, ids, pre, timeout, baseline)
-		if err != nil {
-			return res, err
-		}
-		hits, why = hit, whys
-		for k, r := range batched {
-			if r != nil {
-				pre[k] = r
-				l.progress(Event{Kind: Batched, Mutant: ms[k].Name}) // counted as run
-			}
+	baseline := map[string]time.Duration{}
+	for _, b := range baselines {
+		baseline[b.Test] = b.Duration
+	}
+	if err := l.batch(ctx, tests, tasks, timeout, baseline); err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if t.run != nil && t.run.Batched {
+			l.progress(Event{Kind: Batched, Mutant: t.job.Mutant.Name}) // counted as run
 		}
 	}
-	if l.Grow != nil && len(l.More) == 0 {
-		left := 0
-		for _, r := range pre {
-			if r == nil {
-				left++
-			}
-		}
-		if left > 1 {
-			more, err := l.Grow(left - 1)
-			if err != nil {
-				return res, err
-			}
-			l.More = more
+	return nil
+}
+
+// grow asks Lab.Grow, once, for a sandbox per mutant left to run alone
+// but the first (when more than one is).
+func (l *Lab) grow(tasks []*task) error {
+	if l.Grow == nil || len(l.More) != 0 {
+		return nil
+	}
+	left := 0
+	for _, t := range tasks {
+		if t.run == nil {
+			left++
 		}
 	}
-	res.Batches = time.Since(phase)
-	phase = time.Now()
-	for k, r := range pre {
-		if r == nil {
-			res.RanAlone++
-			if why[k] == "" {
-				why[k] = AloneUndecided
-			}
-		}
+	if left <= 1 {
+		return nil
 	}
-	if red, err := l.confirmAlone(ctx, res, runsOf, pre, jointOnly, bt); err != nil || red {
-		return res, err
+	more, err := l.Grow(left - 1)
+	if err != nil {
+		return err
 	}
-	runs, err := l.spread(ctx, runsOf, ms, ids, pre, hits, timeout)
-	res.Alone = time.Since(phase)
-	for k := range runs {
-		if covered[k] && runs[k].CoveredBy == nil {
-			runs[k].CoveredBy = runsOf[k]
+	l.More = more
+	return nil
+}
+
+// answer fills res.Mutants with the tasks' results, in order, up to the
+// first that has none (its run failed, or was cancelled), and the counts
+// over them.
+func (res *Result) answer(tasks []*task) {
+	res.Mutants = nil
+	for _, t := range tasks {
+		if t.run == nil {
+			break
 		}
-		if pre[k] == nil {
-			runs[k].AloneWhy = why[k]
-		}
+		res.Mutants = append(res.Mutants, t.result())
 	}
-	res.Mutants = runs
-	res.HitLimits, res.Slowest = 0, slowestRuns(runs)
-	for _, r := range runs {
+	res.HitLimits, res.Slowest = 0, slowestRuns(res.Mutants)
+	for _, r := range res.Mutants {
 		if r.HitLimit {
 			res.HitLimits++
 		}
 	}
-	return res, err
 }
 
-// slowestRuns are the indexes of the SlowestKept runs that took longest,
-// slowest first (ties in input order).
-func slowestRuns(runs []Run) []int {
-	out := make([]int, len(runs))
-	for k := range out {
-		out[k] = k
-	}
-	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(runs[b].Duration, runs[a].Duration) })
-	return out[:min(len(out), SlowestKept)]
-}
-
-// spread runs the mutants on one worker per slot (mutant k against the
-// test files runsOf[k]), each taking the next
-// mutant not yet taken. It returns the runs of the mutants in input order up
-// to the first that did not complete, and that one's error. After an error
-// no worker starts another mutant.
-func (l *Lab) spread(ctx context.Context, runsOf [][]string, ms []edit.Mutant, ids []string, pre []*Run, hits []string, timeout time.Duration) ([]Run, error) {
-	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
-	runs := make([]Run, len(ms))
-	errs := make([]error, len(ms))
-	done := make([]bool, len(ms))
-	for k, r := range pre {
-		if r != nil {
-			runs[k], done[k] = *r, true
+// Mutant is the run that answered the job of key (nil: none did).
+func (res *Result) Mutant(key string) *Run {
+	for i := range res.Mutants {
+		if res.Mutants[i].Key == key {
+			return &res.Mutants[i]
 		}
 	}
+	return nil
+}
+
+// EnteredBy lists the test files whose baseline entered probe p, in the
+// order of the tests; nil when p could not be marked (or is not one of the
+// lab's probes).
+func (res *Result) EnteredBy(p Probe) []string { return res.entered[p] }
+
+// slowestRuns are the keys of the SlowestKept runs that took longest,
+// slowest first (ties in input order).
+func slowestRuns(runs []Run) []string {
+	order := slices.Clone(runs)
+	slices.SortStableFunc(order, func(a, b Run) int { return cmp.Compare(b.Duration, a.Duration) })
+	var out []string
+	for _, r := range order[:min(len(order), SlowestKept)] {
+		out = append(out, r.Key)
+	}
+	return out
+}
+
+// spread runs the tasks left (no run yet) on one worker per slot, each
+// taking the next task not yet taken, and sets their runs. Its error is
+// the first task's (in order) whose run did not complete, or ctx's. After
+// an error no worker starts another mutant.
+func (l *Lab) spread(ctx context.Context, tasks []*task, timeout time.Duration) error {
+	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
+	var todo []*task
+	for _, t := range tasks {
+		if t.run == nil {
+			todo = append(todo, t)
+		}
+	}
+	errs := map[*task]error{}
 	var mu sync.Mutex
 	next, failed := 0, false
-	take := func() int {
+	take := func() *task {
 		mu.Lock()
 		defer mu.Unlock()
-		for next < len(ms) && done[next] {
-			next++
-		}
-		if failed || next == len(ms) || ctx.Err() != nil {
-			return -1
+		if failed || next == len(todo) || ctx.Err() != nil {
+			return nil
 		}
 		next++
-		l.progress(Event{Kind: Alone, Mutant: ms[next-1].Name}) // under mu: progress is heard one at a time
-		return next - 1
+		l.progress(Event{Kind: Alone, Mutant: todo[next-1].job.Mutant.Name}) // under mu: progress is heard one at a time
+		return todo[next-1]
 	}
 	var wg sync.WaitGroup
-	for _, sl := range slots[:min(len(slots), max(len(ms), 1))] {
+	for _, sl := range slots[:min(len(slots), max(len(tasks), 1))] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := take(); k >= 0; k = take() {
-				run, err := l.runMutant(ctx, sl, ids[k], &ms[k], runsOf[k], timeout, hits[k])
+			for t := take(); t != nil; t = take() {
+				run, err := l.runMutant(ctx, sl, t.id, &t.job.Mutant, t.tests, timeout, t.hit)
+				run.AloneWhy = t.why
 				mu.Lock()
-				runs[k], errs[k], done[k] = run, err, err == nil
+				if err == nil {
+					t.run = &run
+				}
+				errs[t] = err
 				failed = failed || err != nil
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	for k := range ms {
-		if errs[k] != nil {
-			return runs[:k], errs[k]
+	for _, t := range tasks {
+		if errs[t] != nil {
+			return errs[t]
 		}
-		if !done[k] {
-			return runs[:k], ctx.Err()
+		if t.run == nil {
+			return ctx.Err()
 		}
 	}
-	return runs, ctx.Err()
+	return ctx.Err()
 }
 
 // runMutant writes m (with its reached marker where one can be placed),
@@ -515,12 +622,12 @@ func (l *Lab) jointBaselines(ctx context.Context, tests []string, bt time.Durati
 // it pass, and alone a red file would kill every mutant. A file red alone
 // replaces its baseline in res, and red says so: no mutant runs then, as
 // with any red baseline.
-func (l *Lab) confirmAlone(ctx context.Context, res *Result, runsOf [][]string, pre []*Run, jointOnly map[string]bool, bt time.Duration) (red bool, err error) {
-	for k, r := range pre {
-		if r != nil {
+func (l *Lab) confirmAlone(ctx context.Context, res *Result, tasks []*task, jointOnly map[string]bool, bt time.Duration) (red bool, err error) {
+	for _, tk := range tasks {
+		if tk.run != nil {
 			continue
 		}
-		for _, t := range runsOf[k] {
+		for _, t := range tk.tests {
 			if !jointOnly[t] {
 				continue
 			}

@@ -1,0 +1,127 @@
+package layers
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The "done when" of one mutant record (issue 28, item 1), kept from
+// regressing: the gate's lab stage and the lab's entry stay short (their
+// steps are named functions of their own), no function of the gate, the
+// lab or the report grows past 100 lines, and no verb compares an outcome
+// as text (the lab's typed Outcome and its methods do; strings only at the
+// JSON and report edges).
+
+// funcs parses the non-test Go files of the package in dir (from the
+// module root) and returns each function's length in lines, by name
+// ("Recv.Name" for a method).
+func funcs(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no Go files (%v)", dir, err)
+	}
+	out := map[string]int{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			name := fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				typ := fd.Recv.List[0].Type
+				if st, ok := typ.(*ast.StarExpr); ok {
+					typ = st.X
+				}
+				if id, ok := typ.(*ast.Ident); ok {
+					name = id.Name + "." + name
+				}
+			}
+			out[name] = fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+		}
+	}
+	return out
+}
+
+func TestFunctionLengths(t *testing.T) {
+	for _, c := range []struct{ dir, fn string }{{"gate", "execute"}, {"mutate/lab", "Lab.ExecuteJobs"}} {
+		n, ok := funcs(t, c.dir)[c.fn]
+		switch {
+		case !ok:
+			t.Errorf("%s: no function %s (renamed? keep this test on the lab stage and the lab's entry)", c.dir, c.fn)
+		case n >= 80:
+			t.Errorf("%s: %s is %d lines, want under 80: name its steps", c.dir, c.fn, n)
+		}
+	}
+	for _, dir := range []string{"gate", "mutate/lab", "mutate/report"} {
+		for fn, n := range funcs(t, dir) {
+			if n > 100 {
+				t.Errorf("%s: %s is %d lines, want at most 100", dir, fn, n)
+			}
+		}
+	}
+}
+
+// outcomeText are the outcomes of a mutant as text (lab.Outcome's values;
+// "passed" and "failed" are vitest's statuses too, which its JSON reports).
+var outcomeText = map[string]bool{"killed": true, "survived": true, "timeout": true, "no-coverage": true}
+
+func TestNoOutcomeStrings(t *testing.T) {
+	for _, dir := range []string{"gate", "mutate", "audit", "cmd/oracle"} {
+		fset := token.NewFileSet()
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, err := parser.ParseFile(fset, f, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome := func(e ast.Expr) bool {
+				lit, ok := e.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return false
+				}
+				s, err := strconv.Unquote(lit.Value)
+				return err == nil && outcomeText[s]
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				var lits []ast.Expr
+				switch n := n.(type) {
+				case *ast.BinaryExpr:
+					if n.Op == token.EQL || n.Op == token.NEQ {
+						lits = []ast.Expr{n.X, n.Y}
+					}
+				case *ast.CaseClause:
+					lits = n.List
+				}
+				for _, e := range lits {
+					if outcome(e) {
+						t.Errorf("%s: compares an outcome as text (%s): use the lab's typed Outcome", fset.Position(e.Pos()), src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset])
+					}
+				}
+				return true
+			})
+		}
+	}
+}
