@@ -75,8 +75,9 @@ type Options struct {
 	// input of the cache key and of a shard's identity.
 	Version string
 	// BaselineTimeout bounds the run of each candidate test file on the
-	// unmutated code (0: DefaultBaselineTimeout); one that does not end
-	// within it makes the verdict ERROR, naming it.
+	// unmutated code (0: a bound derived from the other candidates'
+	// baselines, base.go's baselineBound); one that does not end within it
+	// makes the verdict ERROR, naming it.
 	BaselineTimeout time.Duration
 	// Untested is what a target that no test executes makes of the
 	// verdict: UntestedSkip (the default: it is skipped, with the reason)
@@ -94,10 +95,12 @@ const (
 // (--untested fail).
 const AttributionUntested = "untested"
 
-// DefaultBaselineTimeout bounds a candidate's baseline: a few minutes, far
-// past what a test file of a unit suite takes, and short of the quarter of
-// an hour a test file hanging at import used to cost (the runner re-runs a
-// run that timed out once, and a joint run waits as long).
+// DefaultBaselineTimeout is the floor of a candidate's baseline bound
+// (base.go's baselineBound: ten times the slowest other candidate's
+// baseline, at least this, at most BaselineCeiling), and the bound of the
+// joint run of them all: far past what a test file of a unit suite takes,
+// and short of the quarter of an hour a test file hanging at import used to
+// cost.
 const DefaultBaselineTimeout = 2 * time.Minute
 
 // BaselineTimeoutEnv names the variable that sets Options.BaselineTimeout
@@ -642,7 +645,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	if bt == 0 {
 		bt = DefaultBaselineTimeout
 	}
-	l.BaselineTimeout = bt
+	l.BaselineTimeout, l.BaselineBound = bt, baselineBound(opts.BaselineTimeout)
 	lr, err := l.ExecuteFor(ctx, related, left, allowed)
 	if err != nil {
 		return err
@@ -683,8 +686,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 		}
 		if len(hung) > 0 {
 			res.Verdict = ERROR
-			res.Reason = fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; %s): the gate cannot judge the change; make it finish, or raise the bound (%s)",
-				strings.Join(hung, ", "), minutes(bt), "a test file that hangs, at import or in a test", BaselineTimeoutEnv)
+			res.Reason = hungReason(hung, lr.Baselines, opts.BaselineTimeout > 0)
 			res.Mutants, res.Cached = []Mutant{}, 0
 			return nil
 		}

@@ -57,6 +57,13 @@ type Lab struct {
 	Config string
 	// BaselineTimeout bounds each baseline run (default 5 minutes).
 	BaselineTimeout time.Duration
+	// BaselineBound, when set, replaces BaselineTimeout: each test file's
+	// baseline run is bounded by it, given the times of the other files'
+	// baselines that finished before it (none for the first, and for the
+	// joint run of them all), and a run past the bound is final (not run
+	// again); the first baseline past it ends the baselines, and no mutant
+	// runs (bound.go). The gate's "bound derived from the others".
+	BaselineBound func(others []time.Duration) time.Duration
 	// Timeout of one mutant run; 0 derives it from the slowest baseline
 	// (DerivedTimeout).
 	Timeout time.Duration
@@ -82,6 +89,10 @@ type Lab struct {
 	// NoJoint runs every baseline in a vitest run of its own, even when
 	// the runner can run several test files at once (runner.JointRunner).
 	NoJoint bool
+
+	// testTime are the baselines' tests' times, by test file and test
+	// (slow.go): written by the baselines, before any mutant runs.
+	testTime map[string]map[string]time.Duration
 }
 
 // Run is one run: a baseline or a mutant.
@@ -115,6 +126,9 @@ type Run struct {
 	// not start, or failed before any report: a config, a reporter, an
 	// install): the run says nothing of the tests.
 	NoReport bool
+	// Bound is the time a baseline's run was bounded by (Lab.BaselineBound,
+	// else BaselineTimeout); 0 for a mutant.
+	Bound time.Duration
 	// AloneWhy says why a mutant ran alone rather than being decided in a
 	// batch (one of the Alone* reasons, alone.go); "" for a baseline, a
 	// mutant a batch decided, and one no test file reached (no run).
@@ -188,6 +202,9 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 	if bt == 0 {
 		bt = 5 * time.Minute
 	}
+	if l.BaselineBound != nil {
+		bt = l.BaselineBound(nil)
+	}
 	res := &Result{}
 	phase := time.Now()
 	slowest := time.Duration(0)
@@ -205,31 +222,45 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		return res, l.fail(ctx, err)
 	}
 	jointOnly := map[string]bool{} // green in the joint run, never run alone
+	hung := false
 	for _, t := range tests {
 		l.progress(Event{Kind: BaselineRun, Test: t})
+		bound := bt
 		r, ok := joint[t]
 		jointOnly[t] = ok
 		if o, _ := BaselineOutcome(r); !ok || o != Passed {
 			jointOnly[t] = false
 			// Not in the joint run, or red there (where another file's leftovers
 			// may be the cause): its own run says.
-			spec := l.spec(l.Root, t, bt, "")
-			spec.Coverage = cov != nil
+			spec := l.spec(l.Root, t, l.boundOf(t, bt, joint, res.Baselines), "")
+			spec.Coverage, spec.Once = cov != nil, l.BaselineBound != nil
+			bound = spec.Timeout
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				cov.restore(l.Files)
 				return res, l.fail(ctx, err)
 			}
+			if r, err = l.confirmSlowBaseline(ctx, spec, r); err != nil {
+				cov.restore(l.Files)
+				return res, err
+			}
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport, Bound: bound})
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
+		l.noteTimes(t, r.Tests)
+		if hung = o == Timeout && l.BaselineBound != nil; hung {
+			break // past its bound: the verdict cannot rest on the baselines (bound.go)
+		}
 	}
 	if err := cov.restore(l.Files); err != nil {
 		return res, err
 	}
 	res.Entered = cov.entered(l, tests)
+	if hung {
+		return res, ctx.Err()
+	}
 	if l.Probes != nil {
 		// With probes every function under test carries a marker: a test
 		// file whose baseline reached none runs none of it, and its outcome
@@ -439,6 +470,8 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	marked := merr == nil
 	if !marked {
 		src, id = m.Source, ""
+	} else {
+		src = withLoadMarker(src, id)
 	}
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return Run{}, fmt.Errorf("sandbox: %w", err)
@@ -456,16 +489,19 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		if err != nil {
 			return Run{}, l.fail(ctx, err)
 		}
-		j := judgeMutant(r, marked)
+		j := judgeAlone(r, marked, id)
 		took := r.Duration
 		if j.other {
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				return Run{}, l.fail(ctx, err)
 			}
 			took += r.Duration
-			if j = judgeMutant(r, marked); j.other {
+			if j = judgeAlone(r, marked, id); j.other {
 				j.detail = RepeatedFailure + j.detail
 			}
+		}
+		if j, err = l.confirmSlow(ctx, spec, j, marked, &took); err != nil {
+			return Run{}, err
 		}
 		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}
 		if j.outcome.Kills() {
