@@ -20,9 +20,10 @@ import (
 // unhandled error during the run); a time-out counts as killed (the run's
 // own, vitest's time-out of a test or of its beforeEach/afterEach hook, the
 // hit limit of a variant that loops, a variant past its time limit in a
-// batch); an import, syntax or setup failure, or no test executed, is an
-// error, never a kill; a run that passed without reaching the mutated code
-// is no-coverage.
+// batch; the hit limit and vitest's time-out below the run's own are
+// suspicions the lab confirms alone first: slow.go); an import, syntax or
+// setup failure, or no test executed, is an error, never a kill; a run that
+// passed without reaching the mutated code is no-coverage.
 
 // Outcome of one run (SPEC "oracle prove").
 type Outcome string

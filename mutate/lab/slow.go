@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -98,7 +99,7 @@ func (l *Lab) confirmSlow(ctx context.Context, spec runner.Spec, j judgment, mar
 	case Killed:
 		j.detail = again + ", a test failed: " + j.detail
 	default:
-		j.detail = again + ": " + j.detail
+		j.detail = strings.TrimSuffix(again+": "+j.detail, ": ")
 	}
 	return j, nil
 }

@@ -603,3 +603,20 @@ func untimed(r *Result) {
 		r.Tests[i].Duration = 0
 	}
 }
+
+// TestTimeoutArgs: Spec.TestTimeout is vitest's testTimeout and
+// hookTimeout for the run, in milliseconds; unset, the config's stand.
+func TestTimeoutArgs(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, ""},
+		{12 * time.Second, "--testTimeout=12000 --hookTimeout=12000"},
+		{time.Microsecond, "--testTimeout=1 --hookTimeout=1"},
+	} {
+		if got := strings.Join(timeoutArgs(Spec{TestTimeout: c.d}), " "); got != c.want {
+			t.Errorf("%s: %q, want %q", c.d, got, c.want)
+		}
+	}
+}
