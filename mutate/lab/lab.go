@@ -89,10 +89,6 @@ type Lab struct {
 	// NoJoint runs every baseline in a vitest run of its own, even when
 	// the runner can run several test files at once (runner.JointRunner).
 	NoJoint bool
-
-	// testTime are the baselines' tests' times, by test file and test
-	// (slow.go): written by the baselines, before any mutant runs.
-	testTime map[string]map[string]time.Duration
 }
 
 // Run is one run: a baseline or a mutant.
@@ -249,7 +245,6 @@ func (l *Lab) ExecuteFor(ctx context.Context, tests []string, ms []edit.Mutant, 
 		slowest = max(slowest, r.Duration)
 		green = green && o == Passed
 		cov.record(t, r.Markers)
-		l.noteTimes(t, r.Tests)
 		if hung = o == Timeout && l.BaselineBound != nil; hung {
 			break // past its bound: the verdict cannot rest on the baselines (bound.go)
 		}
@@ -500,7 +495,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 				j.detail = RepeatedFailure + j.detail
 			}
 		}
-		if j, err = l.confirmSlow(ctx, spec, j, marked, &took); err != nil {
+		if j, err = l.confirmSlow(ctx, sl, m.Path, src, spec, j, marked, &took); err != nil {
 			return Run{}, err
 		}
 		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}

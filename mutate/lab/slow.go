@@ -16,13 +16,13 @@ import (
 // loaded machine reaches it with a test that takes 4 s on a quiet one. A
 // mutant whose run failed only by such a time-out, below the run's
 // wall-clock limit (DerivedTimeout of the baselines, or Lab.Timeout), runs
-// again alone with vitest's time-outs raised to that limit, and the test's
-// time in its baseline is the measure: it is a timeout when it runs past
-// the limit again, or passes but takes at least vitest's own time-out and
-// at least SlowFactor times its baseline time (the mutant made it slow:
-// on a quiet machine too it runs past vitest's time-out); killed when a
-// test then fails otherwise; survived when every test passes in less (the
-// machine was slow, not the mutant). A baseline that failed only by
+// again alone with vitest's time-outs raised to that limit: it is a
+// timeout when it runs past the limit again, or passes but takes at least
+// vitest's own time-out and at least SlowFactor times the original code's
+// time for that test, run the same way right after (the mutant made it
+// slow: on a quiet machine too it runs past vitest's time-out); killed
+// when a test then fails otherwise; survived when every test passes in
+// less (the machine was slow, not the mutant). A baseline that failed only by
 // vitest's time-out is the same question: it runs again with the time-outs
 // raised (to half its bound), and is green when each test that timed out
 // now takes less than vitest's own time-out (the first run was the load);
@@ -30,8 +30,8 @@ import (
 // machine each time).
 
 // SlowFactor: a mutant's test that passes with vitest's time-outs raised
-// is a timeout only when it took at least this many times its baseline
-// time (and at least vitest's own time-out).
+// is a timeout only when it took at least this many times the original's
+// (and at least vitest's own time-out).
 const SlowFactor = 2
 
 // timedOutIn reads vitest's time-out from its message: "Test timed out in
@@ -63,11 +63,16 @@ func suspect(vitest, limit time.Duration) bool {
 	return vitest > 0 && limit > 0 && vitest < limit
 }
 
-// confirmSlow runs spec (a mutant's run alone, its Timeout the wall-clock
-// limit) again with vitest's time-outs raised to that limit, once, when
-// the judgment j of its run rests on vitest's time-out below the limit;
-// otherwise it returns j as it is. The run's duration is added to took.
-func (l *Lab) confirmSlow(ctx context.Context, spec runner.Spec, j judgment, marked bool, took *time.Duration) (judgment, error) {
+// confirmSlow runs spec (a mutant's run alone in slot sl, its Timeout the
+// wall-clock limit) again with vitest's time-outs raised to that limit,
+// once, when the judgment j of its run rests on vitest's time-out below the
+// limit; otherwise it returns j as it is. When the test passes then, but in
+// at least vitest's own time-out, the original code (path put back as it
+// was, then the mutant, src, written again) runs the same way, at once and
+// in the same kind of process: the mutant is a timeout when its test took
+// SlowFactor times the original's or more. The runs' durations are added
+// to took.
+func (l *Lab) confirmSlow(ctx context.Context, sl Slot, path string, src []byte, spec runner.Spec, j judgment, marked bool, took *time.Duration) (judgment, error) {
 	if j.outcome != Timeout || !suspect(j.vitest, spec.Timeout) || spec.TestTimeout > 0 {
 		return j, nil
 	}
@@ -79,22 +84,35 @@ func (l *Lab) confirmSlow(ctx context.Context, spec runner.Spec, j judgment, mar
 	}
 	*took += r.Duration
 	j = judgeAlone(r, marked, id)
-	again := fmt.Sprintf("%s; run again alone with vitest's time-outs raised to %s (the run's limit)", first.detail, spec.Timeout)
+	again := fmt.Sprintf("%s; run again alone with vitest's time-outs raised to %s (the run's limit)", first.detail, round(spec.Timeout))
 	switch j.outcome {
 	case Timeout:
 		j.detail = again + ", it timed out too: " + j.detail
 	case Survived:
-		base := l.testTime[spec.TestFile][first.by]
-		var t runner.Test
-		for _, u := range r.Tests {
-			if u.Name == first.by {
-				t = u
-			}
+		tm := testTime(r.Tests, first.by)
+		if tm < first.vitest {
+			j.detail = fmt.Sprintf("%s, every test passed (%s in %s, within vitest's own %s): the machine was slow, not the mutant", again, first.by, round(tm), first.vitest)
+			break
 		}
-		if t.Duration >= first.vitest && t.Duration >= SlowFactor*base {
-			j = judgment{Timeout, fmt.Sprintf("%s, %s passed in %s: past vitest's own time-out of %s, and %d times its %s in the baseline or more: the mutant made it slow", again, first.by, round(t.Duration), first.vitest, SlowFactor, round(base)), first.by, false, 0}
+		// As slow as vitest's own time-out again: the original's time, in
+		// the same conditions, is the measure.
+		if err := sl.Files.Restore(path); err != nil {
+			return j, fmt.Errorf("sandbox: %w", err)
+		}
+		spec.ReachedMarker = ""
+		o, err := l.Runner.Run(ctx, spec)
+		if werr := sl.Files.WriteFile(path, src); werr != nil && err == nil {
+			return j, fmt.Errorf("sandbox: %w", werr)
+		}
+		if err != nil {
+			return j, l.fail(ctx, err)
+		}
+		*took += o.Duration
+		orig := testTime(o.Tests, first.by)
+		if tm >= SlowFactor*orig {
+			j = judgment{Timeout, fmt.Sprintf("%s, %s passed in %s: past vitest's own time-out of %s, and %d times the original's %s or more, run the same way: the mutant made it slow", again, first.by, round(tm), first.vitest, SlowFactor, round(orig)), first.by, false, 0}
 		} else {
-			j.detail = fmt.Sprintf("%s, every test passed (%s in %s, %s in the baseline): the machine was slow, not the mutant", again, first.by, round(t.Duration), round(base))
+			j.detail = fmt.Sprintf("%s, every test passed (%s in %s; the original, run the same way, in %s): the machine was slow, not the mutant", again, first.by, round(tm), round(orig))
 		}
 	case Killed:
 		j.detail = again + ", a test failed: " + j.detail
@@ -102,6 +120,16 @@ func (l *Lab) confirmSlow(ctx context.Context, spec runner.Spec, j judgment, mar
 		j.detail = strings.TrimSuffix(again+": "+j.detail, ": ")
 	}
 	return j, nil
+}
+
+// testTime is the time of the test named name in ts (0: not there).
+func testTime(ts []runner.Test, name string) time.Duration {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.Duration
+		}
+	}
+	return 0
 }
 
 // confirmSlowBaseline runs a baseline (spec, its Timeout the bound) again
@@ -137,19 +165,6 @@ func (l *Lab) confirmSlowBaseline(ctx context.Context, spec runner.Spec, r runne
 		}
 	}
 	return again, nil
-}
-
-// noteTimes records the tests' times of test's baseline (the measure of
-// confirmSlow).
-func (l *Lab) noteTimes(test string, ts []runner.Test) {
-	if l.testTime == nil {
-		l.testTime = map[string]map[string]time.Duration{}
-	}
-	m := map[string]time.Duration{}
-	for _, t := range ts {
-		m[t.Name] = t.Duration
-	}
-	l.testTime[test] = m
 }
 
 // loadMarkerID is the id of the load marker of the mutant whose reached
