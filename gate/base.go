@@ -139,7 +139,11 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 	}
 	for _, red := range todo {
 		head := red.run
-		r, err := opts.Runner.Run(ctx, runner.Spec{Dir: sb.Root, TestFile: head.Test, Timeout: bt, Config: opts.Config})
+		bound := bt
+		if head.Bound > 0 {
+			bound = head.Bound // the bound its baseline had
+		}
+		r, err := opts.Runner.Run(ctx, runner.Spec{Dir: sb.Root, TestFile: head.Test, Timeout: bound, Config: opts.Config, Once: true})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -172,4 +176,65 @@ func redNames(reds []redBaseline) []string {
 		out = append(out, r.run.Test)
 	}
 	return slices.Compact(out)
+}
+
+// The bound of a candidate's baseline (SPEC "A red suite is never PASS or
+// SKIP": a candidate whose baseline does not finish within a bound derived
+// from the others is named, in minutes). A candidate's run alone is
+// bounded by BaselineFactor times the slowest baseline of the other
+// candidates known by then (the joint run of them all, the runs alone
+// before it), at least DefaultBaselineTimeout and at most BaselineCeiling;
+// with no other candidate (one related test file, or the first to run
+// alone after a joint run that did not finish), the floor: vitest's
+// start-up and a slow file on a loaded machine, with nothing to compare
+// to. The bound is final (a baseline past it is not run again), and the
+// first candidate past it ends the baselines: the verdict is ERROR, naming
+// it (dropping it could turn its targets' verdict into a PASS or SKIP the
+// suite never earned). ORACLE_BASELINE_TIMEOUT sets one bound for every
+// candidate instead.
+const (
+	BaselineFactor  = 10
+	BaselineCeiling = 5 * time.Minute
+)
+
+// baselineBound is the lab's BaselineBound: fixed when set
+// (ORACLE_BASELINE_TIMEOUT), else derivedBound.
+func baselineBound(fixed time.Duration) func([]time.Duration) time.Duration {
+	if fixed > 0 {
+		return func([]time.Duration) time.Duration { return fixed }
+	}
+	return derivedBound
+}
+
+// derivedBound: BaselineFactor times the slowest of others, within
+// [DefaultBaselineTimeout, BaselineCeiling].
+func derivedBound(others []time.Duration) time.Duration {
+	slowest := time.Duration(0)
+	for _, d := range others {
+		slowest = max(slowest, d)
+	}
+	return min(max(BaselineFactor*slowest, DefaultBaselineTimeout), BaselineCeiling)
+}
+
+// hungReason is the ERROR's reason for the candidates hung, whose
+// baselines (in bs) ran past their bound: the bound, and how it came about.
+func hungReason(hung []string, bs []lab.Run, fixed bool) string {
+	var bound time.Duration
+	for _, b := range bs {
+		if slices.Contains(hung, b.Test) {
+			bound = max(bound, b.Bound)
+		}
+	}
+	why := "set by " + BaselineTimeoutEnv
+	switch {
+	case fixed:
+	case bound <= DefaultBaselineTimeout:
+		why = fmt.Sprintf("the floor; %d times the slowest other candidate's baseline is less, or there is none", BaselineFactor)
+	case bound >= BaselineCeiling:
+		why = fmt.Sprintf("the ceiling; %d times the slowest other candidate's baseline is more", BaselineFactor)
+	default:
+		why = fmt.Sprintf("%d times the slowest other candidate's baseline, %s", BaselineFactor, minutes(bound/BaselineFactor))
+	}
+	return fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; the bound: %s; a test file that hangs, at import or in a test): the gate cannot judge the change; make it finish, or set the bound (%s)",
+		strings.Join(hung, ", "), minutes(bound), why, BaselineTimeoutEnv)
 }

@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -39,6 +41,39 @@ func TestRedBaselineKinds(t *testing.T) {
 	for i, c := range cases {
 		if got := failure(c.a) == failure(c.b); got != c.same {
 			t.Errorf("case %d: the same way %v, want %v (%q, %q)", i, got, c.same, c.a.Detail, c.b.Detail)
+		}
+	}
+}
+
+// TestBaselineBound: a candidate's baseline bound is ten times the slowest
+// other candidate's baseline, at least DefaultBaselineTimeout (2 minutes:
+// also the bound with no other candidate) and at most BaselineCeiling (5
+// minutes); ORACLE_BASELINE_TIMEOUT sets one bound for all. The ERROR
+// says which bound and why.
+func TestBaselineBound(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		name   string
+		fixed  time.Duration
+		others []time.Duration
+		want   time.Duration
+		why    string
+	}{
+		{"no other candidate: the floor", 0, nil, 2 * time.Minute, "the bound: the floor; 10 times the slowest other candidate's baseline is less, or there is none"},
+		{"fast others: the floor", 0, []time.Duration{s, 3 * s}, 2 * time.Minute, "the floor"},
+		{"slow others: ten times the slowest", 0, []time.Duration{5 * s, 18 * s, 2 * s}, 3 * time.Minute, "the bound: 10 times the slowest other candidate's baseline, 18 seconds"},
+		{"very slow others: the ceiling", 0, []time.Duration{time.Minute}, 5 * time.Minute, "the bound: the ceiling"},
+		{"set by the variable", 2 * s, []time.Duration{time.Minute}, 2 * s, "the bound: set by ORACLE_BASELINE_TIMEOUT"},
+	} {
+		got := baselineBound(c.fixed)(c.others)
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+			continue
+		}
+		bs := []lab.Run{{Test: "test/a.test.ts", Outcome: lab.Passed, Duration: s}, {Test: "test/hang.test.ts", Outcome: lab.Timeout, Bound: got}}
+		reason := hungReason([]string{"test/hang.test.ts"}, bs, c.fixed > 0)
+		if !strings.Contains(reason, "test/hang.test.ts did not finish within "+minutes(got)) || !strings.Contains(reason, c.why) {
+			t.Errorf("%s: %q does not say %q", c.name, reason, c.why)
 		}
 	}
 }

@@ -78,8 +78,9 @@ type Options struct {
 	// input of the cache key and of a shard's identity.
 	Version string
 	// BaselineTimeout bounds the run of each candidate test file on the
-	// unmutated code (0: DefaultBaselineTimeout); one that does not end
-	// within it makes the verdict ERROR, naming it.
+	// unmutated code (0: a bound derived from the other candidates'
+	// baselines, base.go's baselineBound); one that does not end within it
+	// makes the verdict ERROR, naming it.
 	BaselineTimeout time.Duration
 	// Untested is what a target that no test executes makes of the
 	// verdict: UntestedSkip (the default: it is skipped, with the reason)
@@ -97,10 +98,12 @@ const (
 // (--untested fail).
 const AttributionUntested = "untested"
 
-// DefaultBaselineTimeout bounds a candidate's baseline: a few minutes, far
-// past what a test file of a unit suite takes, and short of the quarter of
-// an hour a test file hanging at import used to cost (the runner re-runs a
-// run that timed out once, and a joint run waits as long).
+// DefaultBaselineTimeout is the floor of a candidate's baseline bound
+// (base.go's baselineBound: ten times the slowest other candidate's
+// baseline, at least this, at most BaselineCeiling), and the bound of the
+// joint run of them all: far past what a test file of a unit suite takes,
+// and short of the quarter of an hour a test file hanging at import used to
+// cost.
 const DefaultBaselineTimeout = 2 * time.Minute
 
 // BaselineTimeoutEnv names the variable that sets Options.BaselineTimeout
@@ -686,6 +689,7 @@ func newLab(pool *sandbox.Pool, jobs []*job, opts Options, total, done int) *lab
 	}
 	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true, Probes: probes, Config: opts.Config,
 		BaselineTimeout: cmp.Or(opts.BaselineTimeout, DefaultBaselineTimeout),
+		BaselineBound:   baselineBound(opts.BaselineTimeout),
 		Grow: func(n int) ([]lab.Slot, error) {
 			var slots []lab.Slot
 			sbs, err := pool.Grow(n)
@@ -776,7 +780,7 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 		return nil, err
 	}
 	for {
-		reds, stopped := m.judgeBaselines(l.BaselineTimeout)
+		reds, stopped := m.judgeBaselines(opts.BaselineTimeout > 0)
 		if stopped {
 			return m, nil
 		}
@@ -801,8 +805,9 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 
 // judgeBaselines sorts the lab's baselines: the red ones, and those that
 // run nothing (idle: every test skipped); a baseline that left no report,
-// or did not end within bt, stops the gate (an ERROR).
-func (m *measured) judgeBaselines(bt time.Duration) (reds []redBaseline, stopped bool) {
+// or did not end within its bound (fixed: set by ORACLE_BASELINE_TIMEOUT),
+// stops the gate (an ERROR).
+func (m *measured) judgeBaselines(fixed bool) (reds []redBaseline, stopped bool) {
 	var hung, unrun []string
 	for _, b := range m.lr.Baselines {
 		switch {
@@ -826,8 +831,7 @@ func (m *measured) judgeBaselines(bt time.Duration) (reds []redBaseline, stopped
 		m.reason = fmt.Sprintf("vitest ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with vitest to see why", strings.Join(unrun, ", "))
 	case len(hung) > 0:
 		m.verdict = ERROR
-		m.reason = fmt.Sprintf("the related test %s did not finish within %s on the code as it is (its baseline; %s): the gate cannot judge the change; make it finish, or raise the bound (%s)",
-			strings.Join(hung, ", "), minutes(bt), "a test file that hangs, at import or in a test", BaselineTimeoutEnv)
+		m.reason = hungReason(hung, m.lr.Baselines, fixed)
 	}
 	return reds, m.verdict != ""
 }

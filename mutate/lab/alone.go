@@ -30,6 +30,10 @@ const (
 	// AloneBatchNoTests: the batch reported no test (its harness did not
 	// load, or its worker died).
 	AloneBatchNoTests = "the batch did not load"
+	// AloneBatchUnhandled: an error was raised outside every test of the
+	// batch (vitest's "Unhandled Rejection"): the run failed, and which
+	// variant raised it the batch cannot tell.
+	AloneBatchUnhandled = "an unhandled error in the batch"
 	// AloneBaselineFailed: the original code, run first in the batch, failed.
 	AloneBaselineFailed = "the batch's baseline failed"
 	// AloneClosingFailed: the original code, run last in the batch, failed:
@@ -41,6 +45,11 @@ const (
 	// AloneHitLimit: the variant ran past the hit limit in its batch: alone,
 	// without the counter, the run confirms a loop (timeout) or not.
 	AloneHitLimit = "hit-limit confirmation"
+	// AloneSlowTest: a test that executed the variant ran into vitest's
+	// own time-out in the batch, below the variant's time limit: alone,
+	// with vitest's time-outs raised to that limit, the run confirms it
+	// (timeout) or not (slow.go).
+	AloneSlowTest = "vitest's time-out confirmation"
 	// AloneOtherTest: in the batch only tests that never executed the
 	// variant's code failed: no kill there, repeated alone.
 	AloneOtherTest = "another test failed: repeated alone"
@@ -69,6 +78,8 @@ func untrustedWhy(r runner.Result, first, last []runner.Test) string {
 		return AloneBatchTimedOut
 	case len(r.Tests) == 0:
 		return AloneBatchNoTests
+	case len(r.Unhandled) > 0:
+		return AloneBatchUnhandled
 	case !green(first):
 		return AloneBaselineFailed
 	default:
@@ -93,6 +104,8 @@ func undecidedWhy(v variant, preloaded bool) string {
 		return AloneShared
 	case failed == 0:
 		return AloneSurvivor
+	case killer(v.tests, func(t runner.Test) bool { return v.ranAll || v.ran[t.Name] }) != nil:
+		return AloneSlowTest // a test that executed it ran into vitest's time-out only
 	case body != nil || timedOutOnly(v.tests) != nil:
 		return AloneOtherTest // the failures were of tests that never executed it
 	case other != nil:

@@ -42,6 +42,12 @@ func TestKiller(t *testing.T) {
 		{"vitest's time-out in another test", runner.Result{Tests: append([]runner.Test{{Name: "a ran", Status: "passed"}}, waits...), Reached: true, ReachedIn: []string{"a ran"}}, true, Error, "a waits", true},
 		{"vitest's time-out, never reached", runner.Result{Tests: waits}, true, Error, "a waits", true},
 		{"vitest's time-out in another test, then in the test that ran it", runner.Result{Tests: append([]runner.Test{{Name: "a other", Status: "failed", Phase: runner.PhaseBody, TimedOut: true}}, waits...), Reached: true, ReachedIn: []string{"a waits"}}, true, Timeout, "a waits", false},
+		// An unhandled error kills through a test that executed the mutated code.
+		{"unhandled error, ran in a test", runner.Result{Tests: []runner.Test{tests[0], {Name: "a ran", Status: "passed"}}, Unhandled: []string{"Error: x"}, ExitCode: 1, Reached: true, ReachedIn: []string{"a ran"}}, true, Killed, "a ran", false},
+		{"unhandled error, no record of tests", runner.Result{Tests: tests[:1], Unhandled: []string{"Error: x"}, ExitCode: 1, Reached: true}, true, Killed, "a passes", false},
+		{"unhandled error, unmarked", runner.Result{Tests: tests[:1], Unhandled: []string{"Error: x"}, ExitCode: 1}, false, Killed, "a passes", false},
+		{"unhandled error, ran at load only", runner.Result{Tests: tests[:1], Unhandled: []string{"Error: x"}, ExitCode: 1, Reached: true, ReachedOutside: []string{""}}, true, Error, "", false},
+		{"a time-out in the test that ran it, an assertion in another", runner.Result{Tests: append([]runner.Test{tests[2]}, waits...), Reached: true, ReachedIn: []string{"a waits"}}, true, Timeout, "a waits", false},
 		{"passed", runner.Result{Tests: tests[:1], Reached: true, ReachedIn: []string{"a passes"}}, true, Survived, "", false},
 		{"passed, never reached", runner.Result{Tests: tests[:1]}, true, NoCoverage, "", false},
 	}

@@ -58,6 +58,13 @@ type Lab struct {
 	Config string
 	// BaselineTimeout bounds each baseline run (default 5 minutes).
 	BaselineTimeout time.Duration
+	// BaselineBound, when set, replaces BaselineTimeout: each test file's
+	// baseline run is bounded by it, given the times of the other files'
+	// baselines that finished before it (none for the first, and for the
+	// joint run of them all), and a run past the bound is final (not run
+	// again); the first baseline past it ends the baselines, and no mutant
+	// runs (bound.go). The gate's "bound derived from the others".
+	BaselineBound func(others []time.Duration) time.Duration
 	// Timeout of one mutant run; 0 derives it from the slowest baseline
 	// (DerivedTimeout).
 	Timeout time.Duration
@@ -117,6 +124,9 @@ type Run struct {
 	// not start, or failed before any report: a config, a reporter, an
 	// install): the run says nothing of the tests.
 	NoReport bool
+	// Bound is the time a baseline's run was bounded by (Lab.BaselineBound,
+	// else BaselineTimeout); 0 for a mutant.
+	Bound time.Duration
 	// AloneWhy says why a mutant ran alone rather than being decided in a
 	// batch (one of the Alone* reasons, alone.go); "" for a baseline, a
 	// mutant a batch decided, and one no test file reached (no run).
@@ -203,6 +213,9 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	bt := l.BaselineTimeout
 	if bt == 0 {
 		bt = 5 * time.Minute
+	}
+	if l.BaselineBound != nil {
+		bt = l.BaselineBound(nil)
 	}
 	res := &Result{}
 	phase := time.Now()
@@ -317,31 +330,45 @@ func (l *Lab) baselines(ctx context.Context, res *Result, tests []string, cov *c
 		cov.restore(l.Files)
 		return b, l.fail(ctx, err)
 	}
+	hung := false
 	for _, t := range tests {
 		l.progress(Event{Kind: BaselineRun, Test: t})
+		bound := bt
 		r, ok := joint[t]
 		b.jointOnly[t] = ok
 		if o, _ := BaselineOutcome(r); !ok || o != Passed {
 			b.jointOnly[t] = false
 			// Not in the joint run, or red there (where another file's leftovers
 			// may be the cause): its own run says.
-			spec := l.spec(l.Root, t, bt, "")
-			spec.Coverage = cov != nil
+			spec := l.spec(l.Root, t, l.boundOf(t, bt, joint, res.Baselines), "")
+			spec.Coverage, spec.Once = cov != nil, l.BaselineBound != nil
+			bound = spec.Timeout
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				cov.restore(l.Files)
 				return b, l.fail(ctx, err)
 			}
+			if r, err = l.confirmSlowBaseline(ctx, spec, r); err != nil {
+				cov.restore(l.Files)
+				return b, err
+			}
 		}
 		o, detail := BaselineOutcome(r)
-		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport})
+		res.Baselines = append(res.Baselines, Run{Test: t, Outcome: o, Detail: detail, Duration: r.Duration, Tests: r.Tests, NoTestRan: noTestRan(r), NoReport: r.NoReport, Bound: bound})
 		b.slowest = max(b.slowest, r.Duration)
 		b.green = b.green && o == Passed
 		cov.record(t, r.Markers)
+		if hung = o == Timeout && l.BaselineBound != nil; hung {
+			break // past its bound: the verdict cannot rest on the baselines (bound.go)
+		}
 	}
 	if err := cov.restore(l.Files); err != nil {
 		return b, err
 	}
 	res.Entered, res.entered = cov.entered(l, tests)
+	if hung {
+		b.green = false // no mutant runs: the verdict cannot rest on the baselines
+		return b, ctx.Err()
+	}
 	if l.Probes != nil {
 		// With probes every function under test carries a marker: a test
 		// file whose baseline reached none runs none of it, and its outcome
@@ -546,6 +573,8 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	marked := merr == nil
 	if !marked {
 		src, id = m.Source, ""
+	} else {
+		src = withLoadMarker(src, id)
 	}
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return Run{}, fmt.Errorf("sandbox: %w", err)
@@ -563,16 +592,19 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		if err != nil {
 			return Run{}, l.fail(ctx, err)
 		}
-		j := judgeMutant(r, marked)
+		j := judgeAlone(r, marked, id)
 		took := r.Duration
 		if j.other {
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				return Run{}, l.fail(ctx, err)
 			}
 			took += r.Duration
-			if j = judgeMutant(r, marked); j.other {
+			if j = judgeAlone(r, marked, id); j.other {
 				j.detail = RepeatedFailure + j.detail
 			}
+		}
+		if j, err = l.confirmSlow(ctx, sl, m.Path, src, spec, j, marked, &took); err != nil {
+			return Run{}, err
 		}
 		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}
 		if j.outcome.Kills() {

@@ -20,9 +20,10 @@ import (
 // unhandled error during the run); a time-out counts as killed (the run's
 // own, vitest's time-out of a test or of its beforeEach/afterEach hook, the
 // hit limit of a variant that loops, a variant past its time limit in a
-// batch); an import, syntax or setup failure, or no test executed, is an
-// error, never a kill; a run that passed without reaching the mutated code
-// is no-coverage.
+// batch; the hit limit and vitest's time-out below the run's own are
+// suspicions the lab confirms alone first: slow.go); an import, syntax or
+// setup failure, or no test executed, is an error, never a kill; a run that
+// passed without reaching the mutated code is no-coverage.
 
 // Outcome of one run (SPEC "oracle prove").
 type Outcome string
@@ -96,8 +97,11 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 }
 
 // MutantOutcome judges a run on a mutant: as a baseline, except that a run
-// whose only failed tests ran into vitest's time-out is a timeout, a failure
-// is a kill, and a pass is survived; when the mutant carried a reached
+// whose only failed tests ran into vitest's time-out is a timeout (which the
+// lab confirms when that time-out is below the run's limit: slow.go), a
+// failure is a kill, and a pass is survived; an unhandled error kills
+// through a test that executed the mutated code (OutsideTestsFailure when
+// none did); when the mutant carried a reached
 // marker (marked) and the run never reached it, a pass is no-coverage and a
 // failure an error (NotReachedFailure: the mutant cannot have caused it).
 // SPEC "Runs and kills": a kill is the failure of a test that executed the
@@ -119,6 +123,11 @@ type judgment struct {
 	outcome    Outcome
 	detail, by string
 	other      bool
+	// vitest is the time-out of vitest's own that decided a Timeout (its
+	// testTimeout or hookTimeout as the failure states it; 0: the run's
+	// wall-clock limit, or a hit limit, decided it): below the run's limit
+	// it is a suspicion (slow.go).
+	vitest time.Duration
 }
 
 func judgeMutant(r runner.Result, marked bool) judgment {
@@ -128,10 +137,10 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 		if t := timedOutOnly(r.Tests); t != nil && (!marked || r.Reached) {
 			for _, u := range r.Tests {
 				if u.Status == runner.TestFailed && ran(u) {
-					return judgment{Timeout, timedOutDetail(u), u.Name, false}
+					return judgment{Timeout, timedOutDetail(u), u.Name, false, vitestLimit(u)}
 				}
 			}
-			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true}
+			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true, 0}
 		}
 	}
 	switch o {
@@ -145,25 +154,77 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 			if first != nil {
 				by = first.Name
 			}
-			return judgment{Error, NotReachedFailure + detail, by, true}
+			return judgment{Error, NotReachedFailure + detail, by, true, 0}
 		}
 		if first == nil {
-			return judgment{Killed, detail, "", false} // an unhandled error of a run that reached the mutant
-		}
-		for i := range r.Tests {
-			t := r.Tests[i]
-			if t.Status == runner.TestFailed && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) && ran(t) {
-				return judgment{Killed, orNo(t.Failure), t.Name, false}
+			// An unhandled error (vitest fails the run) from code that ran:
+			// a kill through a test that executed the mutated code, which
+			// is the killer; raised by code that ran only outside every
+			// test (at load, in a beforeAll), no test failed: an error.
+			if marked && len(r.ReachedIn) == 0 && len(r.ReachedOutside) > 0 {
+				return judgment{Error, OutsideTestsFailure + detail, "", false, 0}
 			}
+			for _, t := range r.Tests {
+				if t.Status != runner.TestSkipped && ran(t) {
+					return judgment{Killed, detail, t.Name, false, 0}
+				}
+			}
+			return judgment{Killed, detail, "", false, 0}
 		}
-		return judgment{Error, OtherTestFailure + first.Name + ": " + orNo(first.Failure), first.Name, true}
+		if t := killer(r.Tests, ran); t != nil {
+			if t.TimedOut {
+				return judgment{Timeout, timedOutDetail(*t), t.Name, false, vitestLimit(*t)}
+			}
+			return judgment{Killed, orNo(t.Failure), t.Name, false, 0}
+		}
+		return judgment{Error, OtherTestFailure + first.Name + ": " + orNo(first.Failure), first.Name, true, 0}
 	case Passed:
 		if marked && !r.Reached {
-			return judgment{NoCoverage, "", "", false}
+			return judgment{NoCoverage, "", "", false, 0}
 		}
-		return judgment{Survived, "", "", false}
+		return judgment{Survived, "", "", false, 0}
 	}
-	return judgment{o, detail, "", false}
+	if o == Error && marked && r.Reached && loadFailed(r) {
+		// The mutated code ran while the test file loaded, and the file
+		// failed to load: the mutant's own exception, before any test.
+		return judgment{Error, OutsideTestsFailure + detail, "", false, 0}
+	}
+	return judgment{o, detail, "", false, 0}
+}
+
+// killer is the test of ts that kills: the first that executed the mutated
+// code (ran) and failed in its body (or a phase unknown), by an assertion
+// or an exception rather than vitest's time-out when one did; else the
+// first such test that ran into vitest's time-out; nil when none.
+func killer(ts []runner.Test, ran func(runner.Test) bool) *runner.Test {
+	var slow *runner.Test
+	for i := range ts {
+		t := &ts[i]
+		if t.Status == runner.TestFailed && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) && ran(*t) {
+			if !t.TimedOut {
+				return t
+			}
+			if slow == nil {
+				slow = t
+			}
+		}
+	}
+	return slow
+}
+
+// judgeAlone is judgeMutant for a mutant's run alone whose file carried,
+// when marked, the load marker of id at its end (withLoadMarker): a run
+// that failed with the mutated statement never reached and the mutated
+// file never loaded (its last statement never ran, as the test file's
+// coverage run had it run) failed by the mutant itself, which vite could
+// not transform or resolve: NotLoadedFailure, not a flaky test (no repeat).
+func judgeAlone(r runner.Result, marked bool, id string) judgment {
+	j := judgeMutant(r, marked)
+	if !marked || r.Reached || j.outcome != Error || !(j.other || loadFailed(r)) || slices.Contains(r.Markers, loadMarkerID(id)) {
+		return j
+	}
+	_, detail := BaselineOutcome(r)
+	return judgment{Error, NotLoadedFailure + detail, "", false, 0}
 }
 
 // ranTest says whether test t executed the mutated code in run r: it is
@@ -197,6 +258,19 @@ const NotReachedFailure = "the run failed, but the mutated code never ran (a fla
 // test): an error, never a kill; it names the test and its failure.
 const OtherTestFailure = "only a test that never executed the mutated code failed (a flaky test?): "
 
+// OutsideTestsFailure begins the detail of a mutant run that failed outside
+// every test by the mutated code's own failure: it ran while the test file
+// loaded, or in a beforeAll or afterAll hook, and the file failed to load or
+// the run ended with an unhandled error. No test failed: an error, never a
+// kill (SPEC "Runs and kills").
+const OutsideTestsFailure = "the mutated code failed outside every test (while the test file loaded, or in a beforeAll or afterAll hook): no test failed, an error, never a kill: "
+
+// NotLoadedFailure begins the detail of a mutant run that failed because
+// the mutated file never loaded (vite could not transform or resolve it:
+// `import("")`, a syntax the repository's toolchain refuses): the mutant is
+// not viable, an error, never a kill, and not a flaky test (not repeated).
+const NotLoadedFailure = "the mutated file did not load (the mutant is not valid code for this repository's toolchain; no test executed it): an error, never a kill: "
+
 // RepeatedFailure begins the detail of such a run's error once its repeat
 // failed the same way.
 const RepeatedFailure = "run again on its own, it failed again: "
@@ -219,8 +293,12 @@ type variant struct {
 // this order: past the hit limit: undecided (a suspicion of a loop: the
 // mutant runs alone, without the counter, under the wall-clock limit);
 // vitest's time-out in every failed test, one of which executed the
-// variant's code: timeout; a test that executed it failed in its body:
-// killed; past its time limit (timeLimit): timeout. Anything else is
+// variant's code: timeout when that time-out is the variant's own time
+// limit (timeLimit, to which the harness caps vitest's), else undecided (a
+// suspicion: a loaded machine reaches a test's 5 s; the mutant runs alone
+// with vitest's time-out raised, slow.go); a test that executed it failed
+// in its body: killed (by an assertion or an exception rather than a
+// time-out when both); past its time limit (timeLimit): timeout. Anything else is
 // undecided (""): the mutant runs alone (a setup failure in a batch is not
 // trusted, a failure of a test that never executed the variant is no kill,
 // and a pass without a reached marker says nothing of coverage). killedBy
@@ -233,15 +311,22 @@ func variantOutcome(v variant, timeLimit time.Duration) (o Outcome, detail, kill
 	if t := timedOutOnly(v.tests); t != nil {
 		for _, t := range v.tests {
 			if t.Status == runner.TestFailed && ran(t) {
+				if suspect(vitestLimit(t), timeLimit) {
+					return "", "", "" // run alone with vitest's time-out raised (slow.go)
+				}
 				return Timeout, timedOutDetail(t), t.Name
 			}
 		}
 		return "", "", ""
 	}
-	for _, t := range v.tests {
-		if t.Status == runner.TestFailed && (t.Phase == runner.PhaseBody || t.Phase == runner.PhaseUnknown) && ran(t) {
-			return Killed, orNo(t.Failure), t.Name
+	if t := killer(v.tests, ran); t != nil {
+		if t.TimedOut {
+			if suspect(vitestLimit(*t), timeLimit) {
+				return "", "", ""
+			}
+			return Timeout, timedOutDetail(*t), t.Name
 		}
+		return Killed, orNo(t.Failure), t.Name
 	}
 	if _, body, _ := failures(v.tests); body == nil && v.slow {
 		return Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", timeLimit), ""
@@ -255,12 +340,14 @@ func hitLimitDetail(limit string) string {
 }
 
 // batchTrusted says whether a batch's run can be judged variant by
-// variant: it did not time out, its tests were reported, and the unmutated
+// variant: it did not time out, its tests were reported, no error was
+// raised outside its tests (an unhandled error fails the run, and no
+// variant can be told apart as its cause), and the unmutated
 // code passed both at its start and at its end (first and last are those
 // groups of tests); otherwise the batch was contaminated, its worker stopped
 // or it could not load, and nothing in it is trusted.
 func batchTrusted(r runner.Result, first, last []runner.Test) bool {
-	return !r.TimedOut && len(r.Tests) > 0 && green(first) && green(last)
+	return !r.TimedOut && len(r.Tests) > 0 && len(r.Unhandled) == 0 && green(first) && green(last)
 }
 
 // green: no test failed and one passed at least (the file's own skipped

@@ -74,11 +74,19 @@ func TestJudgeRun(t *testing.T) {
 		{"the run's time-out", runner.Result{TimedOut: true, Note: "timed out after 3s, twice (run 1: 3s, run 2: 3s)"}, true, Timeout, "timed out after 3s, twice (run 1: 3s, run 2: 3s)", Timeout, "timed out after 3s, twice (run 1: 3s, run 2: 3s)", false},
 		{"vitest's time-out in the body", tests(pass, timedOut(runner.PhaseBody)), true, Failed, "Error: Test timed out in 5000ms.", Timeout, vitestTimeout, false},
 		{"vitest's time-out in a beforeEach", tests(timedOut(runner.PhaseSetup)), true, Error, "setup (beforeEach) failed in 1 of 1 executed tests: Error: Test timed out in 5000ms.", Timeout, vitestTimeout, false},
-		{"a time-out and an assertion", tests(timedOut(runner.PhaseBody), body("AssertionError: x")), true, Failed, "Error: Test timed out in 5000ms.", Killed, "Error: Test timed out in 5000ms.", false},
+		// The kill rests on the assertion, not on the time-out (a suspicion).
+		{"a time-out and an assertion", tests(timedOut(runner.PhaseBody), body("AssertionError: x")), true, Failed, "Error: Test timed out in 5000ms.", Killed, "AssertionError: x", false},
 		{"unhandled error", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1, Reached: true}, true, Failed, "unhandled error during the run: Error: floating", Killed, "unhandled error during the run: Error: floating", false},
 		{"non-zero exit only", runner.Result{Tests: []runner.Test{pass}, ExitCode: 1, LastLine: "Error: worker died"}, true, Error, "every test passed but vitest exited with code 1: Error: worker died", Error, "every test passed but vitest exited with code 1: Error: worker died", false},
 		{"failed, marker not reached", runner.Result{Tests: []runner.Test{pass, body("AssertionError: flaky")}, ExitCode: 1}, true, Failed, "AssertionError: flaky",
 			Error, "the run failed, but the mutated code never ran (a flaky test?): AssertionError: flaky", false},
+		// An unhandled error from code that ran only outside every test,
+		// or a load failure after the mutated code ran at load: no test
+		// failed, an error, never a kill.
+		{"unhandled error, ran only in a beforeAll", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1, Reached: true, ReachedOutside: []string{"s"}}, true, Failed, "unhandled error during the run: Error: floating",
+			Error, OutsideTestsFailure + "unhandled error during the run: Error: floating", false},
+		{"load error after it ran at load", runner.Result{FileFailed: true, FileMessage: "Error: bad table", ExitCode: 1, Reached: true, ReachedOutside: []string{""}}, true, Error, "the test file failed to load: Error: bad table",
+			Error, OutsideTestsFailure + "the test file failed to load: Error: bad table", false},
 		{"unhandled error, marker not reached", runner.Result{Tests: []runner.Test{pass}, Unhandled: []string{"Error: floating"}, ExitCode: 1}, true, Failed, "unhandled error during the run: Error: floating",
 			Error, "the run failed, but the mutated code never ran (a flaky test?): unhandled error during the run: Error: floating", false},
 		{"failed, no marker", runner.Result{Tests: []runner.Test{body("AssertionError: x")}, ExitCode: 1}, false, Failed, "AssertionError: x", Killed, "AssertionError: x", false},
@@ -139,7 +147,8 @@ func TestJudgeVariant(t *testing.T) {
 		{"hit limit, caught", variant{tests: []runner.Test{pass}, hit: true, limit: "100000", ran: all}, "", "", ""},
 		{"vitest's time-out", variant{tests: []runner.Test{pass, wait}, ran: all}, Timeout, "the test timed out (vitest's time-out): d: Error: Test timed out in 5000ms.", "d"},
 		{"assertion failure", variant{tests: []runner.Test{pass, kill}, ran: all}, Killed, "AssertionError: expected 2", "b"},
-		{"a time-out and an assertion", variant{tests: []runner.Test{wait, kill}, ran: all}, Killed, "Error: Test timed out in 5000ms.", "d"},
+		{"a time-out and an assertion", variant{tests: []runner.Test{wait, kill}, ran: all}, Killed, "AssertionError: expected 2", "b"},
+		{"a time-out in a test that ran it, an assertion in one that did not", variant{tests: []runner.Test{wait, kill}, ran: only("d")}, Timeout, "the test timed out (vitest's time-out): d: Error: Test timed out in 5000ms.", "d"},
 		{"killed, then past its time limit", variant{tests: []runner.Test{kill}, slow: true, ran: all}, Killed, "AssertionError: expected 2", "b"},
 		{"past its time limit", variant{tests: []runner.Test{pass}, slow: true, ran: all}, Timeout, "the variant ran past its time limit of 5s in the batch", ""},
 		{"setup failure", variant{tests: []runner.Test{setup, pass}, ran: all}, "", "", ""},
@@ -169,6 +178,7 @@ func TestJudgeVariant(t *testing.T) {
 	}{
 		{"clean", runner.Result{Tests: ok}, ok, ok, true},
 		{"the batch timed out", runner.Result{TimedOut: true}, ok, ok, false},
+		{"an unhandled error in the batch", runner.Result{Tests: ok, Unhandled: []string{"Error: floating"}}, ok, ok, false},
 		{"no test reported", runner.Result{}, ok, ok, false},
 		{"red at the start", runner.Result{Tests: ok}, red, ok, false},
 		{"red at the end (contaminated)", runner.Result{Tests: ok}, ok, red, false},

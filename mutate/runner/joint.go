@@ -31,8 +31,8 @@ type JointRunner interface {
 // (longlived_driver.mjs's runJoint). Nothing falls back here: what it cannot attribute is
 // left for the caller's runs of one file.
 func (r *LongLivedRunner) RunJoint(ctx context.Context, s Spec, files []string) (map[string]Result, error) {
-	if len(files) == 0 {
-		return nil, nil
+	if len(files) == 0 || s.TestTimeout > 0 {
+		return nil, nil // (a raised test time-out: each file's own run, in a fresh process)
 	}
 	pr := &ProcessRunner{Node: r.Node}
 	var inv invocation

@@ -100,6 +100,10 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 			return Result{}, err
 		}
 	}
+	if s.TestTimeout > 0 {
+		// The process's config holds the repository's time-outs for every run.
+		return r.fallback(ctx, s, "a run with vitest's test time-out raised runs in a fresh process")
+	}
 	key := llKey{dir: filepath.Clean(s.Dir), cwd: inv.cwd, vitest: inv.vitest, config: inv.config, node: inv.node}
 	d, reason, err := r.acquire(key)
 	if err != nil {

@@ -419,7 +419,8 @@ func TestLongLivedFallsBack(t *testing.T) {
 	s := Spec{Dir: dir, TestFile: f, Config: refConfig, Timeout: time.Minute}
 	a := llRun(t, r, s)
 	b := llRun(t, New(), s)
-	a.Duration, b.Duration = 0, 0
+	untimed(&a)
+	untimed(&b)
 	if !reflect.DeepEqual(a, b) || shapeOf(a) != broken {
 		t.Errorf("killed driver: want the ProcessRunner's error\n  long-lived %+v\n  process    %+v", a, b)
 	}

@@ -162,6 +162,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	if inv.config != "" {
 		args = append(args, "--config="+inv.config)
 	}
+	args = append(args, timeoutArgs(s)...)
 	args = append(args, r.ExtraArgs...)
 
 	progressPath := filepath.Join(tmp, "progress")
@@ -232,6 +233,16 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 	return res, false, nil
+}
+
+// timeoutArgs are the vitest options of s.TestTimeout: vitest's own time-out of each test
+// and of each hook, in milliseconds (at least 1: 0 would turn it off).
+func timeoutArgs(s Spec) []string {
+	if s.TestTimeout <= 0 {
+		return nil
+	}
+	ms := max(s.TestTimeout.Milliseconds(), 1)
+	return []string{fmt.Sprintf("--testTimeout=%d", ms), fmt.Sprintf("--hookTimeout=%d", ms)}
 }
 
 // markersSeen reads the reached file at path: whether id is in it, and every

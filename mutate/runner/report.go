@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // jsonReport is the part of vitest's JSON reporter output the runner reads (verified with
@@ -31,7 +32,8 @@ type jsonAssertion struct {
 	Location       *struct {
 		Line int `json:"line"`
 	} `json:"location"` // with includeTaskLocation (phases.mjs turns it on)
-	Status          string   `json:"status"` // passed | failed | skipped | pending | todo | disabled
+	Status          string   `json:"status"`   // passed | failed | skipped | pending | todo | disabled
+	Duration        float64  `json:"duration"` // milliseconds
 	FailureMessages []string `json:"failureMessages"`
 }
 
@@ -123,6 +125,7 @@ func read(ev evidence) Result {
 	failed := 0
 	for _, a := range file.AssertionResults {
 		t := Test{Name: a.FullName, Status: normStatus(a.Status), Title: a.Title, Ancestors: a.AncestorTitles}
+		t.Duration = time.Duration(a.Duration * float64(time.Millisecond))
 		if a.Location != nil {
 			t.Line = a.Location.Line
 		}

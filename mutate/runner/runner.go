@@ -40,6 +40,11 @@ type Spec struct {
 	Stall time.Duration
 	// Once: a time-out is final, not re-run (a batch is abandoned, not run again).
 	Once bool
+	// TestTimeout, when set, is vitest's testTimeout and hookTimeout for the run (passed as
+	// --testTimeout and --hookTimeout, over the config's): a run that confirms whether a
+	// test that ran into vitest's own time-out only ran slow (lab: a suspicion, like a hit
+	// limit). The LongLivedRunner hands such a run to its Fallback (a fresh vitest process).
+	TestTimeout time.Duration
 }
 
 // ProgressEnv names the file a run may append to, to show it is progressing (Spec.Stall).
@@ -79,6 +84,8 @@ type Test struct {
 	// TimedOut: the test failed by vitest's own time-out (testTimeout or hookTimeout: "Test
 	// timed out in 5000ms"), not by an assertion or an exception.
 	TimedOut bool
+	// Duration is the test's own time, as vitest's JSON report has it (0: not reported).
+	Duration time.Duration
 }
 
 // Result is what one run established: facts only (what ran, what failed, in

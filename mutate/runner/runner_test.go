@@ -278,14 +278,16 @@ func TestVariants(t *testing.T) {
 				checkVariant(t, dir, c, res)
 				results[i] = res
 				a := llRun(t, ll, s)
-				a.Duration, res.Duration = 0, 0
+				untimed(&a)
+				untimed(&res)
 				if !reflect.DeepEqual(a, res) {
 					t.Errorf("long-lived and process runners differ:\n  long-lived %+v\n  process    %+v", a, res)
 				}
 			})
 		}
 	})
-	first.Duration, results[0].Duration = 0, 0
+	untimed(&first)
+	untimed(&results[0])
 	if !reflect.DeepEqual(first, results[0]) {
 		t.Errorf("the reference, first run of the long-lived process:\n  long-lived %+v\n  process    %+v", first, results[0])
 	}
@@ -296,7 +298,7 @@ func TestVariants(t *testing.T) {
 		t.Errorf("unhandled rejection again: %+v", a)
 	}
 	a := llRun(t, ll, ref)
-	a.Duration = 0
+	untimed(&a)
 	if !reflect.DeepEqual(a, results[0]) {
 		t.Errorf("the reference after the unhandled rejection:\n  long-lived %+v\n  process    %+v", a, results[0])
 	}
@@ -590,5 +592,31 @@ func TestRanBy(t *testing.T) {
 	}
 	if ok, ids := markersSeen(reached, "m1"); !ok || strings.Join(ids, ",") != "m1,m2,m3,m4" {
 		t.Errorf("markers %v %v", ok, ids)
+	}
+}
+
+// untimed clears what differs from run to run: the run's time and each
+// test's.
+func untimed(r *Result) {
+	r.Duration = 0
+	for i := range r.Tests {
+		r.Tests[i].Duration = 0
+	}
+}
+
+// TestTimeoutArgs: Spec.TestTimeout is vitest's testTimeout and
+// hookTimeout for the run, in milliseconds; unset, the config's stand.
+func TestTimeoutArgs(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, ""},
+		{12 * time.Second, "--testTimeout=12000 --hookTimeout=12000"},
+		{time.Microsecond, "--testTimeout=1 --hookTimeout=1"},
+	} {
+		if got := strings.Join(timeoutArgs(Spec{TestTimeout: c.d}), " "); got != c.want {
+			t.Errorf("%s: %q, want %q", c.d, got, c.want)
+		}
 	}
 }
