@@ -69,7 +69,9 @@ func TestCallShapes(t *testing.T) {
 			`1:22 (await import('./x')).a.b dynamic-member path=[a b] spec="./x"`}},
 		{"dynamic member over lines", "async function f() {\n  (await\n    import(\"./x\")).a();\n}", []string{
 			`2:3 (await import("./x")).a dynamic-member path=[a] spec="./x"`}},
-		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 new X(1).run other chain=(X).run", "1:16 X ident root=X bind=module new"}},
+		{"method of an asserted type", "function f() { (a as B<C>).run(); (a as const).run(); (a satisfies B).run(); }", []string{
+			"1:16 (a as B<C>).run other chain=(B<C>).run", "1:35 (a as const).run other", "1:55 (a satisfies B).run other"}},
+		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 new X(1).run other chain=(new X).run", "1:16 X ident root=X bind=module new"}},
 		{"dynamic member non-literal", "async function f() { (await import(p)).a(); }", []string{
 			`1:22 (await import(p)).a other`}},
 		{"calls in nested callbacks", "function f(xs) {\n  xs.map((x) => g(x));\n  xs.forEach(function (y) { h(y); });\n}", []string{

@@ -60,6 +60,20 @@ loop:
 			switch x.nodes[in].kind {
 			case "member_expression", "subscript_expression", "call_expression", "non_null_expression", "this", "identifier":
 				e = in
+			case "as_expression":
+				// (x as T).m(): the value has the type written, T.
+				t := x.lastNamed(in)
+				if t < 0 || t == x.firstNamed(in) || x.text(t) == "const" {
+					return nil
+				}
+				typ := x.declaredType(t)
+				if typ == "" {
+					return nil
+				}
+				for a, b := 0, len(steps)-1; a < b; a, b = a+1, b-1 {
+					steps[a], steps[b] = steps[b], steps[a]
+				}
+				return &Value{Type: typ, Steps: steps}
 			default:
 				return nil
 			}
@@ -146,8 +160,15 @@ type pendingMember struct {
 	body  int32 // the class body (a field without a value: its constructor is looked for there)
 }
 
-// inferMembers fills Member.Inferred of the members class() set aside.
+// inferMembers fills Member.Inferred of the members class() set aside,
+// and every function's declared return type and type parameters.
 func (x *extraction) inferMembers() {
+	for _, fi := range x.funcs {
+		if t := x.child(fi.node, "return_type"); t >= 0 {
+			fi.fn.Returns = annotation(x.text(t))
+		}
+		fi.fn.TypeParams = x.typeParams(fi.node)
+	}
 	for _, pm := range x.pending {
 		m := &pm.class.Members[pm.index]
 		switch {

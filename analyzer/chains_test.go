@@ -42,7 +42,7 @@ func TestMemberTypeInference(t *testing.T) {
 class N { local() { const b = new B(); return b; } param(b: B) { return b; } letLocal() { let b = new B(); return b; } }
 interface I { m<K>(k: K): Map<K, B>; p: B }`
 	want := []string{
-		"A.a : B",
+		"A.a : new B", // its type arguments (none here) are inferred
 		"A.b inferred=this.a.child",
 		"A.c inferred=this.a.make().run()",
 		"A.d inferred=this.a.child",
@@ -53,7 +53,7 @@ interface I { m<K>(k: K): Map<K, B>; p: B }`
 		"A.constructor",
 		"A.declared returns=Wrap<this> <U>",
 		"A.self inferred=this",
-		"A.made inferred=(B)",
+		"A.made inferred=(new B)",
 		"A.local",   // a const where a type parameter is in scope (its type may name one)
 		"A.generic", // likewise
 		"A.mixed",
@@ -65,8 +65,8 @@ interface I { m<K>(k: K): Map<K, B>; p: B }`
 		"A.nested inferred=this",
 		"A.over returns=B",
 		"A.over returns=C",
-		"A.over inferred=(B)",
-		"N.local inferred=(B)",
+		"A.over inferred=(new B)",
+		"N.local inferred=(new B)",
 		"N.param",    // a parameter may be narrowed
 		"N.letLocal", // a let may be reassigned
 		"I.m returns=Map<K, B> <K>",
@@ -94,4 +94,34 @@ interface I { m<K>(k: K): Map<K, B>; p: B }`
 		}
 	}
 	check(t, "members", got, want)
+}
+
+// TestFunctionReturns: a function's declared return type and type
+// parameters, and whether it is declared with overload signatures.
+func TestFunctionReturns(t *testing.T) {
+	f := parseTS(t, `export function f(): A { return null!; }
+function g<T extends B>(x: T): T { return x; }
+const h = (): B => new B();
+function none() { return new B(); }
+export function o(x: string): A;
+export function o(x: number): B;
+export function o(x: unknown) { return null!; }`)
+	noErrors(t, f)
+	var got []string
+	for _, fn := range f.Functions {
+		s := fn.Qual
+		if fn.Returns != "" {
+			s += " returns=" + fn.Returns
+		}
+		for _, tp := range fn.TypeParams {
+			s += " <" + tp.Name + " extends " + tp.Constraint + ">"
+		}
+		for _, d := range f.Decls {
+			if d.Function == fn && d.Overloaded {
+				s += " overloaded"
+			}
+		}
+		got = append(got, s)
+	}
+	check(t, "functions", got, []string{"f returns=A", "g returns=T <T extends B>", "h returns=B", "none", "o overloaded"})
 }

@@ -64,6 +64,8 @@ type Decl struct {
 	// Type is a variable's declared type as written: its annotation, or the
 	// class of the `new X()` it is initialized with; "" when neither.
 	Type string
+	// Overloaded: a function declared with overload signatures.
+	Overloaded bool
 }
 
 // TypeParam is one type parameter of a class, interface, type alias or
@@ -192,6 +194,10 @@ type Function struct {
 	Column   int
 	Params   []Param
 	Calls    []Call // every call in the body, nested closures included, in source order
+	// Returns is the declared return type as written ("" when none);
+	// TypeParams are the function's own type parameters.
+	Returns    string
+	TypeParams []TypeParam
 
 	StartByte, EndByte         uint // the whole declaration (statement)
 	BodyStartByte, BodyEndByte uint // the body: statement block, or expression body of an arrow

@@ -450,9 +450,11 @@ func (x *extraction) addDecl(d Decl) {
 			}
 			if e.Function == nil && d.Function != nil {
 				*e = d
+				e.Overloaded = true
 				return
 			}
 			if d.Function == nil {
+				e.Overloaded = true
 				return // another overload signature, or a signature after the body
 			}
 		}

@@ -40,7 +40,10 @@ func (p *Program) resolveChain(f *analyzer.File, cl analyzer.Callee) symbol {
 			return unresolved("this is not a class instance here (the own this of a plain function)")
 		}
 	case v.Root == "":
-		start, what = tref{file: f.Path, text: v.Type}, "new "+v.Type+"()"
+		start, what = tref{file: f.Path, text: v.Type}, "(… as "+short(v.Type)+")"
+		if strings.HasPrefix(v.Type, analyzer.NewPrefix) {
+			what = "new " + strings.TrimPrefix(v.Type, analyzer.NewPrefix) + "()"
+		}
 	default:
 		b := v.Binding
 		switch b.Kind {
@@ -68,37 +71,147 @@ func (p *Program) resolveChain(f *analyzer.File, cl analyzer.Callee) symbol {
 			}
 		case analyzer.BindModule:
 			sym, _ := p.resolveModuleScope(f, v.Root, nil)
-			if sym.reason != "" || sym.external != "" || sym.namespace {
-				return unresolved("%s: %s", v.Root, edge(sym, "").Reason+externalName(sym))
+			var df *analyzer.File
+			if sym.reason == "" && sym.external == "" && !sym.namespace {
+				df, _ = p.Module(sym.file)
 			}
-			df, _ := p.Module(sym.file)
-			if df == nil {
-				return unresolved("module %s is not analyzed", sym.file)
+			if df != nil {
+				if c := classByName(df, sym.name); c != nil && !c.Interface {
+					val := classType(df.Path, c)
+					start, static = tref{val: &val}, true
+					break
+				}
+				if d := declByName(df, sym.name); d != nil && d.Kind == analyzer.DeclVariable && d.Type != "" {
+					start = tref{file: df.Path, text: d.Type}
+					break
+				}
 			}
-			if c := classByName(df, sym.name); c != nil && !c.Interface {
-				val := classType(df.Path, c)
-				start, static = tref{val: &val}, true
-			} else if d := declByName(df, sym.name); d != nil && d.Kind == analyzer.DeclVariable && d.Type != "" {
-				start = tref{file: df.Path, text: d.Type}
-			} else {
-				return unresolved("%s (%s#%s) is not a class nor a variable of declared type", v.Root, sym.file, sym.name)
+			// A function's result: `f().m()`, `ns.f().m()`, `z.number().int()`.
+			k := 0
+			for k < len(v.Steps) && v.Steps[k].Kind == analyzer.StepMember {
+				k++
 			}
+			var names []string
+			for _, st := range v.Steps[:k] {
+				names = append(names, st.Name)
+			}
+			fsym, _ := p.resolveModuleScope(f, v.Root, names)
+			return p.resolveFromCall(f, cl, fsym)
 		default:
 			return unresolved("%s is bound by a dynamic import", v.Root)
 		}
 	}
-	n := len(v.Steps)
-	cur, what, why := p.chainType(start, static, v.Steps[:n-1], f.Path, what, 0)
+	return p.finishChain(start, static, v.Steps, f.Path, what)
+}
+
+// finishChain walks steps from a value of type start to the member the
+// last one names.
+func (p *Program) finishChain(start tref, static bool, steps []analyzer.Step, file, what string) symbol {
+	n := len(steps)
+	cur, what, why := p.chainType(start, static, steps[:n-1], file, what, 0)
 	if why != "" {
 		return unresolved("%s", why)
 	}
 	val, why := p.evalType(cur, 0)
 	if why != "" {
+		if sym, ok := p.intersectionMember(cur, steps[n-1].Name, what); ok {
+			return sym
+		}
 		return unresolved("the type of %s: %s", what, why)
 	}
-	sym := p.walkMembers(val, []string{v.Steps[n-1].Name}, static && n == 1, what)
+	sym := p.walkMembers(val, []string{steps[n-1].Name}, static && n == 1, what)
 	sym.through = what
 	return sym
+}
+
+// intersectionMember resolves member name of a value of type t when t is
+// an intersection (`ProviderV4 & WithVideo`) of which exactly one part
+// declares it, every part being a class or interface of the repository
+// (one the graph cannot read might declare it too).
+func (p *Program) intersectionMember(t tref, name, what string) (symbol, bool) {
+	t, _ = p.expandType(t)
+	parts := analyzer.SplitTop(strings.TrimSpace(t.text), '&')
+	if t.val != nil || len(parts) < 2 {
+		return symbol{}, false
+	}
+	var hit *symbol
+	for _, part := range parts {
+		v, why := p.evalType(tref{file: t.file, text: part, env: t.env}, 0)
+		if why != "" || v.class == nil {
+			return symbol{}, false
+		}
+		fd, ok := p.lookupMember(v, name, false, 0)
+		if !ok {
+			if _, complete, _, _ := p.KnownTypeMembers(v.file, v.class.Name); !complete {
+				return symbol{}, false // a base the graph cannot read may declare it
+			}
+			continue
+		}
+		if hit != nil {
+			return unresolved("%s.%s is declared by more than one part of the intersection %s", what, name, short(t.text)), true
+		}
+		sym := memberSymbol(fd)
+		hit = &sym
+	}
+	if hit == nil {
+		return symbol{}, false
+	}
+	hit.through = what
+	return *hit, true
+}
+
+// resolveFromCall resolves a Chain whose first call is a call of fsym, what
+// the root and the member steps before that call name: a function with a
+// declared return type (not overloaded), whose type parameters the call's
+// explicit type arguments bind (else they are inferred: not followed).
+func (p *Program) resolveFromCall(f *analyzer.File, cl analyzer.Callee, fsym symbol) symbol {
+	v := cl.Chain
+	k := 0
+	what := v.Root
+	for k < len(v.Steps) && v.Steps[k].Kind == analyzer.StepMember {
+		what += "." + v.Steps[k].Name
+		k++
+	}
+	what += "()"
+	switch {
+	case fsym.reason != "":
+		return unresolved("%s: %s", what, fsym.reason)
+	case fsym.external != "":
+		return unresolved("%s is a function of package %s", what, fsym.external)
+	case fsym.namespace:
+		return unresolved("%s calls the module namespace of %s, not a function", what, fsym.file)
+	case k+1 >= len(v.Steps):
+		return unresolved("%s is not a call of a member", what)
+	}
+	df, _ := p.Module(fsym.file)
+	if df == nil {
+		return unresolved("module %s is not analyzed", fsym.file)
+	}
+	fn := functionByQual(df, fsym.name)
+	if fn == nil || fn.Kind != analyzer.FuncTop {
+		return unresolved("%s: %s#%s is not a function declaration (a value, a member)", what, fsym.file, fsym.name)
+	}
+	for _, d := range df.Decls {
+		if d.Kind == analyzer.DeclFunction && d.Overloaded && d.Name == fn.Name {
+			return unresolved("%s: %s#%s is overloaded: the overload the arguments choose is not followed", what, fsym.file, fsym.name)
+		}
+	}
+	if fn.Returns == "" {
+		return unresolved("%s: %s#%s declares no return type", what, fsym.file, fsym.name)
+	}
+	var env map[string]tref
+	if len(fn.TypeParams) > 0 {
+		env = map[string]tref{}
+		args := v.Steps[k].TypeArgs
+		for i, tp := range fn.TypeParams {
+			if len(args) == len(fn.TypeParams) {
+				env[tp.Name] = tref{file: f.Path, text: args[i]}
+			} else {
+				env[tp.Name] = tref{why: "the type parameter " + tp.Name + " of " + fsym.name + " is inferred at the call"}
+			}
+		}
+	}
+	return p.finishChain(tref{file: df.Path, text: fn.Returns, env: env}, false, v.Steps[k+1:], f.Path, what)
 }
 
 func externalName(sym symbol) string {
@@ -223,13 +336,22 @@ func (p *Program) inferredType(fd found, recv tval, v analyzer.Value, env map[st
 // what its body returns (`this`, `new X()`, a const of a known class).
 func (p *Program) callResult(recv tval, fd found, args []string, file string, depth int) (tref, string) {
 	name := fd.owner.Name + "." + fd.m.Name
-	if fd.m.Field {
-		return tref{}, name + " is a field holding a function: the type of its result is not followed"
-	}
 	sig := fd.m
+	if fd.m.Field {
+		// `static create = (x): T => ...`: the arrow's declared return type.
+		df, _ := p.Module(fd.file)
+		var fn *analyzer.Function
+		if df != nil && fd.m.Function != "" {
+			fn = functionByQual(df, fd.m.Function)
+		}
+		if fn == nil || fn.Returns == "" {
+			return tref{}, name + " is a field holding a function without a declared return type: the type of its result is not followed"
+		}
+		sig = analyzer.Member{Name: fd.m.Name, Returns: fn.Returns, TypeParams: fn.TypeParams}
+	}
 	var sigs []analyzer.Member
 	for _, m := range fd.owner.Members {
-		if m.Name == fd.m.Name && !m.Field && (fd.owner.Interface || m.Static == fd.m.Static && m.Function == "") {
+		if !fd.m.Field && m.Name == fd.m.Name && !m.Field && (fd.owner.Interface || m.Static == fd.m.Static && m.Function == "") {
 			sigs = append(sigs, m)
 		}
 	}
@@ -278,6 +400,9 @@ func (p *Program) expandType(t tref) (tref, bool) {
 			return t, false
 		}
 		text = strings.TrimSpace(strings.TrimPrefix(keep[0], "readonly "))
+		if strings.HasPrefix(text, analyzer.NewPrefix) {
+			return t, true // a class: no array, Record or Map of the standard library
+		}
 		t.text = text
 		name, args, ok := analyzer.TypeReference(text)
 		if !ok {

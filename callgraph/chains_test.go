@@ -19,8 +19,14 @@ export class Optional<S extends Schema> extends Schema { constructor(readonly in
 export class Child { run() {} }
 export class Sub extends Child { run() {} }
 export class Parent { child = new Child(); make() { return new Child(); } local() { const p = new Parent(); return p; } }
-export class Factory { static parent(): Parent { return new Parent(); } }
+export class Factory { static parent(): Parent { return new Parent(); } static make = (): Child => new Child(); }
 export const shared: Parent = new Parent();
+export function makeParent(): Parent { return new Parent(); }
+export function untyped() { return new Child(); }
+export function pick<T extends Child>(): T { return null!; }
+export function overloadedMake(x: string): Child;
+export function overloadedMake(x: number): Sub;
+export function overloadedMake(x: unknown): Child { return new Child(); }
 `,
 }
 
@@ -229,6 +235,122 @@ export class Holder {
 				"this.twice.run -> unresolved: this.twice has no declared type",           // Child | Sub
 				"this.inCallback.run -> unresolved: this.inCallback has no declared type", // assigned in a callback too
 				"this.parent.child.run -> src/model.ts#Child.run (member)",
+			},
+		},
+		{
+			name: "a function's result: its declared return type, through a namespace import or an object literal's spread; a static arrow field's",
+			src: `import * as m from "./model";
+import { makeParent, untyped, pick, overloadedMake, Factory } from "./model";
+const z = { ...m };
+export function roots() {
+  makeParent().make().run();
+  m.makeParent().child.run();
+  z.makeParent().make();
+  Factory.make().run();
+  untyped().run();
+  pick<m.Child>().run();
+  pick().run();
+  overloadedMake("a").run();
+}`,
+			fn: "src/app.ts#roots",
+			want: []string{
+				"makeParent().make().run -> src/model.ts#Child.run (member)",
+				"makeParent().make -> src/model.ts#Parent.make (member)",
+				"makeParent -> src/model.ts#makeParent (import)",
+				"m.makeParent().child.run -> src/model.ts#Child.run (member)",
+				"m.makeParent -> src/model.ts#makeParent (namespace)",
+				"z.makeParent().make -> src/model.ts#Parent.make (member)",
+				"z.makeParent -> src/model.ts#makeParent (member)",
+				"Factory.make().run -> src/model.ts#Child.run (member)",
+				"Factory.make -> src/model.ts#Factory.make (member)",
+				"untyped().run -> unresolved: untyped(): src/model.ts#untyped declares no return type",
+				"untyped -> src/model.ts#untyped (import)",
+				"pick<m.Child>().run -> src/model.ts#Child.run (member)",
+				"pick -> src/model.ts#pick (import)",
+				"pick().run -> unresolved: the type of pick(): the type parameter T of pick is inferred at the call",
+				"pick -> src/model.ts#pick (import)",
+				"overloadedMake(\"a\").run -> unresolved: overloadedMake(): src/model.ts#overloadedMake is overloaded…",
+				"overloadedMake -> src/model.ts#overloadedMake (import)",
+			},
+		},
+		{
+			name: "a type assertion's type: (x as T).m()",
+			src: `import { Parent, Child, Sub } from "./model";
+export function casts(x: unknown, p: Parent) {
+  (x as Parent).make().run();
+  (x as unknown as Child).run();
+  (p as any).run();
+  (p.child as Child | Sub).run();
+}`,
+			fn: "src/app.ts#casts",
+			want: []string{
+				"(x as Parent).make().run -> src/model.ts#Child.run (member)",
+				"(x as Parent).make -> src/model.ts#Parent.make (member)",
+				"(x as unknown as Child).run -> src/model.ts#Child.run (member)",
+				"(p as any).run -> unresolved: the type of (… as any): any: not a class…",
+				"(p.child as Child | Sub).run -> unresolved: the type of (… as Child | Sub): Child | Sub is a union",
+			},
+		},
+		{
+			name: "new X() without type arguments: X's type parameters are inferred from the arguments, not followed",
+			src: `import { Child, Sub } from "./model";
+export class Box<T extends Child = Child> { constructor(readonly item: T) {} get(): T { return this.item; } }
+export class Boxes {
+  inferred = new Box(new Sub());
+  explicit = new Box<Child>(new Sub());
+  go() {
+    new Box(new Sub()).get().run();
+    new Box<Child>(new Sub()).get().run();
+    this.inferred.get().run();
+    this.explicit.get().run();
+    this.inferred.item.run();
+    this.inferred.get();
+  }
+}`,
+			fn: "src/app.ts#Boxes.go",
+			want: []string{
+				"new Box(new Sub()).get().run -> unresolved: the type of new Box().get(): the type argument T of Box is inferred from the arguments of new Box()",
+				"new Box(new Sub()).get -> src/app.ts#Box.get (member)",
+				"Box -> src/app.ts#Box.constructor (member)",
+				"Sub -> unresolved: class src/model.ts#Sub declares no constructor…",
+				"new Box<Child>(new Sub()).get().run -> src/model.ts#Child.run (member)",
+				"new Box<Child>(new Sub()).get -> src/app.ts#Box.get (member)",
+				"Box -> src/app.ts#Box.constructor (member)",
+				"Sub -> unresolved: class src/model.ts#Sub declares no constructor…",
+				"this.inferred.get().run -> unresolved: the type of this.inferred.get(): the type argument T of Box is inferred…",
+				"this.inferred.get -> src/app.ts#Box.get (member)",
+				"this.explicit.get().run -> src/model.ts#Child.run (member)",
+				"this.explicit.get -> src/app.ts#Box.get (member)",
+				"this.inferred.item.run -> unresolved: the declared type T of this.inferred.item: the type argument T of Box is inferred…", // the checker: Sub.run
+				"this.inferred.get -> src/app.ts#Box.get (member)",
+			},
+		},
+		{
+			name: "the last member of an intersection: the one part that declares it",
+			src: `import { type Provider, type LanguageModel } from "./model";
+interface WithVideo { videoModel?(id: string): LanguageModel }
+interface Both { languageModel(id: string): LanguageModel }
+export class Reg {
+  get(id: string): Provider & WithVideo { return null!; }
+  both(): Provider & Both { return null!; }
+  loose(): Provider & Record<string, unknown> { return null!; }
+  go(id: string) {
+    this.get(id).languageModel(id);
+    this.get(id).videoModel?.(id);
+    this.both().languageModel(id);
+    this.loose().languageModel(id);
+  }
+}`,
+			fn: "src/app.ts#Reg.go",
+			want: []string{
+				"this.get(id).languageModel -> src/model.ts#Provider.languageModel (member)",
+				"this.get -> src/app.ts#Reg.get (member)",
+				"this.get(id).videoModel -> src/app.ts#WithVideo.videoModel (member)",
+				"this.get -> src/app.ts#Reg.get (member)",
+				"this.both().languageModel -> unresolved: this.both().languageModel is declared by more than one part of the intersection…",
+				"this.both -> src/app.ts#Reg.both (member)",
+				"this.loose().languageModel -> unresolved: the type of this.loose(): Provider & Record<string, unknown> is an intersection",
+				"this.loose -> src/app.ts#Reg.loose (member)",
 			},
 		},
 		{

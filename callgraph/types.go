@@ -58,6 +58,8 @@ func (p *Program) evalType(t tref, depth int) (tval, string) {
 	if text == "" {
 		return tval{}, "no declared type"
 	}
+	inferred := strings.HasPrefix(text, analyzer.NewPrefix) // new X(...): X's type arguments are inferred
+	text = strings.TrimPrefix(text, analyzer.NewPrefix)
 	for strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")") && len(analyzer.SplitTop(text[1:len(text)-1], ')')) == 1 {
 		text = strings.TrimSpace(text[1 : len(text)-1])
 	}
@@ -103,6 +105,11 @@ func (p *Program) evalType(t tref, depth int) (tval, string) {
 		params = a.TypeParams
 	}
 	env := bindTypeParams(params, args, t, file)
+	if inferred && c != nil {
+		for _, tp := range params {
+			env[tp.Name] = tref{why: "the type argument " + tp.Name + " of " + name + " is inferred from the arguments of new " + name + "()"}
+		}
+	}
 	if a != nil {
 		return p.evalType(tref{file: file, text: a.Type, env: env}, depth+1)
 	}

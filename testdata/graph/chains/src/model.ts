@@ -13,5 +13,11 @@ export class Optional<S extends Schema> extends Schema { constructor(readonly in
 export class Child { run() {} }
 export class Sub extends Child { run() {} }
 export class Parent { child = new Child(); make() { return new Child(); } local() { const p = new Parent(); return p; } }
-export class Factory { static parent(): Parent { return new Parent(); } }
+export class Factory { static parent(): Parent { return new Parent(); } static make = (): Child => new Child(); }
 export const shared: Parent = new Parent();
+export function makeParent(): Parent { return new Parent(); }
+export function untyped() { return new Child(); }
+export function pick<T extends Child>(): T { return null!; }
+export function overloadedMake(x: string): Child;
+export function overloadedMake(x: number): Sub;
+export function overloadedMake(x: unknown): Child { return new Child(); }
