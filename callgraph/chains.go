@@ -214,13 +214,6 @@ func (p *Program) resolveFromCall(f *analyzer.File, cl analyzer.Callee, fsym sym
 	return p.finishChain(tref{file: df.Path, text: fn.Returns, env: env}, false, v.Steps[k+1:], f.Path, what)
 }
 
-func externalName(sym symbol) string {
-	if sym.external != "" {
-		return "a value of package " + sym.external
-	}
-	return ""
-}
-
 // chainType evaluates steps from a value of type cur (static: the first
 // step is a static member) to the type of the value they give; what names
 // the value in the reasons. file is where the steps are written (explicit

@@ -367,7 +367,7 @@ func (p *Program) walkMembers(start tval, path []string, static bool, what strin
 			}
 		}
 		if why != "" {
-			if fd.m.Type == "" {
+			if fd.m.Type == "" || strings.HasPrefix(fd.m.Type, analyzer.NewPrefix) {
 				return unresolved("the type of %s.%s (inferred from its initializer): %s", what, step, why)
 			}
 			return unresolved("the declared type %s of %s.%s: %s", short(fd.m.Type), what, step, why)
