@@ -216,6 +216,14 @@ func (x *extraction) call(i int32) (Call, bool) {
 
 // callee classifies the callee expression fnc.
 func (x *extraction) callee(fnc int32) Callee {
+	if cl := x.simpleCallee(fnc); cl.Kind != CalleeOther {
+		return cl
+	}
+	return x.chainCallee(fnc)
+}
+
+// simpleCallee classifies a callee made of names (CalleeOther for the rest).
+func (x *extraction) simpleCallee(fnc int32) Callee {
 	var path []string
 	e := fnc
 	for {

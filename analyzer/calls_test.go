@@ -32,8 +32,17 @@ func TestCallShapes(t *testing.T) {
 			"1:16 g() other",
 			"1:16 g ident root=g bind=module"}},
 		{"method on call result", "function f() { g().h(); }", []string{
-			"1:16 g().h other",
+			"1:16 g().h other root=g chain=g().h bind=module",
 			"1:16 g ident root=g bind=module"}},
+		{"chains through call results and element access", "function f(k) { class C { m() { this.a().b<T, U>(1).c(); this.#t[k].insert(); this.m2(k)!.x?.y(); this.a[k](); x[k].y(); } } }", []string{
+			"1:33 this.a().b<T, U>(1).c other chain=this.a().b(T,U).c class=f.C nested",
+			"1:33 this.a().b other chain=this.a().b class=f.C nested",
+			"1:33 this.a this path=[a] class=f.C nested",
+			"1:58 this.#t[k].insert other chain=this.#t[].insert class=f.C nested",
+			"1:79 this.m2(k)!.x?.y other chain=this.m2().x.y class=f.C nested",
+			"1:79 this.m2 this path=[m2] class=f.C nested",
+			"1:99 this.a[k] other nested", // the element called: not a member
+			"1:112 x[k].y other root=x chain=x[].y bind=module nested"}},
 		{"this", "function f() { this.x(); }", []string{"1:16 this.x this path=[x] class="}},
 		{"string-literal element access is a member", "function f() { o[\"k\"](); o.a['b'](); o[`c`](); }", []string{
 			`1:16 o["k"] member root=o path=[k] bind=module`,
@@ -60,7 +69,9 @@ func TestCallShapes(t *testing.T) {
 			`1:22 (await import('./x')).a.b dynamic-member path=[a b] spec="./x"`}},
 		{"dynamic member over lines", "async function f() {\n  (await\n    import(\"./x\")).a();\n}", []string{
 			`2:3 (await import("./x")).a dynamic-member path=[a] spec="./x"`}},
-		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 new X(1).run other", "1:16 X ident root=X bind=module new"}},
+		{"method of an asserted type", "function f() { (a as B<C>).run(); (a as const).run(); (a satisfies B).run(); }", []string{
+			"1:16 (a as B<C>).run other chain=(B<C>).run", "1:35 (a as const).run other", "1:55 (a satisfies B).run other"}},
+		{"method of new", "function f() { new X(1).run(); }", []string{"1:16 new X(1).run other chain=(new X).run", "1:16 X ident root=X bind=module new"}},
 		{"dynamic member non-literal", "async function f() { (await import(p)).a(); }", []string{
 			`1:22 (await import(p)).a other`}},
 		{"calls in nested callbacks", "function f(xs) {\n  xs.map((x) => g(x));\n  xs.forEach(function (y) { h(y); });\n}", []string{

@@ -91,6 +91,25 @@ func projFunctions(f *File) []string {
 	return out
 }
 
+// projValue writes a Value as `root.a().b[]`, `new(X).m` or `(X)` (a root of type X).
+func projValue(v *Value) string {
+	s := v.Root
+	if v.Root == "" {
+		s = "(" + v.Type + ")"
+	}
+	for _, st := range v.Steps {
+		switch st.Kind {
+		case StepMember:
+			s += "." + st.Name
+		case StepCall:
+			s += "(" + strings.Join(st.TypeArgs, ",") + ")"
+		case StepIndex:
+			s += "[]"
+		}
+	}
+	return s
+}
+
 func projCall(c Call) string {
 	s := fmt.Sprintf("%d:%d %s %s", c.Line, c.Column, c.Text, c.Callee.Kind)
 	if c.Callee.Root != "" {
@@ -98,6 +117,12 @@ func projCall(c Call) string {
 	}
 	if len(c.Callee.Path) > 0 {
 		s += " path=[" + strings.Join(c.Callee.Path, " ") + "]"
+	}
+	if v := c.Callee.Chain; v != nil {
+		s += " chain=" + projValue(v)
+		if v.Root == "this" {
+			s += " class=" + c.Callee.ThisClass
+		}
 	}
 	if c.Callee.Specifier != "" {
 		s += fmt.Sprintf(" spec=%q", c.Callee.Specifier)

@@ -278,6 +278,9 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 					mem.Type = annotation(x.text(t))
 				}
 			}
+			if kind == FuncMethod {
+				x.signature(m, &mem)
+			}
 			if x.child(m, "body") >= 0 {
 				fn := newFn(qual+"."+fname, name, kind, m, start, parent)
 				fn.Class, fn.Static = qual, static
@@ -285,6 +288,9 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			}
 			if kind == FuncConstructor {
 				c.Members = append(c.Members, x.parameterProperties(m)...)
+			}
+			if kind == FuncMethod && mem.Returns == "" && mem.Function != "" {
+				x.pending = append(x.pending, pendingMember{class: c, index: len(c.Members), node: m, body: body})
 			}
 			c.Members = append(c.Members, mem)
 		case "public_field_definition":
@@ -298,6 +304,9 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 				mem.Type = annotation(x.text(t))
 			} else {
 				mem.Type = x.newType(x.child(m, "value"))
+			}
+			if mem.Type == "" && x.child(m, "type") < 0 && !mem.Static {
+				x.pending = append(x.pending, pendingMember{class: c, index: len(c.Members), node: x.child(m, "value"), body: body})
 			}
 			if v := x.unwrap(x.child(m, "value")); v >= 0 {
 				switch x.nodes[v].kind {
@@ -313,13 +322,23 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 			fn.Class, fn.Static = qual, true
 		case "abstract_method_signature", "method_signature":
 			if name, ok := x.memberName(x.child(m, "name")); ok {
-				c.Members = append(c.Members, Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
-					Abstract: x.nodes[m].kind == "abstract_method_signature", ThisGuard: x.thisGuard(m)})
+				mem := Member{Name: name, Static: x.hasToken(m, "static"), Line: x.line(x.nodes[m].start),
+					Abstract: x.nodes[m].kind == "abstract_method_signature", ThisGuard: x.thisGuard(m)}
+				x.signature(m, &mem)
+				c.Members = append(c.Members, mem)
 			}
 		}
 		declStart = -1
 	}
 	x.file.Classes = append(x.file.Classes, c)
+}
+
+// signature records a method's declared return type and type parameters.
+func (x *extraction) signature(m int32, mem *Member) {
+	if t := x.child(m, "return_type"); t >= 0 {
+		mem.Returns = annotation(x.text(t))
+	}
+	mem.TypeParams = x.typeParams(m)
 }
 
 // parameterProperties lists the constructor parameters that declare fields:
@@ -376,6 +395,9 @@ func (x *extraction) iface(n int32, qual string) {
 				mem := Member{Name: name, Line: x.line(x.nodes[m].start), Field: x.nodes[m].kind == "property_signature", ThisGuard: x.thisGuard(m)}
 				if t := x.child(m, "type"); t >= 0 {
 					mem.Type = annotation(x.text(t))
+				}
+				if !mem.Field {
+					x.signature(m, &mem)
 				}
 				c.Members = append(c.Members, mem)
 			}

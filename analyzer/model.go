@@ -64,6 +64,8 @@ type Decl struct {
 	// Type is a variable's declared type as written: its annotation, or the
 	// class of the `new X()` it is initialized with; "" when neither.
 	Type string
+	// Overloaded: a function declared with overload signatures.
+	Overloaded bool
 }
 
 // TypeParam is one type parameter of a class, interface, type alias or
@@ -108,6 +110,16 @@ type Member struct {
 	// this (`this is T`, `asserts this is T`): calling it narrows the object.
 	ThisGuard bool
 	Line      int
+	// Returns is a method's (or method signature's) declared return type as
+	// written, "" when none; TypeParams are the method's own.
+	Returns    string
+	TypeParams []TypeParam
+	// Inferred is what decides the type when none is declared: for a
+	// method, the value every return statement of its body returns (`this`,
+	// `new X()`, a const of a known class), when they all agree; for a
+	// field, its initializer (`b = this.a.child`) or, without one, its
+	// only assignment in the constructor. nil when none of these.
+	Inferred *Value
 }
 
 // OpaqueLoad is one load a module walk cannot follow: Kind is "require",
@@ -182,6 +194,10 @@ type Function struct {
 	Column   int
 	Params   []Param
 	Calls    []Call // every call in the body, nested closures included, in source order
+	// Returns is the declared return type as written ("" when none);
+	// TypeParams are the function's own type parameters.
+	Returns    string
+	TypeParams []TypeParam
 
 	StartByte, EndByte         uint // the whole declaration (statement)
 	BodyStartByte, BodyEndByte uint // the body: statement block, or expression body of an arrow
@@ -243,6 +259,40 @@ type Callee struct {
 	// a typed variable; ThisType<X> in it gives X). ThisFrom says which.
 	ThisType string
 	ThisFrom string
+	// Chain is set, with Kind CalleeOther, for a callee that reaches the
+	// member called through a call's result or an element access
+	// (`this.nullable().optional()`, `this.#tries[method].insert()`,
+	// `cache.get(k)!.set()`): every step from the root (`this`, with
+	// ThisClass... set as for CalleeThis; or an identifier, with Root and
+	// Binding set) to the member called.
+	Chain *Value
+}
+
+// Value is an expression whose type the graph may follow: property reads,
+// calls and element accesses from a root.
+type Value struct {
+	// Root is "this", or the identifier the chain starts from; "" when the
+	// root is a value of the type Type (`new X()`, a const of declared type).
+	Root    string
+	Type    string
+	Binding Binding // an identifier root: what it is bound to
+	Steps   []Step
+}
+
+// StepKind is one step of a Value.
+type StepKind string
+
+const (
+	StepMember StepKind = "member" // .name, ?.name, ["name"]
+	StepCall   StepKind = "call"   // (...): a call of what the steps before give
+	StepIndex  StepKind = "index"  // [expr] with a key that is not a literal
+)
+
+// Step is one step of a Value.
+type Step struct {
+	Kind     StepKind
+	Name     string   // StepMember
+	TypeArgs []string // StepCall: explicit type arguments, as written
 }
 
 // BindingKind says where the root identifier of a callee is declared, as seen

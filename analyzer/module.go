@@ -57,6 +57,7 @@ type extraction struct {
 	scoping  bool
 	narrowed map[scopeName]bool // narrowedIn's answers
 	names    map[int32]scope    // boundLocally's scopes
+	pending  []pendingMember    // members whose type inferMembers infers
 }
 
 func (t *tree) extract() {
@@ -87,6 +88,7 @@ func (t *tree) extract() {
 	}
 	x.discover()
 	x.calls()
+	x.inferMembers()
 	x.dynamicImports()
 	x.mocks()
 	f.Errors = t.errors()
@@ -448,9 +450,11 @@ func (x *extraction) addDecl(d Decl) {
 			}
 			if e.Function == nil && d.Function != nil {
 				*e = d
+				e.Overloaded = true
 				return
 			}
 			if d.Function == nil {
+				e.Overloaded = true
 				return // another overload signature, or a signature after the body
 			}
 		}

@@ -183,8 +183,8 @@ func (x *extraction) declaredType(t int32) string {
 }
 
 // newType is the type of value node v when it is `new X(...)` (or
-// `new ns.X<A>(...)`), X a name of the module scope: "X" (with its type
-// arguments, as written); else "".
+// `new ns.X<A>(...)`), X a name of the module scope: "X<A>" with its type
+// arguments as written, "new X" (NewPrefix) without; else "".
 func (x *extraction) newType(v int32) string {
 	for v >= 0 && (x.nodes[v].kind == "parenthesized_expression" || x.nodes[v].kind == "non_null_expression") {
 		v = x.firstNamed(v)
@@ -211,10 +211,15 @@ func (x *extraction) newType(v int32) string {
 	}
 	typ := strings.Join(strings.Fields(x.text(c)), "")
 	if ta := x.child(v, "type_arguments"); ta >= 0 {
-		typ += annotation(x.text(ta))
+		return typ + annotation(x.text(ta))
 	}
-	return typ
+	return NewPrefix + typ
 }
+
+// NewPrefix starts a type taken from `new X(...)` without type arguments
+// ("new X"): X's type parameters, if it has any, are inferred from the
+// constructor's arguments, so what they stand for is not written.
+const NewPrefix = "new "
 
 // thisType is the declared type of `this` at node n when it is not a
 // class's: the explicit `this: T` parameter of the enclosing function, or

@@ -31,6 +31,11 @@ func (p *Program) ResolveCall(f *analyzer.File, c *analyzer.Call) CallEdge {
 	var via Via
 	if c.Callee.Kind == analyzer.CalleeThis {
 		sym, via = p.resolveThis(f, c.Callee), ViaMember
+	} else if c.Callee.Chain != nil {
+		if c.New {
+			return CallEdge{Via: ViaUnresolved, Reason: "new of a member reached through a call's result or an element access"}
+		}
+		sym, via = p.resolveChain(f, c.Callee), ViaMember
 	} else {
 		sym, via = p.resolveCallee(f, c.Callee)
 	}

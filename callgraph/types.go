@@ -24,6 +24,7 @@ type tref struct {
 	text string
 	env  map[string]tref
 	why  string // set when the type is known not to be declared (a type parameter without a constraint)
+	val  *tval  // set when the type is already evaluated (the receiver a polymorphic `this` stands for)
 }
 
 // tval is a type resolved to a declaration of the repository: a class or
@@ -39,9 +40,16 @@ type tval struct {
 // of Partial<T> is T's member.
 var libWrappers = map[string]bool{"Partial": true, "Readonly": true, "Required": true, "NonNullable": true}
 
+// libPicks are the standard library's mapped types that keep some of T's
+// members: a member of Pick<T, K> or Omit<T, K> a program can read is T's.
+var libPicks = map[string]bool{"Pick": true, "Omit": true}
+
 func (p *Program) evalType(t tref, depth int) (tval, string) {
 	if t.why != "" {
 		return tval{}, t.why
+	}
+	if t.val != nil {
+		return *t.val, ""
 	}
 	if depth > maxTypeDepth {
 		return tval{}, "the type nests too deep (or refers to itself)"
@@ -50,6 +58,8 @@ func (p *Program) evalType(t tref, depth int) (tval, string) {
 	if text == "" {
 		return tval{}, "no declared type"
 	}
+	inferred := strings.HasPrefix(text, analyzer.NewPrefix) // new X(...): X's type arguments are inferred
+	text = strings.TrimPrefix(text, analyzer.NewPrefix)
 	for strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")") && len(analyzer.SplitTop(text[1:len(text)-1], ')')) == 1 {
 		text = strings.TrimSpace(text[1 : len(text)-1])
 	}
@@ -83,7 +93,7 @@ func (p *Program) evalType(t tref, depth int) (tval, string) {
 	}
 	file, c, a, why := p.typeDecl(t.file, name)
 	if c == nil && a == nil {
-		if libWrappers[name] && len(args) == 1 && strings.HasPrefix(why, "not a class") {
+		if (libWrappers[name] && len(args) == 1 || libPicks[name] && len(args) == 2) && strings.HasPrefix(why, "not a class") {
 			return p.evalType(tref{file: t.file, text: args[0], env: t.env}, depth+1)
 		}
 		return tval{}, name + ": " + why
@@ -95,6 +105,11 @@ func (p *Program) evalType(t tref, depth int) (tval, string) {
 		params = a.TypeParams
 	}
 	env := bindTypeParams(params, args, t, file)
+	if inferred && c != nil {
+		for _, tp := range params {
+			env[tp.Name] = tref{why: "the type argument " + tp.Name + " of " + name + " is inferred from the arguments of new " + name + "()"}
+		}
+	}
 	if a != nil {
 		return p.evalType(tref{file: file, text: a.Type, env: env}, depth+1)
 	}
@@ -295,10 +310,14 @@ func memberSymbol(fd found) symbol {
 // reasons: "this", "x"). static looks the first step up among static members.
 func (p *Program) walkMembers(start tval, path []string, static bool, what string) symbol {
 	cur := start
-	for i, step := range path {
+	for i := 0; i < len(path); i++ {
+		step := path[i]
 		last := i == len(path)-1
 		if cur.class == nil {
 			mems, ok := objectMembers(cur.obj)
+			if v, isIndex := indexSignature(cur.obj); !ok && isIndex {
+				mems, ok = map[string]string{step: v}, true
+			}
 			if !ok {
 				return unresolved("%s: the object type %s is not read (an index signature, or members not separated by ; or ,)", what, short(cur.obj))
 			}
@@ -325,14 +344,32 @@ func (p *Program) walkMembers(start tval, path []string, static bool, what strin
 		if last {
 			return memberSymbol(fd)
 		}
-		if fd.m.Type == "" {
+		if fd.m.Type == "" && (fd.m.Inferred == nil || !fd.m.Field) {
 			if fd.m.Function != "" {
 				return unresolved("%s.%s is a method of %s, not a field", what, step, fd.owner.Name)
 			}
 			return unresolved("%s.%s has no declared type", what, step)
 		}
-		next, why := p.evalType(tref{file: fd.file, text: fd.m.Type, env: fd.env}, 0)
+		t, why := p.memberType(fd, cur, 0)
 		if why != "" {
+			return unresolved("the type of %s.%s: %s", what, step, why)
+		}
+		next, why := p.evalType(t, 0)
+		if why != "" && i+2 < len(path) {
+			if rv, ok := p.recordValue(t); ok {
+				// this.providers.openai.languageModel() with providers: Record<K, T>
+				if next, why = p.evalType(rv, 0); why != "" {
+					return unresolved("the type of %s.%s.%s: %s", what, step, path[i+1], why)
+				}
+				cur, what = next, what+"."+step+"."+path[i+1]
+				i++
+				continue
+			}
+		}
+		if why != "" {
+			if fd.m.Type == "" || strings.HasPrefix(fd.m.Type, analyzer.NewPrefix) {
+				return unresolved("the type of %s.%s (inferred from its initializer): %s", what, step, why)
+			}
 			return unresolved("the declared type %s of %s.%s: %s", short(fd.m.Type), what, step, why)
 		}
 		cur, what = next, what+"."+step
