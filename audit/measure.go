@@ -3,14 +3,12 @@ package audit
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
-	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
@@ -57,8 +55,9 @@ func (s *Suite) source(file string) []byte {
 
 // measure runs the test files that may run the judged functions (their
 // testsuite candidates), once each, in a sandbox copy of the repository
-// with an entry marker in every judged function (the lab's probes), and
-// records in s.Executed which test files entered each. A function no test
+// with an entry marker in every judged function (the lab's Measure, with a
+// probe per function and the vi.mock factories of the test and setup
+// files), and records in s.Executed which test files entered each. A function no test
 // loads is recorded as executed by none without a run; one whose body could
 // not be marked is left out (the static walk decides it). With a change
 // (--base) only the functions it touched are measured. It returns notes on
@@ -103,43 +102,18 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	if err != nil {
 		return nil, err
 	}
-	// One vitest run of all the candidates first; file by file (the lab's
-	// baselines) when that run gives no report.
-	if entered, unrunnable, notes, ok, err := measureOneRun(ctx, sbs[0], s.TestSuite.Config, probes, tests, s.factories(tests)); err != nil {
-		return nil, err
-	} else if ok {
-		tm.Runs = 1
-		s.Unrunnable = unrunnable
-		for i, id := range ids {
-			if entered[i] != nil {
-				s.Executed[id] = entered[i]
-			}
-		}
-		return notes, nil
-	}
-	l := &lab.Lab{Root: sbs[0].Root, Files: sbs[0], Runner: r, MarkerPrefix: "audit", Coverage: true, Probes: probes, Config: s.TestSuite.Config}
-	res, err := l.Execute(ctx, tests, nil)
+	l := &lab.Lab{Root: sbs[0].Root, Files: sbs[0], Runner: r, MarkerPrefix: "audit", Config: s.TestSuite.Config, Factories: s.factories(tests)}
+	m, err := l.Measure(ctx, tests, probes)
 	if err != nil {
 		return nil, err
 	}
-	tm.Runs = len(res.Baselines)
+	tm.Runs, s.Unrunnable = m.Runs, m.Unrunnable
 	for i, id := range ids {
-		if res.Entered[i] != nil {
-			s.Executed[id] = res.Entered[i]
+		if m.Entered[i] != nil {
+			s.Executed[id] = m.Entered[i]
 		}
 	}
-	var notes []string
-	s.Unrunnable = map[string]string{}
-	for _, b := range res.Baselines {
-		if b.Outcome == lab.Error && !strings.HasPrefix(b.Detail, lab.NoTestExecuted) {
-			s.Unrunnable[b.Test] = firstError(b.Detail) // it could not run: it measured nothing
-			continue
-		}
-		if b.Outcome != lab.Passed {
-			notes = append(notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", b.Test, text.FirstLine(b.Detail, 200)))
-		}
-	}
-	return notes, nil
+	return m.Notes, nil
 }
 
 // factories are the vi.mock factories of the test files and the setup

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/text"
-	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -370,66 +368,34 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	if tmp == "" {
 		return nil, fmt.Errorf("sandbox %s: no temporary directory", sb.Root)
 	}
-	recFile, report, assertFile := filepath.Join(tmp, "swap-"+tag), filepath.Join(tmp, "swap-"+tag+".json"), filepath.Join(tmp, "asserted-"+tag)
+	recFile, assertFile := filepath.Join(tmp, "swap-"+tag), filepath.Join(tmp, "asserted-"+tag)
 	os.Remove(recFile)
-	os.Remove(report)
 	os.Remove(assertFile)
-	vitest, err := runner.FindVitest(sb.Root, files[0])
+	spec := runner.Spec{Dir: sb.Root, Config: s.TestSuite.Config}
+	run, err := runner.RunTogether(ctx, spec, files, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
-	if s.TestSuite.Config != "" {
-		args = append(args, "--config", s.TestSuite.Config)
-	}
-	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
-	cmd.Dir = sb.Root
-	cmd.Env = vitestenv.For(sb.Root, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
-	out, _ := cmd.CombinedOutput() // a red test file exits 1: the report says more
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	outcomes := map[string]*swapOutcome{}
-	var rep struct {
-		TestResults []struct {
-			Name             string `json:"name"`
-			Status           string `json:"status"`
-			Message          string `json:"message"`
-			AssertionResults []struct {
-				FullName        string   `json:"fullName"`
-				Status          string   `json:"status"`
-				FailureMessages []string `json:"failureMessages"`
-			} `json:"assertionResults"`
-		} `json:"testResults"`
-	}
-	b, err := os.ReadFile(report)
-	if err != nil || json.Unmarshal(b, &rep) != nil {
-		why := text.FirstLine(string(out), 300)
+	if !run.Report {
+		why := text.FirstLine(run.Output, 300)
 		for _, f := range files {
 			outcomes[f] = &swapOutcome{ran: true, loadErr: "vitest gave no report: " + why}
 		}
 	}
-	real, _ := filepath.EvalSymlinks(sb.Root)
-	for _, tr := range rep.TestResults {
-		var rel string
-		for _, root := range []string{real, sb.Root} {
-			if r, err := filepath.Rel(root, tr.Name); err == nil && filepath.IsLocal(r) {
-				rel = filepath.ToSlash(r)
-				break
-			}
-		}
+	for rel, tr := range run.Files {
 		o := &swapOutcome{ran: true, failing: map[string]bool{}, passed: map[string]bool{}}
-		for _, a := range tr.AssertionResults {
+		for _, a := range tr.Tests {
 			if a.Status == "passed" {
-				o.passed[a.FullName] = true
+				o.passed[a.Name] = true
 			}
 			if a.Status == "failed" {
 				msg := ""
-				if len(a.FailureMessages) > 0 {
-					msg = text.FirstLine(a.FailureMessages[0], 200)
+				if a.Failure != "" {
+					msg = text.FirstLine(a.Failure, 200)
 				}
-				o.failed = append(o.failed, failedTest{a.FullName, msg})
-				o.failing[a.FullName] = true
+				o.failed = append(o.failed, failedTest{a.Name, msg})
+				o.failing[a.Name] = true
 			}
 		}
 		if tr.Status == "failed" && len(o.failed) == 0 {
@@ -459,7 +425,6 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 		}
 	}
 	os.Remove(recFile)
-	os.Remove(report)
 	os.Remove(assertFile)
 	return &swapResult{recs: recs, outcomes: outcomes, asserted: asserted}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 )
 
 // checkWritable tells, before any mutant runs, whether the output file
@@ -61,12 +63,14 @@ var oracleVersion = sync.OnceValue(func() string {
 	return v + " " + hex.EncodeToString(h.Sum(nil))[:16]
 })
 
-// jestInstead says, for a repository with no vitest, whether its tests run
-// on jest (a jest config, a jest dependency or package.json "jest" key):
-// what was found, "" when nothing says jest. oracle gate runs vitest suites
-// only: the user is told that, not to install dependencies.
+// jestInstead says, for a repository with no vitest (internal/vitestloc's
+// lookup, the one listing and running use: up to the workspace root),
+// whether its tests run on jest (a jest config, a jest dependency or
+// package.json "jest" key): what was found, "" when nothing says jest.
+// oracle gate runs vitest suites only: the user is told that, not to
+// install dependencies.
 func jestInstead(root string) string {
-	if _, err := os.Stat(filepath.Join(root, "node_modules", "vitest", "package.json")); err == nil {
+	if vitestloc.Find(root) != "" {
 		return ""
 	}
 	entries, _ := os.ReadDir(root)

@@ -87,6 +87,10 @@ type Lab struct {
 	// Probes are functions whose entry the baselines record (Coverage
 	// only): Result.Entered says which test files ran each.
 	Probes []Probe
+	// Factories are the vi.mock factories of the test and setup files, by
+	// file (byte ranges): Measure's entry markers record nothing while one
+	// runs (the factory is the test's scaffolding, not the test).
+	Factories map[string][][2]uint
 	// NoJoint runs every baseline in a vitest run of its own, even when
 	// the runner can run several test files at once (runner.JointRunner).
 	NoJoint bool

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestJestInsteadFindsVitestAsTheRunnerDoes: whether a repository has
+// vitest is the one lookup (internal/vitestloc) listing and running use:
+// a package of a workspace whose vitest is hoisted to the workspace's
+// node_modules has vitest, so its jest config does not stop the gate;
+// with no vitest up to the workspace root it does; a vitest above the
+// workspace root is not the repository's.
+func TestJestInsteadFindsVitestAsTheRunnerDoes(t *testing.T) {
+	vitest := map[string]string{"node_modules/vitest/vitest.mjs": "", "node_modules/vitest/package.json": `{"name":"vitest","version":"4.0.0"}`}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		pkg   string // the repository, under the temp dir
+		want  string
+	}{
+		{"vitest hoisted to the workspace", mergeFiles(vitest, map[string]string{
+			"package.json":                `{"private":true,"workspaces":["packages/*"]}`,
+			"packages/app/package.json":   `{"name":"app"}`,
+			"packages/app/jest.config.js": "module.exports = {};\n",
+			"packages/app/src/index.ts":   "export const a = 1;\n",
+		}), "packages/app", ""},
+		{"no vitest up to the workspace root", map[string]string{
+			"package.json":                `{"private":true,"workspaces":["packages/*"]}`,
+			"packages/app/package.json":   `{"name":"app"}`,
+			"packages/app/jest.config.js": "module.exports = {};\n",
+		}, "packages/app", "jest.config.js"},
+		{"vitest above the workspace root", mergeFiles(vitest, map[string]string{
+			"ws/package.json":              `{"private":true,"workspaces":["packages/*"]}`,
+			"ws/packages/app/package.json": `{"name":"app","devDependencies":{"jest":"^29"}}`,
+		}), "ws/packages/app", "the jest dependency in package.json"},
+		{"the package's own vitest", mergeFiles(map[string]string{
+			"app/package.json":   `{"name":"app","devDependencies":{"jest":"^29"}}`,
+			"app/jest.config.ts": "export default {};\n",
+		}, prefixed("app/", vitest)), "app", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for rel, body := range tc.files {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := jestInstead(filepath.Join(dir, filepath.FromSlash(tc.pkg))); got != tc.want {
+				t.Errorf("jestInstead = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func prefixed(p string, m map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[p+k] = v
+	}
+	return out
+}

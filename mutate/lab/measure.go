@@ -1,0 +1,219 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// Measurement is what Measure established of the test files on the
+// unmodified code: which of them entered each probe, which could not run,
+// and notes on what the runs could not see.
+type Measurement struct {
+	// Entered has, per probe, the test files that entered it, sorted; nil
+	// for a probe that could not be marked.
+	Entered [][]string
+	// Unrunnable are the test files that could not run, with their first
+	// error: they measured nothing.
+	Unrunnable map[string]string
+	// Notes say which test files do not pass on the code as it is (what
+	// they ran before they stopped counts as run), sorted.
+	Notes []string
+	// Runs counts the vitest runs it took (1: every file at once).
+	Runs int
+}
+
+// Measure runs tests on the unmodified code with an entry marker in each
+// probe, and says which test files entered each (the answer to "which
+// tests execute this", measured). It runs them first in one plain vitest
+// run of them all (runner.RunTogether: vitest's own pool, the per-file
+// runs cost a vitest run each, most of the time on a suite of many small
+// files); when that run gives no report, the lab's baselines run them
+// (ExecuteJobs's first stage: the joint run, then each file alone), with
+// coverage. The markers record nothing while a vi.mock factory of
+// Lab.Factories runs: a function called only while a factory builds its
+// stand-in is not run by the test. The files are restored after the runs.
+func (l *Lab) Measure(ctx context.Context, tests []string, probes []Probe) (*Measurement, error) {
+	if m, ok, err := l.measureTogether(ctx, tests, probes); err != nil || ok {
+		return m, err
+	}
+	one := *l
+	one.Probes, one.Coverage = probes, true
+	res, err := one.Execute(ctx, tests, nil)
+	if err != nil {
+		return nil, err
+	}
+	m := &Measurement{Entered: res.Entered, Unrunnable: map[string]string{}, Runs: len(res.Baselines)}
+	if m.Entered == nil {
+		m.Entered = make([][]string, len(probes))
+	}
+	for i := range m.Entered {
+		slices.Sort(m.Entered[i])
+	}
+	for _, b := range res.Baselines {
+		if b.Outcome == Error && !strings.HasPrefix(b.Detail, NoTestExecuted) {
+			m.Unrunnable[b.Test] = runner.FirstError(b.Detail) // it could not run: it measured nothing
+			continue
+		}
+		if b.Outcome != Passed {
+			m.Notes = append(m.Notes, fmt.Sprintf("%s does not pass on the code as it is (%s): what it ran before it stopped counts as run", b.Test, text.FirstLine(b.Detail, 200)))
+		}
+	}
+	return m, nil
+}
+
+// measureTogether is Measure's one run of every test file at once; ok is
+// false when it gave no report.
+func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Probe) (m *Measurement, ok bool, err error) {
+	if err := runner.CheckMarkerSupport(ctx); err != nil {
+		return nil, false, nil
+	}
+	var written []string
+	defer func() {
+		for _, f := range written {
+			if rerr := l.Files.Restore(f); rerr != nil && err == nil {
+				err = fmt.Errorf("sandbox: %w", rerr)
+			}
+		}
+	}()
+	marked, err := l.markEntries(probes, &written)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, f := range slices.Sorted(maps.Keys(l.Factories)) {
+		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		src, ok := wrapFactories(orig, l.Factories[f])
+		if !ok {
+			continue
+		}
+		if err := l.Files.WriteFile(f, src); err != nil {
+			return nil, false, fmt.Errorf("sandbox: %w", err)
+		}
+		written = append(written, f)
+	}
+	t, err := runner.RunTogether(ctx, l.spec(l.Root, "", 0, ""), tests)
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	if err != nil || !t.Report {
+		return nil, false, nil // no report: vitest itself failed; the caller measures file by file
+	}
+	m = &Measurement{Runs: 1, Unrunnable: map[string]string{}, Entered: make([][]string, len(probes))}
+	if len(t.Files) == 0 {
+		why := runner.RunError(t.Output)
+		if why == "" {
+			return nil, false, nil // the caller measures file by file
+		}
+		// The whole run failed before any test file (a globalSetup that
+		// throws): each would fail the same way alone; none measured.
+		for _, f := range tests {
+			m.Unrunnable[f] = "the vitest run failed: " + why
+		}
+		for i := range m.Entered {
+			m.Entered[i] = []string{} // nothing ran
+		}
+		return m, true, nil
+	}
+	for _, f := range tests {
+		m.Unrunnable[f] = "vitest did not run it"
+	}
+	for _, f := range slices.Sorted(maps.Keys(t.Files)) {
+		r := t.Files[f]
+		delete(m.Unrunnable, f)
+		if r.Status == "failed" && len(r.Tests) == 0 {
+			m.Unrunnable[f] = runner.FirstError(r.Message)
+			continue
+		}
+		if r.Status != "passed" {
+			why := ""
+			if msg := text.FirstLine(r.Message, 200); msg != "" {
+				why = " (" + msg + ")"
+			}
+			m.Notes = append(m.Notes, fmt.Sprintf("%s does not pass on the code as it is%s: what it ran before it stopped counts as run", f, why))
+		}
+	}
+	slices.Sort(m.Notes)
+	for i := range probes {
+		if marked[i] {
+			m.Entered[i] = slices.Clone(t.Entered[strconv.Itoa(i)])
+			if m.Entered[i] == nil {
+				m.Entered[i] = []string{}
+			}
+		}
+	}
+	return m, true, nil
+}
+
+// markEntries writes each probe's file with an entry marker in each probe's
+// body that names the test file running it (runner.FileMarkerStatement,
+// probe i's id i), silent while a vi.mock factory runs; it adds the files
+// to written and says which probes carry a marker.
+func (l *Lab) markEntries(probes []Probe, written *[]string) ([]bool, error) {
+	byFile := map[string][]int{}
+	var files []string
+	for i, pr := range probes {
+		if byFile[pr.Path] == nil {
+			files = append(files, pr.Path)
+		}
+		byFile[pr.Path] = append(byFile[pr.Path], i)
+	}
+	marked := make([]bool, len(probes))
+	for _, f := range files {
+		ps := byFile[f]
+		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		bodies := make([][2]uint, len(ps))
+		for k, i := range ps {
+			bodies[k] = probes[i].Body
+		}
+		src, _, err := edit.Instrument(f, orig, nil, nil, bodies, func(k int) string {
+			return "if (!globalThis." + inFactory + ") { " + runner.FileMarkerStatement(strconv.Itoa(ps[k])) + " }"
+		})
+		if err != nil {
+			continue
+		}
+		if err := l.Files.WriteFile(f, src); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		*written = append(*written, f)
+		for _, i := range ps {
+			marked[i] = true
+		}
+	}
+	return marked, nil
+}
+
+// inFactory is the global counting the vi.mock factories running.
+const inFactory = "__oracleInMockFactory"
+
+// wrapFactories wraps each factory (byte ranges of src, in any order) in a
+// function that counts itself running in globalThis[inFactory], awaiting
+// what the factory returns (vitest awaits a factory's result), on the
+// factory's own line. ok is false when a range does not fit src.
+func wrapFactories(src []byte, ranges [][2]uint) ([]byte, bool) {
+	rs := slices.Clone(ranges)
+	slices.SortFunc(rs, func(a, b [2]uint) int { return int(b[0]) - int(a[0]) }) // last first
+	out := slices.Clone(src)
+	const head = "((f) => async function (...a) { const g = globalThis; g." + inFactory + " = (g." + inFactory + " ?? 0) + 1; try { return await f.apply(this, a); } finally { g." + inFactory + "--; } })("
+	for i, r := range rs {
+		if r[0] >= r[1] || r[1] > uint(len(src)) || i > 0 && r[1] > rs[i-1][0] {
+			return nil, false // out of the file, or overlapping
+		}
+		out = slices.Concat(out[:r[0]], []byte(head), out[r[0]:r[1]], []byte(")"), out[r[1]:])
+	}
+	return out, true
+}

@@ -1,0 +1,168 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestenv"
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+// Together is what one plain `vitest run` of many test files at once
+// established (RunTogether), read from vitest's JSON report as every run
+// of the runner is (jsonReport): facts only.
+type Together struct {
+	// Report: vitest wrote a readable report; without one the other fields
+	// are empty but Output.
+	Report bool
+	// Files are the test files the report names (repository-relative),
+	// each with its status, its own error message and its tests.
+	Files map[string]TogetherFile
+	// Entered are, per marker id, the test files whose worker ran a
+	// FileMarkerStatement of that id (sorted); a line written outside a
+	// worker ("?") names no file and counts for none.
+	Entered map[string][]string
+	// Output is what the run printed (stdout and stderr).
+	Output string
+}
+
+// TogetherFile is one test file's part of the report.
+type TogetherFile struct {
+	Status  string // vitest's: "passed", "failed"
+	Message string // its own error (a load error), as vitest wrote it
+	Tests   []TogetherTest
+}
+
+// TogetherTest is one test of a TogetherFile.
+type TogetherTest struct {
+	Name    string // vitest's full name
+	Status  string // vitest's: passed, failed, skipped, pending, todo
+	Failure string // its first failure message, as vitest wrote it
+}
+
+// RunTogether runs files (repository-relative) of the repository s.Dir, a
+// sandbox, in one plain `vitest run` from s.Dir (vitest's own pool and
+// isolation, as the user's run), with s.Config when set, $ORACLE_REACHED
+// set for FileMarkerStatement's lines, and env added to the environment.
+// Its error is vitest's absence, a sandbox without a temporary directory,
+// or ctx's.
+func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (Together, error) {
+	var t Together
+	if len(files) == 0 {
+		return t, fmt.Errorf("runner: no test file to run")
+	}
+	vitest, err := FindVitest(s.Dir, files[0])
+	if err != nil {
+		return t, err
+	}
+	base := sbox.TempDirFor(s.Dir)
+	if base == "" {
+		return t, fmt.Errorf("sandbox %s: no temporary directory", s.Dir)
+	}
+	tmp, err := os.MkdirTemp(base, "oracle-together-")
+	if err != nil {
+		return t, fmt.Errorf("runner: temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
+	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + reportPath}
+	if s.Config != "" {
+		args = append(args, "--config", s.Config)
+	}
+	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
+	cmd.Dir = s.Dir
+	cmd.Env = vitestenv.For(s.Dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
+	t.Output = out.String()
+	if ctx.Err() != nil {
+		return t, ctx.Err()
+	}
+	var rep jsonReport
+	b, err := os.ReadFile(reportPath)
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		return t, nil
+	}
+	t.Report, t.Files, t.Entered = true, map[string]TogetherFile{}, map[string][]string{}
+	real, _ := filepath.EvalSymlinks(s.Dir)
+	rel := func(abs string) string {
+		for _, root := range []string{real, s.Dir} {
+			if r, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(r) {
+				return filepath.ToSlash(r)
+			}
+		}
+		return ""
+	}
+	for _, fr := range rep.TestResults {
+		f := TogetherFile{Status: fr.Status, Message: fr.Message}
+		for _, a := range fr.AssertionResults {
+			tt := TogetherTest{Name: a.FullName, Status: a.Status}
+			if len(a.FailureMessages) > 0 {
+				tt.Failure = a.FailureMessages[0]
+			}
+			f.Tests = append(f.Tests, tt)
+		}
+		t.Files[rel(fr.Name)] = f
+	}
+	if f, err := os.Open(reached); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			file, id, found := strings.Cut(sc.Text(), "\t")
+			if test := rel(file); found && test != "" && !slices.Contains(t.Entered[id], test) {
+				t.Entered[id] = append(t.Entered[id], test)
+			}
+		}
+		f.Close()
+	}
+	for _, files := range t.Entered {
+		slices.Sort(files)
+	}
+	return t, nil
+}
+
+// FirstError is the first line of a test file's error message, joined
+// with the next when it only announces it ("Transform failed with 1
+// error:"), without colours, at most 300 bytes.
+func FirstError(msg string) string {
+	var lines []string
+	for _, l := range strings.Split(stripANSI(msg), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "it failed to load, with no message"
+	}
+	first := lines[0]
+	if strings.HasSuffix(first, ":") && len(lines) > 1 {
+		first += " " + lines[1]
+	}
+	return text.FirstLine(first, 300)
+}
+
+// namedError matches the line of a run's output that names its error
+// (`Error: the database is not reachable`, `TypeError: ...`).
+var namedError = regexp.MustCompile(`^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)\b.*`)
+
+// RunError is the first error a vitest run's output names, without
+// colours, "" when it names none.
+func RunError(out string) string {
+	for _, l := range strings.Split(stripANSI(out), "\n") {
+		if l = strings.TrimSpace(l); namedError.MatchString(l) {
+			return text.FirstLine(l, 300)
+		}
+	}
+	return ""
+}
