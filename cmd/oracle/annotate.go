@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/oracle-ts/oracle/gate"
-	"github.com/oracle-ts/oracle/prove"
 	"github.com/oracle-ts/oracle/mutate/lab"
+	"github.com/oracle-ts/oracle/prove"
 )
 
 // inGitHubActions reports whether oracle runs as a GitHub Actions step, where
