@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -328,5 +329,53 @@ function check() { expect(1).toBe(1); }
 	}
 	if s.neverAsserted(nil) != nil {
 		t.Error("findings without a run")
+	}
+}
+
+// TestNeverAssertedConditional (issue 29: eslint-plugin-vitest's
+// no-conditional-expect, by execution): in a test that passed and ran
+// some of its assertions, one that never ran is a finding on its line,
+// unless its construct (the other branch of its if, the catch of its try)
+// asserted on the path taken, or it is a marker of a line never to reach.
+func TestNeverAssertedConditional(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		ran        []int // the lines whose assertions ran
+		want       []int // the lines of the findings
+	}{
+		{"a branch not taken", "  expect(f()).toBe(1);\n  if (x) {\n    expect(g()).toBe(2);\n  }\n", []int{3}, []int{5}},
+		{"a ternary not taken", "  expect(f()).toBe(1);\n  x ? expect(g()).toBe(2) : null;\n", []int{3}, []int{4}},
+		{"a && not taken", "  expect(f()).toBe(1);\n  x && expect(g()).toBe(2);\n", []int{3}, []int{4}},
+		{"a callback never called", "  expect(f()).toBe(1);\n  on('e', (m) => expect(m).toBe(2));\n", []int{3}, []int{4}},
+		{"a catch never reached", "  expect(f()).toBe(1);\n  try {\n    g();\n  } catch (e) {\n    expect(e).toBeDefined();\n  }\n", []int{3}, []int{7}},
+		{"the other branch asserted", "  if (x) {\n    expect(f()).toBe(1);\n  } else {\n    expect(g()).toBe(2);\n  }\n", []int{4}, nil},
+		{"a marker of a line never to reach", "  try {\n    g();\n    expect(true).toBe(false);\n  } catch (e) {\n    expect(e).toBeDefined();\n  }\n", []int{7}, nil},
+		{"every assertion ran", "  expect(f()).toBe(1);\n  if (x) expect(g()).toBe(2);\n", []int{3, 4}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "import { expect, it } from \"vitest\";\nit(\"t\", () => {\n" + tc.body + "});\n"
+			f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+			tf := analyzer.TestStructure(syn)
+			s := &Suite{Tests: []string{"test/a.test.ts"}, inputs: map[string]*TestInput{"test/a.test.ts": {File: f, Syntax: syn, Structure: tf}}}
+			mf := markExpects(0, f, syn, tf, nil)
+			asserted := map[string]bool{}
+			for ai, a := range tf.Assertions {
+				if slices.Contains(tc.ran, a.Line) {
+					asserted[mf.ids[ai]] = true
+				}
+			}
+			run := &assertedRun{marks: map[string]*markedFile{"test/a.test.ts": mf}, asserted: asserted,
+				outcomes: map[string]*swapOutcome{"test/a.test.ts": {ran: true, passed: map[string]bool{"t": true}}}}
+			var got []int
+			for _, x := range s.neverAsserted(run) {
+				got = append(got, x.Line)
+				if x.Rule != "vacuous-test/never-asserted" || !strings.Contains(x.Message, "never ran (measured)") {
+					t.Errorf("finding %+v", x)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings on lines %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
