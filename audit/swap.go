@@ -15,6 +15,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/text"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -311,8 +312,23 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 	}
 	var recs [2]map[string][]swapCall
 	var outs [2]map[string]*swapOutcome
+	// One vitest for both runs, the one that listed the suite: found from
+	// the config's directory, else from the root. In a workspace, packages
+	// may hold vitests of their own (nuxt/cli: the same vitest for vite 7
+	// at the root and vite 8 in a package); found from the second run's
+	// first file, another would run, and the two runs would differ by more
+	// than the mocks.
+	vitest := vitestloc.Find(sb.Root)
+	if s.TestSuite.Config != "" {
+		if vitest, err = runner.FindVitest(sb.Root, s.TestSuite.Config); err != nil {
+			return nil, nil, err
+		}
+	}
+	if vitest == "" {
+		return nil, nil, fmt.Errorf("sandbox %s: vitest is not installed (no node_modules/vitest up to the workspace root)", sb.Root)
+	}
 	if len(files) > 0 {
-		res, err := s.swapRun(ctx, sb, files, sources, "m")
+		res, err := s.swapRun(ctx, sb, vitest, files, sources, "m")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -330,7 +346,7 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 		}
 	}
 	if len(files) > 0 {
-		res, err := s.swapRun(ctx, sb, files, sources, "r")
+		res, err := s.swapRun(ctx, sb, vitest, files, sources, "r")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -351,10 +367,10 @@ type swapResult struct {
 }
 
 // swapRun writes the test files of the run into the sandbox with the
-// sources given, runs vitest on them once, restores them, and returns the
+// sources given, runs vitest (the script at path vitest) on them once, restores them, and returns the
 // recorded calls by tag, what the run said of each file and the expect
 // calls that ran.
-func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, sources map[string][]byte, tag string) (*swapResult, error) {
+func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, vitest string, files []string, sources map[string][]byte, tag string) (*swapResult, error) {
 	for _, f := range files {
 		if err := sb.WriteFile(f, sources[f]); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
@@ -373,10 +389,6 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	os.Remove(recFile)
 	os.Remove(report)
 	os.Remove(assertFile)
-	vitest, err := runner.FindVitest(sb.Root, files[0])
-	if err != nil {
-		return nil, err
-	}
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
 	if s.TestSuite.Config != "" {
 		args = append(args, "--config", s.TestSuite.Config)
