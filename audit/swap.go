@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
 	"github.com/oracle-ts/oracle/mutate/lab"
@@ -52,6 +53,10 @@ type swapMock struct {
 	factory            bool
 	interaction        string // the test's own use of the mock that makes it an interaction test
 	mocksFile          string // automock: the __mocks__ file standing in, repo-relative ("" none)
+	// generic are the module's exports declared to return one of their own
+	// type parameters (`fetchJson<T>(url): Promise<T>`), with that type:
+	// their values are their data's, not a shape of the module.
+	generic map[string]string
 }
 
 // repoMocks are the whole-module vi.mock calls of modules of the repository
@@ -354,6 +359,9 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 		tm.SwapRuns++
 	}
 	for _, i := range swap {
+		mocks[i].generic = genericReturns(s.Program, mocks[i].module)
+	}
+	for _, i := range swap {
 		rows[i].WithReal = swapVerdict(mocks, swap, i, recs, outs)
 	}
 	return rows, asserted, nil
@@ -584,6 +592,11 @@ func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swap
 		}
 	}
 	if !compared {
+		for _, c := range recs[0][fmt.Sprint("m", i)] {
+			if rt, ok := m.generic[c.Export]; ok {
+				return at(CellUnknown, "test %s fails with the real module, whose %s is declared to return its type parameter (%s): its values are its data's (a response, a file), not a shape of %s, so the mock's cannot be compared with them", newly[0], c.Export, rt, m.module)
+			}
+		}
 		return at(CellUnknown, "test %s fails with the real module, and no function of the mock returned a value on both sides (a class, or values that are not functions): the shapes cannot be compared", newly[0])
 	}
 	return at(CellUnknown, "the mock stages a scenario the real module does not produce for these inputs: test %s fails with the real module, whose values have the mock's shapes", newly[0])
@@ -621,7 +634,7 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) (diff string, compared bool
 	slices.Sort(exports)
 	for _, e := range exports {
 		rs := rc[e]
-		if len(rs) == 0 {
+		if _, generic := m.generic[e]; len(rs) == 0 || generic {
 			continue
 		}
 		compared = true
@@ -689,6 +702,43 @@ func incompatible(mv, rv swapCall) string {
 		return "the real value has no " + strings.Join(only, ", ")
 	}
 	return ""
+}
+
+// typeParams reads the type parameters of a function's head (`function
+// fetchJson<T>(`, `= async <T, U>(`).
+var typeParams = regexp.MustCompile(`^[^(]*?<([^>(]*)>\s*\(`)
+
+// genericReturns are the exported functions of module declared to return
+// one of their own type parameters, bare or as a promise (`fetchJson<T>(url):
+// Promise<T>`), with that return type: what they return is what their data
+// is (the network's, a file's), whatever the module says, so its shape is
+// no evidence of drift.
+func genericReturns(p *callgraph.Program, module string) map[string]string {
+	out := map[string]string{}
+	f, syn := parseFile(p, module)
+	if f == nil || syn == nil {
+		return out
+	}
+	for _, fn := range f.Functions {
+		if fn.Kind != analyzer.FuncTop || !fn.Exported {
+			continue
+		}
+		rt := returnType(syn, fn)
+		inner := rt
+		if x, ok := strings.CutPrefix(inner, "Promise<"); ok {
+			inner = strings.TrimSuffix(x, ">")
+		}
+		m := typeParams.FindStringSubmatch(string(syn.Src()[fn.StartByte:fn.BodyStartByte]))
+		if rt == "" || m == nil {
+			continue
+		}
+		for _, tp := range strings.Split(m[1], ",") {
+			if name := strings.Fields(tp); len(name) > 0 && name[0] == strings.TrimSpace(inner) {
+				out[fn.Name] = rt
+			}
+		}
+	}
+	return out
 }
 
 // shapeVerdict is the shape cell of mock m: the mock-drift findings on it

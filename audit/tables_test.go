@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 )
 
 // mockOf parses a test file and returns it with its first vi.mock as a
@@ -377,5 +378,37 @@ func TestNeverAssertedConditional(t *testing.T) {
 				t.Errorf("findings on lines %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSwapVerdictGeneric (nuxt/cli's fetchJson<T>(url): Promise<T>): a
+// function declared to return its type parameter returns its data's shape
+// (the registry's document), not one of the module: other paths on the
+// real side are no drift, the row is UNKNOWN naming why.
+func TestSwapVerdictGeneric(t *testing.T) {
+	root := writeRepo(t, map[string]string{"src/fetch.ts": "export async function fetchJson<T>(url: string): Promise<T> {\n  return (await fetch(url)).json() as T;\n}\n" +
+		"export const read = <T extends object, U = T>(p: string): T => JSON.parse(p);\n" +
+		"export function list<T>(xs: T[]): T[] {\n  return xs;\n}\n" +
+		"export async function load(id: string): Promise<{ id: string }> {\n  return { id };\n}\n"})
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := genericReturns(p, "src/fetch.ts")
+	if len(got) != 2 || got["fetchJson"] != "Promise<T>" || got["read"] != "T" {
+		t.Errorf("generic returns %v, want fetchJson and read", got)
+	}
+	m := &swapMock{test: "test/a.test.ts", module: "src/fetch.ts", spec: "../src/fetch", line: 3, endLine: 5, generic: got}
+	mocked := []swapCall{{Tag: "m0", Export: "fetchJson", Async: true, Kind: "object", Paths: []string{".versions", ".versions.1.0.0"}}}
+	real := []swapCall{{Tag: "r0", Export: "fetchJson", Async: true, Kind: "object", Paths: []string{".versions", ".versions.0.3.0"}}}
+	green := map[string]*swapOutcome{"test/a.test.ts": {ran: true, failing: map[string]bool{}}}
+	red := map[string]*swapOutcome{"test/a.test.ts": {ran: true, failed: []failedTest{{"adds", "Cannot read properties of undefined (reading '1')"}}, failing: map[string]bool{"adds": true}}}
+	v := swapVerdict([]*swapMock{m}, []int{0}, 0, [2]map[string][]swapCall{{"m0": mocked}, {"r0": real}}, [2]map[string]*swapOutcome{green, red})
+	if v.Cell != CellUnknown || !strings.Contains(v.Evidence, "fetchJson is declared to return its type parameter (Promise<T>)") {
+		t.Errorf("verdict %s: %s, want UNKNOWN naming fetchJson's type parameter", v.Cell, v.Evidence)
+	}
+	m.generic = nil
+	if v := swapVerdict([]*swapMock{m}, []int{0}, 0, [2]map[string][]swapCall{{"m0": mocked}, {"r0": real}}, [2]map[string]*swapOutcome{green, red}); v.Cell != CellFail {
+		t.Errorf("a function of its own shape: %s, want FAIL", v.Cell)
 	}
 }
