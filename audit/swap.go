@@ -201,6 +201,11 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 		q := regexp.QuoteMeta(name)
 		pats = append(pats, `vi\.mocked\(\s*(?:[\w$]+\.)+`+q+`\b`, `\.`+q+setter, `expect\(\s*(?:[\w$]+\.)+`+q+called)
 	}
+	if m.factory {
+		if rec := factoryRecords(test, syn, m); rec != "" {
+			return rec
+		}
+	}
 	src := string(syn.Src())
 	first := -1
 	var found string
@@ -213,6 +218,80 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 		return ""
 	}
 	return fmt.Sprintf("%s:%d: `%s`", test, strings.Count(src[:first], "\n")+1, text.OneLine(found, 60))
+}
+
+// recorders are the methods by which a factory records into a collection
+// (`evaluated.add("cert")`, `calls.push(x)`).
+var recorders = map[string]bool{"add": true, "push": true, "set": true, "unshift": true}
+
+// factoryRecords is how a vi.mock factory records into state of the test
+// file that the test reads (`vi.mock("./cert", () => { evaluated.add("cert");
+// ... })` and `expect(evaluated.has("cert"))`): the test inspects the mock's
+// loading, an instrumentation the real module does not do; "" when it does
+// not.
+func factoryRecords(test string, syn *analyzer.Syntax, m *swapMock) string {
+	args := syn.NamedChildren(syn.Child(m.node, "arguments"))
+	f := args[1]
+	var name string
+	var at analyzer.Node = analyzer.NoNode
+	syn.Walk(f, func(n analyzer.Node) bool {
+		var target analyzer.Node = analyzer.NoNode
+		switch syn.Kind(n) {
+		case "call_expression":
+			if fn := syn.Child(n, "function"); syn.Kind(fn) == "member_expression" && recorders[syn.Text(syn.Child(fn, "property"))] {
+				target = syn.Child(fn, "object")
+			}
+		case "assignment_expression", "augmented_assignment_expression":
+			target = syn.Child(n, "left")
+		case "update_expression":
+			target = syn.Child(n, "argument")
+		}
+		if r := rootName(syn, target); r != "" && name == "" && !declaredWithin(syn, f, r) {
+			name, at = r, n
+		}
+		return name == ""
+	})
+	if name == "" {
+		return ""
+	}
+	read := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if syn.Start(n) >= syn.Start(f) && syn.End(n) <= syn.End(f) {
+			return false // the factory's own use
+		}
+		if syn.Kind(n) == "identifier" && syn.Text(n) == name && syn.Kind(syn.Parent(n)) != "variable_declarator" {
+			read = true
+		}
+		return !read
+	})
+	if !read {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: the factory records into `%s` (`%s`), which the test reads", test, syn.Line(syn.Start(at)), name, text.OneLine(syn.Text(at), 50))
+}
+
+// declaredWithin reports whether name is declared (a variable or a
+// parameter) inside n.
+func declaredWithin(syn *analyzer.Syntax, n analyzer.Node, name string) bool {
+	found := false
+	syn.Walk(n, func(x analyzer.Node) bool {
+		switch syn.Kind(x) {
+		case "variable_declarator", "required_parameter", "optional_parameter":
+			pat := syn.Child(x, "name")
+			if pat < 0 {
+				pat = syn.Child(x, "pattern")
+			}
+			for _, id := range syn.PatternNames(pat) {
+				found = found || syn.Text(id) == name
+			}
+		case "arrow_function":
+			if q := syn.Child(x, "parameter"); q >= 0 && syn.Text(q) == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // swapCall is one call of a mocked or real export, as recorded.

@@ -66,6 +66,11 @@ func TestInteractionIn(t *testing.T) {
 		{"an old alias of the calls' matcher", "vi.mock(\"../src/m\");\nexpect(countRows).lastCalledWith(1);", []string{"countRows"}, "expect(countRows).lastCalledWith"},
 		{"a vi.hoisted mock through its object", "const mocks = vi.hoisted(() => ({ countRows: vi.fn() }));\nvi.mock(\"../src/m\", () => ({ countRows: mocks.countRows }));\nexpect(mocks.countRows).toHaveBeenCalledOnce();", nil, "expect(mocks.countRows).toHaveBeenCalled"},
 		{"only called", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
+		// nuxt/cli's listen-lazy.spec.ts: the factory records that it ran, the test reads it
+		{"a factory recording into the test's state", "const evaluated = vi.hoisted(() => new Set<string>());\nvi.mock(\"../src/m\", () => {\n  evaluated.add(\"m\");\n  return { countRows: vi.fn(async () => false) };\n});\nit(\"loads m\", () => { expect(evaluated.has(\"m\")).toBe(true); });", nil, "test/a.test.ts:3: the factory records into `evaluated`"},
+		{"a factory counting its loads", "let loads = 0;\nvi.mock(\"../src/m\", () => {\n  loads++;\n  return { countRows: async () => ({}) };\n});\nit(\"x\", () => { expect(loads).toBe(1); });", nil, "records into `loads`"},
+		{"a factory's own state", "vi.mock(\"../src/m\", () => {\n  const seen = new Set();\n  let n = 0;\n  return { countRows: async (x) => { seen.add(x); n++; return {}; } };\n});\nit(\"x\", async () => { await countRows(1); });", []string{"countRows"}, ""},
+		{"state the test never reads", "const log = [];\nvi.mock(\"../src/m\", () => {\n  log.push(\"m\");\n  return { countRows: async () => ({}) };\n});\nit(\"x\", async () => { await countRows(1); });", []string{"countRows"}, ""},
 		{"another name's expect", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nexpect(other).toHaveBeenCalled();", []string{"countRows"}, ""},
 	}
 	for _, c := range cases {
