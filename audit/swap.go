@@ -304,6 +304,10 @@ type swapCall struct {
 	Paths   []string `json:"p"`
 }
 
+// maxShownPaths bounds the property paths a shape names in a footnote (the
+// paths that differ are named apart, in full).
+const maxShownPaths = 16
+
 // shape is how a call's value reads in a finding: "a promise of { .a, .b.c }".
 func (c swapCall) shape() string {
 	var v string
@@ -311,7 +315,11 @@ func (c swapCall) shape() string {
 	case c.Kind == "object" && len(c.Paths) == 0:
 		v = "{}"
 	case c.Kind == "object" || c.Kind == "array" && len(c.Paths) > 0:
-		v = "{ " + strings.Join(c.Paths, ", ") + " }"
+		ps := c.Paths
+		if len(ps) > maxShownPaths { // a module namespace (loadKit's @nuxt/kit): hundreds
+			ps = append(slices.Clone(ps[:maxShownPaths]), fmt.Sprintf("… %d more", len(c.Paths)-maxShownPaths))
+		}
+		v = "{ " + strings.Join(ps, ", ") + " }"
 		if c.Kind == "array" {
 			v = "an array of " + v
 		}

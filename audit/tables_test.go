@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -415,5 +416,22 @@ func TestSwapVerdictGeneric(t *testing.T) {
 	m.generic = nil
 	if v := swapVerdict([]*swapMock{m}, []int{0}, 0, [2]map[string][]swapCall{{"m0": mocked}, {"r0": real}}, [2]map[string]*swapOutcome{green, red}); v.Cell != CellFail {
 		t.Errorf("a function of its own shape: %s, want FAIL", v.Cell)
+	}
+}
+
+// TestSwapCallShapeCapped: a value with hundreds of paths (a module
+// namespace a function returns) is named by its first paths and a count,
+// so that a footnote stays readable.
+func TestSwapCallShapeCapped(t *testing.T) {
+	var paths []string
+	for i := range 300 {
+		paths = append(paths, fmt.Sprintf(".k%03d", i))
+	}
+	got := swapCall{Kind: "object", Async: true, Paths: paths}.shape()
+	if !strings.HasPrefix(got, "a promise of { .k000, .k001,") || !strings.HasSuffix(got, ".k015, … 284 more }") {
+		t.Errorf("shape %q", got)
+	}
+	if got := (swapCall{Kind: "object", Paths: []string{".a", ".b"}}).shape(); got != "{ .a, .b }" {
+		t.Errorf("shape %q", got)
 	}
 }

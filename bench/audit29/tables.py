@@ -15,6 +15,7 @@ kinds = [
     ("fails with its mocks too", r"^the tests that fail with the real module fail with the mock too"),
     ("no value to compare (a class, non-functions)", r"no function of the mock returned a value on both sides"),
     ("another mock of the file differs", r"but this mock's values have the real module's shapes"),
+    ("a function returning its type parameter (its data's shape)", r"is declared to return its type parameter"),
     ("left out of vitest's report", r"did not run unmocked"),
     ("static audit", r"^static audit"),
 ]
