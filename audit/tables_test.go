@@ -435,3 +435,18 @@ func TestSwapCallShapeCapped(t *testing.T) {
 		t.Errorf("shape %q", got)
 	}
 }
+
+// TestNeverAssertedFails: an it.fails test reported as passed failed, so
+// that its assertions did not all run says nothing.
+func TestNeverAssertedFails(t *testing.T) {
+	src := "import { expect, it } from \"vitest\";\nit.fails(\"t\", () => {\n  if (x) expect(f()).toBe(1);\n});\n"
+	f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+	tf := analyzer.TestStructure(syn)
+	s := &Suite{Tests: []string{"test/a.test.ts"}, inputs: map[string]*TestInput{"test/a.test.ts": {File: f, Syntax: syn, Structure: tf}}}
+	mf := markExpects(0, f, syn, tf, nil)
+	run := &assertedRun{marks: map[string]*markedFile{"test/a.test.ts": mf}, asserted: map[string]bool{},
+		outcomes: map[string]*swapOutcome{"test/a.test.ts": {ran: true, passed: map[string]bool{"t": true}}}}
+	if got := s.neverAsserted(run); len(got) != 0 {
+		t.Errorf("findings on an it.fails test: %+v", got)
+	}
+}
