@@ -3,9 +3,11 @@ package audit
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/text"
 )
 
 // Assertions measured (issue 29: "an assertion that never ran in a green
@@ -112,7 +114,11 @@ func (s *Suite) neverAsserted(run *assertedRun) []Finding {
 			if full[i] == "" || names[full[i]] > 1 || !o.passed[full[i]] {
 				continue
 			}
+			if b.Has("fails") {
+				continue // it.fails: passing means it failed
+			}
 			n, ran, judged := 0, false, true
+			var idle, done []analyzer.Assertion // marked assertions that did not run, that ran
 			for ai, a := range tf.Assertions {
 				if a.Block != i {
 					continue
@@ -121,8 +127,29 @@ func (s *Suite) neverAsserted(run *assertedRun) []Finding {
 				id, ok := mf.ids[ai]
 				judged = judged && ok
 				ran = ran || run.asserted[id]
+				switch {
+				case ok && run.asserted[id]:
+					done = append(done, a)
+				case ok && !(a.Constant && !alwaysPasses(in.Syntax, a.Call)):
+					idle = append(idle, a) // not `expect(true).toBe(false)`, a marker of a line never to reach
+				}
 			}
-			if n == 0 || !judged || ran {
+			if n == 0 || !judged {
+				continue
+			}
+			if ran {
+				// Some assertions ran, these did not: the branch, the catch
+				// or the callback they sit in was not taken while the test
+				// passed (no-conditional-expect, by execution). One whose
+				// construct asserted on the path taken (the other branch of
+				// its if, the catch of its try) is not reported.
+				for _, a := range idle {
+					if c := construct(in.Syntax, a.Call, b.Body); slices.ContainsFunc(done, func(d analyzer.Assertion) bool { return within(in.Syntax, d.Call, c) }) {
+						continue
+					}
+					out = append(out, Finding{Rule: "vacuous-test/never-asserted", Severity: Warning, File: t, Line: a.Line,
+						Message: fmt.Sprintf("in test %q, which passed, `%s` never ran (measured): the branch, catch or callback it sits in was not taken, so it asserts nothing", b.Title, text.OneLine(assertionText(in.Syntax, a.Call), 60))})
+				}
 				continue
 			}
 			out = append(out, Finding{Rule: "vacuous-test/never-asserted", Severity: Warning, File: t, Line: b.Line,
@@ -130,4 +157,23 @@ func (s *Suite) neverAsserted(run *assertedRun) []Finding {
 		}
 	}
 	return out
+}
+
+// construct is the innermost node around an assertion, inside a test's
+// body, that decides whether it runs: an if, a ternary, a switch, a try, a
+// && / || / ?? chain, a loop, or a callback; the body itself when none.
+func construct(syn *analyzer.Syntax, call, body analyzer.Node) analyzer.Node {
+	for n := syn.Parent(call); n >= 0 && n != body; n = syn.Parent(n) {
+		switch syn.Kind(n) {
+		case "if_statement", "ternary_expression", "switch_statement", "try_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
+			"arrow_function", "function_expression", "function_declaration", "method_definition":
+			return n
+		case "binary_expression":
+			switch syn.Text(syn.Child(n, "operator")) {
+			case "&&", "||", "??":
+				return n
+			}
+		}
+	}
+	return body
 }

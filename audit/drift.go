@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -94,6 +95,9 @@ func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.
 	for _, m := range f.Mocks {
 		if m.Call == "vi.mock" || m.Call == "vi.doMock" {
 			d.factory(m)
+			if !m.Factory && m.File == "" {
+				d.mocksDir(m)
+			}
 		}
 	}
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
@@ -212,6 +216,43 @@ func (d *drift) factory(m analyzer.Mock) {
 		if v, ok := factoryValue(syn, val); ok {
 			d.check(target, v, line)
 		}
+	}
+}
+
+// mocksDir reads the __mocks__ file that stands in for the module of a
+// vi.mock without a factory (vitest's automock: dir/__mocks__/name next to
+// the module): each function it exports is the mock of the module's export
+// of that name, checked as a factory's (found on the vi.mock's line).
+func (d *drift) mocksDir(m analyzer.Mock) {
+	syn := d.syn
+	if args := syn.NamedChildren(syn.Child(m.Node, "arguments")); len(args) != 1 {
+		return // vi.mock(path, { spy: true }): no __mocks__ file
+	}
+	r := d.p.Resolver().Resolve(d.test, m.Specifier)
+	if r.Kind != "file" {
+		return
+	}
+	mf := path.Join(path.Dir(r.Path), "__mocks__", path.Base(r.Path))
+	f, msyn := parseFile(d.p, mf)
+	if f == nil || msyn == nil {
+		return
+	}
+	md := &drift{p: d.p, test: d.test, syn: msyn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+	for _, fn := range f.Functions {
+		if fn.Kind != analyzer.FuncTop || !fn.Exported || fn.Default {
+			continue
+		}
+		if _, _, exists := realFunction(d.p, r.Path, fn.Name); !exists {
+			d.find("unknown-export", m.Line, []Location{{File: mf, Line: fn.Line}}, "vi.mock(%q) loads %s, which exports %s: %s does not export it", m.Specifier, mf, fn.Name, r.Path)
+			continue
+		}
+		if v, ok := implValue(msyn, msyn.FunctionNode(fn)); ok {
+			md.check(mocked{m.Specifier, r.Path, fn.Name}, v, m.Line)
+		}
+	}
+	for _, x := range md.out {
+		x.Message += " (the automock " + mf + ")"
+		d.out = append(d.out, x)
 	}
 }
 
@@ -411,7 +452,7 @@ func factoryValue(syn *analyzer.Syntax, v analyzer.Node) (mockVal, bool) {
 // every return gives.
 func implValue(syn *analyzer.Syntax, fn analyzer.Node) (mockVal, bool) {
 	switch syn.Kind(fn) {
-	case "arrow_function", "function_expression", "function":
+	case "arrow_function", "function_expression", "function", "function_declaration":
 	default:
 		return mockVal{}, false
 	}
@@ -707,7 +748,7 @@ func parseFile(p *callgraph.Program, file string) (*analyzer.File, *analyzer.Syn
 // expression body, or its body's last `return {...}`), or -1.
 func returnedObject(syn *analyzer.Syntax, fn analyzer.Node) analyzer.Node {
 	switch syn.Kind(fn) {
-	case "arrow_function", "function_expression", "function":
+	case "arrow_function", "function_expression", "function", "function_declaration":
 	default:
 		return -1
 	}
@@ -885,7 +926,75 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 	}
 	t = withoutNullish(t)
 	members, complete, ok, _ := p.KnownTypeMembers(file, t)
+	if !ok {
+		return aliasMembers(p, file, t)
+	}
 	return members, ok && complete // a member of an interface of a package may be the one the mock sets
+}
+
+// aliasMembers lists the members of a type alias of the repository whose
+// type is an object type (`type Context = { run<T>(f: () => T): T }`);
+// false when t is no such alias, or when its members are not all known
+// (an index signature).
+func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
+	if strings.ContainsAny(t, "<&|[") {
+		return nil, false
+	}
+	_, alias := p.TypeAlias(file, strings.TrimSpace(t))
+	if alias == nil || len(alias.TypeParams) > 0 || !strings.HasPrefix(strings.TrimSpace(alias.Type), "{") {
+		return nil, false
+	}
+	body := strings.TrimSpace(alias.Type)
+	if !strings.HasSuffix(body, "}") {
+		return nil, false // { ... } & Other
+	}
+	body = body[1 : len(body)-1]
+	var members []string
+	depth, last := 0, 0
+	member := func(m string) bool {
+		m = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m), "readonly "))
+		switch {
+		case m == "", strings.HasPrefix(m, "("), strings.HasPrefix(m, "new "), strings.HasPrefix(m, "new("), strings.HasPrefix(m, "<"):
+			return true // a call or construct signature: no member
+		case strings.HasPrefix(m, "["), strings.HasPrefix(m, "..."):
+			return false // an index signature: any key
+		}
+		name := m
+		if i := strings.IndexAny(m, "?:(<"); i >= 0 {
+			name = m[:i]
+		}
+		name = strings.Trim(strings.TrimSpace(name), "\"'")
+		if name == "" || strings.ContainsAny(name, " \t") {
+			return false
+		}
+		members = append(members, name)
+		return true
+	}
+	for i, r := range body {
+		switch r {
+		case '<', '(', '{', '[':
+			depth++
+		case '>':
+			if i == 0 || body[i-1] != '=' { // not the arrow of a function type
+				depth--
+			}
+		case ')', '}', ']':
+			if depth--; depth < 0 {
+				return nil, false // { a } & { b }
+			}
+		case ';', ',', '\n':
+			if depth == 0 {
+				if !member(body[last:i]) {
+					return nil, false
+				}
+				last = i + 1
+			}
+		}
+	}
+	if !member(body[last:]) {
+		return nil, false
+	}
+	return members, len(members) > 0
 }
 
 // withoutNullish is a union type without its undefined and null members

@@ -20,7 +20,9 @@ func TestMockDrift(t *testing.T) {
 		"export function later() {\n  return fetch(\"x\").then((r) => r.json());\n}\n" +
 		"export function chained() {\n  return runChecks(1);\n}\n" +
 		"export function label(): string {\n  return String(external());\n}\n" +
-		"export function host() {\n  const context = make();\n  return { context, kind: 1 };\n}\n"
+		"export function host() {\n  const context = make();\n  return { context, kind: 1 };\n}\n" +
+		"export type Ctx = { run<T>(f: () => T): T; label?: string };\nexport function open(): Ctx | undefined {\n  return make();\n}\n" +
+		"export type Loose = { [key: string]: unknown };\nexport function loose(): Loose | undefined {\n  return make();\n}\n"
 	for _, tc := range []struct {
 		name, mock string
 		want       []string // "rule:line"
@@ -72,11 +74,15 @@ func TestMockDrift(t *testing.T) {
 		{"a promise returned without async: .then", `vi.mock("../src/action", () => ({ later: vi.fn().mockResolvedValue({ a: 1 }) }));`, nil},
 		{"a promise returned without async: an async function's call", `vi.mock("../src/action", () => ({ chained: vi.fn().mockResolvedValue({ success: true }) }));`, nil},
 		{"a plain value for a function returning an async call", `vi.mock("../src/action", () => ({ chained: vi.fn().mockReturnValue({ success: true }) }));`, []string{"mock-drift/async:3"}},
+		// issue 29: a declared `T | undefined` where T is a type alias of an object type
+		{"a type alias of an object type, or undefined: no member of it", `vi.mocked(open).mockReturnValue({ execute: vi.fn() } as any);`, []string{"mock-drift/shape:3"}},
+		{"a type alias of an object type, or undefined: a member of it", `vi.mocked(open).mockReturnValue({ run: vi.fn() } as any);`, nil},
+		{"a type alias with an index signature says nothing", `vi.mocked(loose).mockReturnValue({ execute: 1 });`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeRepo(t, map[string]string{
 				"src/action.ts":  action,
-				"test/a.test.ts": "import { vi, vitest, it, expect, type Mock } from 'vitest';\nimport { runChecks, version, label } from '../src/action'; import * as action from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect((await runChecks(1)).success).toBe(true); });\n",
+				"test/a.test.ts": "import { vi, vitest, it, expect, type Mock } from 'vitest';\nimport { runChecks, version, label, open, loose } from '../src/action'; import * as action from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect((await runChecks(1)).success).toBe(true); });\n",
 			})
 			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
 			if err != nil {
@@ -135,6 +141,49 @@ func TestMockDriftWorkspacePackage(t *testing.T) {
 			}
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMockDriftMocksDir (issue 29): a vi.mock without a factory loads the
+// __mocks__ file next to the module; the functions it exports are the
+// mocks, read as a factory's are, and found on the vi.mock's line.
+func TestMockDriftMocksDir(t *testing.T) {
+	action := "export async function runChecks(id: number) {\n  return { success: true, details: { passed: id > 0 } };\n}\nexport function version() {\n  return { major: 1 };\n}\n"
+	for _, tc := range []struct {
+		name, mocks, mock string
+		want              []string
+	}{
+		{"a shape the real function cannot return", "export function version() {\n  return { content: 1 };\n}\n", `vi.mock("../src/action");`, []string{"mock-drift/shape:3"}},
+		{"the seed's drift in an arrow", "export const runChecks = async () => ({ passed: true });\n", `vi.mock("../src/action");`, []string{"mock-drift/shape:3"}},
+		{"async where the real function is sync", "export async function version() {\n  return { major: 2 };\n}\n", `vi.mock("../src/action");`, []string{"mock-drift/async:3"}},
+		{"an export the module does not have", "export function versions() {\n  return [];\n}\n", `vi.mock("../src/action");`, []string{"mock-drift/unknown-export:3"}},
+		{"the real shapes", "export function version() {\n  return { major: 2 };\n}\nexport async function runChecks() {\n  return { success: false };\n}\n", `vi.mock("../src/action");`, nil},
+		{"a factory: the __mocks__ file is not loaded", "export function version() {\n  return { content: 1 };\n}\n", `vi.mock("../src/action", () => ({ version: () => ({ major: 3 }) }));`, nil},
+		{"spy: true: the real module", "export function version() {\n  return { content: 1 };\n}\n", `vi.mock("../src/action", { spy: true });`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, map[string]string{
+				"src/action.ts":           action,
+				"src/__mocks__/action.ts": tc.mocks,
+				"test/a.test.ts":          "import { vi, it, expect } from 'vitest';\nimport { runChecks, version } from '../src/action';\n" + tc.mock + "\nit('x', async () => { expect(version()).toBeDefined(); });\n",
+			})
+			rep, err := Audit(context.Background(), root, Options{Tests: []string{"test/a.test.ts"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				if strings.HasPrefix(f.Rule, "mock-drift") {
+					got = append(got, f.Rule+":"+strconv.Itoa(f.Line))
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got %v, want %v", got, tc.want)
+				for _, f := range rep.Findings {
+					t.Log(f.Rule, f.Message)
+				}
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
@@ -50,6 +51,10 @@ type swapMock struct {
 	factory            bool
 	interaction        string // the test's own use of the mock that makes it an interaction test
 	mocksFile          string // automock: the __mocks__ file standing in, repo-relative ("" none)
+	// generic are the module's exports declared to return one of their own
+	// type parameters (`fetchJson<T>(url): Promise<T>`), with that type:
+	// their values are their data's, not a shape of the module.
+	generic map[string]string
 }
 
 // repoMocks are the whole-module vi.mock calls of modules of the repository
@@ -194,6 +199,11 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 		q := regexp.QuoteMeta(name)
 		pats = append(pats, `vi\.mocked\(\s*(?:[\w$]+\.)+`+q+`\b`, `\.`+q+setter, `expect\(\s*(?:[\w$]+\.)+`+q+called)
 	}
+	if m.factory {
+		if rec := factoryRecords(test, syn, m); rec != "" {
+			return rec
+		}
+	}
 	src := string(syn.Src())
 	first := -1
 	var found string
@@ -208,6 +218,80 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 	return fmt.Sprintf("%s:%d: `%s`", test, strings.Count(src[:first], "\n")+1, text.OneLine(found, 60))
 }
 
+// recorders are the methods by which a factory records into a collection
+// (`evaluated.add("cert")`, `calls.push(x)`).
+var recorders = map[string]bool{"add": true, "push": true, "set": true, "unshift": true}
+
+// factoryRecords is how a vi.mock factory records into state of the test
+// file that the test reads (`vi.mock("./cert", () => { evaluated.add("cert");
+// ... })` and `expect(evaluated.has("cert"))`): the test inspects the mock's
+// loading, an instrumentation the real module does not do; "" when it does
+// not.
+func factoryRecords(test string, syn *analyzer.Syntax, m *swapMock) string {
+	args := syn.NamedChildren(syn.Child(m.node, "arguments"))
+	f := args[1]
+	var name string
+	var at analyzer.Node = analyzer.NoNode
+	syn.Walk(f, func(n analyzer.Node) bool {
+		var target analyzer.Node = analyzer.NoNode
+		switch syn.Kind(n) {
+		case "call_expression":
+			if fn := syn.Child(n, "function"); syn.Kind(fn) == "member_expression" && recorders[syn.Text(syn.Child(fn, "property"))] {
+				target = syn.Child(fn, "object")
+			}
+		case "assignment_expression", "augmented_assignment_expression":
+			target = syn.Child(n, "left")
+		case "update_expression":
+			target = syn.Child(n, "argument")
+		}
+		if r := rootName(syn, target); r != "" && name == "" && !declaredWithin(syn, f, r) {
+			name, at = r, n
+		}
+		return name == ""
+	})
+	if name == "" {
+		return ""
+	}
+	read := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if syn.Start(n) >= syn.Start(f) && syn.End(n) <= syn.End(f) {
+			return false // the factory's own use
+		}
+		if syn.Kind(n) == "identifier" && syn.Text(n) == name && syn.Kind(syn.Parent(n)) != "variable_declarator" {
+			read = true
+		}
+		return !read
+	})
+	if !read {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: the factory records into `%s` (`%s`), which the test reads", test, syn.Line(syn.Start(at)), name, text.OneLine(syn.Text(at), 50))
+}
+
+// declaredWithin reports whether name is declared (a variable or a
+// parameter) inside n.
+func declaredWithin(syn *analyzer.Syntax, n analyzer.Node, name string) bool {
+	found := false
+	syn.Walk(n, func(x analyzer.Node) bool {
+		switch syn.Kind(x) {
+		case "variable_declarator", "required_parameter", "optional_parameter":
+			pat := syn.Child(x, "name")
+			if pat < 0 {
+				pat = syn.Child(x, "pattern")
+			}
+			for _, id := range syn.PatternNames(pat) {
+				found = found || syn.Text(id) == name
+			}
+		case "arrow_function":
+			if q := syn.Child(x, "parameter"); q >= 0 && syn.Text(q) == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // swapCall is one call of a mocked or real export, as recorded.
 type swapCall struct {
 	Tag     string   `json:"t"`
@@ -218,6 +302,10 @@ type swapCall struct {
 	Paths   []string `json:"p"`
 }
 
+// maxShownPaths bounds the property paths a shape names in a footnote (the
+// paths that differ are named apart, in full).
+const maxShownPaths = 16
+
 // shape is how a call's value reads in a finding: "a promise of { .a, .b.c }".
 func (c swapCall) shape() string {
 	var v string
@@ -225,7 +313,11 @@ func (c swapCall) shape() string {
 	case c.Kind == "object" && len(c.Paths) == 0:
 		v = "{}"
 	case c.Kind == "object" || c.Kind == "array" && len(c.Paths) > 0:
-		v = "{ " + strings.Join(c.Paths, ", ") + " }"
+		ps := c.Paths
+		if len(ps) > maxShownPaths { // a module namespace (loadKit's @nuxt/kit): hundreds
+			ps = append(slices.Clone(ps[:maxShownPaths]), fmt.Sprintf("… %d more", len(c.Paths)-maxShownPaths))
+		}
+		v = "{ " + strings.Join(ps, ", ") + " }"
 		if c.Kind == "array" {
 			v = "an array of " + v
 		}
@@ -337,6 +429,9 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 		tm.SwapRuns++
 	}
 	for _, i := range swap {
+		mocks[i].generic = genericReturns(s.Program, mocks[i].module)
+	}
+	for _, i := range swap {
 		rows[i].WithReal = swapVerdict(mocks, swap, i, recs, outs)
 	}
 	return rows, asserted, nil
@@ -350,7 +445,7 @@ type swapResult struct {
 }
 
 // swapRun writes the test files of the run into the sandbox with the
-// sources given, runs vitest on them once, restores them, and returns the
+// sources given, runs vitest (the script at path vitest) on them once, restores them, and returns the
 // recorded calls by tag, what the run said of each file and the expect
 // calls that ran.
 func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, sources map[string][]byte, tag string) (*swapResult, error) {
@@ -538,6 +633,11 @@ func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swap
 		}
 	}
 	if !compared {
+		for _, c := range recs[0][fmt.Sprint("m", i)] {
+			if rt, ok := m.generic[c.Export]; ok {
+				return at(CellUnknown, "test %s fails with the real module, whose %s is declared to return its type parameter (%s): its values are its data's (a response, a file), not a shape of %s, so the mock's cannot be compared with them", newly[0], c.Export, rt, m.module)
+			}
+		}
 		return at(CellUnknown, "test %s fails with the real module, and no function of the mock returned a value on both sides (a class, or values that are not functions): the shapes cannot be compared", newly[0])
 	}
 	return at(CellUnknown, "the mock stages a scenario the real module does not produce for these inputs: test %s fails with the real module, whose values have the mock's shapes", newly[0])
@@ -575,7 +675,7 @@ func shapeDiff(m *swapMock, mocked, real []swapCall) (diff string, compared bool
 	slices.Sort(exports)
 	for _, e := range exports {
 		rs := rc[e]
-		if len(rs) == 0 {
+		if _, generic := m.generic[e]; len(rs) == 0 || generic {
 			continue
 		}
 		compared = true
@@ -643,6 +743,43 @@ func incompatible(mv, rv swapCall) string {
 		return "the real value has no " + strings.Join(only, ", ")
 	}
 	return ""
+}
+
+// typeParams reads the type parameters of a function's head (`function
+// fetchJson<T>(`, `= async <T, U>(`).
+var typeParams = regexp.MustCompile(`^[^(]*?<([^>(]*)>\s*\(`)
+
+// genericReturns are the exported functions of module declared to return
+// one of their own type parameters, bare or as a promise (`fetchJson<T>(url):
+// Promise<T>`), with that return type: what they return is what their data
+// is (the network's, a file's), whatever the module says, so its shape is
+// no evidence of drift.
+func genericReturns(p *callgraph.Program, module string) map[string]string {
+	out := map[string]string{}
+	f, syn := parseFile(p, module)
+	if f == nil || syn == nil {
+		return out
+	}
+	for _, fn := range f.Functions {
+		if fn.Kind != analyzer.FuncTop || !fn.Exported {
+			continue
+		}
+		rt := returnType(syn, fn)
+		inner := rt
+		if x, ok := strings.CutPrefix(inner, "Promise<"); ok {
+			inner = strings.TrimSuffix(x, ">")
+		}
+		m := typeParams.FindStringSubmatch(string(syn.Src()[fn.StartByte:fn.BodyStartByte]))
+		if rt == "" || m == nil {
+			continue
+		}
+		for _, tp := range strings.Split(m[1], ",") {
+			if name := strings.Fields(tp); len(name) > 0 && name[0] == strings.TrimSpace(inner) {
+				out[fn.Name] = rt
+			}
+		}
+	}
+	return out
 }
 
 // shapeVerdict is the shape cell of mock m: the mock-drift findings on it

@@ -1,10 +1,13 @@
 package audit
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/callgraph"
 )
 
 // mockOf parses a test file and returns it with its first vi.mock as a
@@ -64,6 +67,11 @@ func TestInteractionIn(t *testing.T) {
 		{"an old alias of the calls' matcher", "vi.mock(\"../src/m\");\nexpect(countRows).lastCalledWith(1);", []string{"countRows"}, "expect(countRows).lastCalledWith"},
 		{"a vi.hoisted mock through its object", "const mocks = vi.hoisted(() => ({ countRows: vi.fn() }));\nvi.mock(\"../src/m\", () => ({ countRows: mocks.countRows }));\nexpect(mocks.countRows).toHaveBeenCalledOnce();", nil, "expect(mocks.countRows).toHaveBeenCalled"},
 		{"only called", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nawait countRows([1]);", []string{"countRows"}, ""},
+		// nuxt/cli's listen-lazy.spec.ts: the factory records that it ran, the test reads it
+		{"a factory recording into the test's state", "const evaluated = vi.hoisted(() => new Set<string>());\nvi.mock(\"../src/m\", () => {\n  evaluated.add(\"m\");\n  return { countRows: vi.fn(async () => false) };\n});\nit(\"loads m\", () => { expect(evaluated.has(\"m\")).toBe(true); });", nil, "test/a.test.ts:3: the factory records into `evaluated`"},
+		{"a factory counting its loads", "let loads = 0;\nvi.mock(\"../src/m\", () => {\n  loads++;\n  return { countRows: async () => ({}) };\n});\nit(\"x\", () => { expect(loads).toBe(1); });", nil, "records into `loads`"},
+		{"a factory's own state", "vi.mock(\"../src/m\", () => {\n  const seen = new Set();\n  let n = 0;\n  return { countRows: async (x) => { seen.add(x); n++; return {}; } };\n});\nit(\"x\", async () => { await countRows(1); });", []string{"countRows"}, ""},
+		{"state the test never reads", "const log = [];\nvi.mock(\"../src/m\", () => {\n  log.push(\"m\");\n  return { countRows: async () => ({}) };\n});\nit(\"x\", async () => { await countRows(1); });", []string{"countRows"}, ""},
 		{"another name's expect", "vi.mock(\"../src/m\", () => ({ countRows: async () => ({}) }));\nexpect(other).toHaveBeenCalled();", []string{"countRows"}, ""},
 	}
 	for _, c := range cases {
@@ -328,5 +336,117 @@ function check() { expect(1).toBe(1); }
 	}
 	if s.neverAsserted(nil) != nil {
 		t.Error("findings without a run")
+	}
+}
+
+// TestNeverAssertedConditional (issue 29: eslint-plugin-vitest's
+// no-conditional-expect, by execution): in a test that passed and ran
+// some of its assertions, one that never ran is a finding on its line,
+// unless its construct (the other branch of its if, the catch of its try)
+// asserted on the path taken, or it is a marker of a line never to reach.
+func TestNeverAssertedConditional(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		ran        []int // the lines whose assertions ran
+		want       []int // the lines of the findings
+	}{
+		{"a branch not taken", "  expect(f()).toBe(1);\n  if (x) {\n    expect(g()).toBe(2);\n  }\n", []int{3}, []int{5}},
+		{"a ternary not taken", "  expect(f()).toBe(1);\n  x ? expect(g()).toBe(2) : null;\n", []int{3}, []int{4}},
+		{"a && not taken", "  expect(f()).toBe(1);\n  x && expect(g()).toBe(2);\n", []int{3}, []int{4}},
+		{"a callback never called", "  expect(f()).toBe(1);\n  on('e', (m) => expect(m).toBe(2));\n", []int{3}, []int{4}},
+		{"a catch never reached", "  expect(f()).toBe(1);\n  try {\n    g();\n  } catch (e) {\n    expect(e).toBeDefined();\n  }\n", []int{3}, []int{7}},
+		{"the other branch asserted", "  if (x) {\n    expect(f()).toBe(1);\n  } else {\n    expect(g()).toBe(2);\n  }\n", []int{4}, nil},
+		{"a marker of a line never to reach", "  try {\n    g();\n    expect(true).toBe(false);\n  } catch (e) {\n    expect(e).toBeDefined();\n  }\n", []int{7}, nil},
+		{"every assertion ran", "  expect(f()).toBe(1);\n  if (x) expect(g()).toBe(2);\n", []int{3, 4}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "import { expect, it } from \"vitest\";\nit(\"t\", () => {\n" + tc.body + "});\n"
+			f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+			tf := analyzer.TestStructure(syn)
+			s := &Suite{Tests: []string{"test/a.test.ts"}, inputs: map[string]*TestInput{"test/a.test.ts": {File: f, Syntax: syn, Structure: tf}}}
+			mf := markExpects(0, f, syn, tf, nil)
+			asserted := map[string]bool{}
+			for ai, a := range tf.Assertions {
+				if slices.Contains(tc.ran, a.Line) {
+					asserted[mf.ids[ai]] = true
+				}
+			}
+			run := &assertedRun{marks: map[string]*markedFile{"test/a.test.ts": mf}, asserted: asserted,
+				outcomes: map[string]*swapOutcome{"test/a.test.ts": {ran: true, passed: map[string]bool{"t": true}}}}
+			var got []int
+			for _, x := range s.neverAsserted(run) {
+				got = append(got, x.Line)
+				if x.Rule != "vacuous-test/never-asserted" || !strings.Contains(x.Message, "never ran (measured)") {
+					t.Errorf("finding %+v", x)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings on lines %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSwapVerdictGeneric (nuxt/cli's fetchJson<T>(url): Promise<T>): a
+// function declared to return its type parameter returns its data's shape
+// (the registry's document), not one of the module: other paths on the
+// real side are no drift, the row is UNKNOWN naming why.
+func TestSwapVerdictGeneric(t *testing.T) {
+	root := writeRepo(t, map[string]string{"src/fetch.ts": "export async function fetchJson<T>(url: string): Promise<T> {\n  return (await fetch(url)).json() as T;\n}\n" +
+		"export const read = <T extends object, U = T>(p: string): T => JSON.parse(p);\n" +
+		"export function list<T>(xs: T[]): T[] {\n  return xs;\n}\n" +
+		"export async function load(id: string): Promise<{ id: string }> {\n  return { id };\n}\n"})
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := genericReturns(p, "src/fetch.ts")
+	if len(got) != 2 || got["fetchJson"] != "Promise<T>" || got["read"] != "T" {
+		t.Errorf("generic returns %v, want fetchJson and read", got)
+	}
+	m := &swapMock{test: "test/a.test.ts", module: "src/fetch.ts", spec: "../src/fetch", line: 3, endLine: 5, generic: got}
+	mocked := []swapCall{{Tag: "m0", Export: "fetchJson", Async: true, Kind: "object", Paths: []string{".versions", ".versions.1.0.0"}}}
+	real := []swapCall{{Tag: "r0", Export: "fetchJson", Async: true, Kind: "object", Paths: []string{".versions", ".versions.0.3.0"}}}
+	green := map[string]*swapOutcome{"test/a.test.ts": {ran: true, failing: map[string]bool{}}}
+	red := map[string]*swapOutcome{"test/a.test.ts": {ran: true, failed: []failedTest{{"adds", "Cannot read properties of undefined (reading '1')"}}, failing: map[string]bool{"adds": true}}}
+	v := swapVerdict([]*swapMock{m}, []int{0}, 0, [2]map[string][]swapCall{{"m0": mocked}, {"r0": real}}, [2]map[string]*swapOutcome{green, red})
+	if v.Cell != CellUnknown || !strings.Contains(v.Evidence, "fetchJson is declared to return its type parameter (Promise<T>)") {
+		t.Errorf("verdict %s: %s, want UNKNOWN naming fetchJson's type parameter", v.Cell, v.Evidence)
+	}
+	m.generic = nil
+	if v := swapVerdict([]*swapMock{m}, []int{0}, 0, [2]map[string][]swapCall{{"m0": mocked}, {"r0": real}}, [2]map[string]*swapOutcome{green, red}); v.Cell != CellFail {
+		t.Errorf("a function of its own shape: %s, want FAIL", v.Cell)
+	}
+}
+
+// TestSwapCallShapeCapped: a value with hundreds of paths (a module
+// namespace a function returns) is named by its first paths and a count,
+// so that a footnote stays readable.
+func TestSwapCallShapeCapped(t *testing.T) {
+	var paths []string
+	for i := range 300 {
+		paths = append(paths, fmt.Sprintf(".k%03d", i))
+	}
+	got := swapCall{Kind: "object", Async: true, Paths: paths}.shape()
+	if !strings.HasPrefix(got, "a promise of { .k000, .k001,") || !strings.HasSuffix(got, ".k015, … 284 more }") {
+		t.Errorf("shape %q", got)
+	}
+	if got := (swapCall{Kind: "object", Paths: []string{".a", ".b"}}).shape(); got != "{ .a, .b }" {
+		t.Errorf("shape %q", got)
+	}
+}
+
+// TestNeverAssertedFails: an it.fails test reported as passed failed, so
+// that its assertions did not all run says nothing.
+func TestNeverAssertedFails(t *testing.T) {
+	src := "import { expect, it } from \"vitest\";\nit.fails(\"t\", () => {\n  if (x) expect(f()).toBe(1);\n});\n"
+	f, syn := analyzer.ParseSyntax("test/a.test.ts", []byte(src))
+	tf := analyzer.TestStructure(syn)
+	s := &Suite{Tests: []string{"test/a.test.ts"}, inputs: map[string]*TestInput{"test/a.test.ts": {File: f, Syntax: syn, Structure: tf}}}
+	mf := markExpects(0, f, syn, tf, nil)
+	run := &assertedRun{marks: map[string]*markedFile{"test/a.test.ts": mf}, asserted: map[string]bool{},
+		outcomes: map[string]*swapOutcome{"test/a.test.ts": {ran: true, passed: map[string]bool{"t": true}}}}
+	if got := s.neverAsserted(run); len(got) != 0 {
+		t.Errorf("findings on an it.fails test: %+v", got)
 	}
 }

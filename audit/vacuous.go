@@ -167,7 +167,33 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 			return true
 		})
 	}
+	for _, a := range tf.Assertions {
+		if c := syn.Callee(a.Call); a.Block < 0 && (c == "expect" || c == "expect.soft") && standalone(syn, tf, a.Call) {
+			find("standalone-expect", Warning, a.Call, "`%s` is outside every test (at the top level or in a describe body): it belongs to no test, runs once while vitest collects the file, and no test reports it", text.OneLine(assertionText(syn, a.Call), 60))
+		}
+	}
 	return out
+}
+
+// standalone reports an expect call that no function holds but the
+// callbacks of suites (describe): the top level of the file or a describe
+// body (eslint-plugin-vitest's no-standalone-expect). One in a helper
+// function, a hook or a test is not.
+func standalone(syn *analyzer.Syntax, tf *analyzer.TestFile, call analyzer.Node) bool {
+	for n := syn.Parent(call); n >= 0; n = syn.Parent(n) {
+		switch syn.Kind(n) {
+		case "arrow_function", "function_expression", "function_declaration", "method_definition", "generator_function", "generator_function_declaration", "class_body":
+			args := syn.Parent(n)
+			suite := false
+			for _, b := range tf.Blocks {
+				suite = suite || b.Kind == analyzer.KindSuite && syn.Kind(args) == "arguments" && syn.Parent(args) == b.Call
+			}
+			if !suite {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // caughtExpect reports a `.catch(handler)` (or `.then(f, handler)`) called

@@ -65,6 +65,12 @@ func TestVacuousTest(t *testing.T) {
 		{"a benchmark is not a test", `bench("a", () => { f(); });`, nil},
 		{"an event callback that settles an awaited promise", "it(\"a\", async () => {\n  await new Promise<void>((resolve) => {\n    bus.once(\"e\", (m) => { expect(m).toBe(1); resolve(); });\n  });\n});", nil},
 		{"a timer callback that settles a promise awaited later", "it(\"a\", async () => {\n  const p = new Promise<void>(resolve => {\n    setTimeout(() => { expect(f()).toBe(1); resolve(); }, 5);\n  });\n  await p;\n});", nil},
+		// issue 29: eslint-plugin-vitest's no-standalone-expect
+		{"an expect at the top level", "expect(f()).toBe(1);\nit(\"a\", () => { expect(g()).toBe(2); });", []string{"vacuous-test/standalone-expect:1"}},
+		{"an expect in a describe body", "describe(\"s\", () => {\n  expect(f()).toBe(1);\n  it(\"a\", () => { expect(g()).toBe(2); });\n});", []string{"vacuous-test/standalone-expect:2"}},
+		{"an expect in a describe.each body", "describe.each([1])(\"s %i\", (n) => {\n  expect(f(n)).toBe(1);\n  it(\"a\", () => { expect(g()).toBe(2); });\n});", []string{"vacuous-test/standalone-expect:2"}},
+		{"an expect in a helper, a hook or a test is not standalone", "function check(x) { expect(x).toBe(1); }\nconst c2 = (x) => expect(x).toBe(2);\ndescribe(\"s\", () => {\n  beforeEach(() => { expect(f()).toBe(1); });\n  it(\"a\", () => { check(g()); c2(g()); });\n});", nil},
+		{"expect.hasAssertions at the top level is no assertion", "expect.hasAssertions();\nit(\"a\", () => { expect(g()).toBe(2); });", nil},
 		{"an event callback in a promise it does not settle", "it(\"a\", async () => {\n  await new Promise<void>((resolve) => {\n    bus.once(\"e\", (m) => { expect(m).toBe(1); });\n    resolve();\n  });\n});", []string{"vacuous-test/unchecked-callback:1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -114,8 +114,9 @@ func TestAuditTablesDriftSample(t *testing.T) {
 		"test/interaction.test.ts src/actions/count.ts": {audit.CellUnknown, audit.CellPass, []string{"interaction test", "vi.mocked(countRows"}},
 		"test/scenario.test.ts src/actions/count.ts":    {audit.CellUnknown, audit.CellPass, []string{"the mock stages a scenario the real module does not produce for these inputs"}},
 		"test/announce.test.ts src/actions/notify.ts":   {audit.CellUnknown, audit.CellPass, []string{"for want of something outside the repository", "NOTIFY_API_KEY is not set"}},
-		// The automock: the __mocks__ file's values recorded as the mock's.
-		"test/review.test.ts src/actions/lint.ts": {audit.CellFail, audit.CellPass, []string{`test "reviewRows says clean rows are clean"`, "makes lintRows return { .ok }, the real src/actions/lint.ts returns { .count, .report, .report.ok }: the real value has no .ok"}},
+		// The automock: the __mocks__ file's values recorded as the mock's;
+		// mock-drift reads that file too (shape FAIL).
+		"test/review.test.ts src/actions/lint.ts": {audit.CellFail, audit.CellFail, []string{`test "reviewRows says clean rows are clean"`, "makes lintRows return { .ok }, the real src/actions/lint.ts returns { .count, .report, .report.ok }: the real value has no .ok"}},
 	})
 	integrity := map[string]audit.Cell{}
 	for _, r := range tb.Integrity {
@@ -147,7 +148,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	// The text output names the FAIL cells under its count.
 	report := filepath.Join(t.TempDir(), "report.md")
 	if code, out, errs := oracle(t, "audit", "--tables", report, "--root", dir); code != exitFail ||
-		!strings.Contains(out, "\nTABLES 12 PASS, 5 FAIL, 4 UNKNOWN written to "+report+"\n") ||
+		!strings.Contains(out, "\nTABLES 11 PASS, 6 FAIL, 4 UNKNOWN written to "+report+"\n") ||
 		!strings.Contains(out, "\n  FAIL cross-component integrity: test/gate.test.ts > src/actions/count.ts: with the real module at test/gate.test.ts:4: test \"canDeploy deploys when every row passed\"") {
 		t.Errorf("text output: exit %d\n%s%s", code, out, errs)
 	}
@@ -324,5 +325,25 @@ func TestAuditTablesRequirements(t *testing.T) {
 	}
 	if code, _, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(dir, "no", "r.md"), "--root", dir); code != exitUsage || !strings.Contains(errs, "no directory") {
 		t.Errorf("--tables in no directory: exit %d %s", code, errs)
+	}
+}
+
+// TestAuditTablesOneVitest: both runs of the mock-swap use the vitest that
+// listed the suite (found from the root), not one a directory of the test
+// files holds (nuxt/cli: a package's own vitest for another vite): here a
+// vitest under test/ that writes no report would make every row UNKNOWN.
+func TestAuditTablesOneVitest(t *testing.T) {
+	dir := copySample(t, "drift", v4(t).nodeModules)
+	other := filepath.Join(dir, "test", "node_modules", "vitest")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(other, "package.json"), []byte(`{"name": "vitest", "version": "0.0.0-other"}`), 0o644)
+	os.WriteFile(filepath.Join(other, "vitest.mjs"), []byte("console.error('another vitest');\nprocess.exit(7);\n"), 0o644)
+	_, tb, _ := auditTables(t, dir)
+	for _, r := range tb.CrossComponent {
+		if r.Test == "test/gate.test.ts" && (r.WithReal.Cell != audit.CellFail || !strings.Contains(r.WithReal.Evidence, "the real value has no .passed")) {
+			t.Errorf("the drift row with another vitest under test/: %s (%s), want FAIL", r.WithReal.Cell, r.WithReal.Evidence)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
@@ -50,6 +51,23 @@ type TogetherTest struct {
 	Failure string // its first failure message, as vitest wrote it
 }
 
+// togetherVitest is the vitest of a run of many files: the one that lists
+// the suite, found from the config's directory when s.Config is set, else
+// from the repository's root, and only failing both from the first file. In
+// a workspace a package may hold a vitest of its own (nuxt/cli: vitest for
+// vite 7 at the root, for vite 8 in a package): found from one file, another
+// vitest would run all of them, and two runs of the same files (audit's
+// mock-swap: with and without the mocks) could differ by more than the mocks.
+func togetherVitest(s Spec, first string) (string, error) {
+	if s.Config != "" {
+		return FindVitest(s.Dir, s.Config)
+	}
+	if p := vitestloc.Find(s.Dir); p != "" {
+		return p, nil
+	}
+	return FindVitest(s.Dir, first)
+}
+
 // RunTogether runs files (repository-relative) of the repository s.Dir, a
 // sandbox, in one plain `vitest run` from s.Dir (vitest's own pool and
 // isolation, as the user's run), with s.Config when set, $ORACLE_REACHED
@@ -61,7 +79,7 @@ func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (To
 	if len(files) == 0 {
 		return t, fmt.Errorf("runner: no test file to run")
 	}
-	vitest, err := FindVitest(s.Dir, files[0])
+	vitest, err := togetherVitest(s, files[0])
 	if err != nil {
 		return t, err
 	}

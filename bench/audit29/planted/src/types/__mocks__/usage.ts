@@ -1,0 +1,6 @@
+export function createNullLanguageModelUsage() {
+  return { inputTokens: 0, cacheReadTokens: 0 };
+}
+export function addLanguageModelUsage() {
+  return Promise.resolve({ inputTokens: 0 });
+}
