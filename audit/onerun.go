@@ -107,12 +107,13 @@ func measureOneRun(ctx context.Context, sb *sandbox.Sandbox, config string, prob
 	}
 	reached, report := filepath.Join(tmp, "entered"), filepath.Join(tmp, "audit-report.json")
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
+	dir, config, files := vitestAt(sb.Root, config, tests)
 	if config != "" {
 		args = append(args, "--config", config)
 	}
-	cmd := exec.CommandContext(ctx, "node", append(args, tests...)...)
-	cmd.Dir = sb.Root
-	cmd.Env = runner.VitestEnv(sb.Root, tmp, runner.ReachedEnv+"="+reached)
+	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
+	cmd.Dir = dir
+	cmd.Env = runner.VitestEnv(dir, tmp, runner.ReachedEnv+"="+reached)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
@@ -260,4 +261,19 @@ func runError(out string) string {
 		}
 	}
 	return ""
+}
+
+// vitestAt is where vitest runs the test files (repo-relative) of the
+// sandbox root with config, and how they and the config are named there:
+// the root, as they are; or, for a workspace's config above the package
+// (testsuite.Config.Above), the config's directory, with absolute paths.
+func vitestAt(root, config string, tests []string) (dir, cfg string, files []string) {
+	dir = runner.VitestDir(root, config)
+	if dir == root {
+		return dir, config, tests
+	}
+	for _, t := range tests {
+		files = append(files, filepath.Join(root, filepath.FromSlash(t)))
+	}
+	return dir, filepath.Join(root, filepath.FromSlash(config)), files
 }

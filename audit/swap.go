@@ -276,6 +276,7 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 	start := time.Now()
 	defer func() { tm.Swap = time.Since(start).Seconds() }()
 	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
+	pool.Config = s.TestSuite.Config // a workspace's config above the package is placed in the sandbox
 	defer pool.Close()
 	sbs, err := pool.Grow(1)
 	if err != nil {
@@ -378,12 +379,13 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 		return nil, err
 	}
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + report}
-	if s.TestSuite.Config != "" {
-		args = append(args, "--config", s.TestSuite.Config)
+	dir, config, named := vitestAt(sb.Root, s.TestSuite.Config, files)
+	if config != "" {
+		args = append(args, "--config", config)
 	}
-	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
-	cmd.Dir = sb.Root
-	cmd.Env = runner.VitestEnv(sb.Root, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
+	cmd := exec.CommandContext(ctx, "node", append(args, named...)...)
+	cmd.Dir = dir
+	cmd.Env = runner.VitestEnv(dir, tmp, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
 	out, _ := cmd.CombinedOutput() // a red test file exits 1: the report says more
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -6,8 +6,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,19 +160,7 @@ func TestGateVitestLayouts(t *testing.T) {
 					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
 				}
 				if l.from != "" {
-					// The package given as the root. vitest 4 finds the
-					// workspace's config above it, which a copy of the
-					// package cannot run: an error that says where to run,
-					// not a SKIP. vitest 5 looks for a config in its root
-					// only: the package's tests run without it, there as in
-					// the copy.
-					code, out, errs := oracle(t, "gate", "--root", filepath.Join(g.dir, l.from))
-					if tc.name == chains[0].name && (code != exitError || !strings.Contains(errs, "above it") || !strings.Contains(errs, "run oracle at")) {
-						t.Errorf("gate --root %s: exit %d, want %d with where to run\n%s%s", l.from, code, exitError, out, errs)
-					}
-					if tc.name != chains[0].name && (code != 0 || !strings.HasPrefix(out, "GATE PASS")) {
-						t.Errorf("gate --root %s: exit %d, want PASS\n%s%s", l.from, code, out, errs)
-					}
+					packageRoot(t, tc.name == chains[0].name, g, l)
 				}
 				a := auditJSON(t, g.dir)
 				for _, f := range a.Findings {
@@ -182,6 +172,56 @@ func TestGateVitestLayouts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// packageRoot: the package l.from is the repository, given as --root or
+// found from inside it (its own oracle.yaml). vitest 4 finds the workspace's
+// config above it: its tests run from the workspace's root with that config
+// (its include is written from there), in the sandbox too, and the scope is
+// the package's: PASS on its one target, each mutant killed as by hand (it
+// was an error saying to run at the root). vitest 5 looks for a config in its
+// root only: the package's tests run without it, there as in the sandbox.
+// audit measures the package the same way: no false blind function.
+func packageRoot(t *testing.T, v4 bool, g gitRepo, l layout) {
+	pkg := filepath.Join(g.dir, l.from)
+	for _, form := range []string{"--root", "cwd"} {
+		t.Run(form, func(t *testing.T) {
+			args := []string{"gate", "--json", "--root", pkg}
+			if form == "cwd" {
+				writeFiles(t, pkg, map[string]string{"oracle.yaml": "# the package's own: oracle's root\n"})
+				defer os.Remove(filepath.Join(pkg, "oracle.yaml"))
+				t.Chdir(pkg)
+				args = []string{"gate", "--json", "--base", "HEAD~1"}
+			}
+			code, out, errs := oracle(t, args...)
+			var r hostileResult
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("gate %v (exit %d): %v\n%s\n%s", args, code, err, out, errs)
+			}
+			var ids []string
+			for _, tg := range r.Targets {
+				ids = append(ids, fmt.Sprintf("%s %v", tg.ID, tg.Tests))
+			}
+			if code != 0 || r.Verdict != "PASS" || r.Score != 100 || strings.Join(ids, "; ") != "src/money.ts#cents [test/money.test.ts]" {
+				t.Errorf("gate %v: exit %d %s %v%% %q, targets %v: want PASS 100%% on src/money.ts#cents, tested by test/money.test.ts\n%s", args, code, r.Verdict, r.Score, r.Reason, ids, errs)
+			}
+			above := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "../../vitest.config.ts") })
+			if above != v4 {
+				t.Errorf("gate %v: a note on the workspace's config: %v, want %v (notes %q)", args, above, v4, r.Notes)
+			}
+			if form == "cwd" {
+				return
+			}
+			code, out, errs = oracle(t, "audit", "--json", "--root", pkg)
+			var a auditResult
+			if err := json.Unmarshal([]byte(out), &a); err != nil || code != 0 {
+				t.Fatalf("audit --root %s: exit %d %v\n%s\n%s", l.from, code, err, out, errs)
+			}
+			for _, f := range a.Findings {
+				t.Errorf("audit --root %s: %s %s:%d %s", l.from, f.Rule, f.File, f.Line, f.Message)
+			}
+		})
 	}
 }
 

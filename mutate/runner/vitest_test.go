@@ -71,3 +71,30 @@ func TestWorkDir(t *testing.T) {
 		}
 	}
 }
+
+// TestVitestDir: a config above the repository (a workspace's, given as
+// "../../vitest.config.ts") runs vitest from its directory, and is accepted
+// as the run's config; one inside the repository runs from the root; a path
+// that leaves the repository sideways is refused.
+func TestVitestDir(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "ws", "packages", "b")
+	for _, tc := range []struct {
+		config, dir string
+		ok          bool
+	}{
+		{"", ".", false},
+		{"vitest.config.ts", ".", true},
+		{"config/vitest.unit.ts", ".", true},
+		{"../../vitest.config.ts", "../..", true},
+		{"../vitest.config.ts", "..", true},
+		{"../a/vitest.config.ts", ".", false},
+	} {
+		if got := VitestDir(root, tc.config); got != filepath.Join(root, tc.dir) {
+			t.Errorf("VitestDir(%q) = %s, want %s", tc.config, got, filepath.Join(root, tc.dir))
+		}
+		if _, err := configFile(root, tc.config); (err == nil) != tc.ok {
+			t.Errorf("configFile(%q): %v, want ok %v", tc.config, err, tc.ok)
+		}
+	}
+}
