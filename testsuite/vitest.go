@@ -174,13 +174,28 @@ type rawConfig struct {
 // configuration is read again where vitest runs these tests from (the
 // config's directory, with that config: its include, projects and aliases
 // are written from there), and Config.Above names it.
+//
+// vitest run in root may also fail on that config before it says which it
+// is (a `projects` glob written from the workspace's root finds no project
+// from the package): then, when root has no config of its own and one lies
+// above it in its workspace, the configuration is read there, and is that
+// one when vitest reads it.
 func ReadConfig(root, config string) (*Config, error) {
 	cfg, err := readConfigAt(root, root, config)
 	var above *aboveError
-	if !errors.As(err, &above) {
+	if err != nil && !errors.As(err, &above) && config == "" {
+		file := configAboveRoot(root)
+		if file == "" {
+			return nil, err
+		}
+		there, errThere := readConfigAt(filepath.Dir(file), root, file)
+		if errThere != nil {
+			return nil, err
+		}
+		cfg, above = there, &aboveError{root: root, file: file, dir: filepath.Dir(file)}
+	} else if !errors.As(err, &above) {
 		return cfg, err
-	}
-	if cfg, err = readConfigAt(above.dir, root, above.file); err != nil {
+	} else if cfg, err = readConfigAt(above.dir, root, above.file); err != nil {
 		return nil, err
 	}
 	rel, err := filepath.Rel(root, above.file)
@@ -211,6 +226,23 @@ func readConfigAt(dir, root, config string) (*Config, error) {
 		return nil, err
 	}
 	return parseConfig(root, dir, out)
+}
+
+// configAboveRoot is the vitest config of the nearest directory above root,
+// up to its workspace root, that holds one, when root holds none: the one
+// vitest 4 and older find from root. "" when there is none.
+func configAboveRoot(root string) string {
+	if vitestloc.HasConfig(root) || vitestloc.WorkspaceRoot(root) {
+		return ""
+	}
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		if name := vitestloc.ConfigFile(d); name != "" {
+			return filepath.Join(d, name)
+		}
+		if vitestloc.WorkspaceRoot(d) || filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // aboveError: vitest, run in root, uses file, a config in dir above root
