@@ -38,6 +38,7 @@ type layout struct {
 	from         string            // "" : --root; else gate runs with this working directory
 	targets      []string
 	vitest5      bool   // also under vitest 5
+	vitest3      bool   // also under vitest 3.1 (testdata/vitest3)
 	pkg          string // the package from is, as the root: its one target and related tests
 }
 
@@ -54,7 +55,7 @@ var vitestLayouts = []layout{
 			"packages/b/test/money.test.ts": strings.Replace(importing(moneyTest, "../src/money"), "00)", "0)", 2),
 		},
 		change:  map[string]string{"packages/a/src/grade.ts": gradeNew, "packages/b/src/money.ts": moneyNew, "packages/b/test/money.test.ts": importing(moneyTest, "../src/money")},
-		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true,
+		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true, vitest3: true,
 		pkg: "src/money.ts#cents [test/money.test.ts]"},
 	{name: "pnpm workspace, root config with projects", from: "packages/a",
 		base: map[string]string{
@@ -115,10 +116,10 @@ var vitestLayouts = []layout{
 // by hand) where it said SKIP, and audit reports no blind function of the
 // changed files.
 func TestGateVitestLayouts(t *testing.T) {
-	chains := toolchains(t)
+	chains := append(toolchains(t), toolchain{"vitest3-node20", "node", v3(t)})
 	for _, tc := range chains {
 		for _, l := range vitestLayouts {
-			if tc.name != chains[0].name && !l.vitest5 {
+			if tc.name == chains[1].name && !l.vitest5 || tc.name == chains[2].name && !l.vitest3 {
 				continue
 			}
 			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
@@ -162,7 +163,7 @@ func TestGateVitestLayouts(t *testing.T) {
 					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
 				}
 				if l.from != "" {
-					packageRoot(t, tc.name == chains[0].name, g, l)
+					packageRoot(t, tc.name != chains[1].name, g, l)
 				}
 				a := auditJSON(t, g.dir)
 				for _, f := range a.Findings {
@@ -181,12 +182,12 @@ func TestGateVitestLayouts(t *testing.T) {
 // found from inside it (its own oracle.yaml). vitest 4 finds the workspace's
 // config above it: its tests run from the workspace's root with that config
 // (its include is written from there), in the sandbox too, and the scope is
-// the package's: PASS on its one target, each mutant killed as by hand (it
+// the package's (vitest 3.1 too): PASS on its one target, each mutant killed as by hand (it
 // was an error saying to run at the root; with `projects`, an error of
 // vitest, which finds no project from the package). vitest 5 looks for a config in its
 // root only: the package's tests run without it, there as in the sandbox.
 // audit measures the package the same way: no false blind function.
-func packageRoot(t *testing.T, v4 bool, g gitRepo, l layout) {
+func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
 	pkg := filepath.Join(g.dir, l.from)
 	for _, form := range []string{"--root", "cwd"} {
 		t.Run(form, func(t *testing.T) {
@@ -210,8 +211,8 @@ func packageRoot(t *testing.T, v4 bool, g gitRepo, l layout) {
 				t.Errorf("gate %v: exit %d %s %v%% %q, targets %v: want PASS 100%% on %s\n%s", args, code, r.Verdict, r.Score, r.Reason, ids, l.pkg, errs)
 			}
 			above := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "../../vitest.config.ts") })
-			if above != v4 {
-				t.Errorf("gate %v: a note on the workspace's config: %v, want %v (notes %q)", args, above, v4, r.Notes)
+			if above != upward {
+				t.Errorf("gate %v: a note on the workspace's config: %v, want %v (notes %q)", args, above, upward, r.Notes)
 			}
 			if form == "cwd" {
 				return
