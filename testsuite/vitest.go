@@ -281,7 +281,7 @@ func parseConfig(root, at string, out []byte) (*Config, error) {
 		}
 		return p
 	}
-	if dir := filepath.Dir(raw.ConfigFile); dir != at && raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
+	if dir := filepath.Dir(raw.ConfigFile); dir != at && dir != realPath(at) && raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
 		// vitest found its configuration above the repository, in its
 		// workspace (a package of a workspace with one config at the
 		// workspace's root): its tests run from there (ReadConfig).
