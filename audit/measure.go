@@ -96,6 +96,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	slices.Sort(tests)
 	tests = slices.Compact(tests)
 	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
+	pool.Config = s.TestSuite.Config // a workspace's config above the package is placed in the sandbox
 	defer pool.Close()
 	defer func() { tm.Sandbox = pool.Spent.Seconds() }()
 	sbs, err := pool.Grow(1)

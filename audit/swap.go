@@ -367,6 +367,7 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 	start := time.Now()
 	defer func() { tm.Swap = time.Since(start).Seconds() }()
 	pool := lab.SandboxPool(s.Program.Root(), "", 1, r)
+	pool.Config = s.TestSuite.Config // a workspace's config above the package is placed in the sandbox
 	defer pool.Close()
 	sbs, err := pool.Grow(1)
 	if err != nil {

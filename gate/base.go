@@ -107,7 +107,7 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 	if len(todo) == 0 {
 		return nil
 	}
-	sb, err := sandbox.New(root, sandbox.Options{})
+	sb, err := sandbox.New(root, sandbox.Options{Config: opts.Config})
 	if err != nil {
 		return err
 	}

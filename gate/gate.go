@@ -604,6 +604,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned []*mutant, opts Options, res *Result) error {
 	root := suite.Program.Root()
 	pool := lab.SandboxPool(root, "", max(opts.Concurrency, 1), opts.Runner)
+	pool.Config = opts.Config // a workspace's config above the package is placed in each sandbox
 	defer pool.Close()
 	defer func() { res.Timings.Sandbox = pool.Spent.Seconds() }()
 	if _, err := pool.Grow(1); err != nil {
@@ -619,7 +620,12 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned [
 	// input of its key (cache.go) are byte for byte what they were. The
 	// baselines run even when every mutant is cached: a related test that
 	// fails now is a FAIL, never a cached PASS.
-	cache := openCache(root, opts.NoCache, KeyInputs(suite.Program, suite.SetupFiles, opts.Version))
+	inputs := KeyInputs(suite.Program, suite.SetupFiles, opts.Version)
+	if strings.HasPrefix(opts.Config, "../") { // a workspace's config above the package: an input of every run
+		inputs.Shared = append(inputs.Shared, opts.Config)
+		sort.Strings(inputs.Shared)
+	}
+	cache := openCache(root, opts.NoCache, inputs)
 	hits, left := lookUp(cache, root, planned, res.sources)
 	l := newLab(pool, jobs, opts, len(planned), len(hits))
 	m, err := measure(ctx, root, l, jobs, left, opts)

@@ -1,11 +1,11 @@
 package testsuite
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/oracle-ts/oracle/callgraph"
@@ -27,7 +27,7 @@ func TestParseConfig(t *testing.T) {
 	out := "[vite] hello\n{\"root\":\"" + real + "\",\"setupFiles\":[\"" + real + "/test/setup.ts\"],\"projects\":[" +
 		"{\"name\":\"a\",\"root\":\"" + real + "/packages/a\",\"include\":[\"test/**/*.test.ts\"],\"exclude\":[],\"includeSource\":[\"src/**/*.ts\"],\"setupFiles\":[\"" + real + "/packages/a/setup.ts\"]," +
 		"\"alias\":[{\"find\":\"@lib\",\"replacement\":\"" + real + "/packages/a/src/lib\"},{\"regex\":\"^~\\\\/(.*)$\",\"replacement\":\"" + real + "/src/$1\"},{\"regex\":\"^ui$\",\"flags\":\"gi\",\"replacement\":\"./ui\"}]}]}\n"
-	cfg, err := parseConfig(root, []byte(out))
+	cfg, err := parseConfig(root, root, []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,19 +42,29 @@ func TestParseConfig(t *testing.T) {
 		t.Errorf("alias scopes %+v", s)
 	}
 	// A configuration above the repository (a workspace's, found from a
-	// package given as the root): a copy of the package cannot run it.
+	// package given as the root): the tests run from its directory, where
+	// ReadConfig reads it again.
+	pkg := filepath.Join(root, "packages", "a")
+	os.MkdirAll(filepath.Join(real, "packages", "a"), 0o755)
 	above := "{\"root\":\"" + real + "/packages/a\",\"configFile\":\"" + real + "/vitest.config.ts\",\"projects\":[]}\n"
-	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err == nil || !strings.Contains(err.Error(), "above it") || !strings.Contains(err.Error(), "run oracle at "+real) {
-		t.Errorf("config above the root: got %v, want an error saying where to run", err)
+	var ae *aboveError
+	if _, err := parseConfig(pkg, pkg, []byte(above)); !errors.As(err, &ae) || ae.file != real+"/vitest.config.ts" || ae.dir != real {
+		t.Errorf("config above the root: got %v, want where vitest runs the tests from", err)
+	}
+	// Read where it is: its projects' root above the package is the
+	// package's ("."): their aliases apply to all of it.
+	there := "{\"root\":\"" + real + "\",\"configFile\":\"" + real + "/vitest.config.ts\",\"projects\":[{\"root\":\"" + real + "\",\"alias\":[{\"find\":\"@lib\",\"replacement\":\"" + real + "/lib\"}]}]}\n"
+	if cfg, err := parseConfig(pkg, real, []byte(there)); err != nil || len(cfg.Projects) != 1 || cfg.Projects[0].Root != "." || len(cfg.AliasScopes()) != 1 {
+		t.Errorf("config read in its directory above the root: %+v %v", cfg, err)
 	}
 	// One above the workspace's root is vitest's search gone too far, not
 	// the repository's: no error.
 	os.MkdirAll(filepath.Join(real, "packages", "a"), 0o755)
 	os.WriteFile(filepath.Join(real, "packages", "a", "pnpm-workspace.yaml"), nil, 0o644)
-	if _, err := parseConfig(filepath.Join(root, "packages", "a"), []byte(above)); err != nil {
+	if _, err := parseConfig(pkg, pkg, []byte(above)); err != nil {
 		t.Errorf("config above the workspace root: %v", err)
 	}
-	if _, err := parseConfig(root, []byte("no json here\n")); err == nil {
+	if _, err := parseConfig(root, root, []byte("no json here\n")); err == nil {
 		t.Errorf("no configuration printed: want an error")
 	}
 }

@@ -135,10 +135,19 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 			}
 		}
 		var err error
-		if opts.Tests, err = ListTests(p.Root(), opts.Config); err != nil {
+		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
-		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
+		if opts.Vitest.Above != "" {
+			// The workspace's config, above the repository: the runs use it,
+			// from its directory (the sandbox places it there).
+			opts.Config = opts.Vitest.Above
+			opts.Tests, err = ListAbove(p.Root(), opts.Config)
+			note = fmt.Sprintf("using %s, the workspace's vitest config above the repository: vitest runs its tests from %s", opts.Config, path.Dir(opts.Config))
+		} else {
+			opts.Tests, err = ListTests(p.Root(), opts.Config)
+		}
+		if err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		opts.SetupFiles = opts.Vitest.SetupFiles

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,8 +24,13 @@ import (
 // (`vitest list --filesOnly --json`: its include and exclude, its projects),
 // rather than guessing from names; config is the vitest config file to use
 // ("" lets vitest find its own). The files come back repo-relative, sorted.
-func ListTests(root, config string) ([]string, error) {
-	vitest, err := findVitest(root)
+func ListTests(root, config string) ([]string, error) { return listTestsAt(root, root, config) }
+
+// listTestsAt is ListTests with vitest run in dir (root, or the directory
+// above it that holds the workspace's config): the files under root, relative
+// to it.
+func listTestsAt(dir, root, config string) ([]string, error) {
+	vitest, err := findVitest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -32,10 +38,10 @@ func ListTests(root, config string) ([]string, error) {
 	if config != "" {
 		args = append(args, "--config", config)
 	}
-	if readOnly(root) {
+	if readOnly(dir) {
 		args = append(args, "--configLoader", "runner")
 	}
-	out, err := runNode(root, config, "vitest list", args...)
+	out, err := runNode(dir, config, "vitest list", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +120,14 @@ await ctx.close();
 type Config struct {
 	// Root is vitest's root ("." the repository's).
 	Root string
+	// Above is the config vitest uses for the repository when it is found
+	// above it, in its workspace (a package of a workspace with one
+	// vitest.config.ts at the workspace's root, under vitest 4 and older,
+	// which look for a config upwards): relative to the repository root
+	// ("../../vitest.config.ts"); vitest runs from its directory, and the
+	// rest of the Config was read there. "" when the config is the
+	// repository's own (or there is none).
+	Above string
 	// SetupFiles of every project, sorted.
 	SetupFiles []string
 	Projects   []Project
@@ -155,8 +169,47 @@ type rawConfig struct {
 // ReadConfig asks the repository's vitest (its node API, one node process)
 // for its resolved configuration (config as for ListTests). Without the
 // node API (an old vitest) it is an empty Config.
+//
+// When vitest, run in root, uses a config above it in its workspace, the
+// configuration is read again where vitest runs these tests from (the
+// config's directory, with that config: its include, projects and aliases
+// are written from there), and Config.Above names it.
+//
+// vitest run in root may also fail on that config before it says which it
+// is (a `projects` glob written from the workspace's root finds no project
+// from the package): then, when root has no config of its own and one lies
+// above it in its workspace, the configuration is read there, and is that
+// one when vitest reads it.
 func ReadConfig(root, config string) (*Config, error) {
-	vitest, err := findVitest(root)
+	cfg, err := readConfigAt(root, root, config)
+	var above *aboveError
+	if err != nil && !errors.As(err, &above) && config == "" {
+		file := configAboveRoot(root)
+		if file == "" {
+			return nil, err
+		}
+		there, errThere := readConfigAt(filepath.Dir(file), root, file)
+		if errThere != nil {
+			return nil, err
+		}
+		cfg, above = there, &aboveError{root: root, file: file, dir: filepath.Dir(file)}
+	} else if !errors.As(err, &above) {
+		return cfg, err
+	} else if cfg, err = readConfigAt(above.dir, root, above.file); err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(root, above.file)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Above = filepath.ToSlash(rel)
+	return cfg, nil
+}
+
+// readConfigAt asks vitest, run in dir, for the configuration of root's
+// tests (dir is root or above it).
+func readConfigAt(dir, root, config string) (*Config, error) {
+	vitest, err := findVitest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -165,19 +218,52 @@ func ReadConfig(root, config string) (*Config, error) {
 		return &Config{Root: "."}, nil
 	}
 	loader := ""
-	if readOnly(root) {
+	if readOnly(dir) {
 		loader = "runner"
 	}
-	out, err := runNode(root, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, root, api, config, loader)
+	out, err := runNode(dir, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, dir, api, config, loader)
 	if err != nil {
 		return nil, err
 	}
-	return parseConfig(root, out)
+	return parseConfig(root, dir, out)
 }
 
-// parseConfig reads configScript's output: its last line (what plugins
-// logged before it is passed over).
-func parseConfig(root string, out []byte) (*Config, error) {
+// configAboveRoot is the vitest config of the nearest directory above root,
+// up to its workspace root, that holds one, when root holds none: the one
+// vitest 4 and older find from root. "" when there is none.
+func configAboveRoot(root string) string {
+	if vitestloc.HasConfig(root) || vitestloc.WorkspaceRoot(root) {
+		return ""
+	}
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		if name := vitestloc.ConfigFile(d); name != "" {
+			return filepath.Join(d, name)
+		}
+		if vitestloc.WorkspaceRoot(d) || filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// aboveError: vitest, run in root, uses file, a config in dir above root
+// in its workspace.
+type aboveError struct{ root, file, dir string }
+
+func (e *aboveError) Error() string {
+	return fmt.Sprintf("vitest's configuration for %s is %s, above it", e.root, e.file)
+}
+
+// ListAbove lists the tests of root when vitest uses a config above it
+// (Config.Above): run from the config's directory, with it; the files under
+// root, relative to it.
+func ListAbove(root, above string) ([]string, error) {
+	file := filepath.Join(root, filepath.FromSlash(above))
+	return listTestsAt(filepath.Dir(file), root, file)
+}
+
+// parseConfig reads configScript's output (vitest run in at): its last line
+// (what plugins logged before it is passed over).
+func parseConfig(root, at string, out []byte) (*Config, error) {
 	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
 	var raw rawConfig
 	if err := json.Unmarshal(lines[len(lines)-1], &raw); err != nil {
@@ -195,18 +281,19 @@ func parseConfig(root string, out []byte) (*Config, error) {
 		}
 		return p
 	}
-	if dir := filepath.Dir(raw.ConfigFile); raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
+	if dir := filepath.Dir(raw.ConfigFile); dir != at && dir != realPath(at) && raw.ConfigFile != "" && filepath.IsAbs(raw.ConfigFile) && aboveInWorkspace(root, dir) {
 		// vitest found its configuration above the repository, in its
 		// workspace (a package of a workspace with one config at the
-		// workspace's root): the sandbox, a copy of the repository,
-		// cannot run with it.
-		return nil, fmt.Errorf("vitest's configuration for %s is %s, above it: vitest runs these tests from %s (the config's include, projects and aliases are written from there), which a copy of %s alone cannot; run oracle at %s (--root %s, or from inside the package without --root)",
-			root, raw.ConfigFile, dir, root, dir, dir)
+		// workspace's root): its tests run from there (ReadConfig).
+		return nil, &aboveError{root: root, file: raw.ConfigFile, dir: dir}
 	}
 	cfg := &Config{Root: rel(raw.Root)}
 	setup := repoRelative(root, raw.SetupFiles)
 	for _, p := range raw.Projects {
 		pr := Project{Name: p.Name, Root: rel(p.Root), Include: p.Include, Exclude: p.Exclude, IncludeSource: p.IncludeSource}
+		if filepath.IsAbs(pr.Root) && holds(pr.Root, root) {
+			pr.Root = "." // a project above the repository (the workspace's config): its aliases apply to all of it
+		}
 		for _, a := range p.Alias {
 			re := a.Regex
 			if f := strings.Map(func(r rune) rune {
@@ -240,6 +327,19 @@ func aboveInWorkspace(root, dir string) bool {
 			}
 			if vitestloc.WorkspaceRoot(d) || filepath.Dir(d) == d {
 				break
+			}
+		}
+	}
+	return false
+}
+
+// holds reports whether dir is p or a directory above it (through the
+// real paths too).
+func holds(dir, p string) bool {
+	for _, d := range []string{dir, realPath(dir)} {
+		for _, q := range []string{p, realPath(p)} {
+			if r, err := filepath.Rel(d, q); err == nil && (r == "." || filepath.IsLocal(r)) {
+				return true
 			}
 		}
 	}

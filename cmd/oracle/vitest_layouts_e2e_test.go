@@ -6,8 +6,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,7 +37,9 @@ type layout struct {
 	links        map[string]string // path → link target, made before the base commit
 	from         string            // "" : --root; else gate runs with this working directory
 	targets      []string
-	vitest5      bool // also under vitest 5
+	vitest5      bool   // also under vitest 5
+	vitest3      bool   // also under vitest 3.1 (testdata/vitest3)
+	pkg          string // the package from is, as the root: its one target and related tests
 }
 
 var vitestLayouts = []layout{
@@ -51,8 +55,9 @@ var vitestLayouts = []layout{
 			"packages/b/test/money.test.ts": strings.Replace(importing(moneyTest, "../src/money"), "00)", "0)", 2),
 		},
 		change:  map[string]string{"packages/a/src/grade.ts": gradeNew, "packages/b/src/money.ts": moneyNew, "packages/b/test/money.test.ts": importing(moneyTest, "../src/money")},
-		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true},
-	{name: "pnpm workspace, root config with projects",
+		targets: []string{"packages/a/src/grade.ts#grade", "packages/b/src/money.ts#cents"}, vitest5: true, vitest3: true,
+		pkg: "src/money.ts#cents [test/money.test.ts]"},
+	{name: "pnpm workspace, root config with projects", from: "packages/a",
 		base: map[string]string{
 			"package.json":                  `{"name":"ws","private":true,"type":"module"}`,
 			"pnpm-workspace.yaml":           "packages:\n  - packages/*\n",
@@ -62,7 +67,7 @@ var vitestLayouts = []layout{
 			"packages/a/test/grade.test.ts": importing(gradeTest, "../src/grade"),
 		},
 		change:  map[string]string{"packages/a/src/grade.ts": gradeNew},
-		targets: []string{"packages/a/src/grade.ts#grade"}},
+		targets: []string{"packages/a/src/grade.ts#grade"}, pkg: "src/grade.ts#grade [test/grade.test.ts]"},
 	{name: "aliases written as an object",
 		base: map[string]string{
 			"package.json": `{"name":"al","private":true,"type":"module"}`,
@@ -111,10 +116,10 @@ var vitestLayouts = []layout{
 // by hand) where it said SKIP, and audit reports no blind function of the
 // changed files.
 func TestGateVitestLayouts(t *testing.T) {
-	chains := toolchains(t)
+	chains := append(toolchains(t), toolchain{"vitest3-node20", "node", v3(t)})
 	for _, tc := range chains {
 		for _, l := range vitestLayouts {
-			if tc.name != chains[0].name && !l.vitest5 {
+			if tc.name == chains[1].name && !l.vitest5 || tc.name == chains[2].name && !l.vitest3 {
 				continue
 			}
 			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
@@ -158,19 +163,7 @@ func TestGateVitestLayouts(t *testing.T) {
 					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
 				}
 				if l.from != "" {
-					// The package given as the root. vitest 4 finds the
-					// workspace's config above it, which a copy of the
-					// package cannot run: an error that says where to run,
-					// not a SKIP. vitest 5 looks for a config in its root
-					// only: the package's tests run without it, there as in
-					// the copy.
-					code, out, errs := oracle(t, "gate", "--root", filepath.Join(g.dir, l.from))
-					if tc.name == chains[0].name && (code != exitError || !strings.Contains(errs, "above it") || !strings.Contains(errs, "run oracle at")) {
-						t.Errorf("gate --root %s: exit %d, want %d with where to run\n%s%s", l.from, code, exitError, out, errs)
-					}
-					if tc.name != chains[0].name && (code != 0 || !strings.HasPrefix(out, "GATE PASS")) {
-						t.Errorf("gate --root %s: exit %d, want PASS\n%s%s", l.from, code, out, errs)
-					}
+					packageRoot(t, tc.name != chains[1].name, g, l)
 				}
 				a := auditJSON(t, g.dir)
 				for _, f := range a.Findings {
@@ -182,6 +175,57 @@ func TestGateVitestLayouts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// packageRoot: the package l.from is the repository, given as --root or
+// found from inside it (its own oracle.yaml). vitest 4 finds the workspace's
+// config above it: its tests run from the workspace's root with that config
+// (its include is written from there), in the sandbox too, and the scope is
+// the package's (vitest 3.1 too): PASS on its one target, each mutant killed as by hand (it
+// was an error saying to run at the root; with `projects`, an error of
+// vitest, which finds no project from the package). vitest 5 looks for a config in its
+// root only: the package's tests run without it, there as in the sandbox.
+// audit measures the package the same way: no false blind function.
+func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
+	pkg := filepath.Join(g.dir, l.from)
+	for _, form := range []string{"--root", "cwd"} {
+		t.Run(form, func(t *testing.T) {
+			args := []string{"gate", "--json", "--root", pkg}
+			if form == "cwd" {
+				writeFiles(t, pkg, map[string]string{"oracle.yaml": "# the package's own: oracle's root\n"})
+				defer os.Remove(filepath.Join(pkg, "oracle.yaml"))
+				t.Chdir(pkg)
+				args = []string{"gate", "--json", "--base", "HEAD~1"}
+			}
+			code, out, errs := oracle(t, args...)
+			var r hostileResult
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("gate %v (exit %d): %v\n%s\n%s", args, code, err, out, errs)
+			}
+			var ids []string
+			for _, tg := range r.Targets {
+				ids = append(ids, fmt.Sprintf("%s %v", tg.ID, tg.Tests))
+			}
+			if code != 0 || r.Verdict != "PASS" || r.Score != 100 || strings.Join(ids, "; ") != l.pkg {
+				t.Errorf("gate %v: exit %d %s %v%% %q, targets %v: want PASS 100%% on %s\n%s", args, code, r.Verdict, r.Score, r.Reason, ids, l.pkg, errs)
+			}
+			above := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "../../vitest.config.ts") })
+			if above != upward {
+				t.Errorf("gate %v: a note on the workspace's config: %v, want %v (notes %q)", args, above, upward, r.Notes)
+			}
+			if form == "cwd" {
+				return
+			}
+			code, out, errs = oracle(t, "audit", "--json", "--root", pkg)
+			var a auditResult
+			if err := json.Unmarshal([]byte(out), &a); err != nil || code != 0 {
+				t.Fatalf("audit --root %s: exit %d %v\n%s\n%s", l.from, code, err, out, errs)
+			}
+			for _, f := range a.Findings {
+				t.Errorf("audit --root %s: %s %s:%d %s", l.from, f.Rule, f.File, f.Line, f.Message)
+			}
+		})
 	}
 }
 

@@ -314,6 +314,8 @@ type llProc struct {
 	out    *llOutput
 	tmp    string
 	nextID int
+
+	removeReporter func() // the phases reporter's directory, in vitest's root
 }
 
 type llResponse struct {
@@ -347,6 +349,7 @@ func (d *llDriver) stop() {
 	}
 	_ = killProcessGroup(p.cmd) // stragglers
 	_ = os.RemoveAll(p.tmp)
+	p.removeReporter()
 }
 
 // start launches the driver and waits for it to be ready (d.mu held).
@@ -360,12 +363,19 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	script, reporter := p.path("oracle-ll-driver.mjs"), p.path("oracle-phases.mjs")
+	script := p.path("oracle-ll-driver.mjs")
 	if err := os.WriteFile(script, longLivedDriver, 0o644); err != nil {
 		return fail(fmt.Errorf("runner: %w", err))
 	}
-	if err := os.WriteFile(reporter, phasesReporter, 0o644); err != nil {
-		return fail(fmt.Errorf("runner: %w", err))
+	reporter, removeReporter, err := writeReporter(d.key.cwd, tmp) // in vitest's root, as for a fresh process
+	if err != nil {
+		return fail(err)
+	}
+	p.removeReporter = removeReporter
+	fail = func(err error) (*llProc, error) {
+		removeReporter()
+		os.RemoveAll(tmp)
+		return nil, err
 	}
 	cmd := exec.Command(d.key.node, script, filepath.Dir(d.key.vitest), d.key.config, p.path("report.json"), reporter)
 	cmd.Dir = d.key.cwd

@@ -100,9 +100,10 @@ func (r *ProcessRunner) prepare(s Spec) (invocation, error) {
 	}
 	inv.cwd = workDir(filepath.Clean(s.Dir), filepath.Dir(abs), s.Config != "")
 	if s.Config != "" {
-		if inv.config, err = repoFile(s.Dir, s.Config); err != nil {
+		if inv.config, err = configFile(s.Dir, s.Config); err != nil {
 			return inv, err
 		}
+		inv.cwd = VitestDir(filepath.Clean(s.Dir), s.Config)
 	}
 	inv.node = r.Node
 	if inv.node == "" {
@@ -149,10 +150,11 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	reportPath := filepath.Join(tmp, "report.json")
 	phasesPath := filepath.Join(tmp, "phases.json")
 	reachedPath := filepath.Join(tmp, "reached")
-	reporterPath := filepath.Join(tmp, "oracle-phases.mjs")
-	if err := os.WriteFile(reporterPath, phasesReporter, 0o644); err != nil {
-		return res, false, fmt.Errorf("runner: %w", err)
+	reporterPath, removeReporter, err := writeReporter(inv.cwd, tmp)
+	if err != nil {
+		return res, false, err
 	}
+	defer removeReporter()
 
 	args := []string{inv.vitest, "run", inv.testAbs,
 		"--reporter=json", "--reporter=" + reporterPath, "--outputFile=" + reportPath,
@@ -243,6 +245,29 @@ func timeoutArgs(s Spec) []string {
 	}
 	ms := max(s.TestTimeout.Milliseconds(), 1)
 	return []string{fmt.Sprintf("--testTimeout=%d", ms), fmt.Sprintf("--hookTimeout=%d", ms)}
+}
+
+// writeReporter writes the phases reporter that vitest is given by path, and
+// returns its path and what removes it. vitest loads a reporter through vite,
+// and vite 6 (vitest 3.1) refuses a file outside its root's workspace
+// (server.fs.strict: "Failed to load url ... Does the file exist?"), so in a
+// sandbox it goes in a new dot-directory of cwd, vitest's root (a dot-directory
+// matches no test pattern and leaves with the run, and with the sandbox if the
+// run is killed); outside a sandbox, in tmp, never in the user's checkout.
+func writeReporter(cwd, tmp string) (path string, remove func(), err error) {
+	dir, remove := tmp, func() {}
+	if sbox.Within(cwd) {
+		if dir, err = os.MkdirTemp(cwd, ".oracle-reporter-"); err != nil {
+			return "", nil, fmt.Errorf("runner: %w", err)
+		}
+		remove = func() { os.RemoveAll(dir) }
+	}
+	path = filepath.Join(dir, "oracle-phases.mjs")
+	if err := os.WriteFile(path, phasesReporter, 0o644); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("runner: %w", err)
+	}
+	return path, remove, nil
 }
 
 // markersSeen reads the reached file at path: whether id is in it, and every

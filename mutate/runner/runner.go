@@ -30,7 +30,9 @@ type Spec struct {
 	// Config is optional: a vitest config file, relative to Dir, passed as -c. Empty: vitest
 	// finds the package's own config (the normal case for oracles, which live inside the
 	// default include). Needed for files outside the config's include (testdata/pipeline's
-	// reference/ oracles need vitest.reference.config.ts).
+	// reference/ oracles need vitest.reference.config.ts). A config above Dir
+	// ("../../vitest.config.ts": a workspace's one config, testsuite.Config.Above)
+	// runs vitest from its directory (VitestDir).
 	Config string
 	// Stall, when set, lets a run that is past Timeout go on while it shows progress: it
 	// times out only once Timeout has passed and the file named by $ORACLE_PROGRESS (which

@@ -68,6 +68,21 @@ func togetherVitest(s Spec, first string) (string, error) {
 	return FindVitest(s.Dir, first)
 }
 
+// togetherAt is where vitest runs the test files (repo-relative) of the
+// sandbox root with config, and how they and the config are named there:
+// the root, as they are; or, for a workspace's config above the package
+// (VitestDir), the config's directory, with absolute paths.
+func togetherAt(root, config string, tests []string) (dir, cfg string, files []string) {
+	dir = VitestDir(root, config)
+	if dir == root {
+		return dir, config, tests
+	}
+	for _, t := range tests {
+		files = append(files, filepath.Join(root, filepath.FromSlash(t)))
+	}
+	return dir, filepath.Join(root, filepath.FromSlash(config)), files
+}
+
 // RunTogether runs files (repository-relative) of the repository s.Dir, a
 // sandbox, in one plain `vitest run` from s.Dir (vitest's own pool and
 // isolation, as the user's run), with s.Config when set, $ORACLE_REACHED
@@ -94,12 +109,13 @@ func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (To
 	defer os.RemoveAll(tmp)
 	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
 	args := []string{vitest, "run", "--reporter=json", "--outputFile=" + reportPath}
-	if s.Config != "" {
-		args = append(args, "--config", s.Config)
+	dir, config, named := togetherAt(s.Dir, s.Config, files)
+	if config != "" {
+		args = append(args, "--config", config)
 	}
-	cmd := exec.CommandContext(ctx, "node", append(args, files...)...)
-	cmd.Dir = s.Dir
-	cmd.Env = vitestenv.For(s.Dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
+	cmd := exec.CommandContext(ctx, "node", append(args, named...)...)
+	cmd.Dir = dir
+	cmd.Env = vitestenv.For(dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too

@@ -41,6 +41,34 @@ func repoFile(dir, rel string) (string, error) {
 	return abs, nil
 }
 
+// configFile resolves a config path (Spec.Config): inside the repository,
+// or above it when it is a workspace's config the repository lies below.
+func configFile(dir, rel string) (string, error) {
+	if abs, err := repoFile(dir, rel); err == nil {
+		return abs, nil
+	}
+	abs := filepath.Join(dir, rel)
+	if rel == "" || filepath.IsAbs(rel) || !within(filepath.Dir(abs), filepath.Clean(dir)) {
+		return "", fmt.Errorf("runner: config %q is neither in the repository nor in a directory above it", rel)
+	}
+	return abs, nil
+}
+
+// VitestDir is where vitest runs the repository root's tests with config
+// (repo-relative, as Spec.Config; "" none): the root, or the config's
+// directory when it is above the root (a workspace's one config, whose
+// include, projects and aliases are written from there).
+func VitestDir(root, config string) string {
+	if config == "" {
+		return root
+	}
+	dir := filepath.Dir(filepath.Join(root, config))
+	if !within(root, dir) && within(dir, root) {
+		return dir
+	}
+	return root
+}
+
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))

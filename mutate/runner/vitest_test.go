@@ -1,10 +1,13 @@
 package runner
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // TestMissingVitestNamesTheFix: the error says what to do, and a Yarn
@@ -68,6 +71,79 @@ func TestWorkDir(t *testing.T) {
 	} {
 		if got := workDir(at(tc.repo), at(tc.from), tc.config); got != at(tc.want) {
 			t.Errorf("workDir(%s, %s, %v) = %s, want %s", tc.repo, tc.from, tc.config, got, at(tc.want))
+		}
+	}
+}
+
+// TestVitestDir: a config above the repository (a workspace's, given as
+// "../../vitest.config.ts") runs vitest from its directory, and is accepted
+// as the run's config; one inside the repository runs from the root; a path
+// that leaves the repository sideways is refused.
+func TestVitestDir(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "ws", "packages", "b")
+	for _, tc := range []struct {
+		config, dir string
+		ok          bool
+	}{
+		{"", ".", false},
+		{"vitest.config.ts", ".", true},
+		{"config/vitest.unit.ts", ".", true},
+		{"../../vitest.config.ts", "../..", true},
+		{"../vitest.config.ts", "..", true},
+		{"../a/vitest.config.ts", ".", false},
+	} {
+		if got := VitestDir(root, tc.config); got != filepath.Join(root, tc.dir) {
+			t.Errorf("VitestDir(%q) = %s, want %s", tc.config, got, filepath.Join(root, tc.dir))
+		}
+		if _, err := configFile(root, tc.config); (err == nil) != tc.ok {
+			t.Errorf("configFile(%q): %v, want ok %v", tc.config, err, tc.ok)
+		}
+	}
+}
+
+// TestWriteReporter: in a sandbox the phases reporter is written to a new
+// dot-directory of vitest's working directory (vitest 3.1 loads a reporter
+// only from inside its root), which remove takes away; outside a sandbox
+// (the user's checkout) it goes to the run's temp directory, and nothing is
+// written in the working directory.
+func TestWriteReporter(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "package.json"), []byte("{}"), 0o644)
+	sb, err := sbox.New(repo, sbox.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	for _, tc := range []struct {
+		name, cwd string
+		inCwd     bool
+	}{
+		{"sandbox", sb.Root, true},
+		{"checkout", repo, false},
+	} {
+		tmp := t.TempDir()
+		p, remove, err := writeReporter(tc.cwd, tmp)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if b, err := os.ReadFile(p); err != nil || !bytes.Equal(b, phasesReporter) {
+			t.Errorf("%s: the reporter is not at %s: %v", tc.name, p, err)
+		}
+		dir := filepath.Dir(p)
+		if got := filepath.Dir(dir) == tc.cwd && strings.HasPrefix(filepath.Base(dir), "."); got != tc.inCwd {
+			t.Errorf("%s: reporter at %s, in a dot-directory of %s: %v, want %v", tc.name, p, tc.cwd, got, tc.inCwd)
+		}
+		if !tc.inCwd && dir != tmp {
+			t.Errorf("%s: reporter at %s, want in %s", tc.name, p, tmp)
+		}
+		remove()
+		entries, _ := os.ReadDir(tc.cwd)
+		for _, e := range entries {
+			if e.Name() != "package.json" {
+				t.Errorf("%s: left in the working directory: %s", tc.name, e.Name())
+			}
 		}
 	}
 }

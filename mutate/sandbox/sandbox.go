@@ -91,6 +91,13 @@ type Options struct {
 	// path relative to the repository root ("packages/web/public/videos"), any
 	// other entry a name matched at every depth ("fixtures-large").
 	Exclude []string
+	// Config is the vitest config the runs in the sandbox use, relative to
+	// the repository: one above it, in its workspace (testsuite.Config.Above,
+	// "../../vitest.config.ts"), is placed where it sits relative to the copy,
+	// with the package.json beside it and what it imports by relative paths,
+	// so that vitest runs the copy's tests from the config's directory as it
+	// does in the checkout.
+	Config string
 }
 
 // Sandbox is a copy of a repository. Its methods are safe for concurrent use.
@@ -176,6 +183,13 @@ func (s *Sandbox) setUp(opts Options) error {
 	}
 	s.Root = filepath.Join(dir, name)
 	out := outsideConfigs(s.Source)
+	above := configAbove(s.Source, s.given, opts.Config)
+	for _, f := range above {
+		if !slices.Contains(out.files, f) {
+			out.files = append(out.files, f)
+		}
+	}
+	slices.Sort(out.files)
 	top, mirror := s.Source, "" // the deepest directory holding the repository and what its tsconfig files point to, and its place in the sandbox
 	for _, p := range slices.Concat(out.files, out.dirs) {
 		for {
@@ -190,7 +204,7 @@ func (s *Sandbox) setUp(opts Options) error {
 		// relative paths of its tsconfig files lead where they lead in the
 		// checkout.
 		topName := filepath.Base(top)
-		if topName == string(filepath.Separator) || topName == "." || topName == ownerFile || topName == groupsFile {
+		if topName == string(filepath.Separator) || topName == "." || topName == ownerFile || topName == groupsFile || topName == "tmp" || topName == "node_modules" {
 			topName = "workspace"
 		}
 		rel, _ := within(top, s.Source)
@@ -208,7 +222,41 @@ func (s *Sandbox) setUp(opts Options) error {
 			return err
 		}
 	}
+	if len(above) > 0 {
+		if err := s.mirrorHoisted(top, mirror); err != nil {
+			return err
+		}
+	}
 	return s.linkHoisted()
+}
+
+// mirrorHoisted gives the workspace's directories placed in the sandbox
+// (a config above the repository, Options.Config) the node_modules of the
+// checkout's workspace, at its place: vitest, run from the config's
+// directory, resolves the config's imports and finds itself there (the
+// placed package.json that declares the workspace ends the search for
+// vitest, internal/vitestloc). Like a node_modules of the repository, it is
+// a real directory with a link per entry, so that vite's caches are made in
+// the sandbox, never written into the checkout.
+func (s *Sandbox) mirrorHoisted(top, mirror string) error {
+	for d := filepath.Dir(s.Source); ; d = filepath.Dir(d) {
+		rel, in := within(top, d)
+		if !in {
+			return nil
+		}
+		nm := filepath.Join(d, "node_modules")
+		if fi, err := os.Stat(nm); err == nil && fi.IsDir() {
+			dest := filepath.Join(mirror, rel, "node_modules")
+			if _, err := os.Lstat(dest); err == nil {
+				return nil // placed already (a tsconfig extends into it)
+			}
+			c := &copier{s: s}
+			return c.linkModules(nm, dest)
+		}
+		if d == top {
+			return nil
+		}
+	}
 }
 
 // placeOutside puts what the repository's tsconfig files point to out of it
@@ -295,6 +343,25 @@ func TempDirFor(path string) string {
 		}
 		if filepath.Dir(dir) == dir {
 			return ""
+		}
+	}
+}
+
+// Within reports whether path lies physically (after its links are
+// followed) inside a sandbox directory: a run working there may write its own
+// files beside the user's code, which the sandbox's removal takes away, and
+// never into the user's checkout.
+func Within(path string) bool {
+	rp, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for dir := rp; ; dir = filepath.Dir(dir) {
+		if fi, err := os.Lstat(filepath.Join(dir, ownerFile)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+		if filepath.Dir(dir) == dir {
+			return false
 		}
 	}
 }
@@ -519,6 +586,7 @@ func within(root, p string) (string, bool) {
 // Max) when mutants are left to run alone and can run at once.
 type Pool struct {
 	Root, TempDir string // the repository and Options.TempDir of each sandbox
+	Config        string // Options.Config of each sandbox
 	Max           int
 	// CloseDir, when set, is called with each sandbox's root before it is
 	// removed (the runner stops the vitest it keeps there).
@@ -533,7 +601,7 @@ func (p *Pool) Grow(n int) ([]*Sandbox, error) {
 	defer func() { p.Spent += time.Since(t0) }()
 	var out []*Sandbox
 	for range min(n, p.Max-len(p.List)) {
-		sb, err := New(p.Root, Options{TempDir: p.TempDir})
+		sb, err := New(p.Root, Options{TempDir: p.TempDir, Config: p.Config})
 		if err != nil {
 			return out, err // "sandbox: ..."
 		}

@@ -128,3 +128,75 @@ func TestTsconfigLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkspaceConfigAbove: a package whose runs use the workspace's vitest
+// config above it (Options.Config "../../vitest.config.ts") is copied at its
+// place below the workspace's name, with the config, the package.json beside
+// it and what the config imports by relative paths (transitively) copied to
+// their places, and the workspace's node_modules a real directory of links
+// (its caches left out); nothing else of the workspace; nothing of it
+// without the option.
+func TestWorkspaceConfigAbove(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "ws")
+	writeTree(t, ws, map[string]string{
+		"package.json":                     `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
+		"vitest.config.ts":                 "import { defineConfig } from \"vitest/config\";\nimport { shared } from \"./config/shared\";\nexport default defineConfig({ test: shared });\n",
+		"config/shared.ts":                 "import base from \"../base.json\";\nexport const shared = { ...base };\n",
+		"base.json":                        `{"include": ["packages/*/test/**/*.test.ts"]}`,
+		"config/unused.ts":                 "export const unused = 1;\n",
+		"node_modules/vitest/package.json": `{"name":"vitest"}`,
+		"node_modules/.vite/results.json":  `{}`,
+		"packages/b/package.json":          `{"name":"@ws/b","type":"module"}`,
+		"packages/b/src/money.ts":          "export const m = 1;\n",
+		"packages/other/src/x.ts":          "export const x = 1;\n",
+		"packages/other/vitest.config.ts":  "export default {};\n",
+		"packages/b/test/money.test.ts":    "import { m } from \"../src/money\";\n",
+		"packages/b/node_modules/own/x.js": "module.exports = 1;\n",
+		"unrelated.txt":                    "",
+	})
+	before := hashTree(t, ws)
+	pkg := filepath.Join(ws, "packages", "b")
+	s, err := New(pkg, Options{TempDir: t.TempDir(), Config: "../../vitest.config.ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(s.Dir(), "ws", "packages", "b"); s.Root != want {
+		t.Errorf("root %s, want %s", s.Root, want)
+	}
+	mirror := filepath.Join(s.Dir(), "ws")
+	for _, rel := range []string{"vitest.config.ts", "package.json", "config/shared.ts", "base.json"} {
+		p := filepath.Join(mirror, filepath.FromSlash(rel))
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || readFile(t, p) != readFile(t, filepath.Join(ws, filepath.FromSlash(rel))) {
+			t.Errorf("%s: not a copy of the workspace's file (%v)", rel, err)
+		}
+	}
+	for _, rel := range []string{"config/unused.ts", "packages/other", "node_modules/.vite", "unrelated.txt"} {
+		if _, err := os.Lstat(filepath.Join(mirror, filepath.FromSlash(rel))); err == nil {
+			t.Errorf("%s was placed in the sandbox", rel)
+		}
+	}
+	nm := filepath.Join(mirror, "node_modules")
+	if fi, err := os.Lstat(nm); err != nil || !fi.IsDir() {
+		t.Errorf("the workspace's node_modules is not a real directory in the sandbox: %v", err)
+	} else if target, _ := os.Readlink(filepath.Join(nm, "vitest")); target != filepath.Join(ws, "node_modules", "vitest") {
+		t.Errorf("node_modules/vitest links to %q", target)
+	}
+	if got := readFile(t, filepath.Join(s.Root, "test", "money.test.ts")); !strings.Contains(got, "../src/money") {
+		t.Errorf("the package's own files are not copied: %q", got)
+	}
+	must(t, s.Close())
+	if hashTree(t, ws) != before {
+		t.Error("the sandbox changed the workspace")
+	}
+
+	// Without the option (vitest 5, or a package with its own config):
+	// the copy is the package's alone.
+	s, err = New(pkg, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Dir(s.Root)), "vitest.config.ts")); err == nil || s.Root != filepath.Join(s.Dir(), "b") {
+		t.Errorf("without Config: root %s, config placed: %v", s.Root, err == nil)
+	}
+	must(t, s.Close())
+}
