@@ -216,8 +216,29 @@ func Diff(path string, base, head []byte) []Span {
 // syntax nodes whole, among the places it may equally stand: a run
 // `const X = 1; export` after a kept `export` is the statement `export
 // const X = 1;` inserted, and a new `if (x) { a() }` before a kept `}` is
-// that statement, not `} if (x) { a()`.
+// that statement, not `} if (x) { a()`. First of all, a bracket stays
+// with its partner: of two places, the one where fewer of the run's
+// closing brackets are new while their opening partner is kept (a new `}`
+// after a kept `}` closes the new block, not the kept one around it:
+// bench/trial26-27.md finding 7).
 func slide(h []token, changed []bool, nodes []Span) {
+	partner := partners(h)
+	// astray counts the closing brackets of the run [a, b] (the run [i, j]
+	// moved there) whose opening partner is kept (an opening bracket is
+	// judged by its closing one: a run is placed once, left to right).
+	astray := func(a, b, i, j int) int {
+		n := 0
+		for k := a; k <= b; k++ {
+			p := partner[k]
+			if p < 0 || p > k {
+				continue
+			}
+			if (p < a || p > b) && (!changed[p] || i <= p && p <= j) {
+				n++
+			}
+		}
+		return n
+	}
 	whole := func(i, j int) int {
 		from, to := 0, h[len(h)-1].end+1 // what lies between the run and its neighbours is its
 		if i > 0 {
@@ -242,18 +263,20 @@ func slide(h []token, changed []bool, nodes []Span) {
 		for j+1 < len(h) && changed[j+1] {
 			j++
 		}
-		bi, best := i, whole(i, j)
+		bi, best, stray := i, whole(i, j), astray(i, j, i, j)
+		better := func(a, b int) {
+			w, st := whole(a, b), astray(a, b, i, j)
+			if st < stray || st == stray && w > best {
+				bi, best, stray = a, w, st
+			}
+		}
 		for a, b := i, j; a > 0 && !changed[a-1] && h[a-1].text == h[b].text; {
 			a, b = a-1, b-1
-			if w := whole(a, b); w > best {
-				bi, best = a, w
-			}
+			better(a, b)
 		}
 		for a, b := i, j; b+1 < len(h) && !changed[b+1] && h[b+1].text == h[a].text; {
 			a, b = a+1, b+1
-			if w := whole(a, b); w > best {
-				bi, best = a, w
-			}
+			better(a, b)
 		}
 		if bi != i {
 			for k := i; k <= j; k++ {
@@ -265,6 +288,33 @@ func slide(h []token, changed []bool, nodes []Span) {
 		}
 		i = max(j, bi+j-i)
 	}
+}
+
+// partners is, per token of h, the index of the bracket that closes or
+// opens with it ((), [], {}), -1 for a token that is no bracket or has no
+// partner (code that does not parse).
+func partners(h []token) []int {
+	out := make([]int, len(h))
+	var open []int
+	for k, t := range h {
+		out[k] = -1
+		switch t.text {
+		case "(", "[", "{", "${":
+			open = append(open, k)
+		case ")", "]", "}":
+			if n := len(open); n > 0 && closes(h[open[n-1]].text, t.text) {
+				out[k], out[open[n-1]] = open[n-1], k
+				open = open[:n-1]
+			} else {
+				open = nil // unbalanced: what is open stays unpaired
+			}
+		}
+	}
+	return out
+}
+
+func closes(o, c string) bool {
+	return o == "(" && c == ")" || o == "[" && c == "]" || (o == "{" || o == "${") && c == "}"
 }
 
 // maxEdits bounds the token diff's work: past it, the tokens between the
