@@ -297,6 +297,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	// The code the change wrote, token by token (a list of files: all of
 	// them).
 	var toks change.Tokens
+	var bases change.Bases
 	if opts.Origin != nil {
 		prod := change.Change{}
 		for f, r := range ch {
@@ -304,14 +305,16 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				prod[f] = r
 			}
 		}
-		if toks, err = change.CodeTokens(root, opts.Origin, prod); err != nil {
+		if toks, bases, err = change.CodeChange(root, opts.Origin, prod); err != nil {
 			return nil, err
 		}
 		withoutInSourceTests(root, toks)
 	}
 	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
 	if why == "" {
-		res.Identity = mutants(jobs, sources, ch, opts)
+		var notes []string
+		res.Identity, notes = mutants(jobs, sources, ch, toks, bases, opts)
+		res.Notes = append(res.Notes, notes...)
 	}
 	if why != "" {
 		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
@@ -469,7 +472,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}
-	all := withModules(testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
+	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
 	res.Targets = make([]Target, len(all))
 	for i, j := range all {
 		res.Targets[i] = *j.target
@@ -517,12 +520,15 @@ func skippedReason(ts []Target) string {
 }
 
 // mutants is the second stage: each job's mutants (on the lines the change
-// wrote, or the whole function with --scope function; one of those that
-// make the same program: the first), then the shard's
+// wrote, or the whole function with --scope function; then the revert
+// mutants of the change's code no operator mutates (revert.go); one of
+// those that make the same program: the first), then the shard's
 // slice of them: the mutant whose index among all is K-1 modulo N. It
-// returns the identity of the whole list, which every shard records.
-func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) *Identity {
+// returns the identity of the whole list, which every shard records, and
+// notes of the reverts that could not be built.
+func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks change.Tokens, bases change.Bases, opts Options) (*Identity, []string) {
 	list := newMutantList() // every mutant, for the shards' identity
+	var notes []string
 	global := 0
 	progs := newPrograms()
 	for _, j := range jobs {
@@ -531,6 +537,24 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 		_, syn := analyzer.ParseSyntax(file, src)
 		progs.Original(file, src, syn) // a mutant that makes it is none
 		ms, index := targetMutants(file, src, syn, j, ch, opts)
+		counted := ms
+		if opts.scope() != ScopeLines && !j.module && j.changed != nil {
+			counted = nil // every mutant of the function: those on the change's code
+			for _, m := range ms {
+				if change.Counts(site(syn, m), j.changed) {
+					counted = append(counted, m)
+				}
+			}
+		}
+		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file])
+		notes = append(notes, why...)
+		n := 0
+		if len(rs) > 0 { // after every operator's mutant: the ids of those stay
+			n = len(jobMutants(file, src, syn, j.fn, opts.Arid))
+		}
+		for k, m := range rs {
+			ms, index = append(ms, m), append(index, n+k)
+		}
 		for k, m := range ms {
 			if !progs.Add(m) {
 				continue // the program of a mutant before it, in scope: one mutant
@@ -544,7 +568,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 			global++
 		}
 	}
-	return identity(ch, opts, opts.scope(), list)
+	return identity(ch, opts, opts.scope(), list), notes
 }
 
 // execute is the lab stage: cached outcomes first, then one lab for the
@@ -597,8 +621,17 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, sources m
 	for _, j := range jobs {
 		related = append(related, j.target.Tests...)
 		body := [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}
-		if j.module {
+		switch {
+		case j.module:
 			body = [2]uint{j.entry, j.entry} // the module's load
+		case body[1] <= body[0]:
+			// A class's <fields> whose initializers a marker cannot wrap
+			// (each an object literal): the module's load stands for it.
+			_, syn := analyzer.ParseSyntax(j.target.File, sources[j.target.File])
+			if syn != nil {
+				_, entry := moduleBody(syn, j.target.File)
+				body = [2]uint{entry, entry}
+			}
 		}
 		probes = append(probes, lab.Probe{Path: j.target.File, Body: body})
 		for i, m := range j.mutants {

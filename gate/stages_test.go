@@ -50,7 +50,7 @@ func TestMutantsStage(t *testing.T) {
 	file := analyzer.Parse("src/f.ts", src)
 	build := func(scope string, k, n int, ch change.Change) []*job {
 		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
-		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, Options{Scope: scope, ShardK: k, ShardN: n})
+		mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, nil, nil, Options{Scope: scope, ShardK: k, ShardN: n})
 		return []*job{j}
 	}
 	lines := func(j *job) string {

@@ -175,3 +175,48 @@ func TestCodeTokens(t *testing.T) {
 	}
 	check("--worktree", c, o)
 }
+
+// TestHunks: each hunk is a stretch between two kept tokens whose base
+// bytes restore the base's code there; all of them restored give the base
+// back byte for byte.
+func TestHunks(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string // each hunk as "head text => base text"
+	}{
+		{"a callee replaced", "function f() {\n  const o = new EmptyObject();\n  return o;\n}\n", "function f() {\n  // faster\n  const o = Object.create(null);\n  return o;\n}\n",
+			[]string{" Object.create =>  new EmptyObject", "null => "}},
+		{"a statement deleted", "function f(a) {\n  a.x = 1;\n  a.y = 2;\n  return a;\n}\n", "function f(a) {\n  a.x = 1;\n  return a;\n}\n",
+			[]string{";\n   => ;\n  a.y = 2;\n  "}},
+		{"a statement added", "function f(a) {\n  return a;\n}\n", "function f(a) {\n  a.n++;\n  return a;\n}\n",
+			[]string{"\n  a.n++;\n   => \n  "}},
+		{"a string key changed", "const m = { 'a-b': 1 };\n", "const m = { 'a_b': 1 };\n", []string{" 'a_b' =>  'a-b'"}},
+		{"no change", "const a = 1;\n", "const a = 1; // one\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, hunks := diff2("x.ts", []byte(tc.base), []byte(tc.head))
+			var got []string
+			restored := tc.head
+			for k := len(hunks) - 1; k >= 0; k-- {
+				h := hunks[k]
+				got = append([]string{tc.head[h.Head.Start:h.Head.End] + " => " + tc.base[h.BaseSpan.Start:h.BaseSpan.End]}, got...)
+				restored = restored[:h.Head.Start] + tc.base[h.BaseSpan.Start:h.BaseSpan.End] + restored[h.Head.End:]
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("hunks %q, want %q", got, tc.want)
+			}
+			if codeText(restored) != codeText(tc.base) {
+				t.Errorf("all hunks restored:\n%s\nwant the base's code:\n%s", restored, tc.base)
+			}
+		})
+	}
+}
+
+// codeText is src's code tokens joined by spaces.
+func codeText(src string) string {
+	var out []string
+	for _, tk := range codeTokens("x.ts", []byte(src)) {
+		out = append(out, tk.text)
+	}
+	return strings.Join(out, " ")
+}
