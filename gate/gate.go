@@ -310,7 +310,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		}
 		withoutInSourceTests(root, toks)
 	}
-	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
+	jobs, sources, why := targets(p, suite, ch, toks, bases, opts, res)
 	if why == "" {
 		var notes []string
 		res.Identity, notes = mutants(jobs, sources, ch, toks, bases, opts)
@@ -439,7 +439,7 @@ type job struct {
 // test files that load its module). A function no test loads is skipped
 // here with the reason. It returns the jobs, the target files' sources, and
 // why the gate skips when there is nothing to do.
-func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, opts Options, res *Result) ([]*job, map[string][]byte, string) {
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, bases change.Bases, opts Options, res *Result) ([]*job, map[string][]byte, string) {
 	switch {
 	case len(ch) == 0 && opts.Origin != nil:
 		return nil, nil, "the diff is empty: no file differs from the base"
@@ -468,7 +468,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	lines, modules, topLevel := ch, map[string]*job{}, false
 	if toks != nil {
 		var code bool
-		if lines, modules, code, topLevel = codeChanged(p, toks, prod, opts); !code {
+		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}

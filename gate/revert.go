@@ -48,7 +48,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 			group = analyzer.NoNode
 			continue // the hunk reaches code of another target: neither reverts it alone
 		}
-		if j.module && importsOnly(syn, mine) {
+		if j.module && (h.Wrote && importsOnly(syn, mine) || !h.Wrote && importsOnly(baseSyntax(file, base), []change.Span{h.BaseSpan})) {
 			group = analyzer.NoNode
 			continue // an import: no test pins a module specifier
 		}
@@ -135,15 +135,37 @@ func withinFn(syn *analyzer.Syntax, spans []change.Span, fn *analyzer.Function) 
 	return true
 }
 
-// importsOnly reports whether every span lies in an import or an export's
-// module specifier.
+// importsOnly reports whether every span (of syn's source) lies in import
+// declarations: each top-level statement it reaches is one (a deletion
+// point: in one).
 func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
+	if syn == nil {
+		return false
+	}
 	for _, s := range spans {
-		if !inImport(syn, uint(s.Start), uint(max(s.End, s.Start+1))) {
-			return false
+		if s.Start == s.End {
+			if !inImport(syn, uint(s.Start), uint(s.Start+1)) {
+				return false
+			}
+			continue
+		}
+		for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
+			if int(syn.End(c)) <= s.Start || int(syn.Start(c)) >= s.End || syn.Kind(c) == "comment" {
+				continue
+			}
+			if !inImport(syn, syn.Start(c), syn.End(c)) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// baseSyntax is the parse of the base revision (nil when it does not
+// parse).
+func baseSyntax(file string, base *change.Base) *analyzer.Syntax {
+	_, syn := analyzer.ParseSyntax(file, base.Src)
+	return syn
 }
 
 // statementAround is the innermost statement (or declaration) that holds

@@ -58,13 +58,28 @@ func TestReverts(t *testing.T) {
 			base: "const K = 3;\nexport function f(a: number) {\n  return a + K;\n}\n",
 			head: "export function f(a: number) {\n  return a;\n}\n",
 			want: []string{"2: ;\n =>  + K;\n +const K = 3;"}},
+		{name: "a top-level statement deleted: <module>, the statement put back", module: true,
+			base: "export const names: string[] = [];\nnames.push(\"a\");\nnames.push(\"b\");\n",
+			head: "export const names: string[] = [];\nnames.push(\"a\");\n",
+			want: []string{"2: ;\n => ;\nnames.push(\"b\");\n"}},
+		{name: "an import removed alone: no revert", module: true,
+			base: "import { x } from \"./x\";\nexport const n = 1 + 1;\n",
+			head: "export const n = 1 + 2;\n",
+			want: []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.head)
 			_, syn := analyzer.ParseSyntax("src/f.ts", src)
 			changed, base := change.DiffBase("src/f.ts", []byte(tc.base), src)
 			file := analyzer.Parse("src/f.ts", src)
-			j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
+			var j *job
+			if tc.module {
+				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base); j == nil {
+					t.Fatal("no module target")
+				}
+			} else {
+				j = &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
+			}
 			counted, _ := targetMutants("src/f.ts", src, syn, j, nil, Options{})
 			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base)
 			got := []string{}

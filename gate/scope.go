@@ -373,11 +373,11 @@ func inImport(syn *analyzer.Syntax, start, end uint) bool {
 }
 
 // moduleJob is the job of file's top-level code when the change wrote
-// some (changed, the file's spans) and an operator mutates it; nil
-// otherwise. wrote says whether the change wrote top-level code at all.
+// some (changed, the file's spans) and an operator mutates it or a revert
+// mutant undoes it (base, the file's base revision); nil otherwise. wrote says whether the change wrote top-level code at all.
 // What the analyzer takes for a function (fns) is not top-level code: it
 // is a target of its own.
-func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options) (j *job, wrote bool) {
+func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options, base *change.Base) (j *job, wrote bool) {
 	if len(changed) == 0 {
 		return nil, false
 	}
@@ -393,7 +393,9 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 	fn, entry := moduleBody(syn, file)
 	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
 	if ms, _ := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
-		return nil, true // declarations, imports: nothing an operator changes
+		if rs, _ := reverts(file, src, syn, j, changed, nil, base); len(rs) == 0 {
+			return nil, true // declarations, imports: nothing an operator changes, nothing to revert
+		}
 	}
 	return j, true
 }
@@ -421,7 +423,7 @@ func holds(changed []change.Span, fn *analyzer.Function, file string, src []byte
 // prod: the lines that hold changed tokens (what TouchedFunctions reads),
 // each file's <module> job, whether the change touched code at all, and
 // whether it wrote top-level code (an operator may find nothing there).
-func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
+func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
 	lines, modules = change.Change{}, map[string]*job{}
 	for _, file := range prod {
 		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
@@ -434,7 +436,7 @@ func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts O
 		if f, _ := p.Module(file); f != nil {
 			fns = f.Functions
 		}
-		j, wrote := moduleJob(file, src, toks[file], fns, opts)
+		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file])
 		if j != nil {
 			modules[file] = j
 		}

@@ -65,6 +65,12 @@ func TestGateRevert(t *testing.T) {
 			head: map[string]string{"src/slug.ts": strings.Replace(slug, "lower(trim(s))", "lower(trimEnd(s))", 1)},
 			code: 1, verdict: "FAIL",
 			mutants: []string{"src/slug.ts#slug Revert survived"}},
+		{name: "a top-level statement deleted: <module>, the statement put back survives (was SKIP)",
+			base: map[string]string{"src/names.ts": "export const names: string[] = [];\nnames.push(\"a\");\nnames.push(\"b\");\n",
+				"test/names.test.ts": "import { expect, it } from \"vitest\";\nimport { names } from \"../src/names\";\nit(\"has a\", () => {\n  expect(names).toContain(\"a\");\n});\n"},
+			head: map[string]string{"src/names.ts": "export const names: string[] = [];\nnames.push(\"a\");\n"},
+			code: 1, verdict: "FAIL",
+			mutants: []string{"src/names.ts#<module> Revert survived"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gitRepo{t, t.TempDir()}
