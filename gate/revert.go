@@ -82,6 +82,9 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		if strings.TrimSpace(text) == "" && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
+		if deadDeclarations(file, syn, base, u) {
+			continue // a declaration nothing reads, deleted: putting it back changes nothing
+		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
 		deps, why := restoredNames(file, src, syn, base, u)
 		line := syn.Line(uint(u.head.Start))
@@ -159,6 +162,58 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 		}
 	}
 	return true
+}
+
+// deadDeclarations reports whether unit u only deleted code (no changed
+// token) and what it deleted is declarations (not exported) of names the
+// new version does not read: dead code removed.
+func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit) bool {
+	for _, s := range u.spans {
+		if s.Start < s.End {
+			return false
+		}
+	}
+	bsyn := baseSyntax(file, base)
+	if bsyn == nil {
+		return false
+	}
+	var names []string
+	dead := true
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if !dead || e <= u.base.Start || s >= u.base.End || !bsyn.Named(n) || bsyn.Kind(n) == "comment" || bsyn.Kind(n) == "empty_statement" || change.TypeSyntax(bsyn, n) {
+			return false // not code: punctuation (the `;` of the statement before), comments, types
+		}
+		if s < u.base.Start || e > u.base.End {
+			return true // around the deleted code
+		}
+		switch bsyn.Kind(n) {
+		case "lexical_declaration", "variable_declaration":
+			for _, v := range bsyn.NamedChildren(n) {
+				if bsyn.Kind(v) == "variable_declarator" {
+					for _, id := range bsyn.PatternNames(bsyn.Child(v, "name")) {
+						names = append(names, bsyn.Text(id))
+					}
+				}
+			}
+		case "function_declaration", "generator_function_declaration", "class_declaration":
+			names = append(names, bsyn.Text(bsyn.Child(n, "name")))
+		default:
+			dead = false
+		}
+		return false
+	})
+	if !dead || len(names) == 0 {
+		return false
+	}
+	read := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if k := syn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && slices.Contains(names, syn.Text(n)) {
+			read = true
+		}
+		return !read
+	})
+	return !read
 }
 
 // baseSyntax is the parse of the base revision (nil when it does not
@@ -318,6 +373,9 @@ func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.B
 		}
 		if at < 0 {
 			return nil, fmt.Sprintf("it uses %s, which the change removed, and the base's declaration cannot be put back apart", name)
+		}
+		if at < len(src) && src[at] == ';' {
+			at++ // after the statement before it, not between it and its `;`
 		}
 		chs = append(chs, edit.Change{Start: uint(at), End: uint(at), Text: "\n" + bsyn.Text(d.stmt) + "\n"})
 	}
