@@ -84,7 +84,9 @@ func TestGateRevert(t *testing.T) {
 			}
 			g.commit("base", base)
 			g.commit("change", tc.head)
-			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", g.dir)
+			outDir := t.TempDir()
+			report, page := filepath.Join(outDir, "report.json"), filepath.Join(outDir, "gate.html")
+			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--report", report, "--html", page, "--root", g.dir)
 			var r struct {
 				Verdict, Reason string
 				Notes           []string
@@ -104,6 +106,28 @@ func TestGateRevert(t *testing.T) {
 			}
 			if !slices.Equal(mutants, tc.mutants) {
 				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
+			}
+			// The report and the page carry it: its mutatorName is one the
+			// mutation-testing-report schema accepts.
+			validateReport(t, report)
+			var doc struct {
+				Files map[string]struct {
+					Mutants []struct{ MutatorName string }
+				}
+			}
+			b, _ := os.ReadFile(report)
+			json.Unmarshal(b, &doc)
+			var names []string
+			for _, f := range doc.Files {
+				for _, m := range f.Mutants {
+					names = append(names, m.MutatorName)
+				}
+			}
+			if !slices.Equal(names, []string{"Revert"}) {
+				t.Errorf("the report's mutants are %q, want one Revert", names)
+			}
+			if b, _ := os.ReadFile(page); !strings.Contains(string(b), "Revert") {
+				t.Error("the page has no Revert mutant")
 			}
 			for _, m := range r.Mutants {
 				// The mutant applied by hand: its diff, with git apply.
