@@ -79,7 +79,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 			continue // the change's code here has a mutant of its own
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
-		if strings.TrimSpace(text) == "" && declaresUsed(syn, u.head) {
+		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
 		if deadDeclarations(file, syn, base, u) {
