@@ -546,7 +546,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 				}
 			}
 		}
-		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file])
+		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid)
 		notes = append(notes, why...)
 		n := 0
 		if len(rs) > 0 { // after every operator's mutant: the ids of those stay

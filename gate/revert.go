@@ -33,7 +33,7 @@ type revertUnit struct {
 // one mutant per statement, each removed). A revert that needs a top-level
 // name the change removed (an import, a declaration) restores it too; one
 // that does not parse is not built, and notes say why.
-func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base) (ms []edit.Mutant, notes []string) {
+func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) (ms []edit.Mutant, notes []string) {
 	if base == nil || syn == nil || j.changed == nil {
 		return nil, nil
 	}
@@ -79,6 +79,13 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 			continue // the change's code here has a mutant of its own
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
+		wrote := hasCode(src[u.head.Start:u.head.End])
+		if wrote && hasCode([]byte(text)) {
+			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
+		}
+		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
+			continue // a logging or tracing call deleted or added: arid, as for every operator
+		}
 		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
@@ -107,6 +114,48 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		ms = append(ms, m)
 	}
 	return ms, notes
+}
+
+// aridStatements reports whether code (a stretch of statements) is only
+// arid calls (operators.Arid: console.* and the configured loggers), each
+// a statement of its own, awaited or not.
+func aridStatements(file, code string, arid Arid) bool {
+	if !hasCode([]byte(code)) {
+		return false
+	}
+	_, syn := analyzer.ParseSyntax(file, []byte(code))
+	if syn == nil {
+		return false
+	}
+	n, all := 0, true
+	for st := syn.FirstChild(syn.Root()); st >= 0 && all; st = syn.Next(st) {
+		if !syn.Named(st) || syn.Kind(st) == "comment" || syn.Kind(st) == "empty_statement" {
+			continue
+		}
+		n++
+		e := analyzer.NoNode
+		if syn.Kind(st) == "expression_statement" {
+			e = firstNamed(syn, st)
+		}
+		if e >= 0 && syn.Kind(e) == "await_expression" {
+			e = firstNamed(syn, e)
+		}
+		if e < 0 || syn.Kind(e) != "call_expression" {
+			all = false
+			break
+		}
+		f := syn.Child(e, "function")
+		all = f >= 0 && arid.IsArid(strings.Join(strings.Fields(syn.Text(f)), ""))
+	}
+	return n > 0 && all
+}
+
+// firstNamed is n's first named child, NoNode when it has none.
+func firstNamed(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
+	if cs := syn.NamedChildren(n); len(cs) > 0 {
+		return cs[0]
+	}
+	return analyzer.NoNode
 }
 
 // inHunk are the spans of changed in the hunk's head bytes h (a deletion
