@@ -80,7 +80,7 @@ func (x *extraction) calls() {
 		if k := x.nodes[i].kind; k == "call_expression" || k == "new_expression" {
 			start := uint(x.nodes[i].start)
 			for fn := owner[i]; fn != nil; fn = fn.Parent {
-				if start >= fn.BodyStartByte && start < fn.BodyEndByte {
+				if inBody(fn, start) {
 					count[fn]++
 				}
 			}
@@ -111,7 +111,7 @@ func (x *extraction) calls() {
 		}
 		start := uint(x.nodes[i].start)
 		for fn := owner[i]; fn != nil; fn = fn.Parent {
-			if start < fn.BodyStartByte || start >= fn.BodyEndByte {
+			if !inBody(fn, start) {
 				continue
 			}
 			cc := c
@@ -122,6 +122,15 @@ func (x *extraction) calls() {
 			fn.Calls = append(fn.Calls, cc)
 		}
 	}
+}
+
+// inBody reports whether the byte at start is in fn's body (a class's
+// <fields>: in any of its initializers, which are the only code it owns).
+func inBody(fn *Function, start uint) bool {
+	if fn.Kind == FuncFields {
+		return start >= fn.StartByte && start < fn.EndByte
+	}
+	return start >= fn.BodyStartByte && start < fn.BodyEndByte
 }
 
 // moduleCode reports whether fn is, or is nested in, a function of

@@ -245,6 +245,7 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 		return
 	}
 	declStart := int32(-1) // the first decorator before the member, if any
+	var inits [][2]int32   // the instance fields with an initializer that is not a function: their node and start
 	for m := x.nodes[body].first; m >= 0; m = x.nodes[m].next {
 		start := m
 		if declStart >= 0 {
@@ -314,6 +315,10 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 					fn := newFn(qual+"."+name, name, FuncField, v, start, parent)
 					fn.Class, fn.Static = qual, mem.Static
 					mem.Function = fn.Qual
+				default:
+					if !mem.Static {
+						inits = append(inits, [2]int32{m, start})
+					}
 				}
 			}
 			c.Members = append(c.Members, mem)
@@ -330,6 +335,9 @@ func (x *extraction) class(n int32, qual string, parent *Function,
 		}
 		declStart = -1
 	}
+	if len(inits) > 0 {
+		x.fieldsFunction(qual, inits, parent, newFn)
+	}
 	x.file.Classes = append(x.file.Classes, c)
 }
 
@@ -339,6 +347,28 @@ func (x *extraction) signature(m int32, mem *Member) {
 		mem.Returns = annotation(x.text(t))
 	}
 	mem.TypeParams = x.typeParams(m)
+}
+
+// fieldsFunction adds Class.<fields>, the instance field initializers of
+// the class qual (inits: each field's node and start), which run when the
+// class is constructed: its code is the fields' (StartByte to EndByte: from
+// the first to the last, the members between them not its own), its body
+// the first initializer a marker can wrap (an expression that does not
+// start with `{`; none: no body), and the calls of every initializer are
+// its calls.
+func (x *extraction) fieldsFunction(qual string, inits [][2]int32, parent *Function, newFn func(qual, name string, kind FuncKind, n, declStart int32, parent *Function) *Function) {
+	first, last := inits[0][0], inits[len(inits)-1][0]
+	fn := newFn(qual+".<fields>", "<fields>", FuncFields, first, inits[0][1], parent)
+	fn.Class = qual
+	fn.EndByte = uint(x.nodes[last].end)
+	fn.BodyStartByte, fn.BodyEndByte = 0, 0
+	for _, in := range inits {
+		v := x.child(in[0], "value")
+		if fn.BodyEndByte == 0 && x.src[x.nodes[v].start] != '{' {
+			fn.BodyStartByte, fn.BodyEndByte = uint(x.nodes[v].start), uint(x.nodes[v].end)
+		}
+		x.fnOf[in[0]] = fn
+	}
 }
 
 // parameterProperties lists the constructor parameters that declare fields:

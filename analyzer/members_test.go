@@ -77,6 +77,7 @@ func TestNestedFunctionsAndMembers(t *testing.T) {
 			"Svc.v getter 5:3 class=Svc exported",
 			"Svc.v= setter 6:3 class=Svc exported",
 			"Svc.handler field 7:3 class=Svc exported",
+			"Svc.<fields> fields 8:3 class=Svc exported",
 			"Svc.#secret method 9:3 class=Svc exported",
 			"Svc.decorated method 10:3 class=Svc exported",
 		}, []string{"Svc extends Base | repo : Repo | constructor fn=Svc.constructor | run fn=Svc.run | make static fn=Svc.make | v fn=Svc.v | v fn=Svc.v= | handler fn=Svc.handler | count : number | #secret fn=Svc.#secret | decorated fn=Svc.decorated"}},
@@ -308,7 +309,12 @@ func TestModuleLevelFunctions(t *testing.T) {
 			"A.inc field 5:3 class=A exported"}},
 		{"inside a function: part of it", "export function f() {\n  app.get(\"/x\", (c) => c);\n  return { m() {}, n: () => 1 };\n}\nexport class C { m() { return wrap(() => 1); } x = wrap(() => 2); }", []string{
 			"f function 1:1 exported",
-			"C.m method 5:18 class=C exported"}},
+			"C.m method 5:18 class=C exported",
+			"C.<fields> fields 5:48 class=C exported"}},
+		{"instance field initializers: one function, Class.<fields>", "export class Store {\n  static shared = new Map();\n  count = 0;\n  get n() { return this.count; }\n  #cache = new Map<string, number>();\n  onChange = () => this.#cache.clear();\n  label: string;\n  items = [makeItem(1)];\n}", []string{
+			"Store.<fields> fields 3:3 class=Store exported",
+			"Store.n getter 4:3 class=Store exported",
+			"Store.onChange field 6:3 class=Store exported"}},
 		{"test callbacks are the test's code, unless the name is the module's own", "import { describe, it } from \"vitest\";\ndescribe(\"x\", () => { it(\"y\", () => { function h() {} }); });\ndescribe.each([1])(\"z\", () => {});\nbeforeEach(() => {});\nimport { test } from \"./lib\";\nexport const ok = test((n) => n > 0);", []string{
 			"ok.<arrow> expression 6:24 exported"}},
 		{"anonymous class in a call: its members are not module-level code", "register(class { m() { return () => 1; } });", nil},
@@ -400,4 +406,19 @@ func TestMockOverrides(t *testing.T) {
 			t.Errorf("%s: partial=%v overrides %q, want %q", tc.factory, f.Mocks[0].Partial, strings.Join(got, " "), tc.want)
 		}
 	}
+}
+
+// TestFieldsFunctionCalls: the calls of every instance field initializer
+// are Class.<fields>'s, and no other member's code is.
+func TestFieldsFunctionCalls(t *testing.T) {
+	f := parseTS(t, "export class Store {\n  count = start();\n  get n() { return read(); }\n  #cache = new Map();\n  items = [make(1)];\n}")
+	noErrors(t, f)
+	got := map[string][]string{}
+	for _, fn := range f.Functions {
+		for _, c := range fn.Calls {
+			got[fn.Qual] = append(got[fn.Qual], fmt.Sprintf("%d:%d %s", c.Line, c.Column, c.Text))
+		}
+	}
+	check(t, "Store.<fields>", got["Store.<fields>"], []string{"2:11 start", "4:12 Map", "5:12 make"})
+	check(t, "Store.n", got["Store.n"], []string{"3:20 read"})
 }

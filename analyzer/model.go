@@ -162,6 +162,7 @@ const (
 	FuncField       FuncKind = "field"       // `x = () => {}`: a class field holding a function
 	FuncConstructor FuncKind = "constructor" // `constructor()`
 	FuncStatic      FuncKind = "static"      // `static { }`: a class static block, `Class.<static>`
+	FuncFields      FuncKind = "fields"      // a class's instance field initializers (`count = 0; #cache = new Map()`), run at construction: `Class.<fields>`
 	FuncProperty    FuncKind = "property"    // module-level code: an object literal's method or property holding a function
 	FuncExpression  FuncKind = "expression"  // module-level code: any other function expression or arrow (passed to a call, ...)
 )

@@ -305,6 +305,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	// The code the change wrote, token by token (a list of files: all of
 	// them).
 	var toks change.Tokens
+	var bases change.Bases
 	if opts.Origin != nil {
 		prod := change.Change{}
 		for f, r := range ch {
@@ -312,15 +313,17 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 				prod[f] = r
 			}
 		}
-		if toks, err = change.CodeTokens(root, opts.Origin, prod); err != nil {
+		if toks, bases, err = change.CodeChange(root, opts.Origin, prod); err != nil {
 			return nil, err
 		}
 		withoutInSourceTests(root, toks)
 	}
-	jobs, sources, why := targets(p, suite, ch, toks, opts, res)
+	jobs, sources, why := targets(p, suite, ch, toks, bases, opts, res)
 	var planned []*mutant
 	if why == "" {
-		planned, res.Identity = mutants(jobs, sources, ch, opts)
+		var notes []string
+		planned, res.Identity, notes = mutants(jobs, sources, ch, toks, bases, opts)
+		res.Notes = append(res.Notes, notes...)
 	}
 	if why != "" {
 		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
@@ -435,14 +438,14 @@ type job struct {
 	// change decide (a list of files).
 	changed []change.Span
 	module  bool          // the module's top-level code: fn is the whole program
-	entry   uint          // a module's load marker goes there
+	entry   uint          // a module's load marker goes there (also a <fields> no marker wraps)
 	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
 }
 
 // probe is the job's probe: its body's entry (a module's load), which the
 // baselines watch to say which candidates execute it.
 func (j *job) probe() lab.Probe {
-	if j.module {
+	if j.module || j.fn.BodyEndByte <= j.fn.BodyStartByte { // the module's load (a <fields> no marker wraps: targets)
 		return lab.Probe{Path: j.target.File, Body: [2]uint{j.entry, j.entry}}
 	}
 	return lab.Probe{Path: j.target.File, Body: [2]uint{j.fn.BodyStartByte, j.fn.BodyEndByte}}
@@ -479,7 +482,7 @@ func (m *mutant) describe(src []byte) Mutant {
 // here with the reason. It returns the jobs, the sources of the target
 // files and of their candidates, and why the gate skips when there is
 // nothing to do.
-func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, opts Options, res *Result) ([]*job, map[string][]byte, string) {
+func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, toks change.Tokens, bases change.Bases, opts Options, res *Result) ([]*job, map[string][]byte, string) {
 	switch {
 	case len(ch) == 0 && opts.Origin != nil:
 		return nil, nil, "the diff is empty: no file differs from the base"
@@ -508,11 +511,11 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	lines, modules, topLevel := ch, map[string]*job{}, false
 	if toks != nil {
 		var code bool
-		if lines, modules, code, topLevel = codeChanged(p, toks, prod, opts); !code {
+		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}
-	all := withModules(testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
+	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
 	res.Targets = make([]Target, len(all))
 	for i, j := range all {
 		res.Targets[i] = *j.target
@@ -536,6 +539,13 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		for _, t := range tg.Tests { // for the report's tests
 			if _, ok := sources[t]; !ok {
 				sources[t], _ = os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(t)))
+			}
+		}
+		if !j.module && j.fn.BodyEndByte <= j.fn.BodyStartByte {
+			// A class's <fields> whose initializers a marker cannot wrap
+			// (each an object literal): the module's load stands for it.
+			if _, syn := analyzer.ParseSyntax(tg.File, sources[tg.File]); syn != nil {
+				_, j.entry = moduleBody(syn, tg.File)
 			}
 		}
 		jobs = append(jobs, j)
@@ -565,13 +575,16 @@ func skippedReason(ts []Target) string {
 }
 
 // mutants is the second stage: each job's mutants (on the lines the change
-// wrote, or the whole function with --scope function; one of those that
-// make the same program: the first), then the shard's slice of them (the
-// mutants it Selects by their index among all). It returns the shard's
-// mutants and the identity of the whole list, which every shard records.
-func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Options) ([]*mutant, *Identity) {
+// wrote, or the whole function with --scope function; then the revert
+// mutants of the change's code no operator mutates (revert.go); one of
+// those that make the same program: the first), then the shard's slice of
+// them (the mutants it Selects by their index among all). It returns the
+// shard's mutants, the identity of the whole list, which every shard
+// records, and notes of the reverts that could not be built.
+func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks change.Tokens, bases change.Bases, opts Options) ([]*mutant, *Identity, []string) {
 	list := newMutantList() // every mutant, for the shards' identity
 	var out []*mutant
+	var notes []string
 	global := 0
 	progs := newPrograms()
 	for _, j := range jobs {
@@ -580,6 +593,24 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 		_, syn := analyzer.ParseSyntax(file, src)
 		progs.Original(file, src, syn) // a mutant that makes it is none
 		ms, index := targetMutants(file, src, syn, j, ch, opts)
+		counted := ms
+		if opts.scope() != ScopeLines && !j.module && j.changed != nil {
+			counted = nil // every mutant of the function: those on the change's code
+			for _, m := range ms {
+				if change.Counts(site(syn, m), j.changed) {
+					counted = append(counted, m)
+				}
+			}
+		}
+		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid)
+		notes = append(notes, why...)
+		n := 0
+		if len(rs) > 0 { // after every operator's mutant: the ids of those stay
+			n = len(jobMutants(file, src, syn, j.fn, opts.Arid))
+		}
+		for k, m := range rs {
+			ms, index = append(ms, m), append(index, n+k)
+		}
 		for k, m := range ms {
 			if !progs.Add(m) {
 				continue // the program of a mutant before it, in scope: one mutant
@@ -592,7 +623,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, opts Opti
 			global++
 		}
 	}
-	return out, identity(ch, opts, opts.scope(), list)
+	return out, identity(ch, opts, opts.scope(), list), notes
 }
 
 // execute is the lab stage: cached outcomes first, then one lab for the

@@ -33,7 +33,7 @@ func TestMutantsSameProgram(t *testing.T) {
 	file := analyzer.Parse("src/f.ts", src)
 	for _, scope := range []string{ScopeLines, ScopeFunction} {
 		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
-		ms, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{3, 3}}}, Options{Scope: scope})
+		ms, _, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{3, 3}}}, nil, nil, Options{Scope: scope})
 		var got []string
 		seen := map[string]string{}
 		for _, mu := range ms {

@@ -258,6 +258,51 @@ func moduleBody(syn *analyzer.Syntax, file string) (*analyzer.Function, uint) {
 		StartByte: syn.Start(root), EndByte: syn.End(root), BodyStartByte: syn.Start(root), BodyEndByte: syn.End(root)}, entry
 }
 
+// FieldsTarget is the name of a class's instance field initializers as a
+// target: `<file>#<Class>.<fields>` (the analyzer's FuncFields).
+const FieldsTarget = "<fields>"
+
+// fieldValues are the initializers of fn, a class's <fields>: the values of
+// its instance fields that are not functions, in order.
+func fieldValues(syn *analyzer.Syntax, fn *analyzer.Function) []change.Span {
+	var out []change.Span
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := syn.Start(n), syn.End(n)
+		if e <= fn.StartByte || s >= fn.EndByte {
+			return false
+		}
+		if k := syn.Kind(n); k != "public_field_definition" && k != "field_definition" {
+			return true
+		}
+		v := syn.Child(n, "value")
+		if v < 0 || !functionLike(syn, n) {
+			return false // static, or no initializer
+		}
+		switch syn.Kind(syn.Unwrap(v)) {
+		case "arrow_function", "function_expression", "generator_function", "function":
+			return false // a function of its own
+		}
+		out = append(out, change.Span{Start: int(syn.Start(v)), End: int(syn.End(v))})
+		return false
+	})
+	return out
+}
+
+// jobMutants are the operators' mutants of fn's code: its body's, or for
+// a class's <fields>, those of each initializer in turn.
+func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, arid Arid) []edit.Mutant {
+	if fn.Kind != analyzer.FuncFields || syn == nil {
+		return Mutants(file, src, syn, fn, arid)
+	}
+	var out []edit.Mutant
+	for _, v := range fieldValues(syn, fn) {
+		init := *fn
+		init.BodyStartByte, init.BodyEndByte = uint(v.Start), uint(v.End)
+		out = append(out, Mutants(file, src, syn, &init, arid)...)
+	}
+	return out
+}
+
 // targetMutants are job j's mutants and their indexes among all the
 // operators make in its body: with --scope function all of them; else
 // those on the code the change wrote (change.Counts on the job's changed
@@ -266,7 +311,7 @@ func moduleBody(syn *analyzer.Syntax, file string) (*analyzer.Function, uint) {
 func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) ([]edit.Mutant, []int) {
 	var out []edit.Mutant
 	var index []int
-	for i, m := range Mutants(file, src, syn, j.fn, opts.Arid) {
+	for i, m := range jobMutants(file, src, syn, j.fn, opts.Arid) {
 		switch {
 		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
 			continue // a function's: its own target
@@ -328,11 +373,11 @@ func inImport(syn *analyzer.Syntax, start, end uint) bool {
 }
 
 // moduleJob is the job of file's top-level code when the change wrote
-// some (changed, the file's spans) and an operator mutates it; nil
-// otherwise. wrote says whether the change wrote top-level code at all.
+// some (changed, the file's spans) and an operator mutates it or a revert
+// mutant undoes it (base, the file's base revision); nil otherwise. wrote says whether the change wrote top-level code at all.
 // What the analyzer takes for a function (fns) is not top-level code: it
 // is a target of its own.
-func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options) (j *job, wrote bool) {
+func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options, base *change.Base) (j *job, wrote bool) {
 	if len(changed) == 0 {
 		return nil, false
 	}
@@ -348,14 +393,29 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 	fn, entry := moduleBody(syn, file)
 	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
 	if ms, _ := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
-		return nil, true // declarations, imports: nothing an operator changes
+		if rs, _ := reverts(file, src, syn, j, changed, nil, base, opts.Arid); len(rs) == 0 {
+			return nil, true // declarations, imports: nothing an operator changes, nothing to revert
+		}
 	}
 	return j, true
 }
 
 // holds reports whether fn's code holds one of changed's spans (a deletion
-// point strictly inside).
-func holds(changed []change.Span, fn *analyzer.Function) bool {
+// point strictly inside); a class's <fields>: one of its initializers (src
+// its file's source).
+func holds(changed []change.Span, fn *analyzer.Function, file string, src []byte) bool {
+	if fn.Kind == analyzer.FuncFields {
+		_, syn := analyzer.ParseSyntax(file, src)
+		if syn == nil {
+			return false
+		}
+		for _, v := range fieldValues(syn, fn) {
+			if change.Counts(change.Site{Replaced: v}, changed) || slices.ContainsFunc(changed, func(c change.Span) bool { return c.Start == v.Start && c.End == v.End }) {
+				return true
+			}
+		}
+		return false
+	}
 	return change.Counts(change.Site{Replaced: change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)}}, changed)
 }
 
@@ -363,7 +423,7 @@ func holds(changed []change.Span, fn *analyzer.Function) bool {
 // prod: the lines that hold changed tokens (what TouchedFunctions reads),
 // each file's <module> job, whether the change touched code at all, and
 // whether it wrote top-level code (an operator may find nothing there).
-func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
+func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
 	lines, modules = change.Change{}, map[string]*job{}
 	for _, file := range prod {
 		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
@@ -376,7 +436,7 @@ func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts O
 		if f, _ := p.Module(file); f != nil {
 			fns = f.Functions
 		}
-		j, wrote := moduleJob(file, src, toks[file], fns, opts)
+		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file])
 		if j != nil {
 			modules[file] = j
 		}
@@ -388,10 +448,17 @@ func codeChanged(p *callgraph.Program, toks change.Tokens, prod []string, opts O
 // withModules are the jobs of the touched functions (those whose own code
 // holds a changed token, with toks) and of the <module> targets, in file
 // order, a file's module first.
-func withModules(touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string) []*job {
+func withModules(root string, touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string) []*job {
+	read := map[string][]byte{}
+	srcs := func(file string) []byte {
+		if read[file] == nil {
+			read[file], _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		}
+		return read[file]
+	}
 	var all []*job
 	for _, t := range touched {
-		if toks != nil && !holds(toks[t.File], t.Function) {
+		if toks != nil && !holds(toks[t.File], t.Function, t.File, srcs(t.File)) {
 			continue // only a line it shares with the change's code
 		}
 		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})

@@ -105,7 +105,7 @@ func TestTokenScopeMutants(t *testing.T) {
 			changed := change.Diff("src/f.ts", []byte(tc.base), src)
 			var j *job
 			if tc.module {
-				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{})
+				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{}, nil)
 				if j == nil {
 					t.Fatal("no module target")
 				}
@@ -120,6 +120,51 @@ func TestTokenScopeMutants(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestFieldsTarget: a class's <fields> is its instance initializers: a
+// change in a method between them is not its, and its mutants are theirs
+// (not the method's, the static field's, the arrow field's).
+func TestFieldsTarget(t *testing.T) {
+	base := "export class C {\n  static s = 1;\n  a = 1;\n  m() { return 2; }\n  f = () => 4;\n  #b = [3];\n}\n"
+	for _, tc := range []struct {
+		name, head string
+		holds      bool
+	}{
+		{"a method between the fields", strings.Replace(base, "return 2", "return 5", 1), false},
+		{"a private field's initializer", strings.Replace(base, "#b = [3]", "#b = [3, 6]", 1), true},
+		{"the static field", strings.Replace(base, "static s = 1", "static s = 7", 1), false},
+		{"the arrow field", strings.Replace(base, "() => 4", "() => 8", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.head)
+			var fields *analyzer.Function
+			for _, fn := range analyzer.Parse("src/c.ts", src).Functions {
+				if fn.Qual == "C."+FieldsTarget {
+					fields = fn
+				}
+			}
+			if fields == nil {
+				t.Fatal("no C.<fields>")
+			}
+			changed := change.Diff("src/c.ts", []byte(base), src)
+			if got := holds(changed, fields, "src/c.ts", src); got != tc.holds {
+				t.Errorf("holds %v, want %v", got, tc.holds)
+			}
+			_, syn := analyzer.ParseSyntax("src/c.ts", src)
+			var got []string
+			for _, m := range jobMutants("src/c.ts", src, syn, fields, Arid{}) {
+				got = append(got, fmt.Sprintf("%s %s", m.Operator, src[m.Original.Start.Offset:m.Original.End.Offset]))
+			}
+			want := []string{"InlineConstant 1", "ArrayDeclaration [3]", "InlineConstant 3"}
+			if tc.holds {
+				want = []string{"InlineConstant 1", "ArrayDeclaration [3, 6]", "InlineConstant 3", "InlineConstant 6"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("mutants %q, want %q", got, want)
 			}
 		})
 	}

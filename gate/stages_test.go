@@ -52,7 +52,7 @@ func TestMutantsStage(t *testing.T) {
 	file := analyzer.Parse("src/f.ts", src)
 	build := func(scope string, k, n int, ch change.Change) [][]*mutant {
 		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0]}
-		ms, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, Options{Scope: scope, Shard: Shard{K: k, N: n}})
+		ms, _, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, ch, nil, nil, Options{Scope: scope, Shard: Shard{K: k, N: n}})
 		return [][]*mutant{ms}
 	}
 	lines := func(ms []*mutant) string {

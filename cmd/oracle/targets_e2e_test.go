@@ -132,6 +132,17 @@ func TestGateTargetsEveryBody(t *testing.T) {
 			// Weak: 100 is never tried, `n > 100` survives as `n >= 100`.
 			test:   imp + "import { Inc } from \"../src/inc\";\nit(\"inc\", () => {\n  expect(new Inc().inc(1)).toBe(2);\n  expect(new Inc().inc(500)).toBe(500);\n});\n",
 			target: "src/inc.ts#Inc.inc", verdict: "FAIL", survivor: "EqualityOperator@3"},
+		{name: "instance field initializers: Class.<fields>, run at construction (was SKIP)", file: "src/counter.ts",
+			before: "export class Counter {\n  count = 0;\n  inc(): number {\n    this.count++;\n    return this.count;\n  }\n}\n",
+			after:  "export class Counter {\n  count = 10;\n  inc(): number {\n    this.count++;\n    return this.count;\n  }\n}\n",
+			test:   imp + "import { Counter } from \"../src/counter\";\nit(\"counts from ten\", () => {\n  expect(new Counter().inc()).toBe(11);\n});\n",
+			target: "src/counter.ts#Counter.<fields>", verdict: "PASS"},
+		{name: "a private field's initializer, weakly tested", file: "src/stepper.ts",
+			before: "export class Stepper {\n  n = 0;\n  #step = 1;\n  next(): number {\n    this.n += this.#step;\n    return this.n;\n  }\n}\n",
+			after:  "export class Stepper {\n  n = 0;\n  #step = 2;\n  next(): number {\n    this.n += this.#step;\n    return this.n;\n  }\n}\n",
+			// Weak: any step above zero passes, 2 → 3 survives.
+			test:   imp + "import { Stepper } from \"../src/stepper\";\nit(\"steps\", () => {\n  expect(new Stepper().next()).toBeGreaterThan(0);\n});\n",
+			target: "src/stepper.ts#Stepper.<fields>", verdict: "FAIL", survivor: "InlineConstant@3"},
 		{name: "setter", file: "src/temp.ts",
 			before: "export class Temp {\n  c = 0;\n  set f(v: number) {\n    this.c = v;\n  }\n}\n",
 			after:  "export class Temp {\n  c = 0;\n  set f(v: number) {\n    this.c = ((v - 32) * 5) / 9;\n  }\n}\n",

@@ -27,6 +27,37 @@ type Tokens map[string][]Span
 // pure `git mv` changes nothing). Files that are not TypeScript are left
 // out.
 func CodeTokens(root string, o *Origin, ch Change) (Tokens, error) {
+	t, _, err := CodeChange(root, o, ch)
+	return t, err
+}
+
+// Bases are the base revisions of the changed TypeScript files that have
+// one, by repo-relative path of their new version.
+type Bases map[string]*Base
+
+// Base is a file's base revision and its hunks, where the change replaced
+// code, in order.
+type Base struct {
+	Src   []byte
+	Hunks []Hunk
+}
+
+// Hunk is one place where the change replaced code: the bytes between two
+// kept tokens (or the file's start or end) that hold changed tokens or
+// deleted ones, in the new version (Head) and in the base (BaseSpan, in
+// Base.Src). Restoring the base's bytes there reverts the hunk: the file's
+// tokens in that stretch are the base's again, whitespace and comments
+// with them.
+type Hunk struct {
+	Head, BaseSpan Span
+	// Wrote: the hunk holds changed tokens; Deleted: base tokens deleted
+	// (a hunk that only deleted is a deletion point, one that only wrote an
+	// insertion).
+	Wrote, Deleted bool
+}
+
+// CodeChange is CodeTokens and the base revisions with their hunks.
+func CodeChange(root string, o *Origin, ch Change) (Tokens, Bases, error) {
 	diff := []string{"diff", o.Base}
 	if !o.Worktree {
 		diff = append(diff, o.Head)
@@ -34,7 +65,7 @@ func CodeTokens(root string, o *Origin, ch Change) (Tokens, error) {
 	diff = append(diff, "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z")
 	out, err := git(root, diff...)
 	if err != nil {
-		return nil, fmt.Errorf("git diff: %v", err)
+		return nil, nil, fmt.Errorf("git diff: %v", err)
 	}
 	renamed := map[string]string{} // new path → old path
 	fields := strings.Split(string(out), "\x00")
@@ -47,7 +78,7 @@ func CodeTokens(root string, o *Origin, ch Change) (Tokens, error) {
 		}
 		i += 2
 	}
-	t := Tokens{}
+	t, bases := Tokens{}, Bases{}
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok {
 			continue
@@ -64,9 +95,12 @@ func CodeTokens(root string, o *Origin, ch Change) (Tokens, error) {
 		if err != nil {
 			base = nil // a new file: all of it was written
 		}
-		t[file] = Diff(file, base, head)
+		var b *Base
+		if t[file], b = DiffBase(file, base, head); b != nil {
+			bases[file] = b
+		}
 	}
-	return t, nil
+	return t, bases, nil
 }
 
 // token is one code token: its byte range and text.
@@ -173,16 +207,33 @@ func trailing(syn *analyzer.Syntax, n analyzer.Node) bool {
 // were deleted with none written in their place. A nil base is a new
 // file: every token is new.
 func Diff(path string, base, head []byte) []Span {
+	out, _ := diff2(path, base, head)
+	return out
+}
+
+// DiffBase is Diff and the file's base revision with its hunks (nil for a
+// new file).
+func DiffBase(path string, base, head []byte) ([]Span, *Base) {
+	out, hunks := diff2(path, base, head)
+	if base == nil {
+		return out, nil
+	}
+	return out, &Base{Src: base, Hunks: hunks}
+}
+
+// diff2 is Diff and the hunks (nil for a new file).
+func diff2(path string, base, head []byte) ([]Span, []Hunk) {
 	h, nodes := parseTokens(path, head)
 	if base == nil {
 		if len(h) == 0 {
-			return []Span{}
+			return []Span{}, nil
 		}
-		return []Span{{h[0].start, h[len(h)-1].end}}
+		return []Span{{h[0].start, h[len(h)-1].end}}, nil
 	}
 	b := codeTokens(path, base)
-	changed, deletedBefore := diffTokens(b, h)
+	changed, deletedBefore, deleted := diffTokens(b, h)
 	slide(h, changed, nodes)
+	hunks := hunksOf(b, h, changed, deleted, len(base), len(head))
 	out := []Span{}
 	for i := 0; i < len(h); i++ {
 		if deletedBefore[i] && !changed[i] && (i == 0 || !changed[i-1]) {
@@ -209,6 +260,44 @@ func Diff(path string, base, head []byte) []Span {
 		}
 		out = append(out, Span{p, p})
 	}
+	return out, hunks
+}
+
+// hunksOf pairs the kept tokens of base (b, deleted) and head (h,
+// changed), in order (a longest common subsequence: as many of each, the
+// same texts), and returns the stretches between two consecutive pairs
+// (or an end of the files) that hold a changed or deleted token.
+func hunksOf(b, h []token, changed, deleted []bool, nb, nh int) []Hunk {
+	var out []Hunk
+	pb, ph := -1, -1 // the last kept pair
+	i, k := 0, 0
+	for {
+		for i < len(h) && changed[i] {
+			i++
+		}
+		for k < len(b) && deleted[k] {
+			k++
+		}
+		if i-ph > 1 || k-pb > 1 {
+			hd := Span{0, nh}
+			bs := Span{0, nb}
+			if ph >= 0 {
+				hd.Start, bs.Start = h[ph].end, b[pb].end
+			}
+			if i < len(h) {
+				hd.End = h[i].start
+			}
+			if k < len(b) {
+				bs.End = b[k].start
+			}
+			out = append(out, Hunk{Head: hd, BaseSpan: bs, Wrote: i-ph > 1, Deleted: k-pb > 1})
+		}
+		if i >= len(h) || k >= len(b) {
+			break
+		}
+		ph, pb = i, k
+		i, k = i+1, k+1
+	}
 	return out
 }
 
@@ -216,8 +305,29 @@ func Diff(path string, base, head []byte) []Span {
 // syntax nodes whole, among the places it may equally stand: a run
 // `const X = 1; export` after a kept `export` is the statement `export
 // const X = 1;` inserted, and a new `if (x) { a() }` before a kept `}` is
-// that statement, not `} if (x) { a()`.
+// that statement, not `} if (x) { a()`. First of all, a bracket stays
+// with its partner: of two places, the one where fewer of the run's
+// closing brackets are new while their opening partner is kept (a new `}`
+// after a kept `}` closes the new block, not the kept one around it:
+// bench/trial26-27.md finding 7).
 func slide(h []token, changed []bool, nodes []Span) {
+	partner := partners(h)
+	// astray counts the closing brackets of the run [a, b] (the run [i, j]
+	// moved there) whose opening partner is kept (an opening bracket is
+	// judged by its closing one: a run is placed once, left to right).
+	astray := func(a, b, i, j int) int {
+		n := 0
+		for k := a; k <= b; k++ {
+			p := partner[k]
+			if p < 0 || p > k {
+				continue
+			}
+			if (p < a || p > b) && (!changed[p] || i <= p && p <= j) {
+				n++
+			}
+		}
+		return n
+	}
 	whole := func(i, j int) int {
 		from, to := 0, h[len(h)-1].end+1 // what lies between the run and its neighbours is its
 		if i > 0 {
@@ -242,18 +352,20 @@ func slide(h []token, changed []bool, nodes []Span) {
 		for j+1 < len(h) && changed[j+1] {
 			j++
 		}
-		bi, best := i, whole(i, j)
+		bi, best, stray := i, whole(i, j), astray(i, j, i, j)
+		better := func(a, b int) {
+			w, st := whole(a, b), astray(a, b, i, j)
+			if st < stray || st == stray && w > best {
+				bi, best, stray = a, w, st
+			}
+		}
 		for a, b := i, j; a > 0 && !changed[a-1] && h[a-1].text == h[b].text; {
 			a, b = a-1, b-1
-			if w := whole(a, b); w > best {
-				bi, best = a, w
-			}
+			better(a, b)
 		}
 		for a, b := i, j; b+1 < len(h) && !changed[b+1] && h[b+1].text == h[a].text; {
 			a, b = a+1, b+1
-			if w := whole(a, b); w > best {
-				bi, best = a, w
-			}
+			better(a, b)
 		}
 		if bi != i {
 			for k := i; k <= j; k++ {
@@ -267,6 +379,33 @@ func slide(h []token, changed []bool, nodes []Span) {
 	}
 }
 
+// partners is, per token of h, the index of the bracket that closes or
+// opens with it ((), [], {}), -1 for a token that is no bracket or has no
+// partner (code that does not parse).
+func partners(h []token) []int {
+	out := make([]int, len(h))
+	var open []int
+	for k, t := range h {
+		out[k] = -1
+		switch t.text {
+		case "(", "[", "{", "${":
+			open = append(open, k)
+		case ")", "]", "}":
+			if n := len(open); n > 0 && closes(h[open[n-1]].text, t.text) {
+				out[k], out[open[n-1]] = open[n-1], k
+				open = open[:n-1]
+			} else {
+				open = nil // unbalanced: what is open stays unpaired
+			}
+		}
+	}
+	return out
+}
+
+func closes(o, c string) bool {
+	return o == "(" && c == ")" || o == "[" && c == "]" || (o == "{" || o == "${") && c == "}"
+}
+
 // maxEdits bounds the token diff's work: past it, the tokens between the
 // common head and tail all count as changed.
 const maxEdits = 500
@@ -274,9 +413,10 @@ const maxEdits = 500
 // diffTokens marks head's tokens that are not in a longest common
 // subsequence with base's (changed), and, per position 0..len(h), whether
 // base tokens were deleted just before head's token there.
-func diffTokens(b, h []token) (changed []bool, deletedBefore []bool) {
+func diffTokens(b, h []token) (changed []bool, deletedBefore []bool, deleted []bool) {
 	changed = make([]bool, len(h))
 	deletedBefore = make([]bool, len(h)+1)
+	deleted = make([]bool, len(b))
 	pre := 0
 	for pre < len(b) && pre < len(h) && b[pre].text == h[pre].text {
 		pre++
@@ -293,6 +433,9 @@ func diffTokens(b, h []token) (changed []bool, deletedBefore []bool) {
 	if n == 0 || m == 0 {
 		for i := range hm {
 			changed[pre+i] = true
+		}
+		for i := range bm {
+			deleted[pre+i] = true
 		}
 		if n > 0 {
 			deletedBefore[pre] = true
@@ -333,6 +476,9 @@ func diffTokens(b, h []token) (changed []bool, deletedBefore []bool) {
 		for i := range hm {
 			changed[pre+i] = true
 		}
+		for i := range bm {
+			deleted[pre+i] = true
+		}
 		deletedBefore[pre] = true
 		return
 	}
@@ -357,6 +503,7 @@ func diffTokens(b, h []token) (changed []bool, deletedBefore []bool) {
 			changed[pre+py] = true
 		} else { // right: base token px deleted before head token y
 			deletedBefore[pre+y] = true
+			deleted[pre+px] = true
 		}
 		x, y = px, py
 	}

@@ -1,6 +1,7 @@
 package change
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -93,6 +94,42 @@ func TestDiffSlides(t *testing.T) {
 	}
 }
 
+// TestDiffBrackets: a closing bracket is the partner of its opening one
+// (bench/trial26-27.md finding 7): the new `}` is the new block's, not the
+// kept block's around it, which the change did not write (each span as
+// line:column of its start and its text).
+func TestDiffBrackets(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string
+	}{
+		{"a body rewritten into a nested if, a guard added below (ufo eb29945)", "export function withBase(input: string, base: string) {\n  if (isEmptyURL(base) || hasProtocol(input)) {\n    return input;\n  }\n  const _base = withoutTrailingSlash(base);\n  if (input.startsWith(_base)) {\n    return input;\n  }\n  return joinURL(_base, input);\n}\n\nexport function withoutBase(input: string, base: string) {\n  if (isEmptyURL(base)) {\n    return input;\n  }\n  const _base = withoutTrailingSlash(base);\n  if (!input.startsWith(_base)) {\n    return input;\n  }\n  const trimmed = input.slice(_base.length);\n  return trimmed[0] === \"/\" ? trimmed : \"/\" + trimmed;\n}\n\n",
+			"export function withBase(input: string, base: string) {\n  if (isEmptyURL(base) || hasProtocol(input)) {\n    return input;\n  }\n  const _base = withoutTrailingSlash(base);\n  if (input.startsWith(_base)) {\n    const nextChar = input[_base.length];\n    // Ensure '/admin-dashboard' is not considered as having base '/admin/'\n    if (!nextChar || nextChar === \"/\" || nextChar === \"?\") {\n      return input;\n    }\n  }\n  return joinURL(_base, input);\n}\n\nexport function withoutBase(input: string, base: string) {\n  if (isEmptyURL(base)) {\n    return input;\n  }\n  const _base = withoutTrailingSlash(base);\n  if (!input.startsWith(_base)) {\n    return input;\n  }\n  // Ensure '/admin-dashboard' is not considered as having base '/admin/'\n  const nextChar = input[_base.length];\n  if (nextChar && nextChar !== \"/\" && nextChar !== \"?\") {\n    return input;\n  }\n  const trimmed = input.slice(_base.length);\n  return trimmed[0] === \"/\" ? trimmed : \"/\" + trimmed;\n}\n",
+			[]string{"7:5 const nextChar = input[_base.length]; … if (!nextChar || nextChar === \"/\" || nextChar === \"?\") {", "11:5 }",
+				"25:3 const nextChar = input[_base.length]; if (nextChar && nextChar !== \"/\" && nextChar !== \"?\") { return input; }"}},
+		{"an object appended to a kept object, the run body changed (nuxt/cli 82fe2d63)", "export default defineCommand({\n  meta: {\n    name: 'info',\n    description: 'Get information about Nuxt project',\n  },\n  args: {\n    ...rootDirArgs,\n  },\n  async run(ctx) {\n    const cwd = resolveRootDir(ctx.args)\n    print(cwd)\n  },\n})\n",
+			"export default defineCommand({\n  meta: {\n    name: 'info',\n    description: 'Get information about Nuxt project',\n  },\n  args: {\n    ...rootDirArgs,\n    json: {\n      type: 'boolean',\n      description: 'Print project info as JSON',\n    },\n  },\n  async run(ctx) {\n    const cwd = resolveRootDir(ctx.args)\n    if (ctx.args.json) {\n      return print({ cwd })\n    }\n    print(cwd)\n  },\n})\n",
+			[]string{"7:19 , json: { type: 'boolean', description: 'Print project info as JSON', }", "15:5 if (ctx.args.json) { return print({ cwd }) }"}},
+		{"a call wrapped around kept arguments", "const v = f(a(1));\n", "const v = f(g(a(1)));\n", []string{"1:13 g(", "1:19 )"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, s := range Diff("x.ts", []byte(tc.base), []byte(tc.head)) {
+				line := 1 + strings.Count(tc.head[:s.Start], "\n")
+				col := s.Start - strings.LastIndex(tc.head[:s.Start], "\n")
+				text := strings.Join(strings.Fields(tc.head[s.Start:s.End]), " ")
+				if c := strings.Index(text, "// "); c >= 0 { // a comment
+					text = text[:c] + "… " + text[strings.Index(text, "if ("):]
+				}
+				got = append(got, fmt.Sprintf("%d:%d %s", line, col, text))
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("changed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
 // TestCodeTokens: the token diff of a change read from git: a renamed
 // file is diffed against its old name (a pure `git mv` changes nothing, a
 // rename with an edit only the edit), a new file is all new, a comment is
@@ -137,4 +174,49 @@ func TestCodeTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("--worktree", c, o)
+}
+
+// TestHunks: each hunk is a stretch between two kept tokens whose base
+// bytes restore the base's code there; all of them restored give the base
+// back byte for byte.
+func TestHunks(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string // each hunk as "head text => base text"
+	}{
+		{"a callee replaced", "function f() {\n  const o = new EmptyObject();\n  return o;\n}\n", "function f() {\n  // faster\n  const o = Object.create(null);\n  return o;\n}\n",
+			[]string{" Object.create =>  new EmptyObject", "null => "}},
+		{"a statement deleted", "function f(a) {\n  a.x = 1;\n  a.y = 2;\n  return a;\n}\n", "function f(a) {\n  a.x = 1;\n  return a;\n}\n",
+			[]string{";\n   => ;\n  a.y = 2;\n  "}},
+		{"a statement added", "function f(a) {\n  return a;\n}\n", "function f(a) {\n  a.n++;\n  return a;\n}\n",
+			[]string{"\n  a.n++;\n   => \n  "}},
+		{"a string key changed", "const m = { 'a-b': 1 };\n", "const m = { 'a_b': 1 };\n", []string{" 'a_b' =>  'a-b'"}},
+		{"no change", "const a = 1;\n", "const a = 1; // one\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, hunks := diff2("x.ts", []byte(tc.base), []byte(tc.head))
+			var got []string
+			restored := tc.head
+			for k := len(hunks) - 1; k >= 0; k-- {
+				h := hunks[k]
+				got = append([]string{tc.head[h.Head.Start:h.Head.End] + " => " + tc.base[h.BaseSpan.Start:h.BaseSpan.End]}, got...)
+				restored = restored[:h.Head.Start] + tc.base[h.BaseSpan.Start:h.BaseSpan.End] + restored[h.Head.End:]
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("hunks %q, want %q", got, tc.want)
+			}
+			if codeText(restored) != codeText(tc.base) {
+				t.Errorf("all hunks restored:\n%s\nwant the base's code:\n%s", restored, tc.base)
+			}
+		})
+	}
+}
+
+// codeText is src's code tokens joined by spaces.
+func codeText(src string) string {
+	var out []string
+	for _, tk := range codeTokens("x.ts", []byte(src)) {
+		out = append(out, tk.text)
+	}
+	return strings.Join(out, " ")
 }

@@ -503,6 +503,14 @@ function functionsOf(sf, qualOf) {
   const isFn = (e) => e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
 
   function visitClass(node, qual, exported) {
+    // The instance fields whose initializer is not a function: one graph function,
+    // Class.<fields>, run at construction; their calls are its calls.
+    const inits = node.members.filter((m) => ts.isPropertyDeclaration(m) && m.initializer &&
+      !hasModifier(m, ts.SyntaxKind.StaticKeyword) && !isFn(unwrapInit(m.initializer)));
+    if (inits.length > 0) {
+      const f = { body: null, inits: inits.map((m) => m.initializer) };
+      add(qual + ".<fields>", inits[0], f, null, "fields", { qual, exported }, []);
+    }
     for (const m of node.members) {
       const name = memberName(m.name);
       if (ts.isConstructorDeclaration(m)) {
@@ -786,7 +794,8 @@ for (const { file, project, sf, fns } of perFile) {
       }
       ts.forEachChild(node, visit);
     };
-    if (f.fn.body) visit(f.fn.body);
+    if (f.fn.inits) f.fn.inits.forEach(visit);
+    else if (f.fn.body) visit(f.fn.body);
     const fnode = {
       id: `${relFile}#${f.name}`,
       file: relFile,

@@ -1,0 +1,146 @@
+package main
+
+// A change no operator mutates on executed code (bench/trial26-27.md
+// finding 5; issue 27 items 1-2): a statement deleted, a constructor or a
+// callee replaced. Each gets a revert mutant, the base's code restored
+// there: its tests still passing, nothing pins the change (was SKIP "no
+// mutant could be built", exit 0). Every mutant is applied by hand (its
+// diff, with git apply) and the suite run with vitest: the same outcome.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestGateRevert(t *testing.T) {
+	nm := v4(t).nodeModules
+	cart := "export interface Cart { items: string[]; total: number }\nexport function add(cart: Cart, item: string, price: number): Cart {\n  cart.items.push(item);\n  cart.total += price;\n  return cart;\n}\n"
+	cartTest := func(assert string) string {
+		return "import { expect, it } from \"vitest\";\nimport { add } from \"../src/cart\";\nit(\"adds\", () => {\n  const c = add({ items: [], total: 0 }, \"a\", 3);\n  expect(c.items).toEqual([\"a\"]);\n" + assert + "});\n"
+	}
+	query := "const EmptyObject = /* @__PURE__ */ (() => {\n  const C = function () {};\n  C.prototype = Object.create(null);\n  return C;\n})() as unknown as { new (): any };\n\nexport function parseQuery(input: string): Record<string, string> {\n  const object: Record<string, string> = new EmptyObject();\n  for (const pair of input.split(\"&\")) {\n    const [k, v] = pair.split(\"=\");\n    object[k] = v;\n  }\n  return object;\n}\n"
+	queryHead := strings.Replace(strings.Replace(query, "new EmptyObject()", "Object.create(null)", 1),
+		"const EmptyObject = /* @__PURE__ */ (() => {\n  const C = function () {};\n  C.prototype = Object.create(null);\n  return C;\n})() as unknown as { new (): any };\n",
+		"// const EmptyObject = /* @__PURE__ */ (() => {\n//   const C = function () {};\n//   C.prototype = Object.create(null);\n//   return C;\n// })() as unknown as { new (): any };\n", 1)
+	queryTest := func(assert string) string {
+		return "import { expect, it } from \"vitest\";\nimport { parseQuery } from \"../src/query\";\nit(\"parses\", () => {\n  const q = parseQuery(\"a=1&b=2\");\n  expect(q.a).toBe(\"1\");\n" + assert + "});\n"
+	}
+	for _, tc := range []struct {
+		name       string
+		base, head map[string]string
+		code       int
+		verdict    string
+		mutants    []string // "target operator outcome", in order
+	}{
+		{name: "a statement deleted, no test sees it: the deletion reverted survives (was SKIP)",
+			base: map[string]string{"src/cart.ts": cart, "test/cart.test.ts": cartTest("")},
+			head: map[string]string{"src/cart.ts": strings.Replace(cart, "  cart.total += price;\n", "", 1)},
+			code: 1, verdict: "FAIL",
+			mutants: []string{"src/cart.ts#add Revert survived"}},
+		{name: "a statement deleted, a test pins the new total: the revert is killed",
+			base: map[string]string{"src/cart.ts": cart, "test/cart.test.ts": cartTest("  expect(c.total).toBe(0);\n")},
+			head: map[string]string{"src/cart.ts": strings.Replace(cart, "  cart.total += price;\n", "", 1)},
+			code: 0, verdict: "PASS",
+			mutants: []string{"src/cart.ts#add Revert killed"}},
+		{name: "new EmptyObject() replaced by Object.create(null) (ufo 31ea74c): code replaced, no revert (a refactor's is equivalent as often as not): SKIP, no mutant",
+			base: map[string]string{"src/query.ts": query, "test/query.test.ts": queryTest("")},
+			head: map[string]string{"src/query.ts": queryHead},
+			code: 0, verdict: "SKIP"},
+		{name: "a logging call deleted: arid, no revert: SKIP, no mutant",
+			base: map[string]string{"src/cart.ts": strings.Replace(cart, "  cart.total += price;\n", "  cart.total += price;\n  console.log(cart.total);\n", 1), "test/cart.test.ts": cartTest("")},
+			head: map[string]string{"src/cart.ts": cart},
+			code: 0, verdict: "SKIP"},
+		{name: "a top-level statement deleted: <module>, the statement put back survives (was SKIP)",
+			base: map[string]string{"src/names.ts": "export const names: string[] = [];\nnames.push(\"a\");\nnames.push(\"b\");\n",
+				"test/names.test.ts": "import { expect, it } from \"vitest\";\nimport { names } from \"../src/names\";\nit(\"has a\", () => {\n  expect(names).toContain(\"a\");\n});\n"},
+			head: map[string]string{"src/names.ts": "export const names: string[] = [];\nnames.push(\"a\");\n"},
+			code: 1, verdict: "FAIL",
+			mutants: []string{"src/names.ts#<module> Revert survived"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gitRepo{t, t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			g.git("init", "-q")
+			base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"revert","private":true,"type":"module"}`}
+			for f, s := range tc.base {
+				base[f] = s
+			}
+			g.commit("base", base)
+			g.commit("change", tc.head)
+			outDir := t.TempDir()
+			report, page := filepath.Join(outDir, "report.json"), filepath.Join(outDir, "gate.html")
+			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--report", report, "--html", page, "--root", g.dir)
+			var r struct {
+				Verdict, Reason string
+				Notes           []string
+				Mutants         []struct {
+					Target, File, MutatorName, Replacement, Outcome, Diff string
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+			}
+			var mutants []string
+			for _, m := range r.Mutants {
+				mutants = append(mutants, fmt.Sprintf("%s %s %s", m.Target, m.MutatorName, m.Outcome))
+			}
+			if code != tc.code || r.Verdict != tc.verdict {
+				t.Errorf("exit %d %s %q, want exit %d %s\nnotes %q\n%s", code, r.Verdict, r.Reason, tc.code, tc.verdict, r.Notes, errs)
+			}
+			if !slices.Equal(mutants, tc.mutants) {
+				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
+			}
+			if len(tc.mutants) == 0 {
+				return
+			}
+			// The report and the page carry it: its mutatorName is one the
+			// mutation-testing-report schema accepts.
+			validateReport(t, report)
+			var doc struct {
+				Files map[string]struct {
+					Mutants []struct{ MutatorName string }
+				}
+			}
+			b, _ := os.ReadFile(report)
+			json.Unmarshal(b, &doc)
+			var names []string
+			for _, f := range doc.Files {
+				for _, m := range f.Mutants {
+					names = append(names, m.MutatorName)
+				}
+			}
+			if !slices.Equal(names, []string{"Revert"}) {
+				t.Errorf("the report's mutants are %q, want one Revert", names)
+			}
+			if b, _ := os.ReadFile(page); !strings.Contains(string(b), "Revert") {
+				t.Error("the page has no Revert mutant")
+			}
+			for _, m := range r.Mutants {
+				// The mutant applied by hand: its diff, with git apply.
+				patch := filepath.Join(t.TempDir(), "m.diff")
+				os.WriteFile(patch, []byte(m.Diff), 0o644)
+				g.git("apply", patch)
+				vr := runVitest(t, v4(t), g.dir)
+				g.git("checkout", "--", ".")
+				byHand := "killed"
+				if vr.failures() == "" && vr.NumPassedTests > 0 {
+					byHand = "survived"
+				}
+				if byHand != m.Outcome {
+					t.Errorf("%s %s: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Outcome, byHand, m.Diff)
+				}
+			}
+			if st, _ := exec.Command("git", "-C", g.dir, "status", "--porcelain").Output(); len(st) > 0 {
+				t.Errorf("the checkout changed:\n%s", st)
+			}
+		})
+	}
+}

@@ -1,0 +1,512 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+// RevertOperator is the mutatorName of a revert mutant: the base
+// revision's code restored where the change wrote code no operator
+// mutates (SPEC "oracle gate", the change's own code). Its tests still
+// passing, nothing pins the change there.
+const RevertOperator = "Revert"
+
+// revertUnit is one place a revert mutant restores: the head's bytes
+// (head) replaced by text, and the changed spans it holds (what a counted
+// mutant must touch for the place to have one of its own).
+type revertUnit struct {
+	head  change.Span
+	base  change.Span // the base's bytes restored (empty: the unit is deleted)
+	spans []change.Span
+}
+
+// reverts are the revert mutants of job j (its file's source src, parsed
+// as syn; base its base revision): one per hunk of the change in the
+// job's code that no mutant of counted (the job's mutants on the change's
+// code) touches, restoring the base's code of the hunk (a deletion: the
+// deleted code re-inserted; a hunk that only inserted several statements:
+// one mutant per statement, each removed). A revert that needs a top-level
+// name the change removed (an import, a declaration) restores it too; one
+// that does not parse is not built, and notes say why.
+func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) (ms []edit.Mutant, notes []string) {
+	if base == nil || syn == nil || j.changed == nil {
+		return nil, nil
+	}
+	var units []revertUnit
+	group := analyzer.NoNode // the statement of the last unit, whose next hunk joins it
+	for _, h := range base.Hunks {
+		mine, every := inHunk(j.changed, h.Head), inHunk(all, h.Head)
+		if len(mine) == 0 {
+			continue
+		}
+		if !slices.Equal(mine, every) || !j.module && !withinFn(syn, every, j.fn) {
+			group = analyzer.NoNode
+			continue // the hunk reaches code of another target: neither reverts it alone
+		}
+		if j.module && (h.Wrote && importsOnly(syn, mine) || !h.Wrote && importsOnly(baseSyntax(file, base), []change.Span{h.BaseSpan})) {
+			group = analyzer.NoNode
+			continue // an import: no test pins a module specifier
+		}
+		if h.Wrote && !h.Deleted {
+			if sts := insertedStatements(syn, h.Head, every); len(sts) > 1 {
+				for _, st := range sts {
+					units = append(units, revertUnit{head: st, base: change.Span{Start: h.BaseSpan.Start, End: h.BaseSpan.Start}, spans: []change.Span{st}})
+				}
+				group = analyzer.NoNode
+				continue
+			}
+		}
+		// The hunks of one statement are one unit: the token diff may split
+		// `new EmptyObject()` → `Object.create(null)` at a kept `(`, and
+		// half of it restored is neither program.
+		st := statementAround(syn, h.Head)
+		if n := len(units); n > 0 && st >= 0 && st == group {
+			units[n-1].head.End, units[n-1].base.End = h.Head.End, h.BaseSpan.End
+			units[n-1].spans = append(units[n-1].spans, mine...)
+			continue
+		}
+		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine})
+		group = st
+	}
+	accept := edit.Accepting(file, src)
+	for _, u := range units {
+		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return change.Counts(site(syn, m), u.spans) }) {
+			continue // the change's code here has a mutant of its own
+		}
+		text := string(base.Src[u.base.Start:u.base.End])
+		wrote := hasCode(src[u.head.Start:u.head.End])
+		if wrote && hasCode([]byte(text)) {
+			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
+		}
+		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
+			continue // a logging or tracing call deleted or added: arid, as for every operator
+		}
+		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
+			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
+		}
+		if deadDeclarations(file, syn, base, u) {
+			continue // a declaration nothing reads, deleted: putting it back changes nothing
+		}
+		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
+		deps, why := restoredNames(file, src, syn, base, u)
+		line := syn.Line(uint(u.head.Start))
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: %s", file, line, why))
+			continue
+		}
+		chs = append(chs, deps...)
+		m, err := edit.NewMutant(RevertOperator, "", file, src, chs)
+		if err == nil {
+			err = accept.Check(m.Source)
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))
+			continue
+		}
+		// The mutant is where the change is reverted, whatever it restores
+		// beside (an import at the top).
+		m.Original, m.Replacement = edit.SpanOf(src, uint(u.head.Start), uint(u.head.End)), text
+		ms = append(ms, m)
+	}
+	return ms, notes
+}
+
+// aridStatements reports whether code (a stretch of statements) is only
+// arid calls (operators.Arid: console.* and the configured loggers), each
+// a statement of its own, awaited or not.
+func aridStatements(file, code string, arid Arid) bool {
+	if !hasCode([]byte(code)) {
+		return false
+	}
+	_, syn := analyzer.ParseSyntax(file, []byte(code))
+	if syn == nil {
+		return false
+	}
+	n, all := 0, true
+	for st := syn.FirstChild(syn.Root()); st >= 0 && all; st = syn.Next(st) {
+		if !syn.Named(st) || syn.Kind(st) == "comment" || syn.Kind(st) == "empty_statement" {
+			continue
+		}
+		n++
+		e := analyzer.NoNode
+		if syn.Kind(st) == "expression_statement" {
+			e = firstNamed(syn, st)
+		}
+		if e >= 0 && syn.Kind(e) == "await_expression" {
+			e = firstNamed(syn, e)
+		}
+		if e < 0 || syn.Kind(e) != "call_expression" {
+			all = false
+			break
+		}
+		f := syn.Child(e, "function")
+		all = f >= 0 && arid.IsArid(strings.Join(strings.Fields(syn.Text(f)), ""))
+	}
+	return n > 0 && all
+}
+
+// firstNamed is n's first named child, NoNode when it has none.
+func firstNamed(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
+	if cs := syn.NamedChildren(n); len(cs) > 0 {
+		return cs[0]
+	}
+	return analyzer.NoNode
+}
+
+// inHunk are the spans of changed in the hunk's head bytes h (a deletion
+// point at either edge included).
+func inHunk(changed []change.Span, h change.Span) []change.Span {
+	var out []change.Span
+	for _, c := range changed {
+		if h.Start <= c.Start && c.End <= h.End {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// withinFn reports whether every span lies in fn's code (a deletion
+// point strictly inside it; a class's <fields>: in an initializer).
+func withinFn(syn *analyzer.Syntax, spans []change.Span, fn *analyzer.Function) bool {
+	code := []change.Span{{Start: int(fn.StartByte), End: int(fn.EndByte)}}
+	if fn.Kind == analyzer.FuncFields {
+		code = fieldValues(syn, fn)
+	}
+	for _, s := range spans {
+		if !slices.ContainsFunc(code, func(c change.Span) bool {
+			return c.Start <= s.Start && s.End <= c.End && (s.Start < s.End || c.Start < s.Start && s.End < c.End)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// importsOnly reports whether every span (of syn's source) lies in import
+// declarations: each top-level statement it reaches is one (a deletion
+// point: in one).
+func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
+	if syn == nil {
+		return false
+	}
+	for _, s := range spans {
+		if s.Start == s.End {
+			if !inImport(syn, uint(s.Start), uint(s.Start+1)) {
+				return false
+			}
+			continue
+		}
+		for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
+			if int(syn.End(c)) <= s.Start || int(syn.Start(c)) >= s.End || syn.Kind(c) == "comment" {
+				continue
+			}
+			if !inImport(syn, syn.Start(c), syn.End(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deadDeclarations reports whether unit u only deleted code (no changed
+// token) and what it deleted is declarations (not exported) of names the
+// new version does not read: dead code removed.
+func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit) bool {
+	for _, s := range u.spans {
+		if s.Start < s.End {
+			return false
+		}
+	}
+	bsyn := baseSyntax(file, base)
+	if bsyn == nil {
+		return false
+	}
+	var names []string
+	dead := true
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if !dead || e <= u.base.Start || s >= u.base.End || !bsyn.Named(n) || bsyn.Kind(n) == "comment" || bsyn.Kind(n) == "empty_statement" || change.TypeSyntax(bsyn, n) {
+			return false // not code: punctuation (the `;` of the statement before), comments, types
+		}
+		if s < u.base.Start || e > u.base.End {
+			return true // around the deleted code
+		}
+		switch bsyn.Kind(n) {
+		case "lexical_declaration", "variable_declaration":
+			for _, v := range bsyn.NamedChildren(n) {
+				if bsyn.Kind(v) == "variable_declarator" {
+					for _, id := range bsyn.PatternNames(bsyn.Child(v, "name")) {
+						names = append(names, bsyn.Text(id))
+					}
+				}
+			}
+		case "function_declaration", "generator_function_declaration", "class_declaration":
+			names = append(names, bsyn.Text(bsyn.Child(n, "name")))
+		default:
+			dead = false
+		}
+		return false
+	})
+	if !dead || len(names) == 0 {
+		return false
+	}
+	read := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if k := syn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && slices.Contains(names, syn.Text(n)) {
+			read = true
+		}
+		return !read
+	})
+	return !read
+}
+
+// baseSyntax is the parse of the base revision (nil when it does not
+// parse).
+func baseSyntax(file string, base *change.Base) *analyzer.Syntax {
+	_, syn := analyzer.ParseSyntax(file, base.Src)
+	return syn
+}
+
+// statementAround is the innermost statement (or declaration) that holds
+// the bytes h, NoNode when none does.
+func statementAround(syn *analyzer.Syntax, h change.Span) analyzer.Node {
+	best := analyzer.NoNode
+	for n := syn.Root(); n >= 0; {
+		if statement(syn.Kind(n)) {
+			best = n
+		}
+		next := analyzer.NoNode
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			if int(syn.Start(c)) <= h.Start && h.End <= int(syn.End(c)) {
+				next = c
+				break
+			}
+		}
+		n = next
+	}
+	return best
+}
+
+// declaresUsed reports whether the code in h declares a name (a variable,
+// function or class) that code outside h reads.
+func declaresUsed(syn *analyzer.Syntax, h change.Span) bool {
+	names := map[string]bool{}
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if e <= h.Start || s >= h.End {
+			return false
+		}
+		if s < h.Start || e > h.End {
+			return true
+		}
+		switch syn.Kind(n) {
+		case "variable_declarator":
+			for _, id := range syn.PatternNames(syn.Child(n, "name")) {
+				names[syn.Text(id)] = true
+			}
+		case "function_declaration", "generator_function_declaration", "class_declaration":
+			if id := syn.Child(n, "name"); id >= 0 {
+				names[syn.Text(id)] = true
+			}
+		}
+		return true
+	})
+	used := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if used {
+			return false
+		}
+		if s, e := int(syn.Start(n)), int(syn.End(n)); s >= h.Start && e <= h.End {
+			return false
+		}
+		if k := syn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && names[syn.Text(n)] {
+			used = true
+		}
+		return true
+	})
+	return used
+}
+
+// insertedStatements are the outermost statements of syn inside the
+// inserted stretch h that the change wrote whole (each inside a changed
+// span), in order.
+func insertedStatements(syn *analyzer.Syntax, h change.Span, changed []change.Span) []change.Span {
+	var out []change.Span
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if e <= h.Start || s >= h.End {
+			return false
+		}
+		if !statement(syn.Kind(n)) || s < h.Start || e > h.End {
+			return true
+		}
+		for _, c := range changed {
+			if c.Start <= s && trimSemicolon(syn, n) <= c.End {
+				out = append(out, change.Span{Start: s, End: e})
+				return false
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// trimSemicolon is where n ends without its `;` (not a token of the diff).
+func trimSemicolon(syn *analyzer.Syntax, n analyzer.Node) int {
+	e := syn.End(n)
+	if e > syn.Start(n) && syn.Src()[e-1] == ';' {
+		e--
+	}
+	return int(e)
+}
+
+// statement reports whether kind is a statement or a declaration.
+func statement(kind string) bool {
+	return strings.HasSuffix(kind, "_statement") && kind != "export_statement" && kind != "import_statement" ||
+		kind == "lexical_declaration" || kind == "variable_declaration" || kind == "function_declaration" || kind == "class_declaration"
+}
+
+// restoredNames are the changes that restore the top-level names the base
+// code of unit u uses and the change removed (its import, its
+// declaration): an import is restored at the top of the file with only
+// that name, a declaration where the base had it. why says why the revert
+// cannot stand (a name it cannot restore).
+func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.Base, u revertUnit) (chs []edit.Change, why string) {
+	if u.base.Start == u.base.End {
+		return nil, ""
+	}
+	_, bsyn := analyzer.ParseSyntax(file, base.Src)
+	if bsyn == nil {
+		return nil, ""
+	}
+	headNames := topLevelNames(syn)
+	baseNames := topLevelNames(bsyn)
+	var used []string
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if e <= u.base.Start || s >= u.base.End {
+			return false
+		}
+		if k := bsyn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && s >= u.base.Start && e <= u.base.End {
+			used = append(used, bsyn.Text(n))
+		}
+		return true
+	})
+	slices.Sort(used)
+	var imports []string
+	for _, name := range slices.Compact(used) {
+		d, ok := baseNames[name]
+		if _, kept := headNames[name]; !ok || kept {
+			continue // not a top-level name of the base, or still one
+		}
+		if int(bsyn.Start(d.stmt)) >= u.base.Start && int(bsyn.End(d.stmt)) <= u.base.End {
+			continue // restored with the unit
+		}
+		if d.source >= 0 {
+			imports = append(imports, d.importOf(bsyn))
+			continue
+		}
+		// A declaration the change deleted: restored where the base had it
+		// (the hunk that deleted it).
+		at := -1
+		for _, h := range base.Hunks {
+			if h.BaseSpan.Start <= int(bsyn.Start(d.stmt)) && int(bsyn.End(d.stmt)) <= h.BaseSpan.End {
+				at = h.Head.Start
+				break
+			}
+		}
+		if at < 0 {
+			return nil, fmt.Sprintf("it uses %s, which the change removed, and the base's declaration cannot be put back apart", name)
+		}
+		if at < len(src) && src[at] == ';' {
+			at++ // after the statement before it, not between it and its `;`
+		}
+		chs = append(chs, edit.Change{Start: uint(at), End: uint(at), Text: "\n" + bsyn.Text(d.stmt) + "\n"})
+	}
+	if len(imports) > 0 {
+		slices.Sort(imports)
+		chs = append(chs, edit.Change{Start: 0, End: 0, Text: strings.Join(slices.Compact(imports), "\n") + "\n"})
+	}
+	return chs, ""
+}
+
+// binding is a top-level name's declaring statement and, for an import,
+// its specifier and module.
+type binding struct {
+	stmt, spec, source analyzer.Node
+	kind               string // "default", "namespace", "named"
+}
+
+// importOf is the import of the one name b binds.
+func (b binding) importOf(syn *analyzer.Syntax) string {
+	src := syn.Text(b.source)
+	switch b.kind {
+	case "default":
+		return "import " + syn.Text(b.spec) + " from " + src + ";"
+	case "namespace":
+		return "import " + syn.Text(b.spec) + " from " + src + ";"
+	}
+	return "import { " + syn.Text(b.spec) + " } from " + src + ";"
+}
+
+// topLevelNames are the names syn's module declares or imports at its top
+// level, each with its binding.
+func topLevelNames(syn *analyzer.Syntax) map[string]binding {
+	out := map[string]binding{}
+	add := func(name analyzer.Node, b binding) {
+		if name >= 0 {
+			out[syn.Text(name)] = b
+		}
+	}
+	for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
+		d := c
+		if syn.Kind(c) == "export_statement" {
+			if d = syn.Child(c, "declaration"); d < 0 {
+				continue
+			}
+		}
+		switch syn.Kind(d) {
+		case "import_statement":
+			source := syn.Child(d, "source")
+			syn.Walk(d, func(n analyzer.Node) bool {
+				switch syn.Kind(n) {
+				case "import_clause":
+					if id := syn.FirstNamed(n); id >= 0 && syn.Kind(id) == "identifier" {
+						add(id, binding{stmt: c, spec: id, source: source, kind: "default"})
+					}
+				case "namespace_import":
+					for id := syn.FirstChild(n); id >= 0; id = syn.Next(id) {
+						if syn.Kind(id) == "identifier" {
+							add(id, binding{stmt: c, spec: n, source: source, kind: "namespace"})
+						}
+					}
+					return false
+				case "import_specifier":
+					name := syn.Child(n, "alias")
+					if name < 0 {
+						name = syn.Child(n, "name")
+					}
+					add(name, binding{stmt: c, spec: n, source: source, kind: "named"})
+					return false
+				}
+				return true
+			})
+		case "lexical_declaration", "variable_declaration":
+			for _, v := range syn.NamedChildren(d) {
+				if syn.Kind(v) == "variable_declarator" {
+					for _, id := range syn.PatternNames(syn.Child(v, "name")) {
+						add(id, binding{stmt: c, spec: -1, source: -1})
+					}
+				}
+			}
+		case "function_declaration", "generator_function_declaration", "class_declaration", "enum_declaration":
+			add(syn.Child(d, "name"), binding{stmt: c, spec: -1, source: -1})
+		}
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+)
+
+// TestReverts: where the change wrote code no operator's mutant touches, a
+// revert mutant restores the base's code there (a deleted statement put
+// back, a replaced call, key or callee restored, each of several inserted
+// statements removed), and a name the base's code needs that the change
+// removed is restored with it; where a mutant of the change's own code
+// exists, there is no revert.
+func TestReverts(t *testing.T) {
+	fn := func(body string) string {
+		return "import { EmptyObject } from \"./empty\";\nexport function f(a: any, b: any) {\n" + body + "\n}\n"
+	}
+	for _, tc := range []struct {
+		name, base, head string
+		module           bool
+		want             []string // "line: head text => restored text", then the file as reverted when it restores more
+		notes            []string
+	}{
+		{name: "a statement deleted",
+			base: fn("  a.x = b;\n  a.y = b;\n  return a;"),
+			head: fn("  a.x = b;\n  return a;"),
+			want: []string{"3: ;\n   => ;\n  a.y = b;\n  "}},
+		{name: "a constructor replaced, the import the change removed restored",
+			base: fn("  const o = new EmptyObject();\n  return o;"),
+			head: strings.Replace(fn("  const o = Object.create(null);\n  return o;"), "import { EmptyObject } from \"./empty\";\n", "", 1),
+			want: []string{}}, // code replaced: a refactor's revert is equivalent as often as not
+		{name: "a constructor deleted from an expression, the import the change removed restored",
+			base: fn("  const o = a ?? new EmptyObject();\n  return o;"),
+			head: strings.Replace(fn("  const o = a;\n  return o;"), "import { EmptyObject } from \"./empty\";\n", "", 1),
+			want: []string{"2: ;\n   =>  ?? new EmptyObject();\n   +import { EmptyObject } from \"./empty\";"}},
+		{name: "a callee replaced in an argument",
+			base: fn("  return g(foo(a), b);"),
+			head: fn("  return g(bar(a), b);"),
+			want: []string{}},
+		{name: "a logging call deleted: arid, no revert",
+			base: fn("  console.log(a);\n  await logger.info(b);\n  return a;"),
+			head: fn("  return a;"),
+			want: []string{}},
+		{name: "a logging call inserted: arid, no revert",
+			base: fn("  a.n = b;\n  return a;"),
+			head: fn("  a.n = b;\n  logger.debug(a);\n  return a;"),
+			want: []string{}},
+		{name: "a name read through a new variable (es-toolkit 617056089): its declaration is not removed alone",
+			base: fn("  return a[b];"),
+			head: fn("  const k = b as string;\n  return a[k];"),
+			want: []string{}},
+		{name: "the same after a statement (es-toolkit 617056089 omitBy)",
+			base: fn("  const key = a[0];\n  const value = b[key];\n  return value;"),
+			head: fn("  const key = a[0];\n  const objectKey = key as string;\n  const value = b[objectKey];\n  return value;"),
+			want: []string{}},
+		{name: "two statements inserted, one with a mutant: the other removed",
+			base: fn("  return a;"),
+			head: fn("  a.n = b;\n  a.m = b + 1;\n  return a;"),
+			want: []string{"3: a.n = b; => "}},
+		{name: "a literal changed: its own mutant, no revert",
+			base: fn("  return a * 1;"),
+			head: fn("  return a * 2;"),
+			want: []string{}},
+		{name: "a condition changed by a deletion: forced true and false, no revert",
+			base: fn("  if (!a) {\n    return 1;\n  }\n  return 2;"),
+			head: fn("  if (a) {\n    return 1;\n  }\n  return 2;"),
+			want: []string{}},
+		{name: "a declaration the change deleted, restored with the code that uses it",
+			base: "const K = 3;\nexport function f(a: number) {\n  return a + K;\n}\n",
+			head: "export function f(a: number) {\n  return a;\n}\n",
+			want: []string{"2: ;\n =>  + K;\n +const K = 3;"}},
+		{name: "a top-level statement deleted: <module>, the statement put back", module: true,
+			base: "export const names: string[] = [];\nnames.push(\"a\");\nnames.push(\"b\");\n",
+			head: "export const names: string[] = [];\nnames.push(\"a\");\n",
+			want: []string{"2: ;\n => ;\nnames.push(\"b\");\n"}},
+		{name: "an unused declaration deleted: dead code, no revert", module: true,
+			base: "import { x } from \"./x\";\nexport type T = string;\nconst OLD = (() => 1)() as unknown as number;\nexport const n = x + 1;\n",
+			head: "import { x } from \"./x\";\nexport const n = x + 2;\n",
+			want: []string{}},
+		{name: "an import removed alone: no revert", module: true,
+			base: "import { x } from \"./x\";\nexport const n = 1 + 1;\n",
+			head: "export const n = 1 + 2;\n",
+			want: []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.head)
+			_, syn := analyzer.ParseSyntax("src/f.ts", src)
+			changed, base := change.DiffBase("src/f.ts", []byte(tc.base), src)
+			file := analyzer.Parse("src/f.ts", src)
+			var j *job
+			if tc.module {
+				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base); j == nil {
+					t.Fatal("no module target")
+				}
+			} else {
+				j = &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
+			}
+			counted, _ := targetMutants("src/f.ts", src, syn, j, nil, Options{})
+			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base, Arid{Loggers: []string{"logger"}})
+			got := []string{}
+			for _, m := range ms {
+				if m.Operator != RevertOperator {
+					t.Errorf("operator %s", m.Operator)
+				}
+				s := fmt.Sprintf("%d: %s => %s", m.Original.Start.Line, src[m.Original.Start.Offset:m.Original.End.Offset], m.Replacement)
+				applied := string(src[:m.Original.Start.Offset]) + m.Replacement + string(src[m.Original.End.Offset:])
+				switch {
+				case applied == string(m.Source):
+				case strings.HasSuffix(string(m.Source), applied):
+					s += " +" + strings.TrimSpace(strings.TrimSuffix(string(m.Source), applied))
+				default:
+					s += " restored:\n" + string(m.Source)
+				}
+				got = append(got, s)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("reverts\n%s\nwant\n%s\n(%q)", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), got)
+			}
+			if !slices.Equal(notes, tc.notes) {
+				t.Errorf("notes %q, want %q", notes, tc.notes)
+			}
+		})
+	}
+}
