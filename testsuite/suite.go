@@ -124,10 +124,7 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 			}
 		}
 		var err error
-		if opts.Tests, err = ListTests(p.Root(), opts.Config); err != nil {
-			return nil, namedBy(err, p.Root(), opts.Config, named)
-		}
-		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
+		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config); err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		opts.SetupFiles = opts.Vitest.SetupFiles
@@ -138,6 +135,37 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	}
 	return s, err
 }
+
+// askVitest asks the repository's vitest for its test files (ListTests) and
+// its resolved configuration (ReadConfig) at the same time: two node
+// processes that each load the config, the floor of every gate's and
+// audit's setup, in the time of the slower one. ListTests' error comes
+// first when both fail, as when they ran one after the other.
+func askVitest(root, config string) ([]string, *Config, error) {
+	var cfg *Config
+	var cfgErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cfg, cfgErr = readConfig(root, config)
+	}()
+	tests, err := listTests(root, config)
+	<-done
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfgErr != nil {
+		return nil, nil, cfgErr
+	}
+	return tests, cfg, nil
+}
+
+// listTests and readConfig are what askVitest calls (a test counts the
+// calls that overlap).
+var (
+	listTests  = ListTests
+	readConfig = ReadConfig
+)
 
 // namedBy: a config named by the test script that vitest cannot load says
 // so in its fix.
