@@ -438,6 +438,7 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 	type batchRun struct {
 		test    string
 		harness string
+		snap    string // the harness's snapshot file ("" when none was written)
 		vs      []int
 		limit   time.Duration
 		spec    runner.Spec
@@ -446,6 +447,9 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 	defer func() {
 		for _, b := range runs {
 			l.Files.Restore(b.harness)
+			if b.snap != "" {
+				l.Files.Restore(b.snap)
+			}
 		}
 	}()
 	for i, test := range tests {
@@ -468,12 +472,17 @@ func (l *Lab) batchWave(ctx context.Context, tests []string, left [][]int, ms []
 		if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
+		snap, err := l.harnessSnapshots(test, h, vs)
+		if err != nil {
+			l.Files.Restore(h)
+			return fmt.Errorf("sandbox: %w", err)
+		}
 		// The batch may take as long as every variant's run after start-up, and
 		// longer while it progresses: a variant (a test and its hooks) ends
 		// within its limit, or its worker is stuck.
 		spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*baseline[test], "")
 		spec.Stall, spec.Once = 3*limit+5*time.Second, true
-		runs = append(runs, batchRun{test, h, vs, limit, spec})
+		runs = append(runs, batchRun{test, h, snap, vs, limit, spec})
 	}
 	var joint map[string]runner.Result
 	if jr, ok := l.Runner.(runner.JointRunner); ok && !l.NoJoint && len(runs) > 1 {
@@ -617,4 +626,35 @@ func readNotes(markers []string) notes {
 		}
 	}
 	return n
+}
+
+// snapshotPath is where vitest keeps the file snapshots of test file test
+// (its default resolveSnapshotPath: __snapshots__/<name>.snap beside it).
+func snapshotPath(test string) string {
+	return path.Join(path.Dir(test), "__snapshots__", path.Base(test)+".snap")
+}
+
+// harnessSnapshots writes the file snapshots of test (toMatchSnapshot's)
+// for its batch harness h: each of test's entries once per variant of vs,
+// under the variant's name (its describe title before the test's full
+// name, as vitest keys the snapshots of the harness). Without them every
+// toMatchSnapshot of the batch is a new snapshot, written and passed, and
+// a variant that only a snapshot kills passes its batch (vercel/ai's
+// stream-text.test.ts: 21 snapshots; the mutants they kill alone passed
+// every batch). It returns the file written, "" when test has none.
+func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
+	orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(snapshotPath(test))))
+	if err != nil {
+		return "", nil // no snapshot file: new snapshots alone as in the batch
+	}
+	const entry = "\nexports[`"
+	head, _, _ := strings.Cut(string(orig), entry)
+	body := strings.TrimPrefix(string(orig), head)
+	var b strings.Builder
+	b.WriteString(head)
+	for i, v := range vs {
+		b.WriteString(strings.ReplaceAll(body, entry, entry+variantTitle(i, v)+" > "))
+	}
+	snap := snapshotPath(h)
+	return snap, l.Files.WriteFile(snap, []byte(b.String()))
 }
