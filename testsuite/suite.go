@@ -135,20 +135,14 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 			}
 		}
 		var err error
-		if opts.Vitest, err = ReadConfig(p.Root(), opts.Config); err != nil {
+		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config); err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		if opts.Vitest.Above != "" {
 			// The workspace's config, above the repository: the runs use it,
 			// from its directory (the sandbox places it there).
 			opts.Config = opts.Vitest.Above
-			opts.Tests, err = ListAbove(p.Root(), opts.Config)
 			note = fmt.Sprintf("using %s, the workspace's vitest config above the repository: vitest runs its tests from %s", opts.Config, path.Dir(opts.Config))
-		} else {
-			opts.Tests, err = ListTests(p.Root(), opts.Config)
-		}
-		if err != nil {
-			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		opts.SetupFiles = opts.Vitest.SetupFiles
 	}
@@ -158,6 +152,42 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	}
 	return s, err
 }
+
+// askVitest asks the repository's vitest for its test files (ListTests) and
+// its resolved configuration (ReadConfig) at the same time: two node
+// processes that each load the config, the floor of every gate's and
+// audit's setup, in the time of the slower one. ListTests' error comes
+// first when both fail, as when they ran one after the other.
+func askVitest(root, config string) ([]string, *Config, error) {
+	var cfg *Config
+	var cfgErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cfg, cfgErr = readConfig(root, config)
+	}()
+	tests, err := listTests(root, config)
+	<-done
+	if cfgErr == nil && cfg.Above != "" {
+		// The workspace's config above the repository: vitest in the
+		// package listed without it (or failed); the list is that config's.
+		tests, err = ListAbove(root, cfg.Above)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfgErr != nil {
+		return nil, nil, cfgErr
+	}
+	return tests, cfg, nil
+}
+
+// listTests and readConfig are what askVitest calls (a test counts the
+// calls that overlap).
+var (
+	listTests  = ListTests
+	readConfig = ReadConfig
+)
 
 // namedBy: a config named by the test script that vitest cannot load says
 // so in its fix.

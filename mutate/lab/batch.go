@@ -448,6 +448,7 @@ func byFile(tasks []*task, keep func(*task) bool) ([]string, map[string][]*task)
 type batchRun struct {
 	test    string
 	harness string
+	snap    string // the harness's snapshot file ("" when none was written)
 	vs      []int
 	tasks   map[int]*task // by variant (its index in vs)
 	limit   time.Duration
@@ -471,6 +472,9 @@ func (l *Lab) batchWave(ctx context.Context, wave []batchPlan, timeout time.Dura
 	defer func() {
 		for _, b := range runs {
 			l.Files.Restore(b.harness)
+			if b.snap != "" {
+				l.Files.Restore(b.snap)
+			}
 		}
 	}()
 	for _, plan := range wave {
@@ -539,12 +543,17 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
+	snap, err := l.harnessSnapshots(test, h, vs)
+	if err != nil {
+		l.Files.Restore(h)
+		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
+	}
 	// The batch may take as long as every variant's run after start-up, and
 	// longer while it progresses: a variant (a test and its hooks) ends
 	// within its limit, or its worker is stuck.
 	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*base, "")
 	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	return batchRun{test: test, harness: h, vs: vs, tasks: byVariant, limit: limit, spec: spec}, true, nil
+	return batchRun{test: test, harness: h, snap: snap, vs: vs, tasks: byVariant, limit: limit, spec: spec}, true, nil
 }
 
 // batchRead records what the batch run r of b establishes, as batchWave
@@ -658,4 +667,35 @@ func readNotes(markers []string) notes {
 		}
 	}
 	return n
+}
+
+// snapshotPath is where vitest keeps the file snapshots of test file test
+// (its default resolveSnapshotPath: __snapshots__/<name>.snap beside it).
+func snapshotPath(test string) string {
+	return path.Join(path.Dir(test), "__snapshots__", path.Base(test)+".snap")
+}
+
+// harnessSnapshots writes the file snapshots of test (toMatchSnapshot's)
+// for its batch harness h: each of test's entries once per variant of vs,
+// under the variant's name (its describe title before the test's full
+// name, as vitest keys the snapshots of the harness). Without them every
+// toMatchSnapshot of the batch is a new snapshot, written and passed, and
+// a variant that only a snapshot kills passes its batch (vercel/ai's
+// stream-text.test.ts: 21 snapshots; the mutants they kill alone passed
+// every batch). It returns the file written, "" when test has none.
+func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
+	orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(snapshotPath(test))))
+	if err != nil {
+		return "", nil // no snapshot file: new snapshots alone as in the batch
+	}
+	const entry = "\nexports[`"
+	head, _, _ := strings.Cut(string(orig), entry)
+	body := strings.TrimPrefix(string(orig), head)
+	var b strings.Builder
+	b.WriteString(head)
+	for i, v := range vs {
+		b.WriteString(strings.ReplaceAll(body, entry, entry+variantTitle(i, v)+" > "))
+	}
+	snap := snapshotPath(h)
+	return snap, l.Files.WriteFile(snap, []byte(b.String()))
 }

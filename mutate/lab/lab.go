@@ -590,8 +590,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	}()
 	var runs []Run
 	for _, t := range tests {
-		spec := l.spec(sl.Root, t, timeout, id)
-		spec.Once = hit != ""
+		spec := l.aloneSpec(sl.Root, t, timeout, id, hit)
 		r, err := l.Runner.Run(ctx, spec)
 		if err != nil {
 			return Run{}, l.fail(ctx, err)
@@ -684,6 +683,21 @@ func (l *Lab) confirmAlone(ctx context.Context, res *Result, tasks []*task, join
 		}
 	}
 	return red, ctx.Err()
+}
+
+// aloneSpec is the run of a mutant alone against test: within timeout, and
+// past it while the run progresses (its tests keep finishing: a hanging
+// test ends at vitest's own time-out, a kill), ended once it has made no
+// progress for as long again. A run of a big test file that a loaded
+// machine made slower than its baseline (vercel/ai's stream-text.test.ts:
+// 25 tests failing, 77 s against a limit of 68 s, twice) is judged on its
+// report, not called a timeout. hit, the hit limit that stopped the mutant
+// in its batch: the run confirms it once, not re-run after a time-out.
+func (l *Lab) aloneSpec(root, test string, timeout time.Duration, marker, hit string) runner.Spec {
+	spec := l.spec(root, test, timeout, marker)
+	spec.Stall = timeout
+	spec.Once = hit != ""
+	return spec
 }
 
 func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {

@@ -89,10 +89,14 @@ if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.env
   fatal(true, "this vitest exposes no vite environments per project");
 }
 // Whatever lives across runs in the main process would make a run differ from a fresh
-// `vitest run`: refuse it (the caller then uses one process per run). A project in typecheck
-// mode (a config's type tests beside its runtime tests) refuses only the runs that select
-// one of its files: the caller runs those in a fresh process, and the others here.
-const typecheck = new Map(); // project -> why its files cannot run here
+// `vitest run`: refuse it (the caller then uses one process per run). Type tests (a project
+// in typecheck mode: its *.test-d.ts files, which vitest hands to tsc, pool "typescript")
+// refuse only the runs that select one of them: the caller runs those in a fresh process,
+// and the others here. A project with typecheck enabled beside its runtime tests (vercel/ai's:
+// typecheck: { enabled: true } in the one config) keeps its runtime files here: their
+// specifications run in the project's own pool, as in a fresh `vitest run` of the file.
+const typecheck = new Map(); // project -> why its type tests cannot run here
+const typecheckOnly = new Set(); // projects whose every file is a type test (typecheck.only)
 for (const p of vitest.projects) {
   const c = p.config || {};
   const name = p.name ? `project ${p.name}: ` : "";
@@ -101,9 +105,18 @@ for (const p of vitest.projects) {
   if (c.browser?.enabled) fatal(true, name + "browser mode");
   if (c.typecheck?.enabled) {
     typecheck.set(p, name + "typecheck mode");
-    continue;
+    if (c.typecheck.only) {
+      typecheckOnly.add(p);
+      continue;
+    }
   }
   if (!["forks", "threads", "vmForks", "vmThreads"].includes(c.pool)) fatal(true, `${name}pool ${c.pool}`);
+}
+
+// typeTest: spec s runs in tsc (a type test), or may (a vitest that does not say its pool).
+function typeTest(s) {
+  if (!typecheck.has(s.project)) return false;
+  return typecheckOnly.has(s.project) || typeof s.pool !== "string" || s.pool === "typescript" || s.pool === "typecheck";
 }
 
 try {
@@ -247,8 +260,8 @@ for await (const line of rl) {
         } catch {}
       }
       specs = specs.filter((s) => wanted.has(s.moduleId));
-      refusedFiles = specs.filter((s) => typecheck.has(s.project)).map((s) => s.moduleId);
-      specs = specs.filter((s) => !typecheck.has(s.project));
+      refusedFiles = specs.filter(typeTest).map((s) => s.moduleId);
+      specs = specs.filter((s) => !typeTest(s));
       const why = jointRefusal(specs);
       if (why) {
         reply({ id, type: "unsupported", error: why });
@@ -260,7 +273,7 @@ for await (const line of rl) {
       reply({ id, type: "nomatch", refused: refusedFiles });
       continue;
     }
-    const refused = specs.map((s) => typecheck.get(s.project)).find(Boolean);
+    const refused = specs.filter(typeTest).map((s) => typecheck.get(s.project)).find(Boolean);
     if (refused) {
       reply({ id, type: "unsupported", error: refused });
       continue;

@@ -393,6 +393,67 @@ test("a number", () => {
 	}
 }
 
+// One project with typecheck enabled beside its runtime tests (vercel/ai's config:
+// `typecheck: { enabled: true }` in the only project, its *.test-d.ts files beside the
+// *.test.ts ones): the runtime files, alone or jointly, are served by the long-lived process
+// (their specifications run in the project's pool, as a fresh `vitest run` runs them); only
+// a type test falls back to a fresh process. (Before, every run of such a config started
+// vitest afresh: each of vercel/ai's gate runs paid vitest's start-up.)
+func TestLongLivedTypecheckInOneProject(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	os.WriteFile(filepath.Join(dir, "vitest.typecheck.config.ts"), []byte(`import { defineConfig } from "vitest/config";
+import base from "./vitest.config.ts";
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ["reference/**/*.test.ts"], typecheck: { enabled: true, include: ["reference/**/*.test-d.ts"] } },
+});
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "reference", "num.test-d.ts"), []byte(`import { expectTypeOf, test } from "vitest";
+
+test("a number", () => {
+  expectTypeOf(1).toEqualTypeOf<number>();
+});
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "reference", "plain.test.ts"), []byte(`import { expect, test } from "vitest";
+
+test("plain", () => {
+  expect(1 + 1).toBe(2);
+});
+`), 0o644)
+	var fell []string
+	r := newLL(t, dir, true)
+	r.OnFallback = func(s Spec, reason string) { fell = append(fell, s.TestFile+": "+reason) }
+	const cfg = "vitest.typecheck.config.ts"
+	for i := 0; i < 2; i++ {
+		if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: cfg, Timeout: time.Minute}); shapeOf(res) != passed {
+			t.Errorf("runtime run %d: %+v", i, res)
+		}
+	}
+	if st := r.Stats(); st.Runs != 2 || st.Fallbacks != 0 || st.Starts != 1 {
+		t.Errorf("want the runtime file's 2 runs in one long-lived process; stats %+v, fallbacks %q", st, fell)
+	}
+	vitestSlots <- struct{}{}
+	joint, err := r.RunJoint(context.Background(), Spec{Dir: dir, Config: cfg, Timeout: time.Minute}, []string{refOracle, "reference/plain.test.ts"})
+	<-vitestSlots
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(joint) != 2 || shapeOf(joint[refOracle]) != passed || shapeOf(joint["reference/plain.test.ts"]) != passed {
+		t.Errorf("want both runtime files in one joint run, passed; got %+v", joint)
+	}
+	s := Spec{Dir: dir, TestFile: "reference/num.test-d.ts", Config: cfg, Timeout: time.Minute}
+	a := llRun(t, r, s)
+	b := llRun(t, New(), s)
+	if shapeOf(a) != shapeOf(b) || a.Executed() != b.Executed() {
+		t.Errorf("type test: long-lived runner %s (%d executed), fresh process %s (%d)", shapeOf(a), a.Executed(), shapeOf(b), b.Executed())
+	}
+	if st := r.Stats(); st.Fallbacks != 1 || st.Starts != 1 || st.JointRuns != 1 || !strings.Contains(st.LastFallback, "typecheck mode") {
+		t.Errorf("want the type test alone in a fresh process, the long-lived one kept; stats %+v", st)
+	}
+}
+
 // A config the long-lived process cannot serve like a fresh one (globalSetup runs once per
 // process) falls back to a process per run; so does a driver killed during a run. Outcomes
 // are the ProcessRunner's.
