@@ -49,11 +49,18 @@ func funcs(t *testing.T, dir string) map[string]int {
 				if st, ok := typ.(*ast.StarExpr); ok {
 					typ = st.X
 				}
+				switch g := typ.(type) { // a generic type's receiver: T[K] or T[K, V]
+				case *ast.IndexExpr:
+					typ = g.X
+				case *ast.IndexListExpr:
+					typ = g.X
+				}
 				if id, ok := typ.(*ast.Ident); ok {
 					name = id.Name + "." + name
 				}
 			}
-			out[name] = fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+			// The longest of the same name (init may be declared many times).
+			out[name] = max(out[name], fset.Position(fd.End()).Line-fset.Position(fd.Pos()).Line+1)
 		}
 	}
 	return out
