@@ -138,34 +138,7 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 		for _, e := range missing {
 			find("missing-matcher", Warning, e, "in test %q, `%s` calls no matcher: it asserts nothing", title, text.OneLine(syn.Text(e), 50))
 		}
-		syn.Walk(body, func(t analyzer.Node) bool {
-			if e, ok := caughtExpect(syn, t, helpers); ok {
-				find("swallowed-assertion", Warning, t, "in test %q, the .catch on `%s` swallows its assertion error: a failing assertion passes", title, text.OneLine(syn.Text(e), 50))
-				return true
-			}
-			if syn.Kind(t) != "try_statement" {
-				return true
-			}
-			block, handler := syn.Child(t, "body"), syn.Child(t, "handler")
-			if handler < 0 || analyzer.CountAssertions(syn, block, helpers) == 0 {
-				return true
-			}
-			hbody := syn.Child(handler, "body")
-			if param := syn.Child(handler, "parameter"); param >= 0 && readsAfter(syn, body, syn.End(t), helpers, recorded(syn, hbody, syn.Text(param))) {
-				return true // the catch records the error for an assertion after the try: deliberate
-			}
-			rethrows := false
-			syn.Walk(hbody, func(x analyzer.Node) bool {
-				if syn.Kind(x) == "throw_statement" {
-					rethrows = true
-				}
-				return true
-			})
-			if !rethrows && analyzer.CountAssertions(syn, hbody, helpers) == 0 {
-				find("swallowed-assertion", Warning, t, "in test %q, the catch swallows the assertion error of its try: a failing assertion passes", title)
-			}
-			return true
-		})
+		swallowedIn(syn, body, title, helpers, find)
 	}
 	for _, a := range tf.Assertions {
 		if c := syn.Callee(a.Call); a.Block < 0 && (c == "expect" || c == "expect.soft") && standalone(syn, tf, a.Call) {
@@ -173,6 +146,40 @@ func vacuousIn(file string, syn *analyzer.Syntax, tf *analyzer.TestFile, enabled
 		}
 	}
 	return out
+}
+
+// swallowedIn finds the assertions the test titled title swallows in its
+// body: a .catch on an expect, a catch (neither rethrowing nor asserting)
+// of a try that asserts.
+func swallowedIn(syn *analyzer.Syntax, body analyzer.Node, title string, helpers map[string]bool, find func(kind string, sev Severity, n analyzer.Node, format string, a ...any)) {
+	syn.Walk(body, func(t analyzer.Node) bool {
+		if e, ok := caughtExpect(syn, t, helpers); ok {
+			find("swallowed-assertion", Warning, t, "in test %q, the .catch on `%s` swallows its assertion error: a failing assertion passes", title, text.OneLine(syn.Text(e), 50))
+			return true
+		}
+		if syn.Kind(t) != "try_statement" {
+			return true
+		}
+		block, handler := syn.Child(t, "body"), syn.Child(t, "handler")
+		if handler < 0 || analyzer.CountAssertions(syn, block, helpers) == 0 {
+			return true
+		}
+		hbody := syn.Child(handler, "body")
+		if param := syn.Child(handler, "parameter"); param >= 0 && readsAfter(syn, body, syn.End(t), helpers, recorded(syn, hbody, syn.Text(param))) {
+			return true // the catch records the error for an assertion after the try: deliberate
+		}
+		rethrows := false
+		syn.Walk(hbody, func(x analyzer.Node) bool {
+			if syn.Kind(x) == "throw_statement" {
+				rethrows = true
+			}
+			return true
+		})
+		if !rethrows && analyzer.CountAssertions(syn, hbody, helpers) == 0 {
+			find("swallowed-assertion", Warning, t, "in test %q, the catch swallows the assertion error of its try: a failing assertion passes", title)
+		}
+		return true
+	})
 }
 
 // standalone reports an expect call that no function holds but the

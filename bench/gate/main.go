@@ -101,23 +101,9 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	if err != nil {
 		return err
 	}
-	var mutate, tests []string
-	seen := map[string]bool{}
-	for _, t := range first.Targets {
-		if t.Skipped != "" {
-			continue
-		}
-		from, to, err := lines(filepath.Join(repo, t.File), t.File, t.ID[strings.Index(t.ID, "#")+1:])
-		if err != nil {
-			return err
-		}
-		mutate = append(mutate, fmt.Sprintf("%s:%d-%d", t.File, from, to))
-		for _, f := range t.Tests {
-			if !seen[f] {
-				seen[f] = true
-				tests = append(tests, f)
-			}
-		}
+	mutate, tests, err := work(first, repo)
+	if err != nil {
+		return err
 	}
 	if len(mutate) == 0 {
 		return fmt.Errorf("the gate mutates nothing in %v", files)
@@ -129,14 +115,6 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	fmt.Printf("node %s", nodeV)
 	fmt.Printf("work: %d functions (%s), %d test files\n", len(mutate), strings.Join(mutate, " "), len(tests))
 
-	type figures struct {
-		wall    []time.Duration
-		rate    []float64
-		n       int
-		score   float64
-		detail  string
-		mutator map[string]int
-	}
 	fig := map[string]*figures{"stryker": {}, "gate": {}}
 	for i := 0; i < runs; i++ {
 		line := fmt.Sprintf("round %d:", i+1)
@@ -172,6 +150,48 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 		}
 		fmt.Println(line)
 	}
+	printFigures(fig)
+	return nil
+}
+
+// work is what the gate mutates in its first run (each target function as
+// file:from-to) and the related tests of those functions, each once.
+func work(first gateDoc, repo string) (mutate, tests []string, err error) {
+	seen := map[string]bool{}
+	for _, t := range first.Targets {
+		if t.Skipped != "" {
+			continue
+		}
+		from, to, err := lines(filepath.Join(repo, t.File), t.File, t.ID[strings.Index(t.ID, "#")+1:])
+		if err != nil {
+			return nil, nil, err
+		}
+		mutate = append(mutate, fmt.Sprintf("%s:%d-%d", t.File, from, to))
+		for _, f := range t.Tests {
+			if !seen[f] {
+				seen[f] = true
+				tests = append(tests, f)
+			}
+		}
+	}
+	return mutate, tests, nil
+}
+
+// figures are the measures of one tool over the rounds: the wall time and
+// mutants per second of each round, the last round's mutant count, score,
+// outcomes and mutants by operator.
+type figures struct {
+	wall    []time.Duration
+	rate    []float64
+	n       int
+	score   float64
+	detail  string
+	mutator map[string]int
+}
+
+// printFigures prints each tool's spread over the rounds, the mutants by
+// operator side by side, and the gate's speed relative to StrykerJS.
+func printFigures(fig map[string]*figures) {
 	for _, k := range []string{"stryker", "gate"} {
 		f := fig[k]
 		lo, md, hi := strykerjs.Spread(strykerjs.Seconds(f.wall))
@@ -201,7 +221,6 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	}
 	lo, md, hi := strykerjs.Spread(ratio)
 	fmt.Printf("mutants per second, gate / stryker, per round: min/median/max %.2f/%.2f/%.2f\n", lo, md, hi)
-	return nil
 }
 
 // copyRepo copies src to dst with a real node_modules (StrykerJS is

@@ -128,6 +128,14 @@ func mainErr(runs int, sample string, runners []string) error {
 		}
 		fmt.Println(line)
 	}
+	printSummary(sample, runners, plain, total, perRun, perMutant, nRuns)
+	return nil
+}
+
+// printSummary prints the rounds' spreads: the plain vitest run of the
+// oracle, each runner's prove (its wall time, per run, per mutant after the
+// baseline run) and their ratios to the plain run and to the first runner.
+func printSummary(sample string, runners []string, plain []time.Duration, total map[string][]time.Duration, perRun map[string][]float64, perMutant map[string][]time.Duration, nRuns int) {
 	mp := median(plain)
 	fmt.Printf("sample %s, node %s\n", sample, nodeVersion())
 	fmt.Printf("one plain vitest run of the oracle: median %.2fs\n", mp.Seconds())
@@ -157,7 +165,6 @@ func mainErr(runs int, sample string, runners []string) error {
 		lo, md, hi := spread(ratios)
 		fmt.Printf("wall time %s / %s, per round: min/median/max %.2f/%.2f/%.2f\n", rk, runners[0], float64(lo)/1000, float64(md)/1000, float64(hi)/1000)
 	}
-	return nil
 }
 
 func nodeVersion() string {

@@ -98,6 +98,61 @@ func mainErr(runs int, nodeDir, name string, sm sample) error {
 	if err != nil {
 		return err
 	}
+	if err := strykerConfig(repo, sm, from, to); err != nil {
+		return err
+	}
+	nodeV, _ := run(repo, "node", "--version")
+
+	kinds := []string{"stryker", "prove", "prove --isolate"}
+	wall := map[string][]time.Duration{}
+	mutants := map[string]int{}
+	for i := 0; i < runs; i++ {
+		line := fmt.Sprintf("round %d:", i+1)
+		for _, k := range kinds {
+			start := time.Now()
+			switch k {
+			case "stryker":
+				if _, err := run(repo, "node", "node_modules/@stryker-mutator/core/bin/stryker.js", "run"); err != nil {
+					return err
+				}
+				r, err := strykerjs.ReadReport(filepath.Join(repo, "reports/mutation.json"))
+				if err != nil {
+					return err
+				}
+				mutants[k] = r.Mutants
+			default:
+				n, err := proveMutants(bin, env, repo, manifest, k)
+				if err != nil {
+					return err
+				}
+				mutants[k] = n
+			}
+			wall[k] = append(wall[k], time.Since(start))
+			line += fmt.Sprintf(" %s %.2fs", k, wall[k][i].Seconds())
+		}
+		fmt.Println(line)
+	}
+	fmt.Printf("node %s", nodeV)
+	for _, k := range kinds {
+		lo, md, hi := strykerjs.Spread(strykerjs.Seconds(wall[k]))
+		fmt.Printf("%-16s min/median/max %.2f/%.2f/%.2fs, %d mutants, %.0f ms of wall time per mutant (median)\n",
+			k, lo, md, hi, mutants[k], 1000*md/float64(mutants[k]))
+	}
+	for _, k := range kinds[1:] {
+		var rs []float64
+		for i := range wall[k] {
+			rs = append(rs, wall[k][i].Seconds()/wall["stryker"][i].Seconds())
+		}
+		lo, md, hi := strykerjs.Spread(rs)
+		fmt.Printf("wall time %s / stryker, per round: min/median/max %.2f/%.2f/%.2f\n", k, lo, md, hi)
+	}
+	return nil
+}
+
+// strykerConfig writes StrykerJS's config into repo: the sample's function
+// from-to mutated, the oracle the only test (the sample's vitest config, its
+// aliases, otherwise).
+func strykerConfig(repo string, sm sample, from, to int) error {
 	files := map[string]string{
 		// The sample's own config (its aliases), with the oracle as the only test.
 		"vitest.stryker.config.ts": fmt.Sprintf(`import config from "./vitest.config";
@@ -123,67 +178,32 @@ export default config;
 			return err
 		}
 	}
-	nodeV, _ := run(repo, "node", "--version")
-
-	kinds := []string{"stryker", "prove", "prove --isolate"}
-	wall := map[string][]time.Duration{}
-	mutants := map[string]int{}
-	for i := 0; i < runs; i++ {
-		line := fmt.Sprintf("round %d:", i+1)
-		for _, k := range kinds {
-			start := time.Now()
-			switch k {
-			case "stryker":
-				if _, err := run(repo, "node", "node_modules/@stryker-mutator/core/bin/stryker.js", "run"); err != nil {
-					return err
-				}
-				r, err := strykerjs.ReadReport(filepath.Join(repo, "reports/mutation.json"))
-				if err != nil {
-					return err
-				}
-				mutants[k] = r.Mutants
-			default:
-				args := []string{"prove", "--json", "--timings", "--root", repo, manifest}
-				if k == "prove --isolate" {
-					args = append(args, "--isolate")
-				}
-				cmd := exec.Command(bin, args...)
-				cmd.Env = env
-				out, err := cmd.Output()
-				if err != nil {
-					return fmt.Errorf("%s: %v\n%s", k, err, out)
-				}
-				var doc struct {
-					Verdict string `json:"verdict"`
-					Timings struct {
-						Mutants int `json:"mutants"`
-					} `json:"timings"`
-				}
-				if err := json.Unmarshal(out, &doc); err != nil || doc.Verdict != "PASS" {
-					return fmt.Errorf("%s did not PASS (%v): %s", k, err, out)
-				}
-				mutants[k] = doc.Timings.Mutants
-			}
-			wall[k] = append(wall[k], time.Since(start))
-			line += fmt.Sprintf(" %s %.2fs", k, wall[k][i].Seconds())
-		}
-		fmt.Println(line)
-	}
-	fmt.Printf("node %s", nodeV)
-	for _, k := range kinds {
-		lo, md, hi := strykerjs.Spread(strykerjs.Seconds(wall[k]))
-		fmt.Printf("%-16s min/median/max %.2f/%.2f/%.2fs, %d mutants, %.0f ms of wall time per mutant (median)\n",
-			k, lo, md, hi, mutants[k], 1000*md/float64(mutants[k]))
-	}
-	for _, k := range kinds[1:] {
-		var rs []float64
-		for i := range wall[k] {
-			rs = append(rs, wall[k][i].Seconds()/wall["stryker"][i].Seconds())
-		}
-		lo, md, hi := strykerjs.Spread(rs)
-		fmt.Printf("wall time %s / stryker, per round: min/median/max %.2f/%.2f/%.2f\n", k, lo, md, hi)
-	}
 	return nil
+}
+
+// proveMutants runs the prove of kind k ("prove" or "prove --isolate") and
+// returns how many mutants it ran; anything but a PASS is an error.
+func proveMutants(bin string, env []string, repo, manifest, k string) (int, error) {
+	args := []string{"prove", "--json", "--timings", "--root", repo, manifest}
+	if k == "prove --isolate" {
+		args = append(args, "--isolate")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v\n%s", k, err, out)
+	}
+	var doc struct {
+		Verdict string `json:"verdict"`
+		Timings struct {
+			Mutants int `json:"mutants"`
+		} `json:"timings"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || doc.Verdict != "PASS" {
+		return 0, fmt.Errorf("%s did not PASS (%v): %s", k, err, out)
+	}
+	return doc.Timings.Mutants, nil
 }
 
 // functionLines is the first and last line of the function whose

@@ -355,6 +355,17 @@ declare module "zod" {
 
 func (g *gen) emitPackage(p *pkg) {
 	dir := fmt.Sprintf("packages/pkg%d/", p.idx)
+	g.emitManifests(p, dir)
+	g.emitRootBarrel(p, dir)
+	g.emitBarrels(p, dir)
+	for _, m := range p.mods {
+		g.emitModule(m)
+	}
+}
+
+// emitManifests writes the package's package.json (its exports, its
+// dependencies), tsconfig.json and src/types.ts.
+func (g *gen) emitManifests(p *pkg, dir string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `{
   "name": %q,
@@ -396,9 +407,12 @@ export interface Context {
   log?: (message: string) => void;
 }
 `)
+}
 
-	// Root barrel.
-	b.Reset()
+// emitRootBarrel writes the package's src/index.ts: its types, each
+// feature's barrel, the util namespace and the core functions by name.
+func (g *gen) emitRootBarrel(p *pkg, dir string) {
+	var b strings.Builder
 	fmt.Fprintf(&b, "// Public API of %s.\nexport type { Context, Mode } from \"./types\";\n", p.name)
 	for f := 0; f < p.features; f++ {
 		switch f % 3 {
@@ -426,8 +440,10 @@ export interface Context {
 		fmt.Fprintf(&b, "export { %s } from \"./core/%s\";\n", strings.Join(names, ", "), m.base)
 	}
 	g.w.write(dir+"src/index.ts", b.String())
+}
 
-	// Feature, sub-feature and util barrels.
+// emitBarrels writes the feature, sub-feature and util barrels.
+func (g *gen) emitBarrels(p *pkg, dir string) {
 	barrels := map[string]*strings.Builder{}
 	var order []string
 	for _, m := range p.mods {
@@ -458,10 +474,6 @@ export interface Context {
 			}
 		}
 		g.w.write(dir+"src/"+d+"/index.ts", bb.String())
-	}
-
-	for _, m := range p.mods {
-		g.emitModule(m)
 	}
 }
 
@@ -880,132 +892,156 @@ func (fb *fnGen) body(lines int) {
 
 // block writes a statement group of at most max lines and returns its line count.
 func (fb *fnGen) block(maxLines int) int {
-	fg, g := fb.fg, fb.fg.g
+	g := fb.fg.g
 	for {
 		r := g.intn(100)
-		switch {
-		case r < 22: // plain call
-			fb.line("acc = %s;", fb.call(fb.pick(), "acc"))
-			return 1
-		case r < 32 && maxLines >= 3:
-			fb.line("if (acc %% %d === %d) {", 3+g.intn(7), g.intn(3))
-			fb.b.WriteString("  ")
-			fb.line("acc += %s;", fb.call(fb.pick(), "acc + 1"))
-			fb.line("}")
-			return 3
-		case r < 40 && maxLines >= 3:
-			fb.line("for (let i = 0; i < %d; i++) {", 2+g.intn(5))
-			fb.line("  acc = (acc * 31 + i) %% 65521;")
-			fb.line("}")
-			return 3
-		case r < 50 && maxLines >= 2:
-			v := fb.newVar("v")
-			fb.line("const %s = %s + %s;", v, fb.call(fb.pick(), "acc"), fb.call(fb.pick(), "acc + "+strconv.Itoa(g.intn(9)+1)))
-			fb.line("acc ^= %s;", v)
-			return 2
-		case r < 56:
-			fb.calls++
-			fb.line("ctx.trace.push(`%s:${acc}`);", fb.f.name)
-			return 1
-		case r < 62 && fg.zod && maxLines >= 3:
-			s, v := fb.newVar("schema"), fb.newVar("parsed")
-			fb.line("const %s = z.object({ id: z.number(), name: z.string() });", s)
-			fb.line("const %s = %s.parse({ id: acc, name: ctx.mode ?? \"fast\" });", v, s)
-			fb.line("acc += %s.id;", v)
-			fb.calls += 4
-			return 3
-		case r < 67 && maxLines >= 5:
-			fb.line("try {")
-			fb.line("  acc = %s;", fb.call(fb.pick(), "acc"))
-			fb.line("} catch (err) {")
-			fb.line("  ctx.log?.(String(err));")
-			fb.line("}")
-			fb.calls += 2
-			return 5
-		case r < 73 && fb.f.async && len(fg.dynamics) > 0 && maxLines >= 2:
-			t := fg.dynamics[g.intn(len(fg.dynamics))]
-			f := t.fns[g.intn(len(t.fns))]
-			// A name bound at module scope would be in its temporal dead zone
-			// before this line; such names are only called through the import.
-			if f.style == styleDefault || fb.locals[f.name] || fg.names[f.name] {
-				continue
-			}
-			fb.locals[f.name] = true
-			fb.line("const { %s } = await import(%q);", f.name, fg.spec(t, fg.m.kind == kindFeature))
-			fb.line("acc += %s;", fb.call(&callable{expr: f.name, async: f.async}, "acc"))
-			return 2
-		case r < 77 && fb.f.async && len(fg.dynamics) > 0:
-			t := fg.dynamics[g.intn(len(fg.dynamics))]
-			f := t.fns[g.intn(len(t.fns))]
-			name := f.name
-			if f.style == styleDefault {
-				name = "default"
-			}
-			s := fmt.Sprintf("(await import(%q)).%s(acc, ctx)", fg.spec(t, false), name)
-			if f.async {
-				s = "(await " + s + ")"
-			}
-			fb.calls++
-			fb.line("acc += %s;", s)
-			return 1
-		case r < 82:
-			c := fb.pick()
-			if c.async {
-				continue
-			}
-			fb.line("acc += [1, 2, 3].map((n) => %s).reduce((a, b) => a + b, 0);", fb.call(c, "n"))
-			fb.calls += 2
-			return 1
-		case r < 85 && maxLines >= 4:
-			c := fb.shadowable()
-			if c == nil || fb.locals[c.expr] {
-				continue
-			}
-			fb.locals[c.expr] = true
-			fb.line("{")
-			fb.line("  const %s = (n: number): number => n * %d;", c.expr, 2+g.intn(5))
-			fb.line("  acc = %s(acc);", c.expr)
-			fb.line("}")
-			fb.calls++
-			g.stats.Nested++
-			return 4
-		case r < 88 && maxLines >= 2:
-			c := fb.shadowable()
-			if c == nil {
-				continue
-			}
-			v := fb.newVar("apply")
-			fb.line("const %s = (%s: (n: number) => number): number => %s(acc);", v, c.expr, c.expr)
-			fb.line("acc = %s((n) => n + %d);", v, 1+g.intn(9))
-			fb.calls += 2
-			g.stats.Nested++
-			return 2
-		case r < 92 && !fb.f.async:
-			var c *callable
-			for _, x := range fg.calls {
-				if x.async && g.chance(0.5) {
-					c = x
-					break
-				}
-			}
-			if c == nil {
-				continue
-			}
-			fb.calls++
-			fb.line("void %s(acc, ctx);", c.expr)
-			return 1
-		case r < 96 && maxLines >= 2:
-			t := fg.types[g.intn(len(fg.types))]
-			v := fb.newVar("summary")
-			fb.line("const %s: %s = { id: acc, total: input, tags: [\"%s\"] };", v, t, fb.f.name)
-			fb.line("acc += %s.total + %s.tags.length;", v, v)
-			return 2
-		case r >= 96:
-			fb.calls++
-			fb.line("ctx.log?.(`%s ${acc}`);", fb.f.name)
-			return 1
+		if n, ok := fb.plainBlock(r, maxLines); ok {
+			return n
+		}
+		if n, ok := fb.indirectBlock(r, maxLines); ok {
+			return n
 		}
 	}
+}
+
+// plainBlock writes the statement group r draws among those in the
+// function's own scope (a call, an if, a loop, a variable, a trace, a zod
+// parse, a try) when r falls there and the group fits in maxLines.
+func (fb *fnGen) plainBlock(r, maxLines int) (int, bool) {
+	fg, g := fb.fg, fb.fg.g
+	switch {
+	case r < 22: // plain call
+		fb.line("acc = %s;", fb.call(fb.pick(), "acc"))
+		return 1, true
+	case r < 32 && maxLines >= 3:
+		fb.line("if (acc %% %d === %d) {", 3+g.intn(7), g.intn(3))
+		fb.b.WriteString("  ")
+		fb.line("acc += %s;", fb.call(fb.pick(), "acc + 1"))
+		fb.line("}")
+		return 3, true
+	case r < 40 && maxLines >= 3:
+		fb.line("for (let i = 0; i < %d; i++) {", 2+g.intn(5))
+		fb.line("  acc = (acc * 31 + i) %% 65521;")
+		fb.line("}")
+		return 3, true
+	case r < 50 && maxLines >= 2:
+		v := fb.newVar("v")
+		fb.line("const %s = %s + %s;", v, fb.call(fb.pick(), "acc"), fb.call(fb.pick(), "acc + "+strconv.Itoa(g.intn(9)+1)))
+		fb.line("acc ^= %s;", v)
+		return 2, true
+	case r < 56:
+		fb.calls++
+		fb.line("ctx.trace.push(`%s:${acc}`);", fb.f.name)
+		return 1, true
+	case r < 62 && fg.zod && maxLines >= 3:
+		s, v := fb.newVar("schema"), fb.newVar("parsed")
+		fb.line("const %s = z.object({ id: z.number(), name: z.string() });", s)
+		fb.line("const %s = %s.parse({ id: acc, name: ctx.mode ?? \"fast\" });", v, s)
+		fb.line("acc += %s.id;", v)
+		fb.calls += 4
+		return 3, true
+	case r < 67 && maxLines >= 5:
+		fb.line("try {")
+		fb.line("  acc = %s;", fb.call(fb.pick(), "acc"))
+		fb.line("} catch (err) {")
+		fb.line("  ctx.log?.(String(err));")
+		fb.line("}")
+		fb.calls += 2
+		return 5, true
+	}
+	return 0, false
+}
+
+// indirectBlock writes the statement group r draws among the others (a
+// dynamic import, a callback, a shadowed name, a call not awaited, a typed
+// value, a log): not ok when none fits and r is to be drawn again.
+func (fb *fnGen) indirectBlock(r, maxLines int) (int, bool) {
+	fg, g := fb.fg, fb.fg.g
+	switch {
+	case r < 73 && fb.f.async && len(fg.dynamics) > 0 && maxLines >= 2:
+		t := fg.dynamics[g.intn(len(fg.dynamics))]
+		f := t.fns[g.intn(len(t.fns))]
+		// A name bound at module scope would be in its temporal dead zone
+		// before this line; such names are only called through the import.
+		if f.style == styleDefault || fb.locals[f.name] || fg.names[f.name] {
+			return 0, false
+		}
+		fb.locals[f.name] = true
+		fb.line("const { %s } = await import(%q);", f.name, fg.spec(t, fg.m.kind == kindFeature))
+		fb.line("acc += %s;", fb.call(&callable{expr: f.name, async: f.async}, "acc"))
+		return 2, true
+	case r < 77 && fb.f.async && len(fg.dynamics) > 0:
+		t := fg.dynamics[g.intn(len(fg.dynamics))]
+		f := t.fns[g.intn(len(t.fns))]
+		name := f.name
+		if f.style == styleDefault {
+			name = "default"
+		}
+		s := fmt.Sprintf("(await import(%q)).%s(acc, ctx)", fg.spec(t, false), name)
+		if f.async {
+			s = "(await " + s + ")"
+		}
+		fb.calls++
+		fb.line("acc += %s;", s)
+		return 1, true
+	case r < 82:
+		c := fb.pick()
+		if c.async {
+			return 0, false
+		}
+		fb.line("acc += [1, 2, 3].map((n) => %s).reduce((a, b) => a + b, 0);", fb.call(c, "n"))
+		fb.calls += 2
+		return 1, true
+	case r < 85 && maxLines >= 4:
+		c := fb.shadowable()
+		if c == nil || fb.locals[c.expr] {
+			return 0, false
+		}
+		fb.locals[c.expr] = true
+		fb.line("{")
+		fb.line("  const %s = (n: number): number => n * %d;", c.expr, 2+g.intn(5))
+		fb.line("  acc = %s(acc);", c.expr)
+		fb.line("}")
+		fb.calls++
+		g.stats.Nested++
+		return 4, true
+	case r < 88 && maxLines >= 2:
+		c := fb.shadowable()
+		if c == nil {
+			return 0, false
+		}
+		v := fb.newVar("apply")
+		fb.line("const %s = (%s: (n: number) => number): number => %s(acc);", v, c.expr, c.expr)
+		fb.line("acc = %s((n) => n + %d);", v, 1+g.intn(9))
+		fb.calls += 2
+		g.stats.Nested++
+		return 2, true
+	case r < 92 && !fb.f.async:
+		var c *callable
+		for _, x := range fg.calls {
+			if x.async && g.chance(0.5) {
+				c = x
+				break
+			}
+		}
+		if c == nil {
+			return 0, false
+		}
+		fb.calls++
+		fb.line("void %s(acc, ctx);", c.expr)
+		return 1, true
+	case r < 96 && maxLines >= 2:
+		t := fg.types[g.intn(len(fg.types))]
+		v := fb.newVar("summary")
+		fb.line("const %s: %s = { id: acc, total: input, tags: [\"%s\"] };", v, t, fb.f.name)
+		fb.line("acc += %s.total + %s.tags.length;", v, v)
+		return 2, true
+	case r >= 96:
+		fb.calls++
+		fb.line("ctx.log?.(`%s ${acc}`);", fb.f.name)
+		return 1, true
+	}
+	return 0, false
 }
 
 // shadowable returns an imported plain identifier the function may shadow.

@@ -31,158 +31,58 @@ type auditDoc struct {
 	Tables *audit.Tables `json:"tables,omitempty"`
 }
 
+// auditFail ends the audit on an error with code: "oracle audit: msg" on
+// stderr, and with --json the one entry of errors[].
+var auditFail = func(code int, format string, a ...any) error {
+	return &exitStatus{code: code, msg: fmt.Sprintf(format, a...)}
+}
+
+// auditRun is what audit's flags and arguments ask for, checked.
+type auditRun struct {
+	root      string
+	opts      audit.Options
+	origin    *change.Origin // with --base
+	static    bool
+	json      bool
+	timings   bool
+	tablesOut string
+	tickets   string
+	outs      results
+}
+
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
-	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
-	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
-	timings := v.timingsFlag()
-	outs := resultFlags(v)
-	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
-	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
-	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
-	tablesOut := v.fs.String("tables", "", "write the validator's three tables (requirements, cross-component with the mock-swap run, test integrity) to `FILE.md`; exit 1 when a cell is FAIL")
-	tickets := v.fs.String("tickets", "", "with --tables: the ticket manifests of the requirements table, a `DIR` (default: every manifest under tickets/)")
-	// fail ends the audit on an error with code: "oracle audit: msg" on
-	// stderr, and with --json the one entry of errors[].
-	fail := func(code int, format string, a ...any) error {
-		return &exitStatus{code: code, msg: fmt.Sprintf(format, a...)}
-	}
-	pos, root, err := v.parse(args, -1)
+	a, err := parseAudit(args, stderr)
 	if err != nil {
 		return err
 	}
-	for _, out := range [][2]string{{"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
-		if err := checkWritable(out[0], out[1]); err != nil { // before any run
-			return fail(exitUsage, "%v", err)
-		}
-	}
-	cfg, err := manifest.LoadConfig(root)
-	if err != nil {
-		return inputError(err)
-	}
-	if *config != "" {
-		rel, err := existingRepoFile(root, *config)
-		if err != nil {
-			return fail(exitUsage, "--config: %v", err)
-		}
-		*config = rel
-	}
-	opts := audit.Options{Config: *config, Tables: *tablesOut != ""}
-	if *tickets != "" && *tablesOut == "" {
-		return fail(exitUsage, "--tickets needs --tables FILE.md")
-	}
-	if *tablesOut != "" {
-		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
-			return fail(exitUsage, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
-		}
-	}
-	for _, e := range strings.Split(*enable, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			opts.Enable = append(opts.Enable, e)
-		}
-	}
-	if err := audit.CheckEnable(opts.Enable); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	for _, fx := range cfg.Fixtures {
-		opts.Fixtures = append(opts.Fixtures, fx.File)
-	}
-	for _, p := range pos {
-		rel, err := repoRel(root, p)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-			return fail(exitUsage, "%s: no such file or directory in the repository %s", p, root)
-		}
-		opts.Paths = append(opts.Paths, rel)
-	}
-	var origin *change.Origin
-	if *base != "" {
-		ch, o, err := change.Git(root, *base, *worktree)
-		var ue *change.UsageError
-		if errors.As(err, &ue) {
-			return fail(exitUsage, "%s", ue.Msg)
-		}
-		if err != nil {
-			return fail(exitError, "%v", err)
-		}
-		opts.Change = ch
-		origin = o
-	}
-	if !*static {
+	if !a.static {
 		ll := runner.NewLongLived()
 		defer ll.Close()
 		defer context.AfterFunc(ctx, func() { ll.Close() })()
 		defer sandbox.CloseAll()
 		sandbox.SweepStale("", 0)
-		opts.Runner = ll
+		a.opts.Runner = ll
 	}
-	line := progressLine(stderr, !*v.json, "audit")
-	if *static {
-		line.step("static", "reading the code and the test suite")
-	} else {
-		swap := ""
-		if opts.Tables {
-			swap = ", then the mock-swap (the test files with their mocks, then the mocked ones with the real modules) and the requirements' proofs"
-		}
-		line.step("measure", "reading the code and the test suite, then running the candidate test files once with markers%s", swap)
-	}
-	rep, err := audit.Audit(ctx, root, opts)
-	line.clear()
-	if ctx.Err() != nil {
-		return ctx.Err() // runVerb reports the interrupt
-	}
-	var ce *testsuite.ConfigError
-	if errors.As(err, &ce) {
-		return fail(exitUsage, ce.File, 0, "%v", err) // the repository's configuration (exit 2), not the environment
-	}
+	rep, err := measureAudit(ctx, a, stderr)
 	if err != nil {
-		return fail(exitError, "%v", err)
+		return err
 	}
-	if err := outs.write(auditSummary(rep.Findings), func() ([]byte, error) { return auditSARIF(rep.Findings) }); err != nil {
-		return fail(exitError, "%v", err)
+	if err := a.outs.write(auditSummary(rep.Findings), func() ([]byte, error) { return auditSARIF(rep.Findings) }); err != nil {
+		return auditFail(exitError, "%v", err)
 	}
-	code := exitOK
-	counts := map[string]int{}
-	for _, f := range rep.Findings {
-		if f.Ignored != "" {
-			counts["ignored"]++
-			continue
-		}
-		counts[f.Rule]++
-		counts[string(f.Severity)]++
-		if f.Severity == audit.Error {
-			code = exitFail
-		}
-	}
+	counts, code := countFindings(rep.Findings)
 	if rep.Tables != nil {
-		reqs, err := requirementRows(ctx, root, *tickets, opts.Runner)
-		if ctx.Err() != nil {
-			return ctx.Err() // runVerb reports the interrupt
-		}
-		var errs manifest.Errors
-		if errors.As(err, &errs) {
-			return &exitStatus{code: exitUsage, errs: errs} // a ticket manifest's errors, each with its file and line
-		}
+		failed, err := writeTables(ctx, a, rep.Tables)
 		if err != nil {
-			return fail(exitUsage, "%v", err)
+			return err
 		}
-		rep.Tables.Requirements = reqs
-		var md strings.Builder
-		if err := rep.Tables.WriteMarkdown(&md); err != nil {
-			return fail(exitError, "%v", err)
-		}
-		if err := atomicfile.Write(*tablesOut, []byte(md.String()), 0o644); err != nil {
-			return fail(exitError, "--tables: %v", err)
-		}
-		if rep.Tables.Failed() {
+		if failed {
 			code = exitFail
 		}
 	}
-	if *v.json {
-		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: origin, Tables: rep.Tables}
-		if *timings {
+	if a.json {
+		doc := auditDoc{Schema: "oracle.audit/v1", Findings: rep.Findings, Counts: counts, Static: rep.Static, Notes: rep.Notes, Change: a.origin, Tables: rep.Tables}
+		if a.timings {
 			doc.Timings = &rep.Timings
 		}
 		if doc.Findings == nil {
@@ -193,6 +93,165 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return exited(code)
 	}
+	printAudit(stdout, rep, counts, a)
+	return exited(code)
+}
+
+// parseAudit reads audit's flags and arguments and checks them (the files
+// to write, --config, --tables and --tickets, --enable, the paths, the
+// change of --base) before anything runs.
+func parseAudit(args []string, stderr io.Writer) (*auditRun, error) {
+	v := newVerb("audit", "audit [--json] [--timings] [--summary FILE] [--sarif FILE] [--base REV [--worktree]] [--enable RULE,...] [--static] [--config FILE] [--tables FILE.md [--tickets DIR]] [--root DIR] [PATH...]", "oracle.audit/v1", stderr)
+	base := v.fs.String("base", "", "functions the change `git diff --merge-base REV HEAD` touched make an error when blind (the rest warnings)")
+	worktree := v.fs.Bool("worktree", false, "with --base: take the working tree as the change; by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
+	timings := v.timingsFlag()
+	outs := resultFlags(v)
+	enable := v.fs.String("enable", "", "turn on sub-rules that are off by default, comma-separated: `vacuous-test/no-assertion`")
+	static := v.fs.Bool("static", false, "decide blind-function from the code alone, without running the tests (fast; a function reached only in ways the walk does not see is reported blind)")
+	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
+	tablesOut := v.fs.String("tables", "", "write the validator's three tables (requirements, cross-component with the mock-swap run, test integrity) to `FILE.md`; exit 1 when a cell is FAIL")
+	tickets := v.fs.String("tickets", "", "with --tables: the ticket manifests of the requirements table, a `DIR` (default: every manifest under tickets/)")
+	pos, root, err := v.parse(args, -1)
+	if err != nil {
+		return nil, err
+	}
+	for _, out := range [][2]string{{"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
+		if err := checkWritable(out[0], out[1]); err != nil { // before any run
+			return nil, auditFail(exitUsage, "%v", err)
+		}
+	}
+	cfg, err := manifest.LoadConfig(root)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	if *config != "" {
+		rel, err := existingRepoFile(root, *config)
+		if err != nil {
+			return nil, auditFail(exitUsage, "--config: %v", err)
+		}
+		*config = rel
+	}
+	opts := audit.Options{Config: *config, Tables: *tablesOut != ""}
+	if *tickets != "" && *tablesOut == "" {
+		return nil, auditFail(exitUsage, "--tickets needs --tables FILE.md")
+	}
+	if *tablesOut != "" {
+		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
+			return nil, auditFail(exitUsage, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
+		}
+	}
+	for _, e := range strings.Split(*enable, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			opts.Enable = append(opts.Enable, e)
+		}
+	}
+	if err := audit.CheckEnable(opts.Enable); err != nil {
+		return nil, auditFail(exitUsage, "%v", err)
+	}
+	for _, fx := range cfg.Fixtures {
+		opts.Fixtures = append(opts.Fixtures, fx.File)
+	}
+	for _, p := range pos {
+		rel, err := repoRel(root, p)
+		if err != nil {
+			return nil, auditFail(exitUsage, "%v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+			return nil, auditFail(exitUsage, "%s: no such file or directory in the repository %s", p, root)
+		}
+		opts.Paths = append(opts.Paths, rel)
+	}
+	a := &auditRun{root: root, static: *static, json: *v.json, timings: *timings, tablesOut: *tablesOut, tickets: *tickets, outs: outs}
+	if *base != "" {
+		ch, o, err := change.Git(root, *base, *worktree)
+		var ue *change.UsageError
+		if errors.As(err, &ue) {
+			return nil, auditFail(exitUsage, "%s", ue.Msg)
+		}
+		if err != nil {
+			return nil, auditFail(exitError, "%v", err)
+		}
+		opts.Change = ch
+		a.origin = o
+	}
+	a.opts = opts
+	return a, nil
+}
+
+// measureAudit runs the audit, its progress on stderr.
+func measureAudit(ctx context.Context, a *auditRun, stderr io.Writer) (*audit.Report, error) {
+	line := progressLine(stderr, !a.json, "audit")
+	if a.static {
+		line.step("static", "reading the code and the test suite")
+	} else {
+		swap := ""
+		if a.opts.Tables {
+			swap = ", then the mock-swap (the test files with their mocks, then the mocked ones with the real modules) and the requirements' proofs"
+		}
+		line.step("measure", "reading the code and the test suite, then running the candidate test files once with markers%s", swap)
+	}
+	rep, err := audit.Audit(ctx, a.root, a.opts)
+	line.clear()
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // runVerb reports the interrupt
+	}
+	var ce *testsuite.ConfigError
+	if errors.As(err, &ce) {
+		return nil, auditFail(exitUsage, ce.File, 0, "%v", err) // the repository's configuration (exit 2), not the environment
+	}
+	if err != nil {
+		return nil, auditFail(exitError, "%v", err)
+	}
+	return rep, nil
+}
+
+// countFindings counts the findings by rule and by severity (the ignored
+// ones apart) and returns the exit code they make.
+func countFindings(findings []audit.Finding) (map[string]int, int) {
+	code := exitOK
+	counts := map[string]int{}
+	for _, f := range findings {
+		if f.Ignored != "" {
+			counts["ignored"]++
+			continue
+		}
+		counts[f.Rule]++
+		counts[string(f.Severity)]++
+		if f.Severity == audit.Error {
+			code = exitFail
+		}
+	}
+	return counts, code
+}
+
+// writeTables fills the requirements table from the ticket manifests and
+// writes the tables to --tables; failed when a cell is FAIL.
+func writeTables(ctx context.Context, a *auditRun, tables *audit.Tables) (failed bool, err error) {
+	reqs, err := requirementRows(ctx, a.root, a.tickets, a.opts.Runner)
+	if ctx.Err() != nil {
+		return false, ctx.Err() // runVerb reports the interrupt
+	}
+	var errs manifest.Errors
+	if errors.As(err, &errs) {
+		return false, &exitStatus{code: exitUsage, errs: errs} // a ticket manifest's errors, each with its file and line
+	}
+	if err != nil {
+		return false, auditFail(exitUsage, "%v", err)
+	}
+	tables.Requirements = reqs
+	var md strings.Builder
+	if err := tables.WriteMarkdown(&md); err != nil {
+		return false, auditFail(exitError, "%v", err)
+	}
+	if err := atomicfile.Write(a.tablesOut, []byte(md.String()), 0o644); err != nil {
+		return false, auditFail(exitError, "--tables: %v", err)
+	}
+	return tables.Failed(), nil
+}
+
+// printAudit prints the audit as text: the findings by rule (with GitHub
+// annotations in Actions), the summary line, the tables' and the change's.
+func printAudit(stdout io.Writer, rep *audit.Report, counts map[string]int, a *auditRun) {
 	if rep.Static {
 		fmt.Fprintln(stdout, "static audit: blind-function decided from the code alone, no test ran")
 	}
@@ -234,13 +293,12 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintln(stdout, summary)
 	if rep.Tables != nil {
 		n := rep.Tables.Count()
-		fmt.Fprintf(stdout, "TABLES %d PASS, %d FAIL, %d UNKNOWN written to %s\n", n[audit.CellPass], n[audit.CellFail], n[audit.CellUnknown], *tablesOut)
+		fmt.Fprintf(stdout, "TABLES %d PASS, %d FAIL, %d UNKNOWN written to %s\n", n[audit.CellPass], n[audit.CellFail], n[audit.CellUnknown], a.tablesOut)
 		for _, f := range rep.Tables.Failures() {
 			fmt.Fprintf(stdout, "  FAIL %s\n", f)
 		}
 	}
-	if origin != nil {
-		fmt.Fprintf(stdout, "  the change: %s\n", origin.Describe())
+	if a.origin != nil {
+		fmt.Fprintf(stdout, "  the change: %s\n", a.origin.Describe())
 	}
-	return exited(code)
 }

@@ -41,7 +41,75 @@ func newGateDoc(res *gate.Result, timings bool) gateDoc {
 
 var gateExit = map[gate.Verdict]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.FAIL: exitFail, gate.ERROR: exitError}
 
+// gateFlags are gate's flags as given.
+type gateFlags struct {
+	base, files, filesFrom, shard, scope, config, untested, report, htmlOut string
+	threshold                                                               float64
+	isolate, noCache, timings, worktree, json                               bool
+	concurrency                                                             int
+	outs                                                                    results
+	thresholdGiven, baseGiven                                               bool // --threshold, --base given
+}
+
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, root, err := parseGateFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	sh, err := checkGateFlags(f)
+	if err != nil {
+		return err
+	}
+	cfg, err := manifest.LoadConfig(root)
+	if err != nil {
+		return inputError(err)
+	}
+	if !f.thresholdGiven {
+		f.threshold = 70
+		if cfg.Gate.Threshold != nil {
+			f.threshold = *cfg.Gate.Threshold
+		}
+	}
+	ch, origin, err := gateChange(f, root)
+	if err != nil {
+		return err
+	}
+	opts, err := gateOptions(f, root, cfg)
+	if err != nil {
+		return err
+	}
+	ll := runner.NewLongLived()
+	ll.MaxProcesses = max(2, f.concurrency) // one vitest per sandbox stays up
+	opts.Runner = ll
+	opts.Shard = sh
+	opts.Origin, opts.Version = origin, oracleVersion()
+	defer opts.Runner.Close()
+	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
+	defer sandbox.CloseAll()
+	sandbox.SweepStale("", 0)
+	line := progressLine(stderr, !f.json, "gate")
+	opts.Progress = line.event
+	line.step("setup", "reading the change, the code and the test suite")
+	res, err := gate.Run(ctx, root, ch, opts)
+	line.clear() // before anything else is printed, on stdout or stderr
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var ce *testsuite.ConfigError
+	if errors.As(err, &ce) {
+		return &exitStatus{code: exitUsage, msg: ce.Error()} // the repository's configuration (exit 2), not the environment
+	}
+	if err != nil {
+		return fmt.Errorf("environment: %w", err)
+	}
+	if err := writeGateFiles(res, root, f.report, f.htmlOut, f.outs); err != nil {
+		return err
+	}
+	return printGate(stdout, stderr, res, f)
+}
+
+// parseGateFlags reads gate's flags; root is the repository's.
+func parseGateFlags(args []string, stderr io.Writer) (f *gateFlags, root string, err error) {
 	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
@@ -59,57 +127,63 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timings := v.timingsFlag()
 	untested := v.fs.String("untested", gate.UntestedSkip, "what a changed function no test executes makes of the verdict: `skip` (it is not mutation-tested, with the reason) or fail (FAIL, attribution untested)")
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
-	_, root, err := v.parse(args, 0)
+	_, root, err = v.parse(args, 0)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	given := false
-	v.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "threshold" })
-	if given && !(*threshold >= 0 && *threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", *threshold)}
-	}
+	f = &gateFlags{base: *base, files: *files, filesFrom: *filesFrom, shard: *shard, scope: *scope, config: *config, untested: *untested, report: *report, htmlOut: *htmlOut,
+		threshold: *threshold, isolate: *isolate, noCache: *noCache, timings: *timings, worktree: *worktree, json: *v.json, concurrency: *concurrency, outs: outs}
+	v.fs.Visit(func(fl *flag.Flag) {
+		f.thresholdGiven = f.thresholdGiven || fl.Name == "threshold"
+		f.baseGiven = f.baseGiven || fl.Name == "base"
+	})
+	return f, root, nil
+}
+
+// checkGateFlags checks --threshold, --shard and the output files before
+// anything is read.
+func checkGateFlags(f *gateFlags) (gate.Shard, error) {
 	var sh gate.Shard
-	if *shard != "" {
-		if sh, err = gate.ParseShard(*shard); err != nil {
-			return &exitStatus{code: exitUsage, msg: err.Error()}
+	if f.thresholdGiven && !(f.threshold >= 0 && f.threshold <= 100) { // NaN and ±Inf too: NaN compares false, and would pass every gate
+		return sh, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--threshold %v: want a percentage from 0 to 100", f.threshold)}
+	}
+	if f.shard != "" {
+		var err error
+		if sh, err = gate.ParseShard(f.shard); err != nil {
+			return sh, &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 	}
 	// The output files are checked before any mutant runs: a path that
 	// cannot be written is the user's to fix (exit 2), not an error after
 	// the whole run.
-	for _, out := range [][2]string{{"--report", *report}, {"--html", *htmlOut}, {"--summary", *outs.summary}, {"--sarif", *outs.sarif}} {
+	for _, out := range [][2]string{{"--report", f.report}, {"--html", f.htmlOut}, {"--summary", *f.outs.summary}, {"--sarif", *f.outs.sarif}} {
 		if err := checkWritable(out[0], out[1]); err != nil {
-			return &exitStatus{code: exitUsage, msg: err.Error()}
+			return sh, &exitStatus{code: exitUsage, msg: err.Error()}
 		}
 	}
-	cfg, err := manifest.LoadConfig(root)
-	if err != nil {
-		return inputError(err)
-	}
-	if !given {
-		*threshold = 70
-		if cfg.Gate.Threshold != nil {
-			*threshold = *cfg.Gate.Threshold
-		}
-	}
-	baseGiven := false
-	v.fs.Visit(func(f *flag.Flag) { baseGiven = baseGiven || f.Name == "base" })
-	listFlag, list := "--files", *files
-	if *filesFrom != "" {
-		listFlag, list = "--files-from", *filesFrom
+	return sh, nil
+}
+
+// gateChange reads the change: the files --files or --files-from list, else
+// git's diff from --base (origin its commits).
+func gateChange(f *gateFlags, root string) (change.Change, *change.Origin, error) {
+	listFlag, list := "--files", f.files
+	if f.filesFrom != "" {
+		listFlag, list = "--files-from", f.filesFrom
 	}
 	switch {
-	case *files != "" && *filesFrom != "":
-		return &exitStatus{code: exitUsage, msg: "--files and --files-from: give one list of changed files"}
-	case list != "" && baseGiven:
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--base and %s: the change is either git's diff from the base or the files listed, not both", listFlag)}
+	case f.files != "" && f.filesFrom != "":
+		return nil, nil, &exitStatus{code: exitUsage, msg: "--files and --files-from: give one list of changed files"}
+	case list != "" && f.baseGiven:
+		return nil, nil, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--base and %s: the change is either git's diff from the base or the files listed, not both", listFlag)}
 	}
 	var ch change.Change
 	var origin *change.Origin
+	var err error
 	if list != "" {
 		ch, err = change.FromList(listFlag, list, stdin)
 	} else {
-		ch, origin, err = change.Git(root, *base, *worktree)
+		ch, origin, err = change.Git(root, f.base, f.worktree)
 	}
 	var ue *change.UsageError
 	if errors.As(err, &ue) {
@@ -117,84 +191,72 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if ue.NotGit {
 			msg += ", or give the changed files with --files"
 		}
-		return &exitStatus{code: exitUsage, msg: msg}
+		return nil, nil, &exitStatus{code: exitUsage, msg: msg}
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if *config != "" {
-		rel, err := existingRepoFile(root, *config)
+	return ch, origin, nil
+}
+
+// gateOptions checks the rest of the flags (--config, --scope, --untested,
+// the baseline's time-out, --concurrency, a jest suite) and makes the
+// gate's options of them and of oracle.yaml (the runner, the shard and
+// the change's origin left to the caller).
+func gateOptions(f *gateFlags, root string, cfg *manifest.Config) (gate.Options, error) {
+	if f.config != "" {
+		rel, err := existingRepoFile(root, f.config)
 		if err != nil {
-			return &exitStatus{code: exitUsage, msg: "--config: " + err.Error()}
+			return gate.Options{}, &exitStatus{code: exitUsage, msg: "--config: " + err.Error()}
 		}
-		*config = rel
+		f.config = rel
 	}
-	if *scope != gate.ScopeLines && *scope != gate.ScopeFunction {
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--scope %q: want lines or function", *scope)}
+	if f.scope != gate.ScopeLines && f.scope != gate.ScopeFunction {
+		return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--scope %q: want lines or function", f.scope)}
 	}
-	if *untested != gate.UntestedSkip && *untested != gate.UntestedFail {
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--untested %q: want skip or fail", *untested)}
+	if f.untested != gate.UntestedSkip && f.untested != gate.UntestedFail {
+		return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--untested %q: want skip or fail", f.untested)}
 	}
 	var baselineTimeout time.Duration
 	if s := os.Getenv(gate.BaselineTimeoutEnv); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
-			return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s=%q: want a duration such as 90s or 5m", gate.BaselineTimeoutEnv, s)}
+			return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("%s=%q: want a duration such as 90s or 5m", gate.BaselineTimeoutEnv, s)}
 		}
 		baselineTimeout = d
 	}
-	if *concurrency < 1 {
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", *concurrency)}
+	if f.concurrency < 1 {
+		return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", f.concurrency)}
 	}
 	if found := jestInstead(root); found != "" {
-		return fmt.Errorf("environment: this repository's tests run on jest (%s), and vitest is not installed: oracle gate runs vitest suites only (it has no jest runner)", found)
+		return gate.Options{}, fmt.Errorf("environment: this repository's tests run on jest (%s), and vitest is not installed: oracle gate runs vitest suites only (it has no jest runner)", found)
 	}
-	ll := runner.NewLongLived()
-	ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
-	opts := gate.Options{Threshold: *threshold, Isolate: *isolate, NoCache: *noCache, Runner: ll, Concurrency: *concurrency,
-		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: *scope, Config: *config, Untested: *untested, BaselineTimeout: baselineTimeout}
-	opts.Shard = sh
-	opts.Origin, opts.Version = origin, oracleVersion()
+	opts := gate.Options{Threshold: f.threshold, Isolate: f.isolate, NoCache: f.noCache, Concurrency: f.concurrency,
+		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: f.scope, Config: f.config, Untested: f.untested, BaselineTimeout: baselineTimeout}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
-	defer opts.Runner.Close()
-	defer context.AfterFunc(ctx, func() { opts.Runner.Close() })()
-	defer sandbox.CloseAll()
-	sandbox.SweepStale("", 0)
-	line := progressLine(stderr, !*v.json, "gate")
-	opts.Progress = line.event
-	line.step("setup", "reading the change, the code and the test suite")
-	res, err := gate.Run(ctx, root, ch, opts)
-	line.clear() // before anything else is printed, on stdout or stderr
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var ce *testsuite.ConfigError
-	if errors.As(err, &ce) {
-		return &exitStatus{code: exitUsage, msg: ce.Error()} // the repository's configuration (exit 2), not the environment
-	}
-	if err != nil {
-		return fmt.Errorf("environment: %w", err)
-	}
-	if err := writeGateFiles(res, root, *report, *htmlOut, outs); err != nil {
-		return err
-	}
+	return opts, nil
+}
+
+// printGate prints the gate's result (--json or text, with annotations in
+// GitHub Actions) and returns its exit status.
+func printGate(stdout, stderr io.Writer, res *gate.Result, f *gateFlags) error {
 	code := gateExit[res.Verdict]
 	if res.Shard != "" && res.Attribution == "" && (res.Verdict == gate.PASS || res.Verdict == gate.FAIL) {
 		code = exitOK // the slice ran: the verdict is the merge's (a red baseline is FAIL already)
 	}
-	if res.Cached > 0 && !*timings {
+	if res.Cached > 0 && !f.timings {
 		// How many outcomes came from the cache is this run's, not the
 		// verdict's: a note on stderr, in the output with --timings.
 		fmt.Fprintf(stderr, "oracle gate: %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
 	}
-	if *v.json {
-		if err := writeJSON(stdout, newGateDoc(res, *timings)); err != nil {
+	if f.json {
+		if err := writeJSON(stdout, newGateDoc(res, f.timings)); err != nil {
 			return err
 		}
 	} else {
-		writeGateText(stdout, res, *timings)
+		writeGateText(stdout, res, f.timings)
 		if inGitHubActions() {
 			annotateGate(stdout, res)
 		}

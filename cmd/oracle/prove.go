@@ -210,9 +210,16 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--report: %w", err)
 		}
 	}
+	return printProve(stdout, stderr, res, plan.Ticket, &fell, *asJSON, *timings)
+}
+
+// printProve prints prove's result (--json or text, the fallbacks from the
+// long-lived vitest, annotations in GitHub Actions) and returns its exit
+// status.
+func printProve(stdout, stderr io.Writer, res *prove.Result, ticket string, fell *fallbacks, asJSON, timings bool) error {
 	code := verdictExit[res.Verdict]
-	if *asJSON {
-		doc := proveDoc{Schema: "oracle.prove/v1", Ticket: plan.Ticket, Verdict: string(res.Verdict), Operations: []proveOp{}}
+	if asJSON {
+		doc := proveDoc{Schema: "oracle.prove/v1", Ticket: ticket, Verdict: string(res.Verdict), Operations: []proveOp{}}
 		for _, op := range res.Operations {
 			runs := op.Runs
 			if runs == nil {
@@ -221,7 +228,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			doc.Operations = append(doc.Operations, proveOp{ID: op.ID, Function: op.Function, Oracle: op.Oracle,
 				Verdict: string(op.Verdict), Attribution: string(op.Attribution), Reason: op.Reason, Stale: op.Stale, Runs: runs})
 		}
-		if *timings {
+		if timings {
 			t := timingsOf(res)
 			doc.Timings = &t
 		}
@@ -230,7 +237,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	} else {
-		writeProveText(stdout, res, *timings)
+		writeProveText(stdout, res, timings)
 		for _, f := range fell.list() {
 			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived vitest to a fresh process (same outcome, slower): %s\n", f.Runs, f.Reason)
 		}

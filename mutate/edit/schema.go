@@ -117,14 +117,45 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		return nil, fmt.Errorf("schema: cannot parse %s: %s", path, f.Errors[0].Message)
 	}
 	sc := &Schema{Path: path, Alone: map[int]string{}, Hits: hits}
-	type body struct {
-		n        analyzer.Node
-		variants []string // "if (...) {...}" branches, in mutant order
+	chosen, err := chooseBodies(s, path, orig, ms, ids, sc.Alone)
+	if err != nil {
+		return nil, err
 	}
-	var bodies []*body
-	byNode := map[analyzer.Node]*body{}
-	cond := `Reflect.get(globalThis, "` + SchemaSwitch + `")`
-	var err error
+	bodies, err := placeVariants(s, path, orig, ms, ids, chosen, hits, sc)
+	if err != nil {
+		return nil, err
+	}
+	chs, err := switchChanges(s, path, orig, bodies, hits)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := Apply(orig, chs)
+	if err != nil {
+		return nil, fmt.Errorf("schema of %s: %w", path, err)
+	}
+	if len(bodies) > 0 {
+		out = append(out, loadRecord...)
+	}
+	if hits && len(bodies) > 0 {
+		out = append(out, hitHelper...)
+	}
+	if err := Accepting(path, orig).Check(out); err != nil {
+		return nil, fmt.Errorf("schema of %s does not parse (%w)", path, err)
+	}
+	sc.Source = out
+	return sc, nil
+}
+
+// schemaBody is one function body of a schema and the "if (...) {...}"
+// branches switched into it, in mutant order.
+type schemaBody struct {
+	n        analyzer.Node
+	variants []string
+}
+
+// chooseBodies returns each mutant's function body (NoNode when it runs
+// alone, with the reason recorded in alone by its id).
+func chooseBodies(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, ids []int, alone map[int]string) ([]analyzer.Node, error) {
 	chosen := make([]analyzer.Node, len(ms)) // each mutant's body, NoNode when alone
 	for k, m := range ms {
 		id := ids[k]
@@ -135,9 +166,9 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		n := functionBody(s, start, end)
 		switch {
 		case n < 0:
-			sc.Alone[id] = "the change is outside a function body"
+			alone[id] = "the change is outside a function body"
 		case directive(s, n):
-			sc.Alone[id] = "the function body starts with a directive"
+			alone[id] = "the function body starts with a directive"
 			n = analyzer.NoNode
 		}
 		chosen[k] = n
@@ -151,12 +182,23 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		}
 		for _, o := range chosen {
 			if o >= 0 && o != n && s.Start(n) <= s.Start(o) && s.End(o) <= s.End(n) {
-				sc.Alone[ids[k]] = "the arrow's expression holds a function body switched for another mutant"
+				alone[ids[k]] = "the arrow's expression holds a function body switched for another mutant"
 				chosen[k] = analyzer.NoNode
 				break
 			}
 		}
 	}
+	return chosen, nil
+}
+
+// placeVariants groups the mutants placed in a body by that body (in the
+// order the bodies are first met) as the branches of its switch, and records
+// each placed id in sc.Placed.
+func placeVariants(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, ids []int, chosen []analyzer.Node, hits bool, sc *Schema) ([]*schemaBody, error) {
+	cond := `Reflect.get(globalThis, "` + SchemaSwitch + `")`
+	var bodies []*schemaBody
+	byNode := map[analyzer.Node]*schemaBody{}
+	var err error
 	for k, m := range ms {
 		id, n := ids[k], chosen[k]
 		if n < 0 {
@@ -175,14 +217,21 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		}
 		b := byNode[n]
 		if b == nil {
-			b = &body{n: n}
+			b = &schemaBody{n: n}
 			byNode[n] = b
 			bodies = append(bodies, b)
 		}
 		b.variants = append(b.variants, fmt.Sprintf("if (%s === %d) {%s%s} else ", cond, id, ranRecord, inner))
 		sc.Placed = append(sc.Placed, id)
 	}
+	return bodies, nil
+}
+
+// switchChanges are the edits replacing each body with its switch: the
+// branches, then the original body as the last else.
+func switchChanges(s *analyzer.Syntax, path string, orig []byte, bodies []*schemaBody, hits bool) ([]Change, error) {
 	var chs []Change
+	var err error
 	for _, b := range bodies {
 		bs, be := bodyRange(s, b.n)
 		block := isBlock(s, b.n)
@@ -198,21 +247,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 		}
 		chs = append(chs, Change{Start: bs, End: be, Text: text})
 	}
-	out, _, err := Apply(orig, chs)
-	if err != nil {
-		return nil, fmt.Errorf("schema of %s: %w", path, err)
-	}
-	if len(bodies) > 0 {
-		out = append(out, loadRecord...)
-	}
-	if hits && len(bodies) > 0 {
-		out = append(out, hitHelper...)
-	}
-	if err := Accepting(path, orig).Check(out); err != nil {
-		return nil, fmt.Errorf("schema of %s does not parse (%w)", path, err)
-	}
-	sc.Source = out
-	return sc, nil
+	return chs, nil
 }
 
 // isBlock reports whether the function body n is a block (not an arrow's

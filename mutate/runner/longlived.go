@@ -410,20 +410,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 	wr.Close()
 	p.cmd = cmd
 	_ = sbox.RecordProcessGroup(d.key.cwd, cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
-	go func() {
-		sc := bufio.NewScanner(rd)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for sc.Scan() {
-			var m llResponse
-			if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
-				m = llResponse{Type: "garbage"}
-			}
-			m.raw = string(sc.Bytes())
-			p.resp <- m
-		}
-		rd.Close()
-		close(p.resp)
-	}()
+	go p.readResponses(rd)
 	go func() {
 		_ = cmd.Wait()
 		close(p.exited)
@@ -434,7 +421,31 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 	r.mu.Lock()
 	r.stats.Starts++
 	r.mu.Unlock()
+	return d.awaitReady(ctx, r, p)
+}
 
+// readResponses passes the driver's responses (one JSON line each on fd 3)
+// to p.resp, a line that is no response as "garbage", and closes it at the
+// end of the pipe.
+func (p *llProc) readResponses(rd *os.File) {
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var m llResponse
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
+			m = llResponse{Type: "garbage"}
+		}
+		m.raw = string(sc.Bytes())
+		p.resp <- m
+	}
+	rd.Close()
+	close(p.resp)
+}
+
+// awaitReady waits for the started driver p to say it is ready, stopping it
+// when it exits, fails, says anything else, ctx ends or start-up takes longer
+// than r.StartTimeout (2 minutes by default).
+func (d *llDriver) awaitReady(ctx context.Context, r *LongLivedRunner, p *llProc) (*llProc, error) {
 	limit := r.StartTimeout
 	if limit <= 0 {
 		limit = 2 * time.Minute
