@@ -33,7 +33,7 @@ type auditDoc struct {
 
 // auditFail ends the audit on an error with code: "oracle audit: msg" on
 // stderr, and with --json the one entry of errors[].
-var auditFail = func(code int, format string, a ...any) error {
+func auditFail(code int, format string, a ...any) error {
 	return &exitStatus{code: code, msg: fmt.Sprintf(format, a...)}
 }
 
@@ -197,7 +197,7 @@ func measureAudit(ctx context.Context, a *auditRun, stderr io.Writer) (*audit.Re
 	}
 	var ce *testsuite.ConfigError
 	if errors.As(err, &ce) {
-		return nil, auditFail(exitUsage, ce.File, 0, "%v", err) // the repository's configuration (exit 2), not the environment
+		return nil, auditFail(exitUsage, "%v", err) // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
 		return nil, auditFail(exitError, "%v", err)
