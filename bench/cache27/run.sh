@@ -9,7 +9,8 @@
 # (with the cache). Then, on the newest of them with mutants (else TIP): the same run again; the run after a change to an environment
 # variable (ORACLE27_PROBE, named in a test file the change's tests load: see probe_env) and after a
 # change to a data file (a JSON file a related test reads, written untracked: probe_data); and a
-# `--no-cache` run of every commit whose cached run had mutants, compared mutant by mutant.
+# `--no-cache` run of every commit whose cached run had mutants, compared mutant by mutant
+# (bench/cache27/compare.sh). PROBES_ONLY=1 runs the probes alone on TIP.
 # OUT gets NAME-STEP-SHORT.{json,err} per run and results.tsv:
 #   name step commit verdict score mutants cached wall_s rc
 # Environment: ORACLE (the binary), NODE_BIN (put first on PATH), DEPS (node_modules linked at
@@ -28,6 +29,8 @@ elif [ -n "${DEPS:-}" ]; then ln -s "$DEPS" "$wt/node_modules"; fi
 export TMPDIR=/tmp/cache27/tmp/$name
 rm -rf "$TMPDIR"; mkdir -p "$TMPDIR"
 mapfile -t commits < <(git -C "$clone" rev-list --first-parent --reverse -n "$n" "$tip")
+# PROBES_ONLY=1: the probes alone, on TIP (no series, no --no-cache comparison)
+[ -n "${PROBES_ONLY:-}" ] && commits=("$(git -C "$clone" rev-parse "$tip")") NOCACHE_ALL=0
 gate() { # step commit [flags...]: one gate run in the worktree, one line of results.tsv
   local step=$1 c=$2; shift 2
   local short; short=$(git -C "$wt" rev-parse --short=9 "$c")
@@ -38,7 +41,7 @@ gate() { # step commit [flags...]: one gate run in the worktree, one line of res
   local wall; wall=$(echo "$(date +%s.%N) $s" | awk '{printf "%.1f", $1-$2}')
   jq -r --arg n "$name" --arg s "$step" --arg c "$short" --arg w "$wall" --arg rc "$rc" '
     [$n, $s, $c, (.verdict // "-"), ((.score // 0) | floor | tostring), ((.mutants // []) | length | tostring),
-     ((.timings.cached // 0) | tostring), $w, $rc] | @tsv' "$f.json" | tee -a "$out/results.tsv"
+     ((.cached // 0) | tostring), $w, $rc] | @tsv' "$f.json" | tee -a "$out/results.tsv"
 }
 for c in "${commits[@]}"; do
   git -C "$wt" checkout -q --detach "$c" || exit 3
@@ -68,11 +71,18 @@ if [ -n "$probe_file" ]; then
   ORACLE27_PROBE=1 gate data-same "$last"
   echo '{"v": 2}' >"$wt/$dir/probe27.json"
   ORACLE27_PROBE=1 gate data-edit "$last"
-  # A data file no test reads (a README change): the key's data digest covers it
-  echo "probe" >>"$wt/README.md"
-  ORACLE27_PROBE=1 gate readme-edit "$last"
-  git -C "$wt" checkout -q -- README.md
+  # A data file no test reads (a new untracked text file at the root): the key's data digest
+  # covers every data file git knows
+  echo "probe" >"$wt/notes27.txt"
+  ORACLE27_PROBE=1 gate notes-new "$last"
+  rm -f "$wt/notes27.txt"
   rm -f "$wt/$dir/probe27.json"; cp "$TMPDIR/probe.bak" "$wt/$probe_file"
+  # A test that reads the whole environment ({ ...process.env }), run as two CI runs would be:
+  # a run id, the commit and a token differ, nothing else
+  printf '\nconst __env27 = { ...process.env };\nvoid __env27;\n' >>"$wt/$probe_file"
+  GITHUB_RUN_ID=101 GITHUB_SHA=aaa ACTIONS_RUNTIME_TOKEN=t1 gate ci-run1 "$last"
+  GITHUB_RUN_ID=102 GITHUB_SHA=bbb ACTIONS_RUNTIME_TOKEN=t2 gate ci-run2 "$last"
+  cp "$TMPDIR/probe.bak" "$wt/$probe_file"
 fi
 if [ "${NOCACHE_ALL:-1}" != 0 ]; then
   for c in "${commits[@]}"; do
