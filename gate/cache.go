@@ -333,8 +333,9 @@ var lockWait, lockStale = 30 * time.Second, 2 * time.Minute
 //     process.env.X, process.env["X"], import.meta.env.X or a destructuring
 //     of either, in the files of the key; those that change what any
 //     JavaScript does (TZ, the locale, NODE_ENV, NODE_OPTIONS, VITE_* and
-//     VITEST*); and all of the environment, but for the variables a shell or
-//     the sandbox sets (volatileEnv), when one of the files reads it whole
+//     VITEST*); and all of the environment, but for the variables a shell,
+//     the sandbox or a CI service's run sets (volatileEnv), when one of the
+//     files reads it whole
 //     (process.env passed, spread, indexed by a variable, listed).
 
 // moduleExts are the files the runtime-import closure accounts for.
@@ -529,6 +530,28 @@ func volatileEnv(name string) bool {
 		return true
 	}
 	for _, p := range []string{"SSH_", "TERM_", "TMUX", "XDG_", "KITTY_", "WT_", "VSCODE_", "ITERM_", "ORACLE_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return ciRunEnv(name)
+}
+
+// ciRunEnv are the variables a CI service sets anew for every run, job or
+// commit (its id and number, the commit and ref, the event, per-run
+// tokens and paths: GitHub Actions and GitLab CI): left out of a key that
+// takes the whole environment, or no run on a runner with a restored cache
+// would find anything in it (bench/cache27.md). A file that names one
+// (process.env.GITHUB_SHA) still has it in its key.
+func ciRunEnv(name string) bool {
+	switch name {
+	case "GITHUB_SHA", "GITHUB_REF", "GITHUB_REF_NAME", "GITHUB_REF_TYPE", "GITHUB_HEAD_REF", "GITHUB_BASE_REF", "GITHUB_JOB",
+		"GITHUB_ACTION", "GITHUB_ACTION_PATH", "GITHUB_ACTION_REF", "GITHUB_ACTION_REPOSITORY", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH",
+		"GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_PATH", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN", "GITHUB_ACTOR",
+		"GITHUB_ACTOR_ID", "GITHUB_TRIGGERING_ACTOR", "GITHUB_WORKFLOW_REF", "GITHUB_WORKFLOW_SHA", "GITHUB_RETENTION_DAYS":
+		return true
+	}
+	for _, p := range []string{"GITHUB_RUN_", "RUNNER_", "ACTIONS_", "CI_JOB_", "CI_PIPELINE_", "CI_COMMIT_", "CI_RUNNER_", "CI_MERGE_REQUEST_", "CI_CONCURRENT_"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

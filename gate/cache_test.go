@@ -214,6 +214,27 @@ func TestCacheKeyReads(t *testing.T) {
 	if key("FULL=1", "UNRELATED=x") == all || key("FULL=1", "PWD=/elsewhere", "SHLVL=3") != all {
 		t.Error("a file reading the whole environment: the key does not follow it, or follows the shell's variables")
 	}
+	// A CI service's run, job and commit variables change on every run of a
+	// runner whose cache is restored: out of the whole environment's key,
+	// in the key of a file that names one.
+	for _, c := range []struct {
+		name  string
+		vars  [2][]string
+		same  bool
+		reads string
+	}{
+		{"GitHub's run", [2][]string{{"GITHUB_RUN_ID=1", "GITHUB_RUN_NUMBER=7", "GITHUB_RUN_ATTEMPT=1", "GITHUB_SHA=aaa", "GITHUB_REF=refs/pull/1/merge", "RUNNER_TEMP=/t/1", "ACTIONS_RUNTIME_TOKEN=x", "GITHUB_EVENT_PATH=/e/1.json", "GITHUB_OUTPUT=/o/1"},
+			{"GITHUB_RUN_ID=2", "GITHUB_RUN_NUMBER=8", "GITHUB_RUN_ATTEMPT=2", "GITHUB_SHA=bbb", "GITHUB_REF=refs/pull/2/merge", "RUNNER_TEMP=/t/2", "ACTIONS_RUNTIME_TOKEN=y", "GITHUB_EVENT_PATH=/e/2.json", "GITHUB_OUTPUT=/o/2"}}, true, ""},
+		{"GitLab's job", [2][]string{{"CI_JOB_ID=1", "CI_PIPELINE_ID=5", "CI_COMMIT_SHA=aaa", "CI_JOB_TOKEN=x"}, {"CI_JOB_ID=2", "CI_PIPELINE_ID=6", "CI_COMMIT_SHA=bbb", "CI_JOB_TOKEN=y"}}, true, ""},
+		{"a repository variable of the CI", [2][]string{{"GITHUB_REPOSITORY=o/a"}, {"GITHUB_REPOSITORY=o/b"}}, false, ""},
+		{"the commit, named by a test", [2][]string{{"GITHUB_SHA=aaa"}, {"GITHUB_SHA=bbb"}}, false, "const sha = process.env.GITHUB_SHA;\n"},
+	} {
+		writeTree(t, root, map[string]string{"src/price.ts": c.reads + "const env = { ...process.env };\nexport function price(n: number) {\n  return n * 2;\n}\n"})
+		a, b := key(append([]string{"FULL=1"}, c.vars[0]...)...), key(append([]string{"FULL=1"}, c.vars[1]...)...)
+		if (a == b) != c.same {
+			t.Errorf("%s: the key the same in two runs: %v, want %v", c.name, a == b, c.same)
+		}
+	}
 }
 
 // TestCacheKeyDataInGit: in a git checkout the data files are named by
