@@ -34,6 +34,17 @@ type Report struct {
 	Mutants   int
 	ByStatus  map[string]int
 	ByMutator map[string]int
+	List      []Mutant // every mutant, by file, then position
+}
+
+// Mutant is one mutant of either tool, for the per-mutant comparison:
+// its file (repository-relative), its span (1-based lines and columns, the
+// end column exclusive, as both reports count), its replacement, its
+// operator and its status (StrykerJS's, or the gate's outcome).
+type Mutant struct {
+	File                             string
+	Line, Column, EndLine, EndColumn int
+	Replacement, MutatorName, Status string
 }
 
 // Score is (killed + timeout) / (killed + timeout + survived + no
@@ -58,6 +69,11 @@ func ReadReport(path string) (Report, error) {
 			Mutants []struct {
 				Status      string `json:"status"`
 				MutatorName string `json:"mutatorName"`
+				Replacement string `json:"replacement"`
+				Location    struct {
+					Start struct{ Line, Column int } `json:"start"`
+					End   struct{ Line, Column int } `json:"end"`
+				} `json:"location"`
 			} `json:"mutants"`
 		} `json:"files"`
 	}
@@ -65,13 +81,17 @@ func ReadReport(path string) (Report, error) {
 		return Report{}, fmt.Errorf("%s: %v", path, err)
 	}
 	r := Report{ByStatus: map[string]int{}, ByMutator: map[string]int{}}
-	for _, f := range doc.Files {
+	for name, f := range doc.Files {
 		for _, m := range f.Mutants {
 			r.Mutants++
 			r.ByStatus[m.Status]++
 			r.ByMutator[m.MutatorName]++
+			r.List = append(r.List, Mutant{File: name, Line: m.Location.Start.Line, Column: m.Location.Start.Column,
+				EndLine: m.Location.End.Line, EndColumn: m.Location.End.Column,
+				Replacement: m.Replacement, MutatorName: m.MutatorName, Status: m.Status})
 		}
 	}
+	sortMutants(r.List)
 	return r, nil
 }
 
