@@ -59,3 +59,30 @@ func TestReadReportMutants(t *testing.T) {
 		}
 	}
 }
+
+func TestInstallArgsTypescript(t *testing.T) {
+	dir := t.TempDir()
+	has := func() bool {
+		args := installArgs(dir)
+		return args[len(args)-1] == "typescript@5"
+	}
+	if has() {
+		t.Errorf("no tsconfig.json: typescript added")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !has() {
+		t.Errorf("tsconfig.json and no typescript installed: typescript not added")
+	}
+	ts := filepath.Join(dir, "node_modules", "typescript")
+	if err := os.MkdirAll(ts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ts, "package.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if has() {
+		t.Errorf("typescript installed: added again")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -19,13 +20,28 @@ const Version = "10.1.1"
 // (whose node_modules must be a real directory, npm's layout), with env
 // (PATH holding the node to use).
 func Install(dir string, env []string) error {
-	cmd := exec.Command("npm", "i", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-		"@stryker-mutator/core@"+Version, "@stryker-mutator/vitest-runner@"+Version)
+	cmd := exec.Command("npm", installArgs(dir)...)
 	cmd.Dir, cmd.Env = dir, env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("npm i @stryker-mutator/core: %v\n%s", err, out)
 	}
 	return nil
+}
+
+// installArgs is npm's arguments for Install: StrykerJS and its vitest
+// runner, and typescript where the repository has a tsconfig.json and no
+// typescript installed (StrykerJS's tsconfig preprocessor imports it and
+// stops with ERR_MODULE_NOT_FOUND without it: unjs/pathe's copy, its dev
+// dependencies cut to what the tests import).
+func installArgs(dir string) []string {
+	args := []string{"i", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+		"@stryker-mutator/core@" + Version, "@stryker-mutator/vitest-runner@" + Version}
+	if _, err := os.Stat(filepath.Join(dir, "tsconfig.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "typescript", "package.json")); err != nil {
+			args = append(args, "typescript@5")
+		}
+	}
+	return args
 }
 
 // Report is what a StrykerJS JSON report (mutation-testing-report-schema)
