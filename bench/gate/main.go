@@ -55,9 +55,17 @@ type gateDoc struct {
 		Tests             []string
 	} `json:"targets"`
 	Mutants []struct {
-		Outcome     string `json:"outcome"`
-		MutatorName string `json:"mutatorName"`
+		File, Replacement string
+		Line, Column      int
+		EndLine           int    `json:"endLine"`
+		EndColumn         int    `json:"endColumn"`
+		Outcome           string `json:"outcome"`
+		MutatorName       string `json:"mutatorName"`
 	} `json:"mutants"`
+	Timings struct {
+		Setup, Baseline, Batches, Alone float64
+		RanAlone                        int `json:"ranAlone"`
+	} `json:"timings"`
 }
 
 func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
@@ -85,7 +93,7 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	}
 	gate := func() (gateDoc, error) {
 		var doc gateDoc
-		cmd := exec.Command(bin, "gate", "--json", "--no-cache", "--threshold", "0", "--root", repo, "--files", list)
+		cmd := exec.Command(bin, "gate", "--json", "--timings", "--no-cache", "--threshold", "0", "--root", repo, "--files", list)
 		cmd.Env = env
 		out, err := cmd.Output()
 		if err != nil {
@@ -116,8 +124,17 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	fmt.Printf("work: %d functions (%s), %d test files\n", len(mutate), strings.Join(mutate, " "), len(tests))
 
 	fig := map[string]*figures{"stryker": {}, "gate": {}}
+	// One plain `vitest run` of the related test files (the repository's
+	// own config, the files as filters), per round: what the gate's
+	// baseline phase is held to.
+	vitestArgs := append([]string{"node_modules/vitest/vitest.mjs", "run"}, tests...)
 	for i := 0; i < runs; i++ {
-		line := fmt.Sprintf("round %d:", i+1)
+		line := fmt.Sprintf("round %d (load %s):", i+1, loadavg())
+		start := time.Now()
+		if out, err := strykerjs.Run(repo, env, filepath.Join(nodeDir, "node"), vitestArgs...); err != nil {
+			line += fmt.Sprintf(" [plain vitest run failed: %.300s]", out)
+		}
+		line += fmt.Sprintf(" vitest run %.1fs", time.Since(start).Seconds())
 		for _, k := range []string{"stryker", "gate"} {
 			f := fig[k]
 			start := time.Now()
@@ -130,24 +147,30 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 				if err != nil {
 					return err
 				}
-				f.n, f.score, f.detail, f.mutator = r.Mutants, r.Score(), fmt.Sprint(r.ByStatus), r.ByMutator
+				f.n, f.score, f.detail, f.mutator, f.list = r.Mutants, r.Score(), fmt.Sprint(r.ByStatus), r.ByMutator, r.List
 			case "gate":
 				doc, err := gate()
 				if err != nil {
 					return err
 				}
 				by, ops := map[string]int{}, map[string]int{}
+				var list []strykerjs.Mutant
 				for _, m := range doc.Mutants {
 					by[m.Outcome]++
 					ops[m.MutatorName]++
+					list = append(list, strykerjs.Mutant{File: m.File, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
+						Replacement: m.Replacement, MutatorName: m.MutatorName, Status: m.Outcome})
 				}
-				f.n, f.score, f.detail, f.mutator = len(doc.Mutants), doc.Score, fmt.Sprint(by), ops
+				f.n, f.score, f.detail, f.mutator, f.list = len(doc.Mutants), doc.Score, fmt.Sprint(by), ops, list
+				t := doc.Timings
+				line += fmt.Sprintf(" [gate setup %.1fs, baseline %.1fs, batches %.1fs, alone %.1fs (%d)]", t.Setup, t.Baseline, t.Batches, t.Alone, t.RanAlone)
 			}
 			d := time.Since(start)
 			f.wall = append(f.wall, d)
 			f.rate = append(f.rate, float64(f.n)/d.Seconds())
 			line += fmt.Sprintf(" %s %.1fs (%d mutants, %.2f/s)", k, d.Seconds(), f.n, f.rate[i])
 		}
+		line += fmt.Sprintf(" ratio %.2f (load %s)", fig["gate"].rate[i]/fig["stryker"].rate[i], loadavg())
 		fmt.Println(line)
 	}
 	printFigures(fig)
@@ -187,6 +210,7 @@ type figures struct {
 	score   float64
 	detail  string
 	mutator map[string]int
+	list    []strykerjs.Mutant
 }
 
 // printFigures prints each tool's spread over the rounds, the mutants by
@@ -215,6 +239,14 @@ func printFigures(fig map[string]*figures) {
 	for _, n := range sorted {
 		fmt.Printf("  %-24s %4d %4d\n", n, fig["stryker"].mutator[n], fig["gate"].mutator[n])
 	}
+	// Per mutant, the last round's: the mutants both tools made (same span,
+	// same replacement) and each one whose verdict differs.
+	a := strykerjs.Agree(fig["stryker"].list, fig["gate"].list)
+	fmt.Printf("per mutant: %d made by both, %d the same verdict, %d differ; %d StrykerJS's only, %d the gate's only\n",
+		a.Both, a.Same, len(a.Differ), a.OnlyStryker, a.OnlyGate)
+	for _, p := range a.Differ {
+		fmt.Println("  differ:", p)
+	}
 	var ratio []float64
 	for i := range fig["gate"].rate {
 		ratio = append(ratio, fig["gate"].rate[i]/fig["stryker"].rate[i])
@@ -242,6 +274,15 @@ func copyRepo(src, dst string) error {
 	}
 	_, err := strykerjs.Run(".", os.Environ(), "cp", "-a", src, dst)
 	return err
+}
+
+// loadavg is the 1-minute load average ("?" where /proc has none).
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 func mustAbs(p string) string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -19,13 +20,28 @@ const Version = "10.1.1"
 // (whose node_modules must be a real directory, npm's layout), with env
 // (PATH holding the node to use).
 func Install(dir string, env []string) error {
-	cmd := exec.Command("npm", "i", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-		"@stryker-mutator/core@"+Version, "@stryker-mutator/vitest-runner@"+Version)
+	cmd := exec.Command("npm", installArgs(dir)...)
 	cmd.Dir, cmd.Env = dir, env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("npm i @stryker-mutator/core: %v\n%s", err, out)
 	}
 	return nil
+}
+
+// installArgs is npm's arguments for Install: StrykerJS and its vitest
+// runner, and typescript where the repository has a tsconfig.json and no
+// typescript installed (StrykerJS's tsconfig preprocessor imports it and
+// stops with ERR_MODULE_NOT_FOUND without it: unjs/pathe's copy, its dev
+// dependencies cut to what the tests import).
+func installArgs(dir string) []string {
+	args := []string{"i", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+		"@stryker-mutator/core@" + Version, "@stryker-mutator/vitest-runner@" + Version}
+	if _, err := os.Stat(filepath.Join(dir, "tsconfig.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "typescript", "package.json")); err != nil {
+			args = append(args, "typescript@5")
+		}
+	}
+	return args
 }
 
 // Report is what a StrykerJS JSON report (mutation-testing-report-schema)
@@ -34,6 +50,17 @@ type Report struct {
 	Mutants   int
 	ByStatus  map[string]int
 	ByMutator map[string]int
+	List      []Mutant // every mutant, by file, then position
+}
+
+// Mutant is one mutant of either tool, for the per-mutant comparison:
+// its file (repository-relative), its span (1-based lines and columns, the
+// end column exclusive, as both reports count), its replacement, its
+// operator and its status (StrykerJS's, or the gate's outcome).
+type Mutant struct {
+	File                             string
+	Line, Column, EndLine, EndColumn int
+	Replacement, MutatorName, Status string
 }
 
 // Score is (killed + timeout) / (killed + timeout + survived + no
@@ -58,6 +85,11 @@ func ReadReport(path string) (Report, error) {
 			Mutants []struct {
 				Status      string `json:"status"`
 				MutatorName string `json:"mutatorName"`
+				Replacement string `json:"replacement"`
+				Location    struct {
+					Start struct{ Line, Column int } `json:"start"`
+					End   struct{ Line, Column int } `json:"end"`
+				} `json:"location"`
 			} `json:"mutants"`
 		} `json:"files"`
 	}
@@ -65,13 +97,17 @@ func ReadReport(path string) (Report, error) {
 		return Report{}, fmt.Errorf("%s: %v", path, err)
 	}
 	r := Report{ByStatus: map[string]int{}, ByMutator: map[string]int{}}
-	for _, f := range doc.Files {
+	for name, f := range doc.Files {
 		for _, m := range f.Mutants {
 			r.Mutants++
 			r.ByStatus[m.Status]++
 			r.ByMutator[m.MutatorName]++
+			r.List = append(r.List, Mutant{File: name, Line: m.Location.Start.Line, Column: m.Location.Start.Column,
+				EndLine: m.Location.End.Line, EndColumn: m.Location.End.Column,
+				Replacement: m.Replacement, MutatorName: m.MutatorName, Status: m.Status})
 		}
 	}
+	sortMutants(r.List)
 	return r, nil
 }
 
