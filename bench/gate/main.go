@@ -153,17 +153,7 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 				if err != nil {
 					return err
 				}
-				by, ops := map[string]int{}, map[string]int{}
-				var list []strykerjs.Mutant
-				for _, m := range doc.Mutants {
-					by[m.Outcome]++
-					ops[m.MutatorName]++
-					list = append(list, strykerjs.Mutant{File: m.File, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
-						Replacement: m.Replacement, MutatorName: m.MutatorName, Status: m.Outcome})
-				}
-				f.n, f.score, f.detail, f.mutator, f.list = len(doc.Mutants), doc.Score, fmt.Sprint(by), ops, list
-				t := doc.Timings
-				line += fmt.Sprintf(" [gate setup %.1fs, baseline %.1fs, batches %.1fs, alone %.1fs (%d)]", t.Setup, t.Baseline, t.Batches, t.Alone, t.RanAlone)
+				line += gateFigures(doc, f)
 			}
 			d := time.Since(start)
 			f.wall = append(f.wall, d)
@@ -175,6 +165,23 @@ func mainErr(repoDir string, files []string, runs int, nodeDir string) error {
 	}
 	printFigures(fig)
 	return nil
+}
+
+// gateFigures records the gate's round in f (its mutants, score, outcomes,
+// operators and each mutant for the agreement) and returns its phases as
+// the round's line says them.
+func gateFigures(doc gateDoc, f *figures) string {
+	by, ops := map[string]int{}, map[string]int{}
+	var list []strykerjs.Mutant
+	for _, m := range doc.Mutants {
+		by[m.Outcome]++
+		ops[m.MutatorName]++
+		list = append(list, strykerjs.Mutant{File: m.File, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn,
+			Replacement: m.Replacement, MutatorName: m.MutatorName, Status: m.Outcome})
+	}
+	f.n, f.score, f.detail, f.mutator, f.list = len(doc.Mutants), doc.Score, fmt.Sprint(by), ops, list
+	t := doc.Timings
+	return fmt.Sprintf(" [gate setup %.1fs, baseline %.1fs, batches %.1fs, alone %.1fs (%d)]", t.Setup, t.Baseline, t.Batches, t.Alone, t.RanAlone)
 }
 
 // work is what the gate mutates in its first run (each target function as
