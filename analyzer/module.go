@@ -663,6 +663,11 @@ func (x *extraction) dynamicImports() {
 		if x.nodes[n].kind != "call_expression" {
 			continue
 		}
+		if spec, ok := x.requireCall(n); ok {
+			// require("m") of a written specifier loads m whole, as import("m").
+			x.file.DynamicImports = append(x.file.DynamicImports, DynamicImport{Specifier: spec, Line: x.line(x.nodes[n].start), StartByte: uint(x.nodes[n].start)})
+			continue
+		}
 		if kind := x.opaqueLoad(n); kind != "" {
 			x.file.OpaqueLoads = append(x.file.OpaqueLoads, OpaqueLoad{Kind: kind, Line: x.line(x.nodes[n].start)})
 			continue
@@ -689,6 +694,9 @@ func (x *extraction) dynamicImports() {
 // down ("" for any other call): require(...), import(<not a string
 // literal>), import.meta.glob(...) and import.meta.globEager(...).
 func (x *extraction) opaqueLoad(n int32) string {
+	if _, ok := x.requireCall(n); ok {
+		return "" // its module is written down
+	}
 	f := x.child(n, "function")
 	if f < 0 {
 		return ""
@@ -708,6 +716,24 @@ func (x *extraction) opaqueLoad(n int32) string {
 		}
 	}
 	return ""
+}
+
+// requireCall reports whether n is require("m") with a written specifier
+// (one string argument, no substitution), and m.
+func (x *extraction) requireCall(n int32) (string, bool) {
+	f := x.child(n, "function")
+	if f < 0 || x.nodes[f].kind != "identifier" || x.text(f) != "require" {
+		return "", false
+	}
+	args := x.child(n, "arguments")
+	if args < 0 {
+		return "", false
+	}
+	a := x.firstNamed(args)
+	if a < 0 || x.nodes[a].next >= 0 && x.nodes[x.nodes[a].next].kind != ")" {
+		return "", false
+	}
+	return x.stringValue(a)
 }
 
 // patternKeys lists the property names an object pattern takes.

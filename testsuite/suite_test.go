@@ -93,6 +93,8 @@ func TestCandidatesAreSound(t *testing.T) {
 		{"dynamic import", "it('x', async () => { const m = await import('../src/index'); });\n", "", "[test/a.test.ts]"},
 		{"type-only import", "import type { chunk } from '../src';\n", "", "[]"},
 		{"require", "const { chunk } = require('../src');\n", "", "[test/a.test.ts]"},
+		{"require of packages and fixtures only (a test file vitest lists in node_modules): not a candidate", "const test = require('tape');\nconst data = require('./fixtures/a.json');\ntest('x', (t) => t.end());\n", "", "[]"},
+		{"a computed require", "const name = '../src';\nconst m = require(name);\n", "", "[test/a.test.ts]"},
 		{"import.meta.glob", "it('x', () => { const ms = import.meta.glob('../src/*.ts'); });\n", "", "[test/a.test.ts]"},
 		{"require(, import( and import.meta.glob in strings and comments", "// require('../src'), import(name)\n/* import.meta.glob('../src/*') */\nit('x', () => { const s = \"require(x) import(y)\"; const t = `yarn pack; require(${s}); import(${s})`; expect(s + t).toBeTruthy(); });\n", "", "[]"},
 		{"a computed import()", "const name = 'chunk';\nit('x', async () => { await import(`../src/${name}`); });\n", "", "[test/a.test.ts]"},
