@@ -88,7 +88,9 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 		return err
 	}
 	for _, p := range strings.Split(string(untracked), "\x00") {
-		if p != "" && !strings.HasPrefix(p, ".oracle/") {
+		if p != "" && !strings.HasPrefix(p, ".oracle/") && !slices.Contains(strings.Split(p, "/"), "node_modules") {
+			// node_modules is the sandbox's own (linked), whatever git makes of
+			// it: `node_modules/` in .gitignore does not match a symlink.
 			edits = append(edits, edit{"A", p})
 		}
 	}
