@@ -355,9 +355,15 @@ var testDirs = map[string]bool{
 	"__oracles__": true,
 }
 
+// toolConfigs are the tools whose <tool>.config.<ext> files configure the
+// tests or the build, never the product (app.config.ts, which a framework
+// runs, is not among them).
+var toolConfigs = map[string]bool{"vite": true, "vitest": true,
+	"tsup": true, "tsdown": true, "rollup": true, "playwright": true, "eslint": true, "stryker": true}
+
 // IsTestPath reports a file that is test code by its name or place: named
 // as a test (`.test.`, `.spec.`, `.bench.`, type tests), a declaration file,
-// or under a test directory (test/, __tests__/, __mocks__/, fixtures/,
+// a test or build tool's config (vitest.config.mts), or under a test directory (test/, __tests__/, __mocks__/, fixtures/,
 // __testfixtures__/, testing/, a generated oracle's __oracles__/, ...).
 func IsTestPath(file string) bool {
 	base := path.Base(file)
@@ -368,6 +374,9 @@ func IsTestPath(file string) bool {
 	}
 	if strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.mts") || strings.HasSuffix(base, ".d.cts") {
 		return true
+	}
+	if tool, _, ok := strings.Cut(base, ".config."); ok && toolConfigs[tool] {
+		return true // the test and build tooling's own config (vitest.config.mts's onConsoleLog is no production code)
 	}
 	for _, dir := range strings.Split(path.Dir(file), "/") {
 		if testDirs[dir] {
