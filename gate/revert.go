@@ -80,7 +80,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
 		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) {
+		if wrote && hasCode([]byte(text)) && !inLiterals(syn, u.spans) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
 		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
@@ -148,6 +148,40 @@ func aridStatements(file, code string, arid Arid) bool {
 		all = f >= 0 && arid.IsArid(strings.Join(strings.Fields(syn.Text(f)), ""))
 	}
 	return n > 0 && all
+}
+
+// inLiterals reports whether every changed span lies inside a regular
+// expression or string literal: a changed value (`/^(a|b)$/` →
+// `/^(a|b|c)$/`), which no operator mutates and which, unlike a refactor's
+// rewrite, means another program; restored, its tests still passing,
+// nothing pins the new value (bench/trial-2.md bug 3: hono eea9735f was
+// SKIP on a regex its tests run).
+func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
+	if len(spans) == 0 {
+		return false
+	}
+	for _, sp := range spans {
+		in := false
+		for n := syn.Root(); n >= 0 && !in; {
+			switch syn.Kind(n) {
+			case "regex", "string", "template_string":
+				in = true
+				continue
+			}
+			next := analyzer.NoNode
+			for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+				if int(syn.Start(c)) <= sp.Start && sp.End <= int(syn.End(c)) {
+					next = c
+					break
+				}
+			}
+			n = next
+		}
+		if !in {
+			return false
+		}
+	}
+	return true
 }
 
 // firstNamed is n's first named child, NoNode when it has none.
