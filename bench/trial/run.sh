@@ -28,8 +28,8 @@ if [ -d "$clone/node_modules" ]; then
 elif [ -n "${DEPS:-}" ]; then
   ln -s "$DEPS" "$wt/node_modules"
 fi
-# node_modules is linked, and a link does not match a `node_modules/` line of .gitignore: the gate takes
-# an untracked link for a file the change added (finding 1 of bench/trial-2.md); EXCLUDE_LINKS=1 hides it
+envf=$TRIAL/run-$name.env; [ -f "$envf" ] && . "$envf"  # per-repository settings
+# a node_modules link does not match `node_modules/` in .gitignore (finding 1): EXCLUDE_LINKS=1 hides it                        
 if [ -n "${EXCLUDE_LINKS:-}" ]; then
   printf 'node_modules\n' >"$TRIAL/gitexclude"
   export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.excludesFile GIT_CONFIG_VALUE_0=$TRIAL/gitexclude
@@ -41,7 +41,7 @@ start=$(date +%s) sha=$(sha1sum "$oracle" | cut -c1-10)  # which build ran (the 
 (cd "$wt" && timeout "${GATE_TIMEOUT:-900}" "$oracle" gate --base HEAD~1 --json --no-cache --timings "$@" \
   >"$out/$name-$short.json" 2>"$out/$name-$short.err")
 rc=$?
-echo "$rc $(( $(date +%s) - start )) oracle-sha1=$sha" >"$out/$name-$short.rc"
+echo "$rc $(( $(date +%s) - start )) oracle-sha1=$sha $( [ -f "${envf:-}" ] && tr '\n' ' ' <"$envf")" >"$out/$name-$short.rc"
 # what the gate left in the checkout (it must leave nothing)
 (cd "$wt" && git status --porcelain --ignored | grep -v ' node_modules$' | grep -v '/node_modules$' >"$out/$name-$short.left")
 (cd "$TMPDIR" && find . -mindepth 1 -maxdepth 2 | head -20 >"$out/$name-$short.lefttmp"); rm -rf "$TMPDIR"
