@@ -4,7 +4,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 what=$1 out=$2
-grep -v '^#' "$here/commits.txt" | grep -E "${FILTER:-.}" | while read -r name clone commit _; do
+mkdir -p "$out"
+grep -v '^#' "${COMMITS:-$here/commits.txt}" | grep -E "${FILTER:-.}" | while read -r name clone commit _; do
   repo_env "$name"
   case $what in
     truth) PATH=$NODE_BIN:$PATH python3 "$here/truth.py" "$name" "$clone" "$commit" "$out" "${TRUTH_OPTS[@]}" >>"$out/truth.log" 2>&1

@@ -4,7 +4,7 @@
 #   bench/trial/handall.sh GATE_OUT [N]   (FILTER limits the commits, as in all.sh)
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1 n=${2:-4}
-grep -v '^#' "$here/commits.txt" | grep -E "${FILTER:-.}" | while read -r name clone commit _; do
+grep -v '^#' "${COMMITS:-$here/commits.txt}" | grep -E "${FILTER:-.}" | while read -r name clone commit _; do
   j=$(ls "$out/$name-$commit"*.json 2>/dev/null | head -1)
   [ -s "$j" ] || continue
   jq -r '[.mutants[] | select(.outcome == "survived")] | .[:'"$n"'] | .[].id' "$j" | while read -r id; do

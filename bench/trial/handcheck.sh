@@ -6,13 +6,14 @@
 #
 #   bench/trial/handcheck.sh NAME CLONE COMMIT GATE_JSON MUTANT_ID [TEST_FILE...]
 set -u
+TRIAL=${TRIAL:-/tmp/trial}  # the trial's scratch directory (worktrees, temp dirs)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 name=$1 clone=$2 commit=$3 json=$4 id=$5; shift 5
 repo_env "$name"
 export PATH=$NODE_BIN:$PATH CI=1
 short=$(git -C "$clone" rev-parse --short=9 "$commit")
-wt=/tmp/trial/wt/hand-$name-$short-$$
+wt=$TRIAL/wt/hand-$name-$short-$$
 git -C "$clone" worktree add -q --detach "$wt" "$commit" || exit 3
 if [ -d "$clone/node_modules" ]; then
   (cd "$clone" && find . -name node_modules -type d -prune -not -path './node_modules/*' -not -path '*/.tmp-*' 2>/dev/null) |
@@ -28,10 +29,10 @@ cd "$wt"
 # VITEST_EXTRA: more vitest flags (handall.sh gives a `timeout` mutant --testTimeout=60000)
 read -r -a extra <<<"${VITEST_EXTRA:-}"
 tests+=("${extra[@]}")
-base=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >/tmp/trial/hand-base-$$.log 2>&1; echo $?)
+base=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >$TRIAL/hand-base-$$.log 2>&1; echo $?)
 git apply --unidiff-zero .mutant.diff || { echo "$name $short $id: the diff does not apply"; exit 3; }
-mut=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >/tmp/trial/hand-mut-$$.log 2>&1; echo $?)
+mut=$(timeout 600 node_modules/.bin/vitest run "${tests[@]}" >$TRIAL/hand-mut-$$.log 2>&1; echo $?)
 verdict=$([ "$base" = 0 ] && { [ "$mut" = 0 ] && echo SURVIVES || echo KILLED; } || echo "RED-BASELINE")
 echo "$name $short $id: baseline rc=$base mutant rc=$mut -> $verdict (tests: ${tests[*]})"
-[ "$mut" = 0 ] || grep -m3 -E "FAIL|AssertionError|Error:" /tmp/trial/hand-mut-$$.log | sed 's/^/    /'
-cd /; git -C "$clone" worktree remove --force "$wt"; rm -rf "$wt" /tmp/trial/hand-*-$$.log
+[ "$mut" = 0 ] || grep -m3 -E "FAIL|AssertionError|Error:" $TRIAL/hand-mut-$$.log | sed 's/^/    /'
+cd /; git -C "$clone" worktree remove --force "$wt"; rm -rf "$wt" $TRIAL/hand-*-$$.log

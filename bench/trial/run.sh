@@ -9,12 +9,13 @@
 # Environment: ORACLE (default /tmp/oracle-trial), NODE_BIN (a directory put first on PATH),
 # DEPS (a node_modules directory linked as the worktree's root node_modules when the clone has none).
 set -u
+TRIAL=${TRIAL:-/tmp/trial}  # the trial's scratch directory (worktrees, temp dirs)
 name=$1 clone=$2 commit=$3 out=$4; shift 4
 oracle=${ORACLE:-/tmp/oracle-trial}
 [ -n "${NODE_BIN:-}" ] && export PATH=$NODE_BIN:$PATH
 mkdir -p "$out"
 short=$(git -C "$clone" rev-parse --short=9 "$commit")
-wt=/tmp/trial/wt/$name-$short
+wt=$TRIAL/wt/$name-$short
 git -C "$clone" worktree remove --force "$wt" 2>/dev/null
 rm -rf "$wt"
 git -C "$clone" worktree add -q --detach "$wt" "$commit" || exit 3
@@ -27,14 +28,20 @@ if [ -d "$clone/node_modules" ]; then
 elif [ -n "${DEPS:-}" ]; then
   ln -s "$DEPS" "$wt/node_modules"
 fi
+envf=$TRIAL/run-$name.env; [ -f "$envf" ] && . "$envf"  # per-repository settings
+# a node_modules link does not match `node_modules/` in .gitignore (finding 1): EXCLUDE_LINKS=1 hides it                        
+if [ -n "${EXCLUDE_LINKS:-}" ]; then
+  printf 'node_modules\n' >"$TRIAL/gitexclude"
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.excludesFile GIT_CONFIG_VALUE_0=$TRIAL/gitexclude
+fi
 # a temporary directory of its own: what the gate leaves there is listed in .lefttmp
-export TMPDIR=/tmp/trial/tmp/$name-$short
+export TMPDIR=$TRIAL/tmp/$name-$short
 rm -rf "$TMPDIR"; mkdir -p "$TMPDIR"
-start=$(date +%s)
+start=$(date +%s) sha=$(sha1sum "$oracle" | cut -c1-10)  # which build ran (the binary may be replaced between runs)
 (cd "$wt" && timeout "${GATE_TIMEOUT:-900}" "$oracle" gate --base HEAD~1 --json --no-cache --timings "$@" \
   >"$out/$name-$short.json" 2>"$out/$name-$short.err")
 rc=$?
-echo "$rc $(( $(date +%s) - start ))" >"$out/$name-$short.rc"
+echo "$rc $(( $(date +%s) - start )) oracle-sha1=$sha $( [ -f "${envf:-}" ] && tr '\n' ' ' <"$envf")" >"$out/$name-$short.rc"
 # what the gate left in the checkout (it must leave nothing)
 (cd "$wt" && git status --porcelain --ignored | grep -v ' node_modules$' | grep -v '/node_modules$' >"$out/$name-$short.left")
 (cd "$TMPDIR" && find . -mindepth 1 -maxdepth 2 | head -20 >"$out/$name-$short.lefttmp"); rm -rf "$TMPDIR"

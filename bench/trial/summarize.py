@@ -14,7 +14,7 @@ import json, os, sys, glob
 
 gdir, tdir = sys.argv[1], sys.argv[2]
 show_surv = "--survivors" in sys.argv
-commits = [l.split(None, 4) for l in open(os.path.join(os.path.dirname(__file__), "commits.txt")) if l.strip() and not l.startswith("#")]
+commits = [l.split(None, 4) for l in open(os.environ.get("COMMITS") or os.path.join(os.path.dirname(__file__), "commits.txt")) if l.strip() and not l.startswith("#")]
 
 def within(changed, f, a, b):
     return any(lo <= a and b <= hi for lo, hi in changed.get(f, []))

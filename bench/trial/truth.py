@@ -20,6 +20,8 @@ ap.add_argument("name"); ap.add_argument("clone"); ap.add_argument("commit"); ap
 ap.add_argument("--deps"); ap.add_argument("--exclude", default=r"(^|/)(node_modules|fixtures|e2e|dist)/")
 ap.add_argument("--max", type=int, default=10)
 ap.add_argument("--alias", action="append", default=[])
+ap.add_argument("--varg", action="append", default=[], help="one more vitest argument (vueuse: --varg=--project=unit)")
+ap.add_argument("--anymax", type=int, default=300, help="the all-candidates run takes the N nearest only")
 ap.add_argument("--all", action="store_true", help="every test file is a candidate (no import closure)")
 a = ap.parse_args()
 
@@ -30,7 +32,8 @@ def sh(*args, cwd=None, check=True):
     return r.stdout
 
 short = sh("git", "-C", a.clone, "rev-parse", "--short=9", a.commit).strip()
-wt = f"/tmp/trial/wt/truth-{a.name}-{short}"
+TRIAL = os.environ.get("TRIAL", "/tmp/trial")
+wt = f"{TRIAL}/wt/truth-{a.name}-{short}"
 subprocess.run(["git", "-C", a.clone, "worktree", "remove", "--force", wt], capture_output=True)
 shutil.rmtree(wt, ignore_errors=True)
 sh("git", "-C", a.clone, "worktree", "add", "-q", "--detach", wt, a.commit)
@@ -103,7 +106,7 @@ def depth(t, targets):
 targets = set(lines)
 # nearest first (import hops), so that --max keeps the test files most likely to run the change
 cands = sorted(tests) if a.all else [t for _, t in sorted((d, t) for t in tests for d in [depth(t, targets)] if d is not None)]
-allcands = cands[:300]
+allcands = cands[: a.anymax]
 truncated = len(cands) > a.max
 cands = cands[: a.max]
 
@@ -112,9 +115,9 @@ res = {"commit": short, "lines": lines, "candidates": len(allcands), "truncated"
 
 def cover(files):
     """one vitest run of files with V8 coverage of the changed files: (rc, {file: [executed lines]}, tail)"""
-    d = tempfile.mkdtemp(prefix="cov-", dir="/tmp/trial")
+    d = tempfile.mkdtemp(prefix="cov-", dir=TRIAL)
     cmd = [vitest, "run", *files, "--coverage.enabled", "--coverage.provider=v8", "--coverage.reporter=json",
-           f"--coverage.reportsDirectory={d}", "--coverage.reportOnFailure", "--coverage.thresholds.lines=0"]
+           f"--coverage.reportsDirectory={d}", "--coverage.reportOnFailure", "--coverage.thresholds.lines=0", *a.varg]
     for f in lines: cmd.append(f"--coverage.include={f}")
     try:
         r = subprocess.run(cmd, cwd=wt, capture_output=True, text=True, env=dict(os.environ, CI="1"), timeout=900)
