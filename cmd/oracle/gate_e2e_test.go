@@ -15,22 +15,6 @@ import (
 	"testing"
 )
 
-type gateResult struct {
-	Schema, Verdict, Reason string
-	Score, Threshold        float64
-	Cached                  int
-	Targets                 []struct {
-		ID      string
-		Tests   []string
-		Skipped string
-	}
-	Mutants []struct {
-		File, Outcome, MutatorName, Target string
-		Line                               int
-		CoveredBy                          []string
-	}
-}
-
 // oracleIn runs oracle with input as its standard input.
 func oracleIn(t *testing.T, input string, args ...string) (int, string, string) {
 	t.Helper()

@@ -5,17 +5,11 @@ package main
 // allows and the import styles repositories use (issue 8 items 1 and 2).
 
 import (
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	testenv.WriteTree(t, root, files)
-}
 
 func TestOracleTypeChecks(t *testing.T) {
 	tc := v4(t)

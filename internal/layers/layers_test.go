@@ -20,7 +20,8 @@ var layer = map[string]int{
 	"callgraph": 1, "mutate/edit": 1, "mutate/operators": 1, "mutate/runner": 1, "mutate/sandbox": 1,
 	"mutate/lab": 2, "mutate/report": 2, "testsuite": 2, "generator": 2,
 	"prove": 3, "apply": 3, "gate": 3, "audit": 3, // the verbs (gen is the generator's, run by cmd)
-	"cmd/oracle": 4,
+	"cmd/oracle": 4, "cmd/oracle/e2e/e2etest": 4, // the end-to-end tests' helpers
+	"cmd/oracle/e2e/gate": 5, "cmd/oracle/e2e/audit": 5, "cmd/oracle/e2e/prove": 5, // tests only
 }
 
 const verbs = 3
