@@ -84,3 +84,22 @@ func needTool(t *testing.T, path string) { t.Helper(); e2etest.NeedFile(t, path)
 func validateReport(t *testing.T, report string) { t.Helper(); e2etest.ValidateReport(t, report) }
 
 func treeHash(t *testing.T, dir string) string { t.Helper(); return e2etest.TreeHash(t, dir) }
+
+const totalTS = e2etest.TotalTS
+
+func mergeFiles(ms ...map[string]string) map[string]string { return e2etest.MergeFiles(ms...) }
+
+// auditRepo writes files to a temp directory with the vitest 4 install
+// linked as its node_modules, and returns it.
+func auditRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	return e2etest.TempRepo(t, v4(t).nodeModules, files)
+}
+
+// newGateRepo is a git repository in a temp directory with the sample's
+// vitest 4 linked in, and files as its first commit (with a package.json).
+func newGateRepo(t *testing.T, files map[string]string) gitRepo {
+	t.Helper()
+	r := e2etest.NewRepo(t, v4(t).nodeModules, e2etest.MergeFiles(map[string]string{"package.json": `{"name":"red","private":true,"type":"module"}`}, files))
+	return gitRepo{t, r.Dir}
+}

@@ -229,16 +229,6 @@ func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
 	}
 }
 
-func mergeFiles(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // TestGraphFollowsVitestAliases: a call through an alias of the vitest
 // config only resolves to its function in `oracle graph` (it was external).
 func TestGraphFollowsVitestAliases(t *testing.T) {

@@ -166,3 +166,36 @@ func TreeHash(t testing.TB, dir string) string {
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
+
+// TotalTS is a function with one multiplication, the source several tests
+// commit.
+const TotalTS = "export function total(price: number, qty: number): number {\n  return price * qty;\n}\n"
+
+// MergeFiles is the union of file sets, a later one winning.
+func MergeFiles(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TempRepo writes files to a new temporary directory with nodeModules
+// linked as its node_modules (no git), and returns it.
+func TempRepo(t testing.TB, nodeModules string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFiles(t, dir, files)
+	if err := os.Symlink(nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// RepoFile is the absolute path of a file of this repository (slash path
+// from its root).
+func RepoFile(rel string) string {
+	return filepath.Join(testenv.Testdata(""), "..", filepath.FromSlash(rel))
+}
