@@ -1,4 +1,4 @@
-package main
+package prove
 
 // End-to-end tests of `oracle gen` on the seed scenario (testdata/pipeline):
 // the generated oracle is run with the sample's own vitest and tsc, under

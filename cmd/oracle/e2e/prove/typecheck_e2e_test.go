@@ -1,4 +1,4 @@
-package main
+package prove
 
 // The generated oracle type-checks under the repository's own `tsc --noEmit`
 // (strict) and passes under its vitest, for the fixture forms the SPEC

@@ -1,4 +1,4 @@
-package main
+package prove
 
 // End-to-end tests of `oracle prove` and `oracle apply` on the seed scenario,
 // with the sample's own vitest 4 (each prove runs vitest a dozen times).
@@ -271,10 +271,7 @@ func TestApplyRefuses(t *testing.T) {
 // sandbox, and leaves the checkout hashing the same.
 func TestProveInterrupted(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	bin := filepath.Join(t.TempDir(), "oracle")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := oracleBin(t)
 	tmp := t.TempDir()
 	// The function loops: the baseline run hangs until the signal comes,
 	// however fast or slow the machine (a prove that ends first would
