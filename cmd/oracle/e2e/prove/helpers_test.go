@@ -34,6 +34,10 @@ func oracle(t *testing.T, args ...string) (int, string, string) {
 // signal it).
 func oracleBin(t *testing.T) string { t.Helper(); return e2etest.Bin(t) }
 
+// repoFile is the absolute path of a file of the repository (slash path
+// from its root).
+func repoFile(rel string) string { return e2etest.RepoFile(rel) }
+
 // oracleIn runs oracle with input as its standard input.
 func oracleIn(t *testing.T, input string, args ...string) (int, string, string) {
 	t.Helper()

@@ -1,4 +1,4 @@
-package main
+package audit
 
 // Related tests where vitest finds and resolves them (issue 26 items 6, 7,
 // 8): each layout is a small repository whose change a test runs; gate
