@@ -1,4 +1,4 @@
-package main
+package gate
 
 // The wrong verdicts a hostile user found (issue 18), end to end on a
 // repository with a git history written here: each step fails without its

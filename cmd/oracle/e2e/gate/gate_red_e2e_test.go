@@ -1,4 +1,4 @@
-package main
+package gate
 
 // Issue 27 items 5 to 7, end to end on repositories with a git history
 // written here: a red suite is never PASS or SKIP; the cache knows what its
