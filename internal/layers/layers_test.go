@@ -12,7 +12,7 @@ import (
 
 const module = "github.com/oracle-ts/oracle/"
 
-// layer of each package, lowest first (README "Architecture").
+// layer of each package, lowest first (docs/architecture.md).
 var layer = map[string]int{
 	"analyzer": 0, "manifest": 0, "callgraph/modules": 0, "templates": 0,
 	"internal/atomicfile": 0, "internal/change": 0, "internal/par": 0, "internal/testenv": 0, "internal/text": 0, "internal/samplecopy": 0, "internal/vitestloc": 0,
@@ -39,7 +39,7 @@ func TestLayers(t *testing.T) {
 		}
 		from, known := layer[pkg]
 		if !known {
-			t.Errorf("%s has no layer: add it to the table (and to the README's architecture)", pkg)
+			t.Errorf("%s has no layer: add it to the table (and to docs/architecture.md)", pkg)
 			continue
 		}
 		for _, imp := range fields[1:] {
