@@ -1,4 +1,4 @@
-package audit
+package tables
 
 import (
 	"encoding/json"
