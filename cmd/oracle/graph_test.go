@@ -21,15 +21,6 @@ func oracle(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func sample(t *testing.T, name string) string {
-	t.Helper()
-	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 func TestGraphCLI(t *testing.T) {
 	root := sample(t, "graph/imports")
 	index := filepath.Join(root, "src/server/index.ts")

@@ -1,4 +1,4 @@
-package main
+package gate
 
 // The wrong verdicts a hostile user found (issue 18), end to end on a
 // repository with a git history written here: each step fails without its
@@ -7,54 +7,12 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// gitRepo is a git repository in dir, its commits made by the test.
-type gitRepo struct {
-	t   *testing.T
-	dir string
-}
-
-func (g gitRepo) git(args ...string) {
-	g.t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.email=gate@test", "-c", "user.name=gate", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = g.dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		g.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-func (g gitRepo) commit(msg string, files map[string]string) {
-	g.t.Helper()
-	writeFiles(g.t, g.dir, files)
-	g.git("add", "-A")
-	g.git("commit", "-q", "--allow-empty", "-m", msg)
-}
-
-type hostileResult struct {
-	gateResult
-	Attribution string
-	Notes       []string
-	Identity    *struct{ Mutants, K, N int }
-	Change      *struct{ Worktree bool }
-}
-
-func gateJSON(t *testing.T, dir string, extra ...string) (int, hostileResult, string) {
-	t.Helper()
-	code, out, errs := oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
-	var r hostileResult
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("gate --json %v (exit %d): %v\n%s\n%s", extra, code, err, out, errs)
-	}
-	return code, r, errs
-}
-
 const (
-	gradeTS     = "export function grade(n: number): string {\n  if (n >= 50) {\n    return \"pass\";\n  }\n  return \"fail\";\n}\n"
 	helperTS    = "import { expect } from \"vitest\";\nexport function expectGrade(got: string, want: string): void {\n  expect(got).toBe(want);\n}\n"
 	weakHelper  = "export function expectGrade(got: string, want: string): void {}\n"
 	gradeTestTS = "import { it } from \"vitest\";\nimport { readFileSync } from \"node:fs\";\nimport { grade } from \"../src/grade\";\nimport { expectGrade } from \"./helpers/expect\";\n" +

@@ -1,4 +1,4 @@
-package main
+package gate
 
 // bench/trial26-27.md findings 2 and 4, end to end: vitest's own test
 // time-out is a suspicion confirmed before it counts (SPEC "Runs and

@@ -1,4 +1,4 @@
-package main
+package audit
 
 // The user's own test command is the default (issue 31 item 5): where the
 // test script of package.json names a vitest config, gate and audit use it

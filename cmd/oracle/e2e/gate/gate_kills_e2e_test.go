@@ -1,4 +1,4 @@
-package main
+package gate
 
 // Issue 27 item 3, end to end: a kill is the failure of a test that
 // executed the mutant (SPEC "oracle gate", "Runs and kills").

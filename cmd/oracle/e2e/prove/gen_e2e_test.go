@@ -1,4 +1,4 @@
-package main
+package prove
 
 // End-to-end tests of `oracle gen` on the seed scenario (testdata/pipeline):
 // the generated oracle is run with the sample's own vitest and tsc, under
@@ -8,11 +8,7 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"fmt"
-	"github.com/oracle-ts/oracle/internal/samplecopy"
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,92 +17,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// toolchain is one vitest/node pair to run oracles under.
-type toolchain struct {
-	name        string
-	node        string // node binary
-	nodeModules string // linked as the sample copy's node_modules
-}
-
-func toolchains(t *testing.T) []toolchain {
-	t.Helper()
-	v4 := sample(t, "pipeline/node_modules")
-	v5 := sample(t, "vitest5/node_modules")
-	for _, dir := range []string{v4, v5} {
-		if _, err := os.Stat(filepath.Join(dir, "vitest", "package.json")); err != nil {
-			testenv.Missing(t, fmt.Sprintf("%s has no vitest: scripts/test installs it", dir))
-		}
-	}
-	return []toolchain{
-		{"vitest4-node20", "node", v4},
-		{"vitest5-node22", filepath.Join(v5, "node", "bin", "node"), v5},
-	}
-}
-
-// copySample copies a sample repository (without node_modules) to a temp dir
-// and links node_modules to the given install.
-func copySample(t *testing.T, name, nodeModules string) string {
-	t.Helper()
-	dst := t.TempDir()
-	if err := samplecopy.Copy(sample(t, name), dst, nodeModules); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-// vitestReport is the part of vitest's JSON reporter output the tests read.
-type vitestReport struct {
-	NumPassedTests int `json:"numPassedTests"`
-	NumFailedTests int `json:"numFailedTests"`
-	TestResults    []struct {
-		Message          string `json:"message"`
-		AssertionResults []struct {
-			FullName        string   `json:"fullName"`
-			Status          string   `json:"status"`
-			FailureMessages []string `json:"failureMessages"`
-		} `json:"assertionResults"`
-	} `json:"testResults"`
-}
-
-func (r vitestReport) failures() string {
-	var b strings.Builder
-	for _, f := range r.TestResults {
-		if f.Message != "" {
-			b.WriteString(f.Message + "\n")
-		}
-		for _, a := range f.AssertionResults {
-			for _, m := range a.FailureMessages {
-				first, _, _ := strings.Cut(m, "\n")
-				b.WriteString(a.FullName + ": " + first + "\n")
-			}
-		}
-	}
-	return b.String()
-}
-
-// runVitest runs test files of a sample copy with its linked vitest.
-func runVitest(t *testing.T, tc toolchain, dir string, args ...string) vitestReport {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "report.json")
-	cmdArgs := append([]string{filepath.Join(dir, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", "--outputFile=" + out}, args...)
-	cmd := exec.Command(tc.node, cmdArgs...)
-	cmd.Dir = dir
-	tmp := t.TempDir() // vite's $TMPDIR/<id>/ssr goes with the test
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1", "TMPDIR="+tmp)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	_ = cmd.Run() // a failing run exits 1; the report says why
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("vitest %v wrote no report: %v\n%s", args, err, stderr.String())
-	}
-	var r vitestReport
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatalf("vitest report: %v", err)
-	}
-	return r
-}
 
 func runTSC(t *testing.T, tc toolchain, dir string) {
 	t.Helper()

@@ -1,4 +1,4 @@
-package main
+package gate
 
 // The code a change wrote gets mutants of its own (issue 27 item 2), end to
 // end on a repository with a git history written here: an operand added to

@@ -1,4 +1,4 @@
-package main
+package tables
 
 import (
 	"encoding/json"
@@ -46,7 +46,7 @@ func gateOn(t *testing.T, md string, args ...string) (int, string) {
 	if err := os.WriteFile(p, []byte(md), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script, _ := filepath.Abs(filepath.Join("..", "..", "docs", "validator-gate.sh"))
+	script := repoFile("docs/validator-gate.sh")
 	out, err := exec.Command("bash", append([]string{script, p}, args...)...).CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -245,7 +245,7 @@ func TestValidatorGate(t *testing.T) {
 			}
 		})
 	}
-	script, _ := filepath.Abs(filepath.Join("..", "..", "docs", "validator-gate.sh"))
+	script := repoFile("docs/validator-gate.sh")
 	if out, err := exec.Command("bash", script, filepath.Join(t.TempDir(), "none.md")).CombinedOutput(); err == nil || !strings.Contains(string(out), "cannot read") {
 		t.Errorf("no report: %v %s", err, out)
 	}

@@ -1,4 +1,4 @@
-package main
+package audit
 
 // vitest 3.1 (testdata/vitest3: the version unjs/h3's lockfile pinned) loads
 // a reporter through vite 6, which refuses a file outside the root's

@@ -1,4 +1,4 @@
-package main
+package gate
 
 // The change's own code (issue 27 item 1, issue 26 items 4 and 5), end to
 // end on repositories with a git history written here: mutants count on

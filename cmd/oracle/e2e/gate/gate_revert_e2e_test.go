@@ -1,4 +1,4 @@
-package main
+package gate
 
 // A change no operator mutates on executed code (bench/trial26-27.md
 // finding 5; issue 27 items 1-2): a statement deleted, a constructor or a

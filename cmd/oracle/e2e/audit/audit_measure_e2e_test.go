@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"encoding/json"
@@ -9,18 +9,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// auditRepo writes files to a temp directory with the vitest 4 install
-// linked as its node_modules, and returns it.
-func auditRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	writeFiles(t, dir, files)
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // blindOf lists "rule file qual" of the findings, sorted (qual: the
 // message up to its colon).

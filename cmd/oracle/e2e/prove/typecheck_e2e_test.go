@@ -1,21 +1,15 @@
-package main
+package prove
 
 // The generated oracle type-checks under the repository's own `tsc --noEmit`
 // (strict) and passes under its vitest, for the fixture forms the SPEC
 // allows and the import styles repositories use (issue 8 items 1 and 2).
 
 import (
-	"github.com/oracle-ts/oracle/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	testenv.WriteTree(t, root, files)
-}
 
 func TestOracleTypeChecks(t *testing.T) {
 	tc := v4(t)

@@ -1,20 +1,15 @@
-package main
+package prove
 
 // End-to-end tests of `oracle prove` and `oracle apply` on the seed scenario,
 // with the sample's own vitest 4 (each prove runs vitest a dozen times).
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
-	"fmt"
-	"github.com/oracle-ts/oracle/internal/testenv"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,39 +38,6 @@ func proveJSON(t *testing.T, dir string, extra ...string) (int, proveResult, str
 	}
 	return code, r, errs
 }
-
-// treeHash hashes every path, mode, link target and content under dir
-// (node_modules links included, not followed).
-func treeHash(t *testing.T, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	var paths []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	sort.Strings(paths)
-	for _, p := range paths {
-		info, err := os.Lstat(p)
-		if err != nil {
-			continue
-		}
-		fmt.Fprintf(h, "%s %v\n", strings.TrimPrefix(p, dir), info.Mode())
-		switch {
-		case info.Mode()&os.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintln(h, target)
-		case info.Mode().IsRegular():
-			data, _ := os.ReadFile(p)
-			h.Write(data)
-		}
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
-}
-
-func v4(t *testing.T) toolchain { return toolchains(t)[0] }
 
 // proveCase is one way of changing a sample (its code, or its configuration) and what
 // prove must say of it. The rows of a sample share one copy of it: each row's edits are
@@ -250,21 +212,6 @@ func applyEdits(t *testing.T, dir string, edits []fileEdit) {
 	}
 }
 
-func validateReport(t *testing.T, report string) {
-	t.Helper()
-	script := sample(t, "node/validate-report.mjs")
-	needTool(t, sample(t, "node/node_modules/ajv/package.json"))
-	out, err := exec.Command("node", script, report).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the mutation report does not validate against mutation-testing-report-schema: %v\n%s", err, out)
-	}
-}
-
-func needTool(t *testing.T, path string) {
-	t.Helper()
-	testenv.NeedFile(t, path, "run scripts/test first")
-}
-
 // TestApplyThenProve: an unguarded function (which fails prove: a row of
 // TestProveCases) passes after apply; apply is idempotent, and --dry-run
 // writes nothing.
@@ -324,10 +271,7 @@ func TestApplyRefuses(t *testing.T) {
 // sandbox, and leaves the checkout hashing the same.
 func TestProveInterrupted(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	bin := filepath.Join(t.TempDir(), "oracle")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := oracleBin(t)
 	tmp := t.TempDir()
 	// The function loops: the baseline run hangs until the signal comes,
 	// however fast or slow the machine (a prove that ends first would

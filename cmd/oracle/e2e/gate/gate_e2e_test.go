@@ -1,4 +1,4 @@
-package main
+package gate
 
 // End-to-end test of `oracle gate` on a repository with a git history
 // written here (a nested .git cannot be committed): the sample's vitest 4
@@ -6,7 +6,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,30 +13,6 @@ import (
 	"strings"
 	"testing"
 )
-
-type gateResult struct {
-	Schema, Verdict, Reason string
-	Score, Threshold        float64
-	Cached                  int
-	Targets                 []struct {
-		ID      string
-		Tests   []string
-		Skipped string
-	}
-	Mutants []struct {
-		File, Outcome, MutatorName, Target string
-		Line                               int
-		CoveredBy                          []string
-	}
-}
-
-// oracleIn runs oracle with input as its standard input.
-func oracleIn(t *testing.T, input string, args ...string) (int, string, string) {
-	t.Helper()
-	defer func(r io.Reader) { stdin = r }(stdin)
-	stdin = strings.NewReader(input)
-	return oracle(t, args...)
-}
 
 func TestGateEndToEnd(t *testing.T) {
 	nm := v4(t).nodeModules

@@ -1,4 +1,4 @@
-package main
+package gate
 
 // Issue 27 items 5 to 7, end to end on repositories with a git history
 // written here: a red suite is never PASS or SKIP; the cache knows what its
@@ -16,30 +16,12 @@ import (
 )
 
 const (
-	totalTS     = "export function total(price: number, qty: number): number {\n  return price * qty;\n}\n"
 	totalTestTS = "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"it(\"multiplies\", () => {\n  expect(total(2, 3)).toBe(6);\n  expect(total(4, 1)).toBe(4);\n});\n"
 	fmtTS     = "export function money(n: number): string {\n  return \"$\" + n;\n}\n"
 	fmtTestTS = "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\nimport { money } from \"../src/fmt\";\n" +
 		"it(\"formats a total\", () => {\n  expect(money(total(2, 3))).toBe(\"$6\");\n});\n"
 )
-
-// newGateRepo is a git repository in a temp directory with the sample's
-// vitest 4 linked in, and files as its first commit.
-func newGateRepo(t *testing.T, files map[string]string) gitRepo {
-	t.Helper()
-	g := gitRepo{t, t.TempDir()}
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(g.dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	g.git("init", "-q")
-	base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"red","private":true,"type":"module"}`}
-	for k, v := range files {
-		base[k] = v
-	}
-	g.commit("base", base)
-	return g
-}
 
 // TestGateRedSuite: a candidate test file red on the code as it is (at
 // load, or in a test) makes the verdict FAIL attribution tests, naming the

@@ -1,4 +1,4 @@
-package main
+package prove
 
 // End-to-end tests of gen, apply and prove on class methods (issue 12), on
 // the class-based sample testdata/services: an instance method with

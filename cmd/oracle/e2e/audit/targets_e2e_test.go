@@ -1,4 +1,4 @@
-package main
+package audit
 
 // End-to-end test of the gate's targets: every body that runs is one (issue
 // 26). Each row changes one line inside a function that is no declaration of

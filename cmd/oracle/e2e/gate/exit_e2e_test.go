@@ -1,4 +1,4 @@
-package main
+package gate
 
 import (
 	"encoding/json"
@@ -17,10 +17,7 @@ import (
 // error, and leaves no sandbox. The sample's test loops: the run hangs
 // until the signal comes, however fast or slow the machine.
 func TestInterruptExitCodes(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "oracle")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := oracleBin(t)
 	const loopingTest = "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"it(\"multiplies\", () => {\n  while (Date.now() > 0) {}\n  expect(total(2, 3)).toBe(6);\n});\n"
 	// gate: a change to price.ts, its test hangs.

@@ -1,4 +1,4 @@
-package main
+package audit
 
 // Related tests where vitest finds and resolves them (issue 26 items 6, 7,
 // 8): each layout is a small repository whose change a test runs; gate
@@ -227,16 +227,6 @@ func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
 			}
 		})
 	}
-}
-
-func mergeFiles(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // TestGraphFollowsVitestAliases: a call through an alias of the vitest

@@ -1,0 +1,201 @@
+package e2etest
+
+// What several end-to-end test packages read: oracle's JSON documents, a
+// vitest run of a sample copy, the mutation report's schema check, a
+// directory's hash, the sample sources more than one package commits.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/internal/testenv"
+)
+
+// GateResult is the part of gate --json the tests read.
+type GateResult struct {
+	Schema, Verdict, Reason string
+	Score, Threshold        float64
+	Cached                  int
+	Targets                 []struct {
+		ID      string
+		Tests   []string
+		Skipped string
+	}
+	Mutants []struct {
+		File, Outcome, MutatorName, Target string
+		Line                               int
+		CoveredBy                          []string
+	}
+}
+
+// HostileResult is GateResult with the notes, the attribution, the
+// identity and the change.
+type HostileResult struct {
+	GateResult
+	Attribution string
+	Notes       []string
+	Identity    *struct{ Mutants, K, N int }
+	Change      *struct{ Worktree bool }
+}
+
+// GateJSON runs gate --json --timings --root dir with extra flags.
+func GateJSON(t testing.TB, dir string, extra ...string) (int, HostileResult, string) {
+	t.Helper()
+	code, out, errs := Oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
+	var r HostileResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("gate --json %v (exit %d): %v\n%s\n%s", extra, code, err, out, errs)
+	}
+	return code, r, errs
+}
+
+// GradeTS is a function with one branch, the source several gate tests
+// commit.
+const GradeTS = "export function grade(n: number): string {\n  if (n >= 50) {\n    return \"pass\";\n  }\n  return \"fail\";\n}\n"
+
+// VitestReport is the part of vitest's JSON reporter output the tests read.
+type VitestReport struct {
+	NumPassedTests int `json:"numPassedTests"`
+	NumFailedTests int `json:"numFailedTests"`
+	TestResults    []struct {
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			FullName        string   `json:"fullName"`
+			Status          string   `json:"status"`
+			FailureMessages []string `json:"failureMessages"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+// Failures lists the failed files' messages and the failed tests' first
+// lines.
+func (r VitestReport) Failures() string {
+	var b strings.Builder
+	for _, f := range r.TestResults {
+		if f.Message != "" {
+			b.WriteString(f.Message + "\n")
+		}
+		for _, a := range f.AssertionResults {
+			for _, m := range a.FailureMessages {
+				first, _, _ := strings.Cut(m, "\n")
+				b.WriteString(a.FullName + ": " + first + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// RunVitest runs test files of a sample copy with its linked vitest under
+// node.
+func RunVitest(t testing.TB, node, dir string, args ...string) VitestReport {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "report.json")
+	cmdArgs := append([]string{filepath.Join(dir, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", "--outputFile=" + out}, args...)
+	cmd := exec.Command(node, cmdArgs...)
+	cmd.Dir = dir
+	tmp := t.TempDir() // vite's $TMPDIR/<id>/ssr goes with the test
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1", "TMPDIR="+tmp)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	_ = cmd.Run() // a failing run exits 1; the report says why
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("vitest %v wrote no report: %v\n%s", args, err, stderr.String())
+	}
+	var r VitestReport
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("vitest report: %v", err)
+	}
+	return r
+}
+
+// NeedFile ends the test (testenv.Missing) unless path exists.
+func NeedFile(t testing.TB, path string) {
+	t.Helper()
+	testenv.NeedFile(t, path, "run scripts/test first")
+}
+
+// ValidateReport checks a mutation report against
+// mutation-testing-report-schema.
+func ValidateReport(t testing.TB, report string) {
+	t.Helper()
+	script := testenv.Testdata("node/validate-report.mjs")
+	NeedFile(t, testenv.Testdata("node/node_modules/ajv/package.json"))
+	out, err := exec.Command("node", script, report).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the mutation report does not validate against mutation-testing-report-schema: %v\n%s", err, out)
+	}
+}
+
+// TreeHash hashes every path, mode, link target and content under dir
+// (node_modules links included, not followed).
+func TreeHash(t testing.TB, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	for _, p := range paths {
+		info, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s %v\n", strings.TrimPrefix(p, dir), info.Mode())
+		switch {
+		case info.Mode()&os.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintln(h, target)
+		case info.Mode().IsRegular():
+			data, _ := os.ReadFile(p)
+			h.Write(data)
+		}
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// TotalTS is a function with one multiplication, the source several tests
+// commit.
+const TotalTS = "export function total(price: number, qty: number): number {\n  return price * qty;\n}\n"
+
+// MergeFiles is the union of file sets, a later one winning.
+func MergeFiles(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TempRepo writes files to a new temporary directory with nodeModules
+// linked as its node_modules (no git), and returns it.
+func TempRepo(t testing.TB, nodeModules string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFiles(t, dir, files)
+	if err := os.Symlink(nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// RepoFile is the absolute path of a file of this repository (slash path
+// from its root).
+func RepoFile(rel string) string {
+	return filepath.Join(testenv.Testdata(""), "..", filepath.FromSlash(rel))
+}
