@@ -159,7 +159,10 @@ func New(repoRoot string, opts Options) (*Sandbox, error) {
 	}
 	// Close (from a signal handler) waits for the copy, which it aborts.
 	s.mu.Lock()
-	err = s.setUp(opts)
+	err = errAborted // closed between its registration and the copy: its directory is gone
+	if !s.abort.Load() {
+		err = s.setUp(opts)
+	}
 	s.mu.Unlock()
 	if err != nil {
 		s.Close()
