@@ -135,17 +135,12 @@ func aridStatements(file, code string, arid Arid) bool {
 		n++
 		e := analyzer.NoNode
 		if syn.Kind(st) == "expression_statement" {
-			e = firstNamed(syn, st)
+			e = syn.FirstNamed(st)
 		}
 		if e >= 0 && syn.Kind(e) == "await_expression" {
-			e = firstNamed(syn, e)
+			e = syn.FirstNamed(e)
 		}
-		if e < 0 || syn.Kind(e) != "call_expression" {
-			all = false
-			break
-		}
-		f := syn.Child(e, "function")
-		all = f >= 0 && arid.IsArid(strings.Join(strings.Fields(syn.Text(f)), ""))
+		all = e >= 0 && syn.Kind(e) == "call_expression" && arid.IsAridCall(syn, e)
 	}
 	return n > 0 && all
 }
@@ -182,14 +177,6 @@ func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
 		}
 	}
 	return true
-}
-
-// firstNamed is n's first named child, NoNode when it has none.
-func firstNamed(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
-	if cs := syn.NamedChildren(n); len(cs) > 0 {
-		return cs[0]
-	}
-	return analyzer.NoNode
 }
 
 // inHunk are the spans of changed in the hunk's head bytes h (a deletion

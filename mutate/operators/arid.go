@@ -2,6 +2,8 @@ package operators
 
 import (
 	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
 )
 
 // Arid says which calls are not worth a mutant: logging and tracing. The
@@ -29,11 +31,14 @@ func (a Arid) IsArid(callee string) bool {
 	return false
 }
 
-// aridCall reports whether call expression n calls an arid callee.
-func (c *Context) aridCall(n Node) bool {
-	f := c.Syn.Child(n, "function")
-	return f >= 0 && c.Arid.IsArid(strings.Join(strings.Fields(c.Syn.Text(f)), ""))
+// IsAridCall reports whether call expression n of syn calls an arid callee.
+func (a Arid) IsAridCall(syn *analyzer.Syntax, n Node) bool {
+	f := syn.Child(n, "function")
+	return f >= 0 && a.IsArid(strings.Join(strings.Fields(syn.Text(f)), ""))
 }
+
+// aridCall reports whether call expression n calls an arid callee.
+func (c *Context) aridCall(n Node) bool { return c.Arid.IsAridCall(c.Syn, n) }
 
 // disabledLines are the lines after a `// oracle-disable-next-line` comment.
 func disabledLines(src []byte) map[int]bool {
