@@ -120,8 +120,41 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		// condition is the construct, and an operand added to it is not
 		// writing it; that operand has mutants of its own.
 		s.Own = []change.Span{}
+	default:
+		s.Replaced = edited(syn, n, m)
 	}
 	return s
+}
+
+// edited is the part of n's code that mutant m changes: what is left of
+// the replaced code between the longest prefix and suffix it shares with
+// the replacement (`xs.map(f).filter(Boolean)` → `xs.map(f)` changes
+// `.filter(Boolean)`, not the `.map(f)` whose arrow the change rewrote;
+// `a?.b` → `a.b` changes the `?`; `!ok(x)` → `ok(x)` the `!`). A unary
+// operator's mutant widens to an operand written plainly beside it, as a
+// binary operator's does (`!a` → `!b` gets `b`). The whole of n when
+// nothing of it is left (an insertion: `[]` → `["x"]`).
+func edited(syn *analyzer.Syntax, n analyzer.Node, m edit.Mutant) change.Span {
+	start, end := int(m.Original.Start.Offset), int(m.Original.End.Offset)
+	whole := change.Span{Start: start, End: end}
+	if syn.Kind(n) == "unary_expression" {
+		if a := syn.Child(n, "argument"); a >= 0 && plainOperand(syn, a) {
+			return whole
+		}
+	}
+	old, rep := syn.Src()[start:end], m.Replacement
+	p := 0
+	for p < len(old) && p < len(rep) && old[p] == rep[p] {
+		p++
+	}
+	q := 0
+	for q < len(old)-p && q < len(rep)-p && old[len(old)-1-q] == rep[len(rep)-1-q] {
+		q++
+	}
+	if start+p >= end-q {
+		return whole
+	}
+	return change.Span{Start: start + p, End: end - q}
 }
 
 // plainOperand reports whether operand n is written plainly: no call, no

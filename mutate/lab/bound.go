@@ -15,7 +15,7 @@ func (l *Lab) boundOf(test string, bt time.Duration, joint map[string]runner.Res
 	if l.BaselineBound == nil {
 		return bt
 	}
-	var others []time.Duration
+	others := []time.Duration{} // not nil: nil asks for the joint run's bound
 	seen := map[string]bool{test: true}
 	for _, b := range done {
 		if !seen[b.Test] && b.Outcome != Timeout {

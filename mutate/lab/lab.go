@@ -60,8 +60,8 @@ type Lab struct {
 	BaselineTimeout time.Duration
 	// BaselineBound, when set, replaces BaselineTimeout: each test file's
 	// baseline run is bounded by it, given the times of the other files'
-	// baselines that finished before it (none for the first, and for the
-	// joint run of them all), and a run past the bound is final (not run
+	// baselines that finished before it (empty, not nil, when none did; nil
+	// for the joint run of them all), and a run past the bound is final (not run
 	// again); the first baseline past it ends the baselines, and no mutant
 	// runs (bound.go). The gate's "bound derived from the others".
 	BaselineBound func(others []time.Duration) time.Duration

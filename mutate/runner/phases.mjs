@@ -67,11 +67,23 @@ export default class OraclePhases {
     const out = process.env.ORACLE_PHASES;
     if (out) writeFileSync(out, JSON.stringify({ tests, unhandled, files: times || [] }));
   }
-  onTestCaseResult() {
+  progress(what) {
     try {
       const p = process.env.ORACLE_PROGRESS;
-      if (p) appendFileSync(p, "t\n");
+      if (p) appendFileSync(p, what + "\n");
     } catch {}
+  }
+  onTestCaseResult() {
+    this.progress("t");
+  }
+  // A test file collected (its imports transformed and run) is progress
+  // too: a joint run of jsdom files spends minutes in vite's transform
+  // before a test ends. onCollected: vitest before 3.
+  onTestModuleCollected() {
+    this.progress("c");
+  }
+  onCollected() {
+    this.progress("c");
   }
   onTestRunEnd(modules, unhandledErrors) {
     this.done = true;

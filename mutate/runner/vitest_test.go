@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,5 +146,36 @@ func TestWriteReporter(t *testing.T) {
 				t.Errorf("%s: left in the working directory: %s", tc.name, e.Name())
 			}
 		}
+	}
+}
+
+// TestReporterProgress: the reporter appends to $ORACLE_PROGRESS when a
+// test file is collected (vitest 3+ and before 3), not only when a test
+// ends: a joint run of jsdom files spends minutes in vite's transform
+// before its first test ends, and without it the run's watchdog took that
+// for a stall.
+func TestReporterProgress(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	tmp := t.TempDir()
+	p, remove, err := writeReporter(tmp, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	progress := filepath.Join(tmp, "progress")
+	script := `const R = (await import(process.argv[1])).default; const r = new R();
+r.onTestModuleCollected({}); r.onCollected([]); r.onTestCaseResult({});`
+	cmd := exec.Command(node, "--input-type=module", "-e", script, p)
+	cmd.Env = append(os.Environ(), ProgressEnv+"="+progress)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, _ := os.ReadFile(progress)
+	if string(b) != "c\nc\nt\n" {
+		t.Errorf("progress file %q, want a line per collected file and per test", b)
 	}
 }
