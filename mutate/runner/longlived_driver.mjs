@@ -97,12 +97,23 @@ if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.env
 // specifications run in the project's own pool, as in a fresh `vitest run` of the file.
 const typecheck = new Map(); // project -> why its type tests cannot run here
 const typecheckOnly = new Set(); // projects whose every file is a type test (typecheck.only)
+// A project in browser mode (a real browser, through playwright or webdriverio) runs in no
+// worker of this process, and standalone() would open its browser: it is left out here, and
+// every file it would run is refused (a fresh `vitest run` of the file runs it, in each of its
+// projects, as the user's run does). The other projects stay: a workspace whose root config
+// has one browser project beside its node and jsdom ones (vuejs/core, vueuse) keeps its joint
+// runs and long-lived runs for them.
+const browser = [];
 for (const p of vitest.projects) {
   const c = p.config || {};
   const name = p.name ? `project ${p.name}: ` : "";
   const gs = c.globalSetup;
   if (gs && (!Array.isArray(gs) || gs.length)) fatal(true, name + "globalSetup runs once per vitest process");
-  if (c.browser?.enabled) fatal(true, name + "browser mode");
+  if (c.browser?.enabled) {
+    if (typeof p.matchesTestGlob !== "function") fatal(true, name + "browser mode");
+    browser.push(p);
+    continue;
+  }
   if (c.typecheck?.enabled) {
     typecheck.set(p, name + "typecheck mode");
     if (c.typecheck.only) {
@@ -111,6 +122,28 @@ for (const p of vitest.projects) {
     }
   }
   if (!["forks", "threads", "vmForks", "vmThreads"].includes(c.pool)) fatal(true, `${name}pool ${c.pool}`);
+}
+
+if (browser.length) {
+  const names = browser.map((p) => p.name || "(unnamed)").join(", ");
+  if (browser.length === vitest.projects.length) fatal(true, `browser mode (${names})`);
+  try {
+    vitest.projects = vitest.projects.filter((p) => !browser.includes(p));
+  } catch (e) {
+    fatal(true, `browser mode (${names}): ${msg(e)}`);
+  }
+  if (vitest.projects.some((p) => browser.includes(p))) fatal(true, `browser mode (${names})`);
+}
+
+// inBrowser: test file f (absolute) is one a browser-mode project runs.
+function inBrowser(f) {
+  return browser.some((p) => {
+    try {
+      return p.matchesTestGlob(f) || p.matchesTestGlob(realpathSync(f));
+    } catch {
+      return true;
+    }
+  });
 }
 
 // typeTest: spec s runs in tsc (a type test), or may (a vitest that does not say its pool).
@@ -246,21 +279,34 @@ for await (const line of rl) {
     if (typeof vitest.clearSpecificationsCache === "function") vitest.clearSpecificationsCache();
     for (const p of vitest.projects) p.testFilesList = null;
     process.exitCode = undefined;
+    if (!joint && inBrowser(file)) {
+      reply({ id, type: "unsupported", error: "a browser-mode project runs it" });
+      continue;
+    }
     const t0 = performance.now();
-    let specs = await vitest.getRelevantTestSpecifications(joint ? files : [file]);
-    let refusedFiles = [];
+    const inBrowsers = joint ? files.filter(inBrowser) : [];
+    const asked = joint ? files.filter((f) => !inBrowsers.includes(f)) : [file];
+    if (!asked.length) {
+      // (no filter at all would select every test file)
+      await flushStdout(sentinel);
+      reply({ id, type: "nomatch", refused: inBrowsers });
+      continue;
+    }
+    let specs = await vitest.getRelevantTestSpecifications(asked);
+    let refusedFiles = [...inBrowsers];
     if (joint) {
-      // Only the files asked for; a file of a project in typecheck mode is left out (the
-      // caller runs it alone, in a fresh process).
+      // Only the files asked for; a file of a project in typecheck mode or in browser mode is
+      // left out (the caller runs it alone, in a fresh process).
       const wanted = new Set();
       for (const f of files) {
+        if (inBrowsers.includes(f)) continue;
         wanted.add(f);
         try {
           wanted.add(realpathSync(f));
         } catch {}
       }
       specs = specs.filter((s) => wanted.has(s.moduleId));
-      refusedFiles = specs.filter(typeTest).map((s) => s.moduleId);
+      refusedFiles.push(...specs.filter(typeTest).map((s) => s.moduleId));
       specs = specs.filter((s) => !typeTest(s));
       const why = jointRefusal(specs);
       if (why) {

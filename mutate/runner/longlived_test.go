@@ -653,3 +653,66 @@ it("value", () => { expect(value()).toBe(1); });
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// TestLongLivedBrowserProject: a root config with a browser-mode project beside a node one
+// (vuejs/core's and vueuse's: playwright's chromium for a few files) keeps the long-lived
+// process and the joint runs for the node project's files; only a file a browser project
+// runs falls back to a fresh `vitest run`, as the user's run would run it. (Before, the
+// browser project refused the whole process: every baseline of vuejs/core and vueuse ran in
+// a vitest process of its own, 20 minutes of baselines on a change every test loads.)
+func TestLongLivedBrowserProject(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	os.WriteFile(filepath.Join(dir, "vitest.browser.config.ts"), []byte(`import { defineConfig } from "vitest/config";
+import base from "./vitest.config.ts";
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    projects: [
+      { extends: true, test: { name: "node", include: ["reference/**/*.test.ts"], exclude: ["**/*.browser.test.ts"] } },
+      { extends: true, test: { name: "chromium", include: ["reference/**/*.browser.test.ts"],
+        browser: { enabled: true, headless: true, instances: [{ browser: "chromium" }] } } },
+    ],
+  },
+});
+`), 0o644)
+	for _, f := range []string{"plain.test.ts", "page.browser.test.ts"} {
+		os.WriteFile(filepath.Join(dir, "reference", f), []byte(`import { expect, test } from "vitest";
+
+test("plain", () => {
+  expect(1 + 1).toBe(2);
+});
+`), 0o644)
+	}
+	var fell []string
+	r := newLL(t, dir, true)
+	r.OnFallback = func(s Spec, reason string) { fell = append(fell, s.TestFile+": "+reason) }
+	const cfg = "vitest.browser.config.ts"
+	if res := llRun(t, r, Spec{Dir: dir, TestFile: refOracle, Config: cfg, Timeout: time.Minute}); shapeOf(res) != passed {
+		t.Errorf("node project's file: %+v", res)
+	}
+	vitestSlots <- struct{}{}
+	joint, err := r.RunJoint(context.Background(), Spec{Dir: dir, Config: cfg, Timeout: time.Minute},
+		[]string{refOracle, "reference/plain.test.ts", "reference/page.browser.test.ts"})
+	<-vitestSlots
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(joint) != 2 || shapeOf(joint[refOracle]) != passed || shapeOf(joint["reference/plain.test.ts"]) != passed {
+		t.Errorf("want the node project's two files in one joint run, passed, the browser file left out; got %+v", joint)
+	}
+	if st := r.Stats(); st.Fallbacks != 0 || st.Starts != 1 || st.JointRuns != 1 {
+		t.Errorf("want one long-lived process for the node project; stats %+v, fallbacks %q", st, fell)
+	}
+	s := Spec{Dir: dir, TestFile: "reference/page.browser.test.ts", Config: cfg, Timeout: 2 * time.Minute}
+	a := llRun(t, r, s)
+	b := llRun(t, New(), s)
+	if shapeOf(a) != shapeOf(b) || a.Executed() != b.Executed() {
+		t.Errorf("browser file: long-lived runner %s (%d executed), fresh process %s (%d)", shapeOf(a), a.Executed(), shapeOf(b), b.Executed())
+	}
+	if st := r.Stats(); st.Fallbacks != 1 || st.Starts != 1 || !strings.Contains(st.LastFallback, "browser") {
+		t.Errorf("want the browser file alone in a fresh process, the long-lived one kept; stats %+v", st)
+	}
+}
