@@ -19,9 +19,8 @@ import (
 // unmodified code: which of them entered each probe, which could not run,
 // and notes on what the runs could not see.
 type Measurement struct {
-	// Entered has, per probe, the test files that entered it, sorted; nil
-	// for a probe that could not be marked.
-	Entered [][]string
+	// entered has, by probe, the test files that entered it (EnteredBy).
+	entered map[Probe][]string
 	// Unrunnable are the test files that could not run, with their first
 	// error: they measured nothing.
 	Unrunnable map[string]string
@@ -52,12 +51,9 @@ func (l *Lab) Measure(ctx context.Context, tests []string, probes []Probe) (*Mea
 	if err != nil {
 		return nil, err
 	}
-	m := &Measurement{Entered: res.Entered, Unrunnable: map[string]string{}, Runs: len(res.Baselines)}
-	if m.Entered == nil {
-		m.Entered = make([][]string, len(probes))
-	}
-	for i := range m.Entered {
-		slices.Sort(m.Entered[i])
+	m := &Measurement{entered: res.entered, Unrunnable: map[string]string{}, Runs: len(res.Baselines)}
+	for _, files := range m.entered {
+		slices.Sort(files)
 	}
 	for _, b := range res.Baselines {
 		if b.Outcome == Error && !strings.HasPrefix(b.Detail, NoTestExecuted) {
@@ -110,7 +106,7 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 	if err != nil || !t.Report {
 		return nil, false, nil // no report: vitest itself failed; the caller measures file by file
 	}
-	m = &Measurement{Runs: 1, Unrunnable: map[string]string{}, Entered: make([][]string, len(probes))}
+	m = &Measurement{Runs: 1, Unrunnable: map[string]string{}, entered: map[Probe][]string{}}
 	if len(t.Files) == 0 {
 		why := runner.RunError(t.Output)
 		if why == "" {
@@ -121,8 +117,8 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 		for _, f := range tests {
 			m.Unrunnable[f] = "the vitest run failed: " + why
 		}
-		for i := range m.Entered {
-			m.Entered[i] = []string{} // nothing ran
+		for _, p := range probes {
+			m.entered[p] = []string{} // nothing ran
 		}
 		return m, true, nil
 	}
@@ -145,22 +141,24 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 		}
 	}
 	slices.Sort(m.Notes)
-	for i := range probes {
-		if marked[i] {
-			m.Entered[i] = slices.Clone(t.Entered[strconv.Itoa(i)])
-			if m.Entered[i] == nil {
-				m.Entered[i] = []string{}
-			}
+	for p, id := range marked {
+		m.entered[p] = slices.Clone(t.Entered[id])
+		if m.entered[p] == nil {
+			m.entered[p] = []string{}
 		}
 	}
 	return m, true, nil
 }
 
+// EnteredBy lists the test files that entered probe p, sorted; nil when p
+// could not be marked (or is not one of the probes measured).
+func (m *Measurement) EnteredBy(p Probe) []string { return m.entered[p] }
+
 // markEntries writes each probe's file with an entry marker in each probe's
 // body that names the test file running it (runner.FileMarkerStatement,
 // probe i's id i), silent while a vi.mock factory runs; it adds the files
-// to written and says which probes carry a marker.
-func (l *Lab) markEntries(probes []Probe, written *[]string) ([]bool, error) {
+// to written and returns the probes that carry a marker, with its id.
+func (l *Lab) markEntries(probes []Probe, written *[]string) (map[Probe]string, error) {
 	byFile := map[string][]int{}
 	var files []string
 	for i, pr := range probes {
@@ -169,7 +167,7 @@ func (l *Lab) markEntries(probes []Probe, written *[]string) ([]bool, error) {
 		}
 		byFile[pr.Path] = append(byFile[pr.Path], i)
 	}
-	marked := make([]bool, len(probes))
+	marked := map[Probe]string{}
 	for _, f := range files {
 		ps := byFile[f]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(f)))
@@ -191,7 +189,7 @@ func (l *Lab) markEntries(probes []Probe, written *[]string) ([]bool, error) {
 		}
 		*written = append(*written, f)
 		for _, i := range ps {
-			marked[i] = true
+			marked[probes[i]] = strconv.Itoa(i)
 		}
 	}
 	return marked, nil
