@@ -40,8 +40,10 @@ type Probe struct {
 
 // instrument writes every file the tasks' mutants change, or a probe is
 // in, with the markers of all of them (a task's id; probe i's is
-// probeID(i)), and marks the tasks whose code carries one.
-func (l *Lab) instrument(tasks []*task) (*coverage, error) {
+// probeID(i), its statement entry(id)), and marks the tasks whose code
+// carries one. The baselines' probes and Measure's are marked here alike,
+// and coverage.entered reads them alike.
+func (l *Lab) instrument(tasks []*task, entry func(id string) string) (*coverage, error) {
 	c := &coverage{reached: map[string][]string{}, probes: map[Probe]string{}}
 	paths, byPath := byFile(tasks, func(*task) bool { return true })
 	probes := map[string][]int{}
@@ -72,7 +74,7 @@ func (l *Lab) instrument(tasks []*task) (*coverage, error) {
 				names = append(names, ks[i].id)
 			}
 			return runner.FileMarkersStatement(names...)
-		}, bodies, func(i int) string { return runner.FileMarkersStatement(l.probeID(ps[i])) })
+		}, bodies, func(i int) string { return entry(l.probeID(ps[i])) })
 		if err != nil {
 			continue // unmarked, as above
 		}
@@ -90,6 +92,10 @@ func (l *Lab) instrument(tasks []*task) (*coverage, error) {
 	}
 	return c, nil
 }
+
+// probeMarker is a baseline's entry marker of a probe (its id): the
+// baselines may run several test files at once (jointBaselines).
+func probeMarker(id string) string { return runner.FileMarkersStatement(id) }
 
 // probeID is probe i's marker id.
 func (l *Lab) probeID(i int) string { return fmt.Sprintf("%s-entry-%d", l.MarkerPrefix, i) }

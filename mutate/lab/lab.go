@@ -225,7 +225,7 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	var cov *coverage
 	if l.Coverage {
 		var err error
-		if cov, err = l.instrument(tasks); err != nil {
+		if cov, err = l.instrument(tasks, probeMarker); err != nil {
 			return res, err
 		}
 	}
