@@ -66,7 +66,8 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 	touched := s.touched()
 	s.Executed = map[string][]string{}
 	var probes []lab.Probe
-	var ids, tests []string
+	ids := map[lab.Probe]string{} // each probe's function
+	var tests []string
 	for _, file := range s.Production {
 		f, _ := s.Program.Module(file)
 		if f == nil {
@@ -85,8 +86,8 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 			if fn.BodyEndByte <= fn.BodyStartByte {
 				continue // no body (an overload, an abstract member)
 			}
-			probes = append(probes, lab.Probe{Path: file, Body: [2]uint{fn.BodyStartByte, fn.BodyEndByte}})
-			ids = append(ids, id)
+			p := lab.Probe{Path: file, Body: [2]uint{fn.BodyStartByte, fn.BodyEndByte}}
+			probes, ids[p] = append(probes, p), id
 			tests = append(tests, cands...)
 		}
 	}
@@ -109,9 +110,9 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		return nil, err
 	}
 	tm.Runs, s.Unrunnable = m.Runs, m.Unrunnable
-	for i, id := range ids {
-		if m.Entered[i] != nil {
-			s.Executed[id] = m.Entered[i]
+	for _, p := range probes {
+		if entered := m.EnteredBy(p); entered != nil {
+			s.Executed[ids[p]] = entered
 		}
 	}
 	return m.Notes, nil

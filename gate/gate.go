@@ -592,14 +592,11 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
 		progs.Original(file, src, syn) // a mutant that makes it is none
-		ms, index := targetMutants(file, src, syn, j, ch, opts)
-		counted := ms
-		if opts.scope() != ScopeLines && !j.module && j.changed != nil {
-			counted = nil // every mutant of the function: those on the change's code
-			for _, m := range ms {
-				if change.Counts(site(syn, m), j.changed) {
-					counted = append(counted, m)
-				}
+		ms := targetMutants(file, src, syn, j, ch, opts)
+		var counted []edit.Mutant // those on the change's code (every mutant of the function may be a target's)
+		for _, mu := range ms {
+			if opts.scope() == ScopeLines || j.module || j.changed == nil || change.Counts(site(syn, mu.edit), j.changed) {
+				counted = append(counted, mu.edit)
 			}
 		}
 		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid)
@@ -609,14 +606,13 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 			n = len(jobMutants(file, src, syn, j.fn, opts.Arid))
 		}
 		for k, m := range rs {
-			ms, index = append(ms, m), append(index, n+k)
+			ms = append(ms, &mutant{job: j, edit: m, index: n + k})
 		}
-		for k, m := range ms {
-			if !progs.Add(m) {
+		for _, mu := range ms {
+			if !progs.Add(mu.edit) {
 				continue // the program of a mutant before it, in scope: one mutant
 			}
-			mu := &mutant{job: j, edit: m, index: index[k]}
-			list.add(j.target.ID, mu.index, m)
+			list.add(j.target.ID, mu.index, mu.edit)
 			if opts.Shard.Selects(global) {
 				out = append(out, mu)
 			}

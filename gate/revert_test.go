@@ -8,6 +8,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
 // TestReverts: where the change wrote code no operator's mutant touches, a
@@ -108,7 +109,10 @@ func TestReverts(t *testing.T) {
 			} else {
 				j = &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
 			}
-			counted, _ := targetMutants("src/f.ts", src, syn, j, nil, Options{})
+			var counted []edit.Mutant
+			for _, mu := range targetMutants("src/f.ts", src, syn, j, nil, Options{}) {
+				counted = append(counted, mu.edit)
+			}
 			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base, Arid{Loggers: []string{"logger"}})
 			got := []string{}
 			for _, m := range ms {

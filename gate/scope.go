@@ -336,14 +336,13 @@ func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Func
 	return out
 }
 
-// targetMutants are job j's mutants and their indexes among all the
-// operators make in its body: with --scope function all of them; else
-// those on the code the change wrote (change.Counts on the job's changed
-// spans), or, for a list of files, those on its lines (all of them); a
-// module's only on its top-level code.
-func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) ([]edit.Mutant, []int) {
-	var out []edit.Mutant
-	var index []int
+// targetMutants are job j's mutants, each with its index among all the
+// operators make in its body (its id): with --scope function all of them;
+// else those on the code the change wrote (change.Counts on the job's
+// changed spans), or, for a list of files, those on its lines (all of
+// them); a module's only on its top-level code.
+func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) []*mutant {
+	var out []*mutant
 	for i, m := range jobMutants(file, src, syn, j.fn, opts.Arid) {
 		switch {
 		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
@@ -358,10 +357,9 @@ func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		case !ch.Touches(file, m.Original.Start.Line, m.Original.End.Line):
 			continue
 		}
-		out = append(out, m)
-		index = append(index, i)
+		out = append(out, &mutant{job: j, edit: m, index: i})
 	}
-	return out, index
+	return out
 }
 
 // within reports whether mutant m lies in one of spans.
@@ -425,7 +423,7 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 	}
 	fn, entry := moduleBody(syn, file)
 	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
-	if ms, _ := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
+	if ms := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
 		if rs, _ := reverts(file, src, syn, j, changed, nil, base, opts.Arid); len(rs) == 0 {
 			return nil, true // declarations, imports: nothing an operator changes, nothing to revert
 		}

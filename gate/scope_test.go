@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -129,9 +130,13 @@ func TestTokenScopeMutants(t *testing.T) {
 				file := analyzer.Parse("src/f.ts", src)
 				j = &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: file.Functions[0], changed: changed}
 			}
-			ms, _ := targetMutants("src/f.ts", src, syn, j, nil, Options{})
+			all := jobMutants("src/f.ts", src, syn, j.fn, Arid{})
 			got := []string{}
-			for _, m := range ms {
+			for _, mu := range targetMutants("src/f.ts", src, syn, j, nil, Options{}) {
+				m := mu.edit
+				if mu.job != j || mu.index >= len(all) || !reflect.DeepEqual(all[mu.index], m) {
+					t.Errorf("%s %s: index %d is not its place among the target's %d mutants", m.Operator, m.Replacement, mu.index, len(all))
+				}
 				got = append(got, fmt.Sprintf("%s %s: %s", m.Operator, m.Replacement, src[m.Original.Start.Offset:m.Original.End.Offset]))
 			}
 			if !slices.Equal(got, tc.want) {

@@ -22,7 +22,7 @@ import (
 // coverage is what the coverage runs established. A nil *coverage is "no
 // coverage": every mutant runs against every test file.
 type coverage struct {
-	probed   []bool              // per probe (Lab.Probes): its body carries an entry marker
+	probes   map[Probe]string    // the probes whose body carries an entry marker, with its id
 	reached  map[string][]string // test file → the marker ids it reached (sorted)
 	written  []string            // the instrumented files, restored after the baselines
 	restored bool
@@ -40,9 +40,11 @@ type Probe struct {
 
 // instrument writes every file the tasks' mutants change, or a probe is
 // in, with the markers of all of them (a task's id; probe i's is
-// probeID(i)), and marks the tasks whose code carries one.
-func (l *Lab) instrument(tasks []*task) (*coverage, error) {
-	c := &coverage{reached: map[string][]string{}, probed: make([]bool, len(l.Probes))}
+// probeID(i), its statement entry(id)), and marks the tasks whose code
+// carries one. The baselines' probes and Measure's are marked here alike,
+// and coverage.entered reads them alike.
+func (l *Lab) instrument(tasks []*task, entry func(id string) string) (*coverage, error) {
+	c := &coverage{reached: map[string][]string{}, probes: map[Probe]string{}}
 	paths, byPath := byFile(tasks, func(*task) bool { return true })
 	probes := map[string][]int{}
 	for i, pr := range l.Probes {
@@ -72,7 +74,7 @@ func (l *Lab) instrument(tasks []*task) (*coverage, error) {
 				names = append(names, ks[i].id)
 			}
 			return runner.FileMarkersStatement(names...)
-		}, bodies, func(i int) string { return runner.FileMarkersStatement(l.probeID(ps[i])) })
+		}, bodies, func(i int) string { return entry(l.probeID(ps[i])) })
 		if err != nil {
 			continue // unmarked, as above
 		}
@@ -85,37 +87,36 @@ func (l *Lab) instrument(tasks []*task) (*coverage, error) {
 			t.marked = covered[i]
 		}
 		for _, pi := range ps {
-			c.probed[pi] = true
+			c.probes[l.Probes[pi]] = l.probeID(pi)
 		}
 	}
 	return c, nil
 }
 
+// probeMarker is a baseline's entry marker of a probe (its id): the
+// baselines may run several test files at once (jointBaselines).
+func probeMarker(id string) string { return runner.FileMarkersStatement(id) }
+
 // probeID is probe i's marker id.
 func (l *Lab) probeID(i int) string { return fmt.Sprintf("%s-entry-%d", l.MarkerPrefix, i) }
 
-// entered lists, per probe, the test files (of tests, in order) whose
-// baseline entered it; nil for a probe that could not be marked (its file
-// does not parse); and the same by probe.
-func (c *coverage) entered(l *Lab, tests []string) ([][]string, map[Probe][]string) {
+// entered lists, by probe, the test files (of tests, in order) whose
+// baseline entered it; a probe that could not be marked (its file does
+// not parse) is not in it.
+func (c *coverage) entered(tests []string) map[Probe][]string {
 	if c == nil {
-		return nil, nil
+		return nil
 	}
-	out, by := make([][]string, len(l.Probes)), map[Probe][]string{}
-	for i, p := range l.Probes {
-		if !c.probed[i] {
-			continue
-		}
-		id := l.probeID(i)
-		out[i] = []string{}
+	by := map[Probe][]string{}
+	for p, id := range c.probes {
+		by[p] = []string{}
 		for _, t := range tests {
 			if _, ok := slices.BinarySearch(c.reached[t], id); ok {
-				out[i] = append(out[i], t)
+				by[p] = append(by[p], t)
 			}
 		}
-		by[p] = out[i]
 	}
-	return out, by
+	return by
 }
 
 // markerID is the marker id of the lab's k-th job's mutant.

@@ -168,6 +168,16 @@ func TestCoverage(t *testing.T) {
 	}
 }
 
+// enteredBy is each probe's answer (by), in the probes' order: for a test
+// to print.
+func enteredBy(by func(Probe) []string, probes []Probe) [][]string {
+	var out [][]string
+	for _, p := range probes {
+		out = append(out, by(p))
+	}
+	return out
+}
+
 // TestProbes: each probe's entry marker tells which test files' baselines
 // entered the function (with or without mutants in the lab), a probe that
 // cannot be marked is nil (not "entered by none"), and the files
@@ -201,10 +211,10 @@ func TestProbes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := fmt.Sprint(res.Entered), "[[a.test.ts] [b.test.ts] [] []]"; got != want {
+		if got, want := fmt.Sprint(enteredBy(res.EnteredBy, l.Probes)), "[[a.test.ts] [b.test.ts] [] []]"; got != want {
 			t.Errorf("mutant %v: entered %s, want %s", withMutant, got, want)
 		}
-		if res.Entered[3] != nil {
+		if res.EnteredBy(l.Probes[3]) != nil {
 			t.Errorf("mutant %v: a probe that could not be marked counts as measured", withMutant)
 		}
 		if withMutant && (len(res.Mutants) != 1 || fmt.Sprint(res.Mutants[0].CoveredBy) != "[b.test.ts]") {

@@ -67,8 +67,8 @@ func TestExecuteJobs(t *testing.T) {
 	}
 }
 
-// TestEnteredBy: a probe's answer is found by the probe itself, as
-// Entered has it in the probes' order.
+// TestEnteredBy: a probe's answer is found by the probe itself, whatever
+// the probes' order; a probe that could not be marked has none (nil).
 func TestEnteredBy(t *testing.T) {
 	orig := "export function f(a: number) {\n  return a + 1;\n}\nexport function g(a: number) {\n  return a * 2;\n}\n"
 	body := func(s string) [2]uint {
@@ -84,10 +84,8 @@ func TestEnteredBy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, p := range probes {
-		if got, want := fmt.Sprint(res.EnteredBy(p)), fmt.Sprint(res.Entered[i]); got != want || (res.EnteredBy(p) == nil) != (res.Entered[i] == nil) {
-			t.Errorf("probe %d: EnteredBy %s, Entered %s", i, got, want)
-		}
+	if got := res.EnteredBy(probes[2]); got != nil {
+		t.Errorf("a probe that could not be marked: entered %v", got)
 	}
 	if got := fmt.Sprint(res.EnteredBy(probes[0]), res.EnteredBy(probes[1])); got != "[b.test.ts] [a.test.ts b.test.ts]" {
 		t.Errorf("entered %s", got)

@@ -109,7 +109,7 @@ func jointBaselines(t *testing.T, env, node string) {
 			}
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "entered %v idle %v mutants %d", res.Entered, res.Idle, len(res.Mutants))
+		fmt.Fprintf(&b, "entered %v idle %v mutants %d", enteredBy(res.EnteredBy, probes), res.Idle, len(res.Mutants))
 		return b.String(), st
 	}
 	want := `src/ja.test.ts=passed "" tests: inc/passed/

@@ -85,7 +85,7 @@ type Lab struct {
 	// test file in order until one kills it.
 	Coverage bool
 	// Probes are functions whose entry the baselines record (Coverage
-	// only): Result.Entered says which test files ran each.
+	// only): Result.EnteredBy says which test files ran each.
 	Probes []Probe
 	// Factories are the vi.mock factories of the test and setup files, by
 	// file (byte ranges): Measure's entry markers record nothing while one
@@ -143,11 +143,9 @@ type Result struct {
 	// Mutants answers each job, in the jobs' order, with one run carrying
 	// its key, when every baseline passed; else none.
 	Mutants []Run
-	// Entered has, per probe (Lab.Probes), the test files whose baseline
-	// entered it, in the order of the tests; nil for a probe that could not
-	// be marked.
-	Entered [][]string
-	entered map[Probe][]string // Entered by probe (EnteredBy)
+	// entered has, by probe (Lab.Probes), the test files whose baseline
+	// entered it (EnteredBy).
+	entered map[Probe][]string
 	// Idle are the test files whose baseline reached no marker, or executed
 	// no test (with Probes only): they run none of the code under test,
 	// whatever their outcome, and no mutant runs against them.
@@ -227,7 +225,7 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	var cov *coverage
 	if l.Coverage {
 		var err error
-		if cov, err = l.instrument(tasks); err != nil {
+		if cov, err = l.instrument(tasks, probeMarker); err != nil {
 			return res, err
 		}
 	}
@@ -325,7 +323,7 @@ type baselined struct {
 }
 
 // baselines runs every test file on the unmodified code (the coverage runs
-// when cov is set), in res.Baselines, and with probes res.Entered and
+// when cov is set), in res.Baselines, and with probes res.entered and
 // res.Idle.
 func (l *Lab) baselines(ctx context.Context, res *Result, tests []string, cov *coverage, bt time.Duration) (baselined, error) {
 	b := baselined{used: tests, green: true, jointOnly: map[string]bool{}}
@@ -368,7 +366,7 @@ func (l *Lab) baselines(ctx context.Context, res *Result, tests []string, cov *c
 	if err := cov.restore(l.Files); err != nil {
 		return b, err
 	}
-	res.Entered, res.entered = cov.entered(l, tests)
+	res.entered = cov.entered(tests)
 	if hung {
 		b.green = false // no mutant runs: the verdict cannot rest on the baselines
 		return b, ctx.Err()

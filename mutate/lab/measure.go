@@ -7,11 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/oracle-ts/oracle/internal/text"
-	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -19,9 +17,8 @@ import (
 // unmodified code: which of them entered each probe, which could not run,
 // and notes on what the runs could not see.
 type Measurement struct {
-	// Entered has, per probe, the test files that entered it, sorted; nil
-	// for a probe that could not be marked.
-	Entered [][]string
+	// entered has, by probe, the test files that entered it (EnteredBy).
+	entered map[Probe][]string
 	// Unrunnable are the test files that could not run, with their first
 	// error: they measured nothing.
 	Unrunnable map[string]string
@@ -31,6 +28,10 @@ type Measurement struct {
 	// Runs counts the vitest runs it took (1: every file at once).
 	Runs int
 }
+
+// EnteredBy lists the test files that entered probe p, sorted; nil when p
+// could not be marked (or is not one of the probes measured).
+func (m *Measurement) EnteredBy(p Probe) []string { return m.entered[p] }
 
 // Measure runs tests on the unmodified code with an entry marker in each
 // probe, and says which test files entered each (the answer to "which
@@ -52,12 +53,9 @@ func (l *Lab) Measure(ctx context.Context, tests []string, probes []Probe) (*Mea
 	if err != nil {
 		return nil, err
 	}
-	m := &Measurement{Entered: res.Entered, Unrunnable: map[string]string{}, Runs: len(res.Baselines)}
-	if m.Entered == nil {
-		m.Entered = make([][]string, len(probes))
-	}
-	for i := range m.Entered {
-		slices.Sort(m.Entered[i])
+	m := &Measurement{entered: res.entered, Unrunnable: map[string]string{}, Runs: len(res.Baselines)}
+	for _, files := range m.entered {
+		slices.Sort(files)
 	}
 	for _, b := range res.Baselines {
 		if b.Outcome == Error && !strings.HasPrefix(b.Detail, NoTestExecuted) {
@@ -72,23 +70,42 @@ func (l *Lab) Measure(ctx context.Context, tests []string, probes []Probe) (*Mea
 }
 
 // measureTogether is Measure's one run of every test file at once; ok is
-// false when it gave no report.
+// false when it gave no report. Its probes carry the markers the
+// baselines' do (instrument), silent while a vi.mock factory runs, and
+// coverage.entered reads them as it reads the baselines'.
+//
+// The run itself is not the baselines' joint run (jointBaselines), on
+// purpose: it is a plain `vitest run` of the user's pool (any vitest; the
+// long-lived runner's joint run needs vitest 4 and one package's vitest for
+// every file, so on vitest 3, as unjs/h3 pins, and across a workspace's
+// packages it runs nothing), and it counts what each file ran even when a
+// file fails or vitest reports an error no file owns, where a joint
+// baseline attributes nothing (its result stands for the file's own run,
+// which must be exact); a baseline also needs a bound and each file's own
+// time (DerivedTimeout, BaselineBound), which a plain run does not give.
 func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Probe) (m *Measurement, ok bool, err error) {
 	if err := runner.CheckMarkerSupport(ctx); err != nil {
 		return nil, false, nil
 	}
+	one := *l
+	one.Probes = probes
+	cov, err := one.instrument(nil, func(id string) string {
+		return "if (!globalThis." + inFactory + ") { " + runner.FileMarkerStatement(id) + " }"
+	})
+	if err != nil {
+		return nil, false, err
+	}
 	var written []string
 	defer func() {
+		if rerr := cov.restore(l.Files); rerr != nil && err == nil {
+			err = rerr
+		}
 		for _, f := range written {
 			if rerr := l.Files.Restore(f); rerr != nil && err == nil {
 				err = fmt.Errorf("sandbox: %w", rerr)
 			}
 		}
 	}()
-	marked, err := l.markEntries(probes, &written)
-	if err != nil {
-		return nil, false, err
-	}
 	for _, f := range slices.Sorted(maps.Keys(l.Factories)) {
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(f)))
 		if err != nil {
@@ -110,7 +127,7 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 	if err != nil || !t.Report {
 		return nil, false, nil // no report: vitest itself failed; the caller measures file by file
 	}
-	m = &Measurement{Runs: 1, Unrunnable: map[string]string{}, Entered: make([][]string, len(probes))}
+	m = &Measurement{Runs: 1, Unrunnable: map[string]string{}}
 	if len(t.Files) == 0 {
 		why := runner.RunError(t.Output)
 		if why == "" {
@@ -121,8 +138,9 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 		for _, f := range tests {
 			m.Unrunnable[f] = "the vitest run failed: " + why
 		}
-		for i := range m.Entered {
-			m.Entered[i] = []string{} // nothing ran
+		m.entered = map[Probe][]string{}
+		for _, p := range probes {
+			m.entered[p] = []string{} // nothing ran
 		}
 		return m, true, nil
 	}
@@ -145,56 +163,24 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 		}
 	}
 	slices.Sort(m.Notes)
-	for i := range probes {
-		if marked[i] {
-			m.Entered[i] = slices.Clone(t.Entered[strconv.Itoa(i)])
-			if m.Entered[i] == nil {
-				m.Entered[i] = []string{}
-			}
-		}
-	}
+	m.entered = cov.entered(recordEntered(cov, t.Entered))
 	return m, true, nil
 }
 
-// markEntries writes each probe's file with an entry marker in each probe's
-// body that names the test file running it (runner.FileMarkerStatement,
-// probe i's id i), silent while a vi.mock factory runs; it adds the files
-// to written and says which probes carry a marker.
-func (l *Lab) markEntries(probes []Probe, written *[]string) ([]bool, error) {
-	byFile := map[string][]int{}
-	var files []string
-	for i, pr := range probes {
-		if byFile[pr.Path] == nil {
-			files = append(files, pr.Path)
-		}
-		byFile[pr.Path] = append(byFile[pr.Path], i)
-	}
-	marked := make([]bool, len(probes))
-	for _, f := range files {
-		ps := byFile[f]
-		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(f)))
-		if err != nil {
-			continue
-		}
-		bodies := make([][2]uint, len(ps))
-		for k, i := range ps {
-			bodies[k] = probes[i].Body
-		}
-		src, _, err := edit.Instrument(f, orig, nil, nil, bodies, func(k int) string {
-			return "if (!globalThis." + inFactory + ") { " + runner.FileMarkerStatement(strconv.Itoa(ps[k])) + " }"
-		})
-		if err != nil {
-			continue
-		}
-		if err := l.Files.WriteFile(f, src); err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		*written = append(*written, f)
-		for _, i := range ps {
-			marked[i] = true
+// recordEntered records in cov the marker ids each test file entered, from
+// a run's files by id, and returns those files, sorted.
+func recordEntered(cov *coverage, byID map[string][]string) []string {
+	reached := map[string][]string{}
+	for id, files := range byID {
+		for _, f := range files {
+			reached[f] = append(reached[f], id)
 		}
 	}
-	return marked, nil
+	for f, ids := range reached {
+		slices.Sort(ids)
+		cov.record(f, ids)
+	}
+	return slices.Sorted(maps.Keys(reached))
 }
 
 // inFactory is the global counting the vi.mock factories running.

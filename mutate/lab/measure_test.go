@@ -114,7 +114,7 @@ func TestMeasureReal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("entered %v unrunnable %v notes %v runs %d", m.Entered, m.Unrunnable, m.Notes, m.Runs)
+			got := fmt.Sprintf("entered %v unrunnable %v notes %v runs %d", enteredBy(m.EnteredBy, probes), m.Unrunnable, m.Notes, m.Runs)
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
