@@ -29,8 +29,9 @@ import (
 // redBaseline is one candidate's red baseline.
 type redBaseline struct {
 	run lab.Run
-	// atBase: it fails the same way at the base revision.
-	atBase bool
+	// atBase: it fails the same way at the base revision; greenAtBase: it
+	// passes there.
+	atBase, greenAtBase bool
 }
 
 // skippedOnly: a baseline whose file loaded and whose every test was
@@ -163,6 +164,7 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 		o, detail := lab.BaselineOutcome(r)
 		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests}
 		red.atBase = o != lab.Passed && failure(base) == failure(head)
+		red.greenAtBase = o == lab.Passed
 	}
 	return nil
 }

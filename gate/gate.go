@@ -768,6 +768,9 @@ type measured struct {
 	lr      *lab.Result
 	idle    map[string]bool
 	red     map[string]string
+	// retried are the candidates red once on the code as it is and green
+	// at the base, run again (flaky), with their first failure.
+	retried map[string]string
 	related []string
 	ran     map[string]*mutant
 	notes   []string
@@ -799,7 +802,7 @@ func (m *measured) stop(res *Result) bool {
 // and is not red; a baseline that did not end within the bound is an
 // ERROR.
 func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*mutant, opts Options) (*measured, error) {
-	m := &measured{idle: map[string]bool{}, red: map[string]string{}, ran: map[string]*mutant{}}
+	m := &measured{idle: map[string]bool{}, red: map[string]string{}, retried: map[string]string{}, ran: map[string]*mutant{}}
 	for _, j := range jobs {
 		m.related = append(m.related, j.target.Tests...) // the union of the candidates: every one runs its baseline
 	}
@@ -814,11 +817,20 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 	}
 	for {
 		reds, stopped := m.judgeBaselines(opts.BaselineTimeout > 0)
+		m.noteFlaky(opts)
 		if stopped {
 			return m, nil
 		}
 		if err := checkAtBase(ctx, root, reds, opts, l.BaselineTimeout); err != nil {
 			return nil, err
+		}
+		if m.retry(reds) {
+			// Red now, green at the base: once more before it is the change's.
+			related := slices.DeleteFunc(slices.Clone(m.related), func(t string) bool { return m.idle[t] })
+			if m.lr, err = l.ExecuteJobs(ctx, related, labJobs(left, m.idle)); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		dropped := m.judgeRed(reds, opts)
 		if m.verdict != "" || !dropped || len(m.lr.Mutants) == len(left) {
@@ -832,6 +844,32 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 		}
 		if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, m.idle)); err != nil {
 			return nil, err
+		}
+	}
+}
+
+// retry marks for a run again the red candidates that pass at the base and
+// did not run again yet, and says whether there are any: a test that fails
+// at random (a timing assertion or a test time-out on a loaded machine, an
+// order-dependent test) is no more the change's than a flaky test's
+// failure is a kill (SPEC "Runs and kills": repeated once). Red again, it
+// is the change's (FAIL tests); green, a note names it.
+func (m *measured) retry(reds []redBaseline) bool {
+	again := false
+	for _, r := range reds {
+		if _, done := m.retried[r.run.Test]; r.greenAtBase && !done {
+			m.retried[r.run.Test], again = r.run.Detail, true
+		}
+	}
+	return again
+}
+
+// noteFlaky notes the candidates run again that passed then.
+func (m *measured) noteFlaky(opts Options) {
+	for _, b := range m.lr.Baselines {
+		if first, ok := m.retried[b.Test]; ok && first != "" && b.Outcome == lab.Passed {
+			m.notes = append(m.notes, fmt.Sprintf("the related test %s failed on the code as it is (%s), passed when run again, and passes at the base %.12s: a flaky test; its second run counts", b.Test, first, opts.Origin.Base))
+			m.retried[b.Test] = "" // noted
 		}
 	}
 }
