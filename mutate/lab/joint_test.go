@@ -186,14 +186,14 @@ func TestJointBatchesReal(t *testing.T) {
 	}
 	// Without coverage every mutant runs against both test files in order:
 	// spin's batch waits for neg's (which kills plus: spin's batch must not
-	// hold it), so the batches run one by one, and only the baselines
-	// together.
+	// hold it), so the batches run one by one, and the baselines together,
+	// and the survivor's confirmation against both files (jointPasses).
 	res, st := run(false, false)
 	if got, want := summarize(res), "test:loop=timeout test:minus=killed/batched test:plus=killed/batched test:same=survived"; got != want {
 		t.Errorf("without coverage: %s\nwant %s", got, want)
 	}
-	if st.JointRuns != 1 {
-		t.Errorf("without coverage: %d joint runs, want the baselines' only: %+v", st.JointRuns, st)
+	if st.JointRuns != 2 || st.JointFiles != 4 {
+		t.Errorf("without coverage: %d joint runs of %d files, want the baselines' and the survivor's, of 2 files each: %+v", st.JointRuns, st.JointFiles, st)
 	}
 }
 
@@ -246,5 +246,58 @@ it("negates after ka", () => {
 	}
 	if strings.Join(got, " ") != "src/ka.test.ts=passed src/kb.test.ts=failed" || len(res.Mutants) != 0 {
 		t.Errorf("baselines %v, %d mutants judged (%s); want kb red and none judged", got, len(res.Mutants), summarize(res))
+	}
+}
+
+// TestJointSurvivorReal: a survivor of its batch is confirmed against its
+// test files in one vitest run (jointPasses), not one run per file: with
+// three files that each run the mutated code and pass, one joint run
+// confirms it; a mutant one file kills is killed by that file's own run
+// (the joint run never gives a kill). Outcomes equal a run per file's.
+func TestJointSurvivorReal(t *testing.T) {
+	files := map[string]string{"src/neg.ts": negSrc}
+	var tests []string
+	for _, n := range []string{"a", "b", "c"} {
+		f := "src/neg" + n + ".test.ts"
+		files[f] = negTest
+		tests = append(tests, f)
+	}
+	// c also checks the sign of zero: "-x + 0" makes +0 of -0.
+	files["src/negc.test.ts"] = strings.Replace(negTest, "expect(neg(2)).toBe(-2);", "expect(neg(2)).toBe(-2);\n  expect(Object.is(neg(0), -0)).toBe(true);", 1)
+	repo := pipelineCopy(t, "pipeline", files)
+	at := strings.Index(negSrc, "return -x;")
+	mutant := func(sub, text string) edit.Mutant {
+		m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ms := []edit.Mutant{mutant("same", "return -x * 1;"), mutant("zero", "return -x + 0;")}
+	want := "test:same=survived test:zero=killed"
+	for _, noJoint := range []bool{true, false} {
+		res, st := labRun(t, repo, "", Lab{Coverage: true, Isolate: true, NoJoint: noJoint}, tests, ms)
+		if got := summarize(res); got != want {
+			t.Errorf("noJoint %v: %s\nwant %s", noJoint, got, want)
+		}
+		if k := res.Mutants[1]; k.Test != "src/negc.test.ts" || k.KilledBy == "" {
+			t.Errorf("noJoint %v: zero killed by %s (%q), want negc's own run", noJoint, k.Test, k.KilledBy)
+		}
+		t.Logf("noJoint %v: %+v", noJoint, st)
+		// Isolate: every mutant alone, expected to survive or not. Both
+		// against 3 files: below JointMutantFiles, and no batch said
+		// "survivor": a run per file each, joint or not.
+		if st.JointRuns > 1 {
+			t.Errorf("noJoint %v: %d joint runs, want the baselines' at most", noJoint, st.JointRuns)
+		}
+	}
+	// Batched without coverage (prove's): "same" passes its batch and is
+	// confirmed in one joint run of its three files.
+	res, st := labRun(t, repo, "", Lab{}, tests, ms)
+	if got := summarize(res); got != "test:same=survived test:zero=killed/batched" {
+		t.Errorf("batched: %s", got)
+	}
+	if st.JointRuns != 2 || st.JointFiles != 6 {
+		t.Errorf("batched: %d joint runs of %d files, want the baselines' and the survivor's, of 3 files each: %+v", st.JointRuns, st.JointFiles, st)
 	}
 }
