@@ -146,12 +146,14 @@ func TestGateTokenScope(t *testing.T) {
 			if !slices.Equal(mutants, tc.mutants) {
 				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
 			}
+			if !tc.byHand {
+				return
+			}
+			// Each mutant applied by hand (the sources are ASCII: columns
+			// are bytes), the suite run with vitest: all of them in one
+			// vitest run (byHand).
+			var applied []handMutant
 			for _, m := range r.Mutants {
-				if !tc.byHand {
-					break
-				}
-				// The mutant applied by hand (the sources are ASCII: columns
-				// are bytes), the suite run with vitest.
 				path := filepath.Join(g.dir, m.File)
 				orig, err := os.ReadFile(path)
 				if err != nil {
@@ -165,17 +167,71 @@ func TestGateTokenScope(t *testing.T) {
 					return off + col - 1
 				}
 				mutated := string(orig[:offset(m.Line, m.Column)]) + m.Replacement + string(orig[offset(m.EndLine, m.EndColumn):])
-				os.WriteFile(path, []byte(mutated), 0o644)
-				vr := runVitest(t, v4(t), g.dir)
-				os.WriteFile(path, orig, 0o644)
-				byHand := "killed"
-				if vr.failures() == "" && vr.NumPassedTests > 0 {
-					byHand = "survived"
-				}
-				if byHand != m.Outcome {
-					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, mutated)
+				applied = append(applied, handMutant{m.File, mutated})
+			}
+			for i, byHand := range byHand(t, g.dir, applied) {
+				if m := r.Mutants[i]; byHand != m.Outcome {
+					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, applied[i].src)
 				}
 			}
 		})
 	}
+}
+
+// handMutant is a mutant applied by hand: the file it mutates (slash path
+// from the repository's root) and that file's mutated text.
+type handMutant struct{ file, src string }
+
+// byHand is what vitest says of each mutant applied by hand to the
+// repository at dir (its src/ and test/): "killed" when a test fails or
+// none passes, else "survived". Mutant i is applied in a copy of src/ and
+// test/ in dir/byhand/<i>/ (the tests import ../src/…), and one vitest run
+// runs every copy's test files: vitest runs each test file in a module
+// graph of its own, so copy i's files give what a run of the suite with
+// mutant i applied gives, without a vitest start per mutant.
+func byHand(t *testing.T, dir string, ms []handMutant) []string {
+	t.Helper()
+	for i, m := range ms {
+		copyDir := filepath.Join(dir, "byhand", fmt.Sprint(i))
+		for _, sub := range []string{"src", "test"} {
+			if err := os.CopyFS(filepath.Join(copyDir, sub), os.DirFS(filepath.Join(dir, sub))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(copyDir, m.file), []byte(m.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer os.RemoveAll(filepath.Join(dir, "byhand"))
+	vr := runVitest(t, v4(t), dir, "byhand/")
+	real, err := filepath.EvalSymlinks(dir) // vitest names files by their real path
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := make([]string, len(ms))
+	for i := range ms {
+		prefix := filepath.Join(real, "byhand", fmt.Sprint(i)) + string(filepath.Separator)
+		failed, passed, files := false, 0, 0
+		for _, f := range vr.TestResults {
+			if !strings.HasPrefix(f.Name, prefix) {
+				continue
+			}
+			files++
+			failed = failed || f.Message != ""
+			for _, a := range f.AssertionResults {
+				failed = failed || a.Status == "failed"
+				if a.Status == "passed" {
+					passed++
+				}
+			}
+		}
+		if files == 0 {
+			t.Fatalf("vitest ran no test file of %s\n%s", prefix, vr.failures())
+		}
+		outcomes[i] = "killed"
+		if !failed && passed > 0 {
+			outcomes[i] = "survived"
+		}
+	}
+	return outcomes
 }

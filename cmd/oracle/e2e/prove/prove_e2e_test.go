@@ -319,65 +319,16 @@ func TestProveInterrupted(t *testing.T) {
 	}
 }
 
-// TestProveConcurrencyDeterministic: mutants spread over two sandboxes give
-// the same document as one at a time, run for run (timings aside), and the
-// JSON says where the time went.
-func TestProveConcurrencyDeterministic(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	runs := func(conc string) (string, map[string]any) {
-		args := []string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
-		code, out, errs := oracle(t, args...)
-		var doc map[string]any
-		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
-			t.Fatalf("--concurrency %s: exit %d %v\n%s\n%s", conc, code, err, out, errs)
-		}
-		timings, _ := doc["timings"].(map[string]any)
-		delete(doc, "timings")
-		for _, op := range doc["operations"].([]any) {
-			for _, r := range op.(map[string]any)["runs"].([]any) {
-				delete(r.(map[string]any), "seconds")
-			}
-		}
-		b, _ := json.MarshalIndent(doc, "", " ")
-		return string(b), timings
-	}
-	one, t1 := runs("1")
-	two, t2 := runs("2")
-	if one != two {
-		t.Errorf("--concurrency 2 differs from 1:\n%s\n---\n%s", two, one)
-	}
-	if t1["concurrency"] != 1.0 || t2["concurrency"] != 2.0 || t2["mutants"] != 11.0 || t2["runs"] != 12.0 {
-		t.Errorf("timings: %v / %v", t1, t2)
-	}
-	for _, k := range []string{"sandbox_seconds", "runs_seconds", "total_seconds", "baseline_seconds", "batches_seconds"} {
-		if v, _ := t2[k].(float64); v <= 0 {
-			t.Errorf("timings.%s = %v", k, t2[k])
-		}
-	}
-	// The slowest mutant runs, with their ids, slowest first.
-	slow, _ := t2["slowest"].([]any)
-	last := math.Inf(1)
-	for _, s := range slow {
-		m, _ := s.(map[string]any)
-		sec, _ := m["seconds"].(float64)
-		if m["operation"] != "skip-enrichment" || m["mutant"] == "" || sec > last {
-			t.Errorf("timings.slowest: %v", slow)
-		}
-		last = sec
-	}
-	if len(slow) != 5 || t2["hit_limits"] != 0.0 {
-		t.Errorf("timings: %d slowest, hit_limits %v", len(slow), t2["hit_limits"])
-	}
-	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
-		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
-	}
-}
-
 // TestProveBatchedEqualsIsolated: the differential test of the batched
 // engine. On the sample's ticket, on the code as it is and broken each way
 // gen's tests break it, prove (batched) gives the document --isolate gives
 // (a vitest run per mutant), run for run, timings aside; and on the code as
-// it is the batch decided every mutant.
+// it is the batch decided every mutant. And on the code as it is, mutants
+// spread over two sandboxes (--concurrency 2) give the same document as one
+// at a time, run for run (timings aside, why a mutant ran alone included),
+// and the JSON says where the time went (this was
+// TestProveConcurrencyDeterministic, which ran the --concurrency 1 prove
+// the batched one here is).
 func TestProveBatchedEqualsIsolated(t *testing.T) {
 	dir := copySample(t, "pipeline", v4(t).nodeModules)
 	index := filepath.Join(dir, "src/server/index.ts")
@@ -391,7 +342,13 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 	}
 	for _, c := range cases {
 		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
-		batched, tb := doc()
+		var batched string
+		var tb map[string]any
+		if c.old == "" {
+			batched, tb = proveConcurrency(t, dir)
+		} else {
+			batched, tb = doc()
+		}
 		isolated, ti := doc("--isolate")
 		if batched != isolated {
 			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
@@ -422,24 +379,80 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 // without why a mutant ran alone (every one does with --isolate).
 func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
 	t.Helper()
-	args := append([]string{"prove", "--json", "--timings", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
-	_, out, errs := oracle(t, args...)
+	d, timings, _ := proveDoc(t, dir, ticket, "1", extra...)
+	return docText(d, "seconds", "aloneWhy"), timings
+}
+
+// proveDoc is prove --json --timings --concurrency conc of ticket in dir:
+// the document without its timings, the timings and the exit code.
+func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[string]any, map[string]any, int) {
+	t.Helper()
+	args := append([]string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, ticket)}, extra...)
+	code, out, errs := oracle(t, args...)
 	var d map[string]any
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
+		t.Fatalf("%v: %v\n%s\n%s", args, err, out, errs)
 	}
 	timings, _ := d["timings"].(map[string]any)
 	delete(d, "timings")
+	return d, timings, code
+}
+
+// docText is a prove document indented, without the runs' fields named.
+func docText(d map[string]any, fields ...string) string {
 	ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
 	for _, op := range ops {
 		runs, _ := op.(map[string]any)["runs"].([]any)
 		for _, r := range runs {
-			delete(r.(map[string]any), "seconds")
-			delete(r.(map[string]any), "aloneWhy")
+			for _, f := range fields {
+				delete(r.(map[string]any), f)
+			}
 		}
 	}
 	b, _ := json.MarshalIndent(d, "", " ")
-	return string(b), timings
+	return string(b)
+}
+
+// proveConcurrency proves the sample's ticket in dir with --concurrency 1
+// and 2: the same document, run for run (seconds aside), and timings that
+// say where the time went. It returns what proveDocOf returns for the
+// --concurrency 1 prove.
+func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
+	t.Helper()
+	d1, t1, code1 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "1")
+	d2, t2, code2 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "2")
+	if code1 != 0 || code2 != 0 {
+		t.Fatalf("--concurrency 1, 2: exit %d, %d", code1, code2)
+	}
+	if one, two := docText(d1, "seconds"), docText(d2, "seconds"); one != two {
+		t.Errorf("--concurrency 2 differs from 1:\n%s\n---\n%s", two, one)
+	}
+	if t1["concurrency"] != 1.0 || t2["concurrency"] != 2.0 || t2["mutants"] != 11.0 || t2["runs"] != 12.0 {
+		t.Errorf("timings: %v / %v", t1, t2)
+	}
+	for _, k := range []string{"sandbox_seconds", "runs_seconds", "total_seconds", "baseline_seconds", "batches_seconds"} {
+		if v, _ := t2[k].(float64); v <= 0 {
+			t.Errorf("timings.%s = %v", k, t2[k])
+		}
+	}
+	// The slowest mutant runs, with their ids, slowest first.
+	slow, _ := t2["slowest"].([]any)
+	last := math.Inf(1)
+	for _, s := range slow {
+		m, _ := s.(map[string]any)
+		sec, _ := m["seconds"].(float64)
+		if m["operation"] != "skip-enrichment" || m["mutant"] == "" || sec > last {
+			t.Errorf("timings.slowest: %v", slow)
+		}
+		last = sec
+	}
+	if len(slow) != 5 || t2["hit_limits"] != 0.0 {
+		t.Errorf("timings: %d slowest, hit_limits %v", len(slow), t2["hit_limits"])
+	}
+	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
+		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
+	}
+	return docText(d1, "seconds", "aloneWhy"), t1
 }
 
 // TestProveTempDirectory: after a prove nothing is left in the system's temp
