@@ -1,6 +1,7 @@
 package gate
 
 import (
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,22 +19,22 @@ import (
 // TestGateEndToEnd's cached count and TestProveOrdersBatched's timings for
 // gate, TestAuditPipelineSample for audit.)
 func TestSameInputsSameBytes(t *testing.T) {
-	nm := v4(t).nodeModules
-	pipeline := copySample(t, "pipeline", nm)
+	nm := V4(t).NodeModules
+	pipeline := CopySample(t, "pipeline", nm)
 	manifest := filepath.Join(pipeline, "tickets/PROJ-142.yaml")
 
-	g := gitRepo{t, t.TempDir()}
-	if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+	g := Repo{T: t, Dir: t.TempDir()}
+	if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	g.git("init", "-q")
-	g.commit("base", map[string]string{
+	g.Git("init", "-q")
+	g.Commit("base", map[string]string{
 		".gitignore":         "node_modules\n.oracle\n",
 		"package.json":       `{"name":"shop","private":true,"type":"module"}`,
 		"src/price.ts":       "export function discount(total: number): number {\n  return total;\n}\n",
 		"test/price.test.ts": "import { it, expect } from 'vitest';\nimport { discount } from '../src/price';\nit('discounts', () => { expect(discount(200)).toBe(180); expect(discount(50)).toBe(50); });\n",
 	})
-	g.commit("change", map[string]string{
+	g.Commit("change", map[string]string{
 		"src/price.ts": "export function discount(total: number): number {\n  if (total > 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n",
 	})
 
@@ -44,7 +45,7 @@ func TestSameInputsSameBytes(t *testing.T) {
 		{"graph", []string{"graph", "--root", pipeline}},
 		{"gen", []string{"gen", "--dry-run", "--root", pipeline, manifest}},
 		{"prove", []string{"prove", "--root", pipeline, manifest}},
-		{"gate", []string{"gate", "--root", g.dir}},
+		{"gate", []string{"gate", "--root", g.Dir}},
 		{"audit", []string{"audit", "--root", pipeline}},
 	}
 	written := t.TempDir()
@@ -60,10 +61,10 @@ func TestSameInputsSameBytes(t *testing.T) {
 			if files {
 				args = append([]string{v.args[0], "--summary", summary, "--sarif", sarif}, v.args[1:]...)
 			}
-			code1, out1, errs1 := oracle(t, args...)
+			code1, out1, errs1 := Oracle(t, args...)
 			md1, _ := os.ReadFile(summary)
 			sarif1, _ := os.ReadFile(sarif)
-			code2, out2, errs2 := oracle(t, args...)
+			code2, out2, errs2 := Oracle(t, args...)
 			if code1 != code2 || out1 != out2 {
 				t.Errorf("%s (%s): two runs differ: exit %d / %d\n%s\n---\n%s\n%s%s", v.name, format, code1, code2, out1, out2, errs1, errs2)
 			}

@@ -10,6 +10,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,7 @@ const clampTS = "export function clamp(value: number, lo: number, hi: number): n
 const clampTestTS = "import { expect, it } from \"vitest\";\nimport { clamp } from \"../src/clamp\";\nit(\"clamps\", () => {\n  expect(clamp(-5, 0, 10)).toBe(0);\n});\n"
 
 func TestGateTokenScope(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	scale := "export function scale(items: number[]): number[] {\n  const out: number[] = [];\n  for (const it of items) {\n    if (it > 0) {\n      out.push(it * 1);\n    }\n  }\n  return out;\n}\n"
 	parse := "export function parse(lines: string[]): number {\n  let total = 0;\n  try {\n    for (const l of lines) {\n      switch (l[0]) {\n        case \"#\": {\n          total += Number(l.slice(1));\n          break;\n        }\n        default:\n          total += 0;\n      }\n    }\n  } catch {\n    return -1;\n  }\n  return total;\n}\n"
 	for _, tc := range []struct {
@@ -102,21 +103,21 @@ func TestGateTokenScope(t *testing.T) {
 			mutants: []string{"src/base.ts#withBase ConditionalExpression (true) killed", "src/base.ts#withBase ConditionalExpression (false) killed", "src/base.ts#withBase ConditionalExpression false survived", "src/base.ts#withBase BooleanLiteral nextChar killed", "src/base.ts#withBase LogicalOperator && killed", "src/base.ts#withBase ConditionalExpression false killed", "src/base.ts#withBase EqualityOperator !== killed", "src/base.ts#withBase StringLiteral \"\" killed", "src/base.ts#withBase LogicalOperator && killed", "src/base.ts#withBase ConditionalExpression false survived", "src/base.ts#withBase EqualityOperator !== killed", "src/base.ts#withBase StringLiteral \"\" survived", "src/base.ts#withBase BlockStatement {} killed", "src/base.ts#withoutBase ConditionalExpression (true) killed", "src/base.ts#withoutBase ConditionalExpression (false) killed", "src/base.ts#withoutBase ConditionalExpression true survived", "src/base.ts#withoutBase LogicalOperator || killed", "src/base.ts#withoutBase ConditionalExpression true killed", "src/base.ts#withoutBase EqualityOperator === killed", "src/base.ts#withoutBase StringLiteral \"\" killed", "src/base.ts#withoutBase LogicalOperator || killed", "src/base.ts#withoutBase ConditionalExpression true survived", "src/base.ts#withoutBase EqualityOperator === killed", "src/base.ts#withoutBase StringLiteral \"\" survived", "src/base.ts#withoutBase BlockStatement {} killed", "src/base.ts#withoutBase ReturnValue undefined killed"}, byHand: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gitRepo{t, t.TempDir()}
-			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+			g := Repo{T: t, Dir: t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 				t.Fatal(err)
 			}
-			g.git("init", "-q")
+			g.Git("init", "-q")
 			base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"scope","private":true,"type":"module"}`}
 			for f, s := range tc.base {
 				base[f] = s
 			}
-			g.commit("base", base)
+			g.Commit("base", base)
 			if tc.mv[0] != "" {
-				g.git("mv", tc.mv[0], tc.mv[1])
+				g.Git("mv", tc.mv[0], tc.mv[1])
 			}
-			g.commit("change", tc.head)
-			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", g.dir)
+			g.Commit("change", tc.head)
+			code, out, errs := Oracle(t, "gate", "--json", "--no-cache", "--root", g.Dir)
 			var r struct {
 				Verdict, Reason string
 				Targets         []struct {
@@ -154,7 +155,7 @@ func TestGateTokenScope(t *testing.T) {
 			// vitest run (byHand).
 			var applied []handMutant
 			for _, m := range r.Mutants {
-				path := filepath.Join(g.dir, m.File)
+				path := filepath.Join(g.Dir, m.File)
 				orig, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)
@@ -169,7 +170,7 @@ func TestGateTokenScope(t *testing.T) {
 				mutated := string(orig[:offset(m.Line, m.Column)]) + m.Replacement + string(orig[offset(m.EndLine, m.EndColumn):])
 				applied = append(applied, handMutant{m.File, mutated})
 			}
-			for i, byHand := range byHand(t, g.dir, applied) {
+			for i, byHand := range byHand(t, g.Dir, applied) {
 				if m := r.Mutants[i]; byHand != m.Outcome {
 					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, applied[i].src)
 				}
@@ -203,7 +204,7 @@ func byHand(t *testing.T, dir string, ms []handMutant) []string {
 		}
 	}
 	defer os.RemoveAll(filepath.Join(dir, "byhand"))
-	vr := runVitest(t, v4(t), dir, "byhand/")
+	vr := RunVitest(t, V4(t).Node, dir, "byhand/")
 	real, err := filepath.EvalSymlinks(dir) // vitest names files by their real path
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func byHand(t *testing.T, dir string, ms []handMutant) []string {
 			}
 		}
 		if files == 0 {
-			t.Fatalf("vitest ran no test file of %s\n%s", prefix, vr.failures())
+			t.Fatalf("vitest ran no test file of %s\n%s", prefix, vr.Failures())
 		}
 		outcomes[i] = "killed"
 		if !failed && passed > 0 {

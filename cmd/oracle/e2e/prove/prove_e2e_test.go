@@ -6,6 +6,7 @@ package prove
 import (
 	"bytes"
 	"encoding/json"
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"math"
 	"os"
 	"os/exec"
@@ -31,7 +32,7 @@ type proveResult struct {
 func proveJSON(t *testing.T, dir string, extra ...string) (int, proveResult, string) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
-	code, out, errs := oracle(t, args...)
+	code, out, errs := Oracle(t, args...)
 	var r proveResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
@@ -101,8 +102,8 @@ var proveCases = []proveCase{
 	// file.
 	{name: "the function's module does not load", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
 		edits: []fileEdit{{proveIndex, "// The pipeline module.\n", "import { gone } from \"./gone\";\nvoid gone;\n// The pipeline module.\n"}},
-		json:  &proveWant{code: exitError, verdict: "ERROR", attribution: "implementation", reason: "gone"},
-		text: &proveTextWant{env: map[string]string{"GITHUB_ACTIONS": "true"}, code: exitError,
+		json:  &proveWant{code: ExitError, verdict: "ERROR", attribution: "implementation", reason: "gone"},
+		text: &proveTextWant{env: map[string]string{"GITHUB_ACTIONS": "true"}, code: ExitError,
 			stdout: "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: "}},
 	// A vitest config the long-lived runner cannot serve like a fresh process (a globalSetup)
 	// sends its runs to a fresh vitest: the outcome is the same, and prove says which and why.
@@ -125,14 +126,14 @@ func TestProveCases(t *testing.T) {
 	copies := map[string]string{}
 	for _, c := range proveCases {
 		if copies[c.sample] == "" {
-			copies[c.sample] = copySample(t, c.sample, v4(t).nodeModules)
+			copies[c.sample] = CopySample(t, c.sample, V4(t).NodeModules)
 		}
 	}
 	for _, c := range proveCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copies[c.sample]
 			applyEdits(t, dir, c.edits)
-			before := treeHash(t, dir)
+			before := TreeHash(t, dir)
 			manifest := filepath.Join(dir, c.ticket)
 			if w := c.json; w != nil {
 				args := append([]string{"prove", "--json", "--root", dir, manifest}, c.args...)
@@ -140,7 +141,7 @@ func TestProveCases(t *testing.T) {
 				if w.report {
 					args = append(args, "--report", report)
 				}
-				code, out, errs := oracle(t, args...)
+				code, out, errs := Oracle(t, args...)
 				var r proveResult
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
@@ -168,19 +169,19 @@ func TestProveCases(t *testing.T) {
 					t.Errorf("stale note: %q, want %q", op.Stale, w.stale)
 				}
 				if w.report {
-					validateReport(t, report)
+					ValidateReport(t, report)
 				}
 			}
 			if w := c.text; w != nil {
 				for k, v := range w.env {
 					t.Setenv(k, v)
 				}
-				code, out, errs := oracle(t, append([]string{"prove", "--root", dir, manifest}, c.args...)...)
+				code, out, errs := Oracle(t, append([]string{"prove", "--root", dir, manifest}, c.args...)...)
 				if code != w.code || !strings.Contains(out, w.stdout) || !strings.Contains(errs, w.stderr) {
 					t.Errorf("want exit %d, %q on stdout, %q on stderr; got exit %d\n%s\n%s", w.code, w.stdout, w.stderr, code, out, errs)
 				}
 			}
-			if after := treeHash(t, dir); after != before {
+			if after := TreeHash(t, dir); after != before {
 				t.Error("prove changed the checkout")
 			}
 		})
@@ -216,7 +217,7 @@ func applyEdits(t *testing.T, dir string, edits []fileEdit) {
 // TestProveCases) passes after apply; apply is idempotent, and --dry-run
 // writes nothing.
 func TestApplyThenProve(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	index := filepath.Join(dir, "src/server/index.ts")
 	guarded, _ := os.ReadFile(index)
 	b := breakings[0] // guard deleted
@@ -225,20 +226,20 @@ func TestApplyThenProve(t *testing.T) {
 
 	// prove FAILs on this code: TestProveCases' row "guard deleted".
 	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
-	code, out, errs := oracle(t, "apply", "--dry-run", "--root", dir, manifest)
+	code, out, errs := Oracle(t, "apply", "--dry-run", "--root", dir, manifest)
 	if code != 0 || !strings.Contains(out, "+  if (!opts.skip) {") {
 		t.Fatalf("apply --dry-run: exit %d\n%s%s", code, out, errs)
 	}
 	if now, _ := os.ReadFile(index); !bytes.Equal(now, unguarded) {
 		t.Fatal("--dry-run wrote the file")
 	}
-	if code, out, errs := oracle(t, "apply", "--root", dir, manifest); code != 0 {
+	if code, out, errs := Oracle(t, "apply", "--root", dir, manifest); code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errs)
 	}
 	if now, _ := os.ReadFile(index); !bytes.Equal(now, guarded) {
 		t.Fatalf("apply did not write the guard the sample has:\n%s", now)
 	}
-	code, out, _ = oracle(t, "apply", "--root", dir, manifest)
+	code, out, _ = Oracle(t, "apply", "--root", dir, manifest)
 	if now, _ := os.ReadFile(index); code != 0 || !bytes.Equal(now, guarded) || !strings.Contains(out, "unchanged") {
 		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
 	}
@@ -252,13 +253,13 @@ func TestApplyThenProve(t *testing.T) {
 // TestApplyRefuses: a wrapped call whose result is bound and used later,
 // with no default, is refused with the reason, and nothing is written.
 func TestApplyRefuses(t *testing.T) {
-	dir := copySample(t, "pipeline", t.TempDir())
+	dir := CopySample(t, "pipeline", t.TempDir())
 	index := filepath.Join(dir, "src/server/index.ts")
 	src, _ := os.ReadFile(index)
 	bound := bytes.Replace(src, []byte("  if (!opts.skip) {\n    patch.score = (await enrichItem(record, settings)).score;\n  }\n"),
 		[]byte("  const enriched = await enrichItem(record, settings);\n  patch.score = enriched.score;\n"), 1)
 	os.WriteFile(index, bound, 0o644)
-	code, out, _ := oracle(t, "apply", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	code, out, _ := Oracle(t, "apply", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	if code != 1 || !strings.Contains(out, "bound to `enriched`") || !strings.Contains(out, "default:") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -270,8 +271,8 @@ func TestApplyRefuses(t *testing.T) {
 // TestProveInterrupted: SIGINT in the middle of prove exits 130, removes the
 // sandbox, and leaves the checkout hashing the same.
 func TestProveInterrupted(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	bin := oracleBin(t)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
+	bin := Bin(t)
 	tmp := t.TempDir()
 	// The function loops: the baseline run hangs until the signal comes,
 	// however fast or slow the machine (a prove that ends first would
@@ -283,7 +284,7 @@ func TestProveInterrupted(t *testing.T) {
 		t.Fatal("processItem changed: no place for the loop")
 	}
 	os.WriteFile(index, []byte(looping), 0o644)
-	before := treeHash(t, dir)
+	before := TreeHash(t, dir)
 	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--timeout", "10m", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
@@ -314,7 +315,7 @@ func TestProveInterrupted(t *testing.T) {
 			t.Errorf("sandbox left behind: %s", e.Name())
 		}
 	}
-	if after := treeHash(t, dir); after != before {
+	if after := TreeHash(t, dir); after != before {
 		t.Error("an interrupted prove changed the checkout")
 	}
 }
@@ -330,7 +331,7 @@ func TestProveInterrupted(t *testing.T) {
 // TestProveConcurrencyDeterministic, which ran the --concurrency 1 prove
 // the batched one here is).
 func TestProveBatchedEqualsIsolated(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	index := filepath.Join(dir, "src/server/index.ts")
 	orig, _ := os.ReadFile(index)
 	doc := func(extra ...string) (string, map[string]any) {
@@ -361,7 +362,7 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 		}
 	}
 	// The class-based sample, whose fixture uses a real (sql.js) database.
-	svc := copySample(t, "services", v4(t).nodeModules)
+	svc := CopySample(t, "services", V4(t).NodeModules)
 	for _, ticket := range methodTickets {
 		batched, tb := proveDocOf(t, svc, ticket)
 		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
@@ -388,7 +389,7 @@ func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[
 func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[string]any, map[string]any, int) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, ticket)}, extra...)
-	code, out, errs := oracle(t, args...)
+	code, out, errs := Oracle(t, args...)
 	var d map[string]any
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatalf("%v: %v\n%s\n%s", args, err, out, errs)
@@ -449,7 +450,7 @@ func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
 	if len(slow) != 5 || t2["hit_limits"] != 0.0 {
 		t.Errorf("timings: %d slowest, hit_limits %v", len(slow), t2["hit_limits"])
 	}
-	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
+	if code, _, errs := Oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
 	return docText(d1, "seconds", "aloneWhy"), t1
@@ -460,7 +461,7 @@ func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
 // all live inside the sandbox); a sandbox left by a killed prove is swept by
 // the next at once; a TMPDIR that does not exist is an environment error.
 func TestProveTempDirectory(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
@@ -479,8 +480,8 @@ func TestProveTempDirectory(t *testing.T) {
 		t.Errorf("left in $TMPDIR after prove: %v", names)
 	}
 	t.Setenv("TMPDIR", filepath.Join(tmp, "does-not-exist"))
-	code, _, errs = oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
-	if code != exitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
+	code, _, errs = Oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != ExitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
 		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
 	}
 }
