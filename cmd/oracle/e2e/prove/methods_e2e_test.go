@@ -102,10 +102,11 @@ func TestMethodsGenEndToEnd(t *testing.T) {
 	}
 }
 
-// TestMethodsApplyThenProve: the three tickets prove PASS; with the guards
-// deleted (prove fails on the implementation: a row of TestProveCases),
-// apply writes exactly the sample's guards (method and arrow field), and
-// prove passes again.
+// TestMethodsApplyThenProve: with the guards deleted (prove fails on the
+// implementation: a row of TestProveCases), apply writes exactly the
+// sample's guards (method and arrow field), and prove passes again. (That
+// the three tickets prove PASS on the sample as it is,
+// TestProveBatchedEqualsIsolated checks.)
 func TestMethodsApplyThenProve(t *testing.T) {
 	dir := CopySample(t, "services", V4(t).NodeModules)
 	proveTicket := func(ticket string) (int, proveResult) {
@@ -115,11 +116,6 @@ func TestMethodsApplyThenProve(t *testing.T) {
 			t.Fatalf("prove --json %s (exit %d): %v\n%s\n%s", ticket, code, err, out, errs)
 		}
 		return code, r
-	}
-	for _, ticket := range methodTickets {
-		if code, r := proveTicket(ticket); code != 0 || r.Verdict != "PASS" {
-			t.Fatalf("%s: exit %d %s %+v", ticket, code, r.Verdict, r.Operations)
-		}
 	}
 	service := filepath.Join(dir, "src/orders/service.ts")
 	guarded, _ := os.ReadFile(service)

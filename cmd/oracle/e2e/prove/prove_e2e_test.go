@@ -364,7 +364,13 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 	// The class-based sample, whose fixture uses a real (sql.js) database.
 	svc := CopySample(t, "services", V4(t).NodeModules)
 	for _, ticket := range methodTickets {
-		batched, tb := proveDocOf(t, svc, ticket)
+		d, tb, code := proveDoc(t, svc, ticket, "1")
+		// The three tickets prove PASS (this was the start of
+		// TestMethodsApplyThenProve, which proved them the same way).
+		if code != 0 || d["verdict"] != "PASS" {
+			t.Errorf("%s: exit %d %v, want PASS", ticket, code, d["verdict"])
+		}
+		batched := docText(d, "seconds", "aloneWhy")
 		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
 		if batched != isolated {
 			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", ticket, batched, isolated)
