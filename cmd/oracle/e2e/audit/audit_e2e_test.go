@@ -2,12 +2,13 @@ package audit
 
 import (
 	"encoding/json"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 type auditResult struct {

@@ -2,13 +2,14 @@ package audit
 
 import (
 	"encoding/json"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // blindOf lists "rule file qual" of the findings, sorted (qual: the

@@ -10,13 +10,14 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateTargetsEveryBody(t *testing.T) {

@@ -8,13 +8,13 @@ package audit
 
 import (
 	"fmt"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"github.com/oracle-ts/oracle/internal/testenv"
 )
 

@@ -1,11 +1,12 @@
 package gate
 
 import (
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestSameInputsSameBytes: every verb, run twice on the same inputs, prints

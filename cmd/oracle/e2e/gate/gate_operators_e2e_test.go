@@ -11,11 +11,12 @@ package gate
 
 import (
 	"fmt"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateOwnCodeMutants(t *testing.T) {

@@ -6,13 +6,13 @@ package gate
 // checked by hand (the change applied, vitest run).
 
 import (
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"github.com/oracle-ts/oracle/gate"
 )
 

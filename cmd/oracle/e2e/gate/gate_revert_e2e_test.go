@@ -10,13 +10,14 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateRevert(t *testing.T) {

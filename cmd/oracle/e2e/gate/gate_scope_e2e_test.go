@@ -10,12 +10,13 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 const clampTS = "export function clamp(value: number, lo: number, hi: number): number {\n  if (value < lo) {\n    return lo;\n  }\n  if (value > hi) {\n    return hi;\n  }\n  return value;\n}\n"

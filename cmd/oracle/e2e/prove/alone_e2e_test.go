@@ -3,12 +3,13 @@ package prove
 import (
 	"bytes"
 	"encoding/json"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGateAloneWhy: gate --json says, per mutant that ran alone, why

@@ -1,12 +1,13 @@
 package prove
 
 import (
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGenRunsTheRepositoryFormatter: with prettier configured and installed,

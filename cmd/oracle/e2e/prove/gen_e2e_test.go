@@ -9,12 +9,13 @@ package prove
 import (
 	"bytes"
 	"flag"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -9,11 +9,12 @@ package prove
 import (
 	"bytes"
 	"encoding/json"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 var methodTickets = []string{"tickets/PROJ-201.yaml", "tickets/PROJ-202.yaml", "tickets/PROJ-203.yaml"}

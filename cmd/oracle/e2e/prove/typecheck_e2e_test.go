@@ -5,11 +5,12 @@ package prove
 // allows and the import styles repositories use (issue 8 items 1 and 2).
 
 import (
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestOracleTypeChecks(t *testing.T) {

@@ -2,7 +2,6 @@ package tables
 
 import (
 	"encoding/json"
-	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/audit"
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 type tablesDoc struct {
