@@ -58,8 +58,7 @@ func fastPacks(t *testing.T, repo string) (string, []byte) {
 	t.Helper()
 	packed.once.Do(func() {
 		packed.dir = filepath.Join(packsRoot, "packs")
-		pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(fastPlatforms, ","), "--out", packed.dir)
-		log, err := pack.CombinedOutput()
+		log, err := runNpmPack(repo, fastPlatforms, packed.dir)
 		packed.log, packed.err = string(log), err
 	})
 	if packed.err != nil {
@@ -72,12 +71,15 @@ func fastPacks(t *testing.T, repo string) (string, []byte) {
 // output.
 func npmPack(t *testing.T, repo string, platforms []string, out string) []byte {
 	t.Helper()
-	pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out)
-	log, err := pack.CombinedOutput()
+	log, err := runNpmPack(repo, platforms, out)
 	if err != nil {
 		t.Fatalf("scripts/npm-pack: %v\n%s", err, log)
 	}
 	return log
+}
+
+func runNpmPack(repo string, platforms []string, out string) ([]byte, error) {
+	return exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out).CombinedOutput()
 }
 
 // TestCrossBuilds runs scripts/npm-pack for the platforms above and checks
