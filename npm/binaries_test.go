@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -26,6 +27,60 @@ import (
 var fastPlatforms = []string{"linux-x64", "linux-x64-musl", "darwin-arm64"}
 
 var allPlatforms = []string{"darwin-x64", "darwin-arm64", "linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "win32-x64", "win32-arm64"}
+
+// packsRoot holds what the package's tests share (TestMain removes it).
+var packsRoot string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "oracle-npm-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	packsRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// packed is scripts/npm-pack's output for fastPlatforms, made once for
+// TestCrossBuilds and TestNpmInstallWithoutGo (each packed its own, the two
+// linux-x64 builds twice).
+var packed struct {
+	once     sync.Once
+	dir, log string
+	err      error
+}
+
+// fastPacks packs fastPlatforms once (scripts/npm-pack --out) and returns
+// the output directory and npm-pack's output; the tests only read it.
+func fastPacks(t *testing.T, repo string) (string, []byte) {
+	t.Helper()
+	packed.once.Do(func() {
+		packed.dir = filepath.Join(packsRoot, "packs")
+		log, err := runNpmPack(repo, fastPlatforms, packed.dir)
+		packed.log, packed.err = string(log), err
+	})
+	if packed.err != nil {
+		t.Fatalf("scripts/npm-pack: %v\n%s", packed.err, packed.log)
+	}
+	return packed.dir, []byte(packed.log)
+}
+
+// npmPack runs scripts/npm-pack for platforms into out and returns its
+// output.
+func npmPack(t *testing.T, repo string, platforms []string, out string) []byte {
+	t.Helper()
+	log, err := runNpmPack(repo, platforms, out)
+	if err != nil {
+		t.Fatalf("scripts/npm-pack: %v\n%s", err, log)
+	}
+	return log
+}
+
+func runNpmPack(repo string, platforms []string, out string) ([]byte, error) {
+	return exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out).CombinedOutput()
+}
 
 // TestCrossBuilds runs scripts/npm-pack for the platforms above and checks
 // each binary as its platform's loader would see it: the format and the
@@ -67,11 +122,12 @@ func TestCrossBuilds(t *testing.T) {
 			t.Fatalf("ORACLE_NPM_PACKS=%s holds no cli-* package", out)
 		}
 	} else {
-		out = filepath.Join(t.TempDir(), "packs")
-		pack := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", strings.Join(platforms, ","), "--out", out)
-		log, err := pack.CombinedOutput()
-		if err != nil {
-			t.Fatalf("scripts/npm-pack: %v\n%s", err, log)
+		var log []byte
+		if slices.Equal(platforms, fastPlatforms) {
+			out, log = fastPacks(t, repo) // TestNpmInstallWithoutGo installs them
+		} else {
+			out = filepath.Join(t.TempDir(), "packs")
+			log = npmPack(t, repo, platforms, out)
 		}
 		if !regexp.MustCompile(`== npm-pack: C compiler: zig \S+ \(`).Match(log) {
 			t.Errorf("npm-pack does not say which zig it used:\n%s", log)

@@ -49,6 +49,7 @@ it("doubles", () => {
 // batch (every kill is a batch's, only the survivor runs alone), and every
 // outcome equals the Isolate one.
 func TestArrowBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/arrow.ts": arrowSrc, "src/arrow.test.ts": arrowTest})
 	ms := textMutants(t, "src/arrow.ts", arrowSrc, [][3]string{
 		{"clamp-lo", "x < lo ? lo", "x < lo ? hi"},

@@ -12,6 +12,7 @@ import (
 // first baseline past it ends the baselines: the files after it do not
 // run, nor does any mutant.
 func TestBaselineBoundReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	const quick = "import { expect, it } from \"vitest\";\nimport { add } from \"./calc\";\n\nit(\"adds\", () => {\n  expect(add(1, 2)).toBe(3);\n});\n"
 	const hang = "import { expect, it } from \"vitest\";\nimport { add } from \"./calc\";\n\nawait new Promise(() => {\n  setInterval(() => {}, 1000);\n});\n\nit(\"never\", () => {\n  expect(add(1, 2)).toBe(3);\n});\n"
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/calc.ts": calcSrc, "src/a.test.ts": quick, "src/hang.test.ts": hang, "src/b.test.ts": quick})

@@ -37,6 +37,7 @@ describe("greeter", () => {
 // the original, and every mutant in it passed in the batch (86 false
 // survivors of 146 on hono a1e4ac7d with --scope function).
 func TestCollectTimeBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	t.Run("vitest4", func(t *testing.T) { collectTime(t, "pipeline", "") })
 	node, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
 	t.Run("vitest5", func(t *testing.T) { collectTime(t, "vitest5", node) })

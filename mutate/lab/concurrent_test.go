@@ -38,6 +38,7 @@ export default defineConfig({ test: { include: ["src/**/*.test.ts"], sequence: {
 // switch, and each mutant passed in the batch, under the switch another
 // variant set, though alone it is killed.
 func TestConcurrentConfigBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	t.Run("vitest4", func(t *testing.T) {
 		concurrentConfig(t, "pipeline", "", "test:plus=killed/batched test:neg=killed/batched")
 	})

@@ -24,6 +24,7 @@ it("adds one", () => {
 // so nothing of the batch is used, and the outcomes are those of isolated
 // runs: the equivalent mutant survives.
 func TestContaminatingMutantReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/contam.ts": contamSrc, "src/contam.test.ts": contamTest})
 	at := uint(strings.Index(contamSrc, "return a + 1;"))
 	mutant := func(sub, text string) edit.Mutant {

@@ -35,6 +35,7 @@ it("looks up", () => {
 // killed. The harness sees the load add a global (globalsNote): the batch's
 // survivors are not trusted, they run alone; its kills are.
 func TestGlobalOnceBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/table.ts": globalSrc, "src/table.test.ts": globalTest})
 	ms := textMutants(t, "src/table.ts", globalSrc, [][3]string{
 		{"one", `m.set("one", 1);`, `m.set("one", 3);`},

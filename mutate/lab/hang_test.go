@@ -65,7 +65,13 @@ func spinRepoWith(t testing.TB, env string) (string, []edit.Mutant) {
 
 func runSpin(t testing.TB, repo string, ms []edit.Mutant, l Lab) *Result {
 	t.Helper()
-	res, _ := labRun(t, repo, spinNode, l, []string{"src/spin.test.ts"}, ms)
+	return runSpinOn(t, repo, "", ms, l)
+}
+
+// runSpinOn is runSpin with node ("": the one on PATH).
+func runSpinOn(t testing.TB, repo, node string, ms []edit.Mutant, l Lab) *Result {
+	t.Helper()
+	res, _ := labRun(t, repo, node, l, []string{"src/spin.test.ts"}, ms)
 	return res
 }
 
@@ -78,6 +84,7 @@ func runSpin(t testing.TB, repo string, ms []edit.Mutant, l Lab) *Result {
 // counter; with vitest's time-outs raised to the run's limit) that times
 // out.
 func TestLoopAndHangReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo, ms := spinRepo(t)
 	want := "test:loop=timeout test:hang=timeout test:minus=killed test:equivalent=survived"
 	start := time.Now()
@@ -130,6 +137,7 @@ func outcomesOnly(res *Result) string {
 // variant's own limit (here Lab.Timeout): the never-settling mutant is a
 // batched timeout at that limit, and the batch goes on to the next variant.
 func TestHangCappedReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	t.Run("vitest4", func(t *testing.T) { hangCapped(t, "pipeline", "") })
 	// vitest 5 on its own Node 22 (testdata/vitest5): the harness reads and
 	// caps the time-outs the same way.
@@ -137,20 +145,15 @@ func TestHangCappedReal(t *testing.T) {
 	t.Run("vitest5", func(t *testing.T) { hangCapped(t, "vitest5", node) })
 }
 
-// spinNode is the node runSpin's runner uses ("" = node from PATH).
-var spinNode string
-
 func hangCapped(t *testing.T, env, node string) {
 	repo, ms := spinRepoWith(t, env)
-	spinNode = node
-	defer func() { spinNode = "" }()
 	cfg := `import { defineConfig } from "vitest/config";
 export default defineConfig({ test: { include: ["src/**/*.test.ts"], testTimeout: 0 } });
 `
 	if err := os.WriteFile(filepath.Join(repo, "vitest.spin.config.ts"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := runSpin(t, repo, ms[1:3], Lab{Config: "vitest.spin.config.ts", Timeout: 6 * time.Second})
+	res := runSpinOn(t, repo, node, ms[1:3], Lab{Config: "vitest.spin.config.ts", Timeout: 6 * time.Second})
 	if got, want := summarize(res), "test:hang=timeout/batched test:minus=killed/batched"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -180,6 +183,7 @@ func BenchmarkLoopAndHang(b *testing.B) {
 // runs as often is not stopped by the limit: killed, as alone, not a false
 // timeout.
 func TestHitLimitBeforeAllReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo, ms := spinRepo(t)
 	at := strings.Index(spinSrc, "return i;")
 	plus, err := edit.NewMutant("test", "plus", "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + 9), Text: "return i + 1;"}})

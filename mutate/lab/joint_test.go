@@ -77,6 +77,7 @@ it("clean globals too", () => {
 // entered (inc by ja and jd, dbl by jb only; build, run while the module
 // loads, by all four: the worker resets its modules before each file).
 func TestJointBaselinesReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	t.Run("vitest4", func(t *testing.T) { jointBaselines(t, "pipeline", "") })
 	// vitest 5 on its own Node 22 (testdata/vitest5).
 	node, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
@@ -153,6 +154,7 @@ it("negates", () => {
 // (a note only spin's harness wrote, attributed to it: the harness names
 // itself in its notes), then confirmed alone, the kills, the survivor.
 func TestJointBatchesReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo, spin := spinRepo(t)
 	testenv.WriteTree(t, repo, map[string]string{"src/neg.ts": negSrc, "src/neg.test.ts": negTest})
 	at := strings.Index(negSrc, "return -x;")
@@ -165,7 +167,7 @@ func TestJointBatchesReal(t *testing.T) {
 	}
 	ms := []edit.Mutant{spin[0], spin[2], mutant("plus", "return x;"), mutant("same", "return -x + 0;")}
 	run := func(noJoint, coverage bool) (*Result, runner.LongLivedStats) {
-		return labRun(t, repo, spinNode, Lab{Coverage: coverage, NoJoint: noJoint}, []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
+		return labRun(t, repo, "", Lab{Coverage: coverage, NoJoint: noJoint}, []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
 	}
 	want := "test:loop=timeout test:minus=killed/batched test:plus=killed/batched test:same=survived/batched"
 	for _, noJoint := range []bool{true, false} {
@@ -205,6 +207,7 @@ func TestJointBatchesReal(t *testing.T) {
 // not share a worker, kb is red in the joint run and alone: the same
 // result.)
 func TestJointGreenConfirmedAlone(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{
 		"src/neg.ts": negSrc,
 		// The larger file: vitest's sequencer runs it first.

@@ -59,6 +59,7 @@ describe("calc", () => {
 // the batch's opening baseline leaves nothing of the batch trusted, and
 // one that fails under the variants only is no kill there either).
 func TestFlakyNeighbourReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	cases := []struct {
 		name, mode string
 		isolate    bool
@@ -129,6 +130,7 @@ const findSrc = `export function indexOf(xs: number[], x: number): number {
 // test fails (never a timeout: a false kill). The mutant that loops
 // forever is a timeout, confirmed the same way (TestLoopAndHangReal).
 func TestHitLimitConfirmedReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	const big = `import { expect, it } from "vitest";
 import { indexOf } from "./find";
 

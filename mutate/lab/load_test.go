@@ -44,6 +44,7 @@ it("doubles from the table", () => {
 // as the module loads runs alone, where it is an error; the original's load
 // is never limited.
 func TestLoadTimeBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/table.ts": loadSrc, "src/table.test.ts": loadTest})
 	ms := textMutants(t, "src/table.ts", loadSrc, [][3]string{
 		{"times", "i * 2", "i / 2"},

@@ -76,6 +76,7 @@ it("never", () => unused());
 // run (mc, with its first error) and which do not pass (mb, a note), and
 // leaves the sandbox's files as they were.
 func TestMeasureReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	files := map[string]string{"src/measure.ts": measureSrc}
 	for f, body := range measureTests {
 		files[f] = body

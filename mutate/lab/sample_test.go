@@ -16,6 +16,11 @@ import (
 )
 
 // The lab's tests against a real vitest run on copies of testdata/pipeline.
+// Each runs in its own copy, sandbox and runner, so they run in parallel
+// (t.Parallel: two at a time, go test's -parallel, the cores): most of
+// their time is waits (a mutant's wall-clock limit, vitest's time-outs, a
+// test's sleep), and none of them reads a shared variable. A real test
+// that sets one, or the environment, must not be parallel.
 
 // pipelineCopy copies testdata/pipeline into a temporary directory, with the
 // node_modules of testdata/<env> linked (vitest there is the one that runs),

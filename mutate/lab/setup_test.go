@@ -46,6 +46,7 @@ export default defineConfig({ test: { include: ["src/**/*.test.ts"], setupFiles:
 // survivors are not trusted (the schema counts its loads, SchemaLoads): they
 // run alone. Its kills are.
 func TestSetupFileLoadBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/registry.ts": setupSrc, "src/setup.ts": setupFile, "src/registry.test.ts": setupTest, "vitest.config.ts": setupConfig})
 	ms := textMutants(t, "src/registry.ts", setupSrc, [][3]string{
 		{"one", `m.set("one", 1);`, `m.set("one", 3);`},

@@ -151,6 +151,7 @@ export default defineConfig({ test: { include: ["src/**/*.test.ts"], testTimeout
 // slow once is green when it runs again fast (before: red, no mutant run);
 // one slow each time stays red, as by hand.
 func TestSlowConfirmedReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	slow := [][3]string{{"slow", "delay = 0", "delay = 2000"}, {"slowwrong", "delay = 0;\n  await new Promise((r) => setTimeout(r, delay));\n  return x + 1;", "delay = 2000;\n  await new Promise((r) => setTimeout(r, delay));\n  return x + 2;"}, {"minus", "x + 1", "x - 1"}}
 	cases := []struct {
 		name, delay, slowRun string
@@ -197,6 +198,7 @@ func TestSlowConfirmedReal(t *testing.T) {
 // by that test; one that throws while the test file loads, before any
 // test, is an error OutsideTestsFailure.
 func TestOutsideTestsReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	const dyn = `export async function loadDep(): Promise<number> {
   const m = await import("./dep");
   return m.value;

@@ -40,6 +40,7 @@ const snapFile = "// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html\
 // stream-text.test.ts's batch were killed alone, by its snapshots). The
 // checkout's snapshot file is left as it was, and the harness's is gone.
 func TestSnapshotBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/label.ts": snapSrc, "src/label.test.ts": snapTest})
 	if err := os.MkdirAll(filepath.Join(repo, "src", "__snapshots__"), 0o755); err != nil {
 		t.Fatal(err)

@@ -115,6 +115,13 @@ func (s *state) event(e event) {
 			s.running[e.Package] = map[string]bool{}
 		}
 		s.running[e.Package][e.Test] = true
+	case "pause": // a parallel test waiting for a slot (t.Parallel): not running
+		delete(s.running[e.Package], e.Test)
+	case "cont":
+		if s.running[e.Package] == nil {
+			s.running[e.Package] = map[string]bool{}
+		}
+		s.running[e.Package][e.Test] = true
 	case "build-output": // a compile error: said at once
 		fmt.Fprint(s.out, e.Output)
 	case "output":

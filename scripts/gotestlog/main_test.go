@@ -7,7 +7,8 @@ import (
 
 // TestLog: go test's line per package, a failing test's whole output (and
 // none of a passing one's), go's own non-JSON words, the packages and tests
-// still running, the closing count.
+// still running (not a parallel test paused until a slot is free), the
+// closing count.
 func TestLog(t *testing.T) {
 	in := strings.Join([]string{
 		`{"Action":"start","Package":"p/a"}`,
@@ -20,6 +21,12 @@ func TestLog(t *testing.T) {
 		`{"Action":"fail","Package":"p/a","Test":"TestBad/row","Elapsed":0.2}`,
 		`{"Action":"fail","Package":"p/a","Test":"TestBad","Elapsed":0.2}`,
 		`{"Action":"run","Package":"p/b","Test":"TestSlow"}`,
+		// Parallel tests: one waiting for a slot is not running.
+		`{"Action":"run","Package":"p/b","Test":"TestWaits"}`,
+		`{"Action":"pause","Package":"p/b","Test":"TestWaits"}`,
+		`{"Action":"run","Package":"p/b","Test":"TestRuns"}`,
+		`{"Action":"pause","Package":"p/b","Test":"TestRuns"}`,
+		`{"Action":"cont","Package":"p/b","Test":"TestRuns"}`,
 		`# p/c`,
 		`{"Action":"output","Package":"p/a","Output":"FAIL\tp/a\t0.4s\n"}`,
 		`{"Action":"fail","Package":"p/a","Elapsed":0.4}`,
@@ -36,7 +43,7 @@ func TestLog(t *testing.T) {
 	if strings.Contains(got, "noise of a passing test") {
 		t.Errorf("a passing test's output:\n%s", got)
 	}
-	if r := s.runningText(); r != "p/b (TestSlow)" {
+	if r := s.runningText(); r != "p/b (TestRuns, TestSlow)" {
 		t.Errorf("running: %q", r)
 	}
 	if s.passed != 1 || s.failed != 1 || !s.pkgFailed {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 type auditResult struct {
@@ -27,7 +29,7 @@ type auditResult struct {
 
 func auditJSON(t *testing.T, dir string) auditResult {
 	t.Helper()
-	code, out, errs := oracle(t, "audit", "--json", "--timings", "--root", dir)
+	code, out, errs := Oracle(t, "audit", "--json", "--timings", "--root", dir)
 	var r auditResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r.Schema != "oracle.audit/v1" {
 		t.Fatalf("audit --json: exit %d %v\n%s\n%s", code, err, out, errs)
@@ -41,7 +43,7 @@ func auditJSON(t *testing.T, dir string) auditResult {
 // oracle, which runs it; the test files come from the repository's own
 // vitest (vitest list).
 func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
-	dir := copySample(t, "services", v4(t).nodeModules)
+	dir := CopySample(t, "services", V4(t).NodeModules)
 	tmp := t.TempDir() // audit asks vitest: nothing of it may stay in $TMPDIR
 	t.Setenv("TMPDIR", tmp)
 	defer func() {
@@ -62,11 +64,11 @@ func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
 		t.Fatalf("OrderService.finalize is not reported blind with the controller test's vi.mock (got %q)", msg)
 	}
 	// Text output: grouped by rule, a closing line; warnings only: exit 0.
-	code, out, _ := oracle(t, "audit", "--root", dir)
+	code, out, _ := Oracle(t, "audit", "--root", dir)
 	if code != 0 || !strings.HasPrefix(out, "blind-function (") || !strings.Contains(out, `OrderService.finalize: no test executes it (measured): reached only through vi.mock("../src/orders/service") at test/controller.test.ts:9`) || !strings.Contains(out, "\nAUDIT 0 error(s), ") {
 		t.Errorf("text output: exit %d\n%s", code, out)
 	}
-	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-201.yaml")); code != 0 {
+	if code, out, errs := Oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-201.yaml")); code != 0 {
 		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
 	}
 	if msg, _ := blind(auditJSON(t, dir)); msg != "" {
@@ -79,7 +81,7 @@ func TestAuditFindsTheBlindMethodUntilItsOracle(t *testing.T) {
 // dynamically and runs it against the real database. The route test's
 // blindness shows on what only it reaches (drainOutbox).
 func TestAuditPipelineSample(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	r := auditJSON(t, dir)
 	var drain bool
 	for _, f := range r.Findings {
@@ -102,7 +104,7 @@ func TestAuditPipelineSample(t *testing.T) {
 // error (exit 1); the functions it did not touch are not measured nor
 // reported; with --static as well, they stay warnings.
 func TestAuditBase(t *testing.T) {
-	dir := copySample(t, "services", v4(t).nodeModules)
+	dir := CopySample(t, "services", V4(t).NodeModules)
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
@@ -119,7 +121,7 @@ func TestAuditBase(t *testing.T) {
 	b, _ := os.ReadFile(svc)
 	os.WriteFile(svc, []byte(strings.Replace(string(b), "const total = sumLines(order.lines);", "const total = sumLines(order.lines) + 0;", 1)), 0o644)
 	git("commit", "-qam", "change finalize")
-	code, out, errs := oracle(t, "audit", "--json", "--base", "HEAD~1", "--root", dir)
+	code, out, errs := Oracle(t, "audit", "--json", "--base", "HEAD~1", "--root", dir)
 	var r struct {
 		Findings []struct{ Rule, Severity, Message string }
 	}
@@ -129,10 +131,10 @@ func TestAuditBase(t *testing.T) {
 		name, _, _ := strings.Cut(f.Message, ":")
 		sev[name] = f.Severity
 	}
-	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "" {
+	if code != ExitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "" {
 		t.Fatalf("exit %d, severities %v\n%s", code, sev, errs)
 	}
-	code, out, errs = oracle(t, "audit", "--json", "--static", "--base", "HEAD~1", "--root", dir)
+	code, out, errs = Oracle(t, "audit", "--json", "--static", "--base", "HEAD~1", "--root", dir)
 	r.Findings = nil
 	json.Unmarshal([]byte(out), &r)
 	sev = map[string]string{}
@@ -140,7 +142,7 @@ func TestAuditBase(t *testing.T) {
 		name, _, _ := strings.Cut(f.Message, ":")
 		sev[name] = f.Severity
 	}
-	if code != exitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "warning" || !strings.Contains(out, `"static": true`) {
+	if code != ExitFail || sev["OrderService.finalize"] != "error" || sev["OrderService.cancel"] != "warning" || !strings.Contains(out, `"static": true`) {
 		t.Fatalf("--static: exit %d, severities %v\n%s", code, sev, errs)
 	}
 }
@@ -165,16 +167,16 @@ func TestAuditInputErrors(t *testing.T) {
 		{"a flag not there", []string{"--enabel", "x"}, "invalid command line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := oracle(t, append([]string{"audit", "--root", dir}, tc.args...)...)
-			if code != exitUsage || out != "" || (!strings.Contains(errs, tc.want) && tc.want != "invalid command line") {
+			code, out, errs := Oracle(t, append([]string{"audit", "--root", dir}, tc.args...)...)
+			if code != ExitUsage || out != "" || (!strings.Contains(errs, tc.want) && tc.want != "invalid command line") {
 				t.Errorf("exit %d (want 2), stdout %q, stderr %q", code, out, errs)
 			}
-			code, out, _ = oracle(t, append([]string{"audit", "--json", "--root", dir}, tc.args...)...)
+			code, out, _ = Oracle(t, append([]string{"audit", "--json", "--root", dir}, tc.args...)...)
 			var doc struct {
 				Schema string
 				Errors []struct{ Message string }
 			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitUsage || doc.Schema != "oracle.audit/v1" ||
+			if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitUsage || doc.Schema != "oracle.audit/v1" ||
 				len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, tc.want) {
 				t.Errorf("--json: exit %d, %v, %s", code, err, out)
 			}
@@ -187,12 +189,12 @@ func TestAuditInputErrors(t *testing.T) {
 func TestAuditJSONOnError(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x"}`), 0o644)
-	code, out, errs := oracle(t, "audit", "--json", "--root", dir)
+	code, out, errs := Oracle(t, "audit", "--json", "--root", dir)
 	var doc struct {
 		Schema string
 		Errors []struct{ Message string }
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitError || doc.Schema != "oracle.audit/v1" ||
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitError || doc.Schema != "oracle.audit/v1" ||
 		len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, "vitest is not installed") || !strings.Contains(errs, "vitest is not installed") {
 		t.Errorf("exit %d, %v, stdout %s, stderr %s", code, err, out, errs)
 	}
@@ -202,7 +204,7 @@ func TestAuditJSONOnError(t *testing.T) {
 // written for jest are reported ("cannot audit: ...") and counted, and the
 // jest file's jest.mock stubs nothing.
 func TestAuditCannotAudit(t *testing.T) {
-	dir := copySample(t, "services", v4(t).nodeModules)
+	dir := CopySample(t, "services", V4(t).NodeModules)
 	os.WriteFile(filepath.Join(dir, "test/broken.test.ts"), []byte("import { it } from 'vitest';\nit('x', () => {\n  const = 1;\n});\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "test/jesty.test.ts"), []byte("jest.mock('../src/orders/service');\ntest('x', () => { expect(1 + 1).toBe(2); });\n"), 0o644)
 	r := auditJSON(t, dir)
@@ -215,7 +217,7 @@ func TestAuditCannotAudit(t *testing.T) {
 	if !strings.HasPrefix(got["test/broken.test.ts"], "cannot audit: syntax error: line 3:") || !strings.HasPrefix(got["test/jesty.test.ts"], "cannot audit: written for jest") || len(got) != 2 {
 		t.Errorf("cannot-audit findings: %v", got)
 	}
-	_, out, _ := oracle(t, "audit", "--root", dir)
+	_, out, _ := Oracle(t, "audit", "--root", dir)
 	if !strings.Contains(out, ", 2 test file(s) cannot be audited\n") {
 		t.Errorf("summary does not count them:\n%s", out)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // blindOf lists "rule file qual" of the findings, sorted (qual: the
@@ -30,7 +32,7 @@ func blindOf(r auditResult) []string {
 // is not named importOriginal keeps the real module (helper runs) and
 // stubs what it sets; vi.mock(path, { spy: true }) runs the originals.
 func TestAuditMeasuredScaffoldingAndShapes(t *testing.T) {
-	dir := auditRepo(t, map[string]string{
+	dir := AuditRepo(t, map[string]string{
 		"package.json": `{"name":"m26","private":true,"type":"module"}`,
 		"src/geo.ts": "export namespace Geo {\n  export function near(a: number, b: number): boolean {\n    return Math.abs(a - b) < 2;\n  }\n" +
 			"  export function dist(a: number, b: number): number {\n    return Math.abs(a - b);\n  }\n}\n\n" +
@@ -81,7 +83,7 @@ it("geo", () => {
 			t.Errorf("the factory is not named: %s", f.Message)
 		}
 	}
-	code, out, errs := oracle(t, "audit", "--json", "--static", "--root", dir)
+	code, out, errs := Oracle(t, "audit", "--json", "--static", "--root", dir)
 	if code != 0 {
 		t.Fatalf("audit --static: exit %d\n%s", code, errs)
 	}
@@ -107,7 +109,7 @@ it("geo", () => {
 // too, no test file loads: every judged function is cannot-measure.
 func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
 	ws := t.TempDir()
-	writeFiles(t, ws, map[string]string{
+	WriteFiles(t, ws, map[string]string{
 		"package.json":                    `{"name":"ws","private":true,"type":"module","workspaces":["packages/*"]}`,
 		"tsconfig.base.json":              "{\n  // shared\n  \"compilerOptions\": { \"target\": \"ES2022\", \"module\": \"ESNext\", \"moduleResolution\": \"Bundler\", \"strict\": true, \"composite\": true },\n}\n",
 		"packages/lib/package.json":       `{"name":"@ws/lib","private":true,"type":"module"}`,
@@ -121,7 +123,7 @@ func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
 		"packages/app/test/boom.test.ts":  "import { expect, it } from \"vitest\";\nimport { total } from \"../src/total\";\nthrow new Error(\"boom at load\");\nit(\"total\", () => { expect(total(2)).toBe(3); });\n",
 	})
 	app := filepath.Join(ws, "packages", "app")
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(app, "node_modules")); err != nil {
+	if err := os.Symlink(V4(t).NodeModules, filepath.Join(app, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	r := auditJSON(t, app)
@@ -141,7 +143,7 @@ func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(ws, "packages", "lib")); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := oracle(t, "audit", "--root", app)
+	code, out, errs := Oracle(t, "audit", "--root", app)
 	if code != 0 || strings.Contains(out, "blind-function") || !strings.Contains(out, "cannot-measure (3)") || !strings.Contains(out, "test/price.test.ts could not run: ") || !strings.Contains(out, ", 3 function(s) cannot be measured") {
 		t.Errorf("every test file unloadable: exit %d\n%s%s", code, out, errs)
 	}
@@ -151,7 +153,7 @@ func TestAuditWorkspacePackageAndUnrunnableTests(t *testing.T) {
 // run (vitest list does not run it): nothing was measured, so the function
 // is cannot-measure with the run's error, not blind.
 func TestAuditWholeRunFails(t *testing.T) {
-	dir := auditRepo(t, map[string]string{
+	dir := AuditRepo(t, map[string]string{
 		"package.json":         `{"name":"gs","private":true,"type":"module"}`,
 		"vitest.config.ts":     "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./test/global-setup.ts\"] } });\n",
 		"test/global-setup.ts": "export default function setup() {\n  throw new Error(\"the database is not reachable\");\n}\n",

@@ -13,20 +13,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // scriptConfigRepo is vercel/ai's layout: the test script runs two
 // scripts, each naming a config; the shared vitest.config.js exports a
 // function of the runtime, which vitest alone calls with its own argument
 // and gets no object from ("config must export or return an object").
-func scriptConfigRepo(t *testing.T, pkg string) gitRepo {
+func scriptConfigRepo(t *testing.T, pkg string) Repo {
 	t.Helper()
-	g := gitRepo{t, t.TempDir()}
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(g.dir, "node_modules")); err != nil {
+	g := Repo{T: t, Dir: t.TempDir()}
+	if err := os.Symlink(V4(t).NodeModules, filepath.Join(g.Dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	g.git("init", "-q")
-	g.commit("base", map[string]string{
+	g.Git("init", "-q")
+	g.Commit("base", map[string]string{
 		".gitignore":   "node_modules\n",
 		"package.json": pkg,
 		"vitest.config.js": "// shared by vitest.node.config.js and vitest.edge.config.js\n" +
@@ -37,7 +39,7 @@ func scriptConfigRepo(t *testing.T, pkg string) gitRepo {
 		"src/money.ts":          moneyBase + "\nexport function dollars(n: number): number {\n  return n / 100;\n}\n",
 		"test/money.test.ts":    importing(moneyTest, "../src/money"),
 	})
-	g.commit("change", map[string]string{"src/money.ts": moneyNew + "\nexport function dollars(n: number): number {\n  return n / 100;\n}\n"})
+	g.Commit("change", map[string]string{"src/money.ts": moneyNew + "\nexport function dollars(n: number): number {\n  return n / 100;\n}\n"})
 	return g
 }
 
@@ -51,8 +53,8 @@ const vercelScripts = `{"name":"ai","private":true,"type":"module","scripts":{"t
 func TestScriptConfigIsTheDefault(t *testing.T) {
 	g := scriptConfigRepo(t, vercelScripts)
 	const note = "using vitest.node.config.js, named by the test:node script of package.json"
-	code, out, errs := oracle(t, "gate", "--json", "--root", g.dir)
-	var r hostileResult
+	code, out, errs := Oracle(t, "gate", "--json", "--root", g.Dir)
+	var r HostileResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
 	}
@@ -64,7 +66,7 @@ func TestScriptConfigIsTheDefault(t *testing.T) {
 			t.Errorf("mutant %s line %d: %s, want killed", m.MutatorName, m.Line, m.Outcome)
 		}
 	}
-	code, out, errs = oracle(t, "audit", "--json", "--root", g.dir)
+	code, out, errs = Oracle(t, "audit", "--json", "--root", g.Dir)
 	var a struct {
 		auditResult
 		Static bool
@@ -84,11 +86,11 @@ func TestScriptConfigIsTheDefault(t *testing.T) {
 		t.Errorf("audit: exit %d static %v, blind %q, notes %q\n%s", code, a.Static, blind, a.Notes, errs)
 	}
 	// --config says otherwise: no note.
-	code, out, errs = oracle(t, "gate", "--root", g.dir, "--config", filepath.Join(g.dir, "vitest.edge.config.js"))
+	code, out, errs = Oracle(t, "gate", "--root", g.Dir, "--config", filepath.Join(g.Dir, "vitest.edge.config.js"))
 	if code != 0 || !strings.HasPrefix(out, "GATE PASS") || strings.Contains(out+errs, "named by") {
 		t.Errorf("gate --config vitest.edge.config.js: exit %d\n%s%s", code, out, errs)
 	}
-	if st, err := exec.Command("git", "-C", g.dir, "status", "--porcelain").Output(); err != nil || len(st) != 0 {
+	if st, err := exec.Command("git", "-C", g.Dir, "status", "--porcelain").Output(); err != nil || len(st) != 0 {
 		t.Errorf("left in the checkout (%v):\n%s", err, st)
 	}
 }
@@ -112,12 +114,12 @@ func TestUnloadableConfigIsAnError(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := scriptConfigRepo(t, tc.pkg)
-			t.Chdir(g.dir)
-			writeFiles(t, g.dir, tc.edit)
+			t.Chdir(g.Dir)
+			WriteFiles(t, g.Dir, tc.edit)
 			for _, verb := range []string{"gate", "audit"} {
-				code, out, errs := oracle(t, append([]string{verb, "--root", g.dir}, tc.args...)...)
-				if code != exitUsage || strings.Contains(out, "SKIP") || strings.Contains(errs, "CAC.run") || strings.Contains(errs, "\tat ") {
-					t.Errorf("%s: exit %d, want %d with vitest's message\n%s%s", verb, code, exitUsage, out, errs)
+				code, out, errs := Oracle(t, append([]string{verb, "--root", g.Dir}, tc.args...)...)
+				if code != ExitUsage || strings.Contains(out, "SKIP") || strings.Contains(errs, "CAC.run") || strings.Contains(errs, "\tat ") {
+					t.Errorf("%s: exit %d, want %d with vitest's message\n%s%s", verb, code, ExitUsage, out, errs)
 				}
 				for _, w := range tc.want {
 					if !strings.Contains(errs, w) {
@@ -125,11 +127,11 @@ func TestUnloadableConfigIsAnError(t *testing.T) {
 					}
 				}
 			}
-			code, out, _ := oracle(t, append([]string{"audit", "--json", "--root", g.dir}, tc.args...)...)
+			code, out, _ := Oracle(t, append([]string{"audit", "--json", "--root", g.Dir}, tc.args...)...)
 			var doc struct {
 				Errors []struct{ File, Message string }
 			}
-			if json.Unmarshal([]byte(out), &doc) != nil || code != exitUsage || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, tc.want[1]) {
+			if json.Unmarshal([]byte(out), &doc) != nil || code != ExitUsage || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Message, tc.want[1]) {
 				t.Errorf("audit --json: exit %d\n%s", code, out)
 			}
 		})

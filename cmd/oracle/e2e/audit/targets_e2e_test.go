@@ -16,10 +16,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateTargetsEveryBody(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	dir := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()
@@ -31,7 +33,7 @@ func TestGateTargetsEveryBody(t *testing.T) {
 	}
 	commit := func(msg string, files map[string]string) {
 		t.Helper()
-		writeFiles(t, dir, files)
+		WriteFiles(t, dir, files)
 		git("add", "-A")
 		git("commit", "-qm", msg)
 	}
@@ -157,8 +159,8 @@ func TestGateTargetsEveryBody(t *testing.T) {
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			commit(r.name, map[string]string{r.file: r.after})
-			code, out, errs := oracle(t, "gate", "--json", "--threshold", "100", "--root", dir)
-			var res gateResult
+			code, out, errs := Oracle(t, "gate", "--json", "--threshold", "100", "--root", dir)
+			var res GateResult
 			if err := json.Unmarshal([]byte(out), &res); err != nil {
 				t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
 			}
@@ -193,9 +195,9 @@ func TestGateTargetsEveryBody(t *testing.T) {
 // `defineCommand({ run() {} })` a test runs through `cmd.run(...)` is not
 // blind; one a test loads without running it is, measured.
 func TestAuditJudgesModuleLevelFunctions(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	WriteFiles(t, dir, map[string]string{
 		"package.json":       `{"name":"cli","private":true,"type":"module"}`,
 		"src/define.ts":      "export const defineCommand = <T>(c: T): T => c;\n",
 		"src/init.ts":        "import { defineCommand } from \"./define\";\nexport default defineCommand({\n  meta: { name: \"init\" },\n  async run(ctx: { dir: string }) {\n    return \"init \" + ctx.dir;\n  },\n});\n",

@@ -14,13 +14,14 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
 // v3 is the vitest 3.1 install (Node 20, the default node).
 func v3(t *testing.T) string {
 	t.Helper()
-	nm := sample(t, "vitest3/node_modules")
+	nm := Sample(t, "vitest3/node_modules")
 	if _, err := os.Stat(filepath.Join(nm, "vitest", "package.json")); err != nil {
 		testenv.Missing(t, fmt.Sprintf("%s has no vitest: scripts/deps installs it", nm))
 	}
@@ -37,13 +38,13 @@ func TestGateVitest31(t *testing.T) {
 	nm := v3(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	g := gitRepo{t, t.TempDir()}
-	if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+	g := Repo{T: t, Dir: t.TempDir()}
+	if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	money := "export function cents(n: number): number {\n  return n * 10;\n}\n\nexport function euros(n: number): number {\n  return n / 100;\n}\n"
-	g.git("init", "-q")
-	g.commit("base", map[string]string{
+	g.Git("init", "-q")
+	g.Commit("base", map[string]string{
 		".gitignore":         "node_modules\n",
 		"package.json":       `{"name":"v3","private":true,"type":"module"}`,
 		"src/grade.ts":       gradeBase,
@@ -51,9 +52,9 @@ func TestGateVitest31(t *testing.T) {
 		"test/grade.test.ts": importing(gradeTest, "../src/grade"),
 		"test/money.test.ts": "import { expect, it } from \"vitest\";\nimport { cents } from \"../src/money\";\nit(\"cents\", () => {\n  expect(cents(0)).toBe(0);\n});\n",
 	})
-	g.commit("change", map[string]string{"src/grade.ts": gradeNew, "src/money.ts": strings.Replace(money, "n * 10", "n * 100", 1)})
+	g.Commit("change", map[string]string{"src/grade.ts": gradeNew, "src/money.ts": strings.Replace(money, "n * 10", "n * 100", 1)})
 
-	code, r, errs := gateJSON(t, g.dir, "--no-cache")
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
 	if code != 1 || r.Verdict != "FAIL" || !strings.Contains(r.Reason, "src/money.ts scores 0% (0/2)") {
 		t.Errorf("gate: exit %d %s %q, want FAIL: src/money.ts scores 0%% (0/2)\n%s", code, r.Verdict, r.Reason, errs)
 	}
@@ -71,7 +72,7 @@ func TestGateVitest31(t *testing.T) {
 		t.Errorf("mutants (file:line mutator outcome: count):\n got %v\nwant %v", got, want)
 	}
 
-	a := auditJSON(t, g.dir)
+	a := auditJSON(t, g.Dir)
 	var blind []string
 	for _, f := range a.Findings {
 		if f.Rule == "blind-function" {
@@ -82,7 +83,7 @@ func TestGateVitest31(t *testing.T) {
 		t.Errorf("audit: blind functions %v, want [src/money.ts:5] (euros)\n%+v", blind, a.Findings)
 	}
 
-	out, err := exec.Command("git", "-C", g.dir, "status", "--porcelain", "--ignored").Output()
+	out, err := exec.Command("git", "-C", g.Dir, "status", "--porcelain", "--ignored").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 const (
@@ -116,37 +118,37 @@ var vitestLayouts = []layout{
 // by hand) where it said SKIP, and audit reports no blind function of the
 // changed files.
 func TestGateVitestLayouts(t *testing.T) {
-	chains := append(toolchains(t), toolchain{"vitest3-node20", "node", v3(t)})
+	chains := append(Toolchains(t), Toolchain{Name: "vitest3-node20", Node: "node", NodeModules: v3(t)})
 	for _, tc := range chains {
 		for _, l := range vitestLayouts {
-			if tc.name == chains[1].name && !l.vitest5 || tc.name == chains[2].name && !l.vitest3 {
+			if tc.Name == chains[1].Name && !l.vitest5 || tc.Name == chains[2].Name && !l.vitest3 {
 				continue
 			}
-			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
-				if tc.node != "node" {
-					t.Setenv("PATH", filepath.Dir(tc.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			t.Run(tc.Name+"/"+l.name, func(t *testing.T) {
+				if tc.Node != "node" {
+					t.Setenv("PATH", filepath.Dir(tc.Node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 				}
-				g := gitRepo{t, t.TempDir()}
-				if err := os.Symlink(tc.nodeModules, filepath.Join(g.dir, "node_modules")); err != nil {
+				g := Repo{T: t, Dir: t.TempDir()}
+				if err := os.Symlink(tc.NodeModules, filepath.Join(g.Dir, "node_modules")); err != nil {
 					t.Fatal(err)
 				}
 				for p, to := range l.links {
-					os.MkdirAll(filepath.Dir(filepath.Join(g.dir, p)), 0o755)
-					if err := os.Symlink(to, filepath.Join(g.dir, p)); err != nil {
+					os.MkdirAll(filepath.Dir(filepath.Join(g.Dir, p)), 0o755)
+					if err := os.Symlink(to, filepath.Join(g.Dir, p)); err != nil {
 						t.Fatal(err)
 					}
 				}
-				g.git("init", "-q")
-				g.commit("base", mergeFiles(map[string]string{".gitignore": "node_modules\n"}, l.base))
-				g.commit("change", l.change)
+				g.Git("init", "-q")
+				g.Commit("base", MergeFiles(map[string]string{".gitignore": "node_modules\n"}, l.base))
+				g.Commit("change", l.change)
 				args := []string{"gate", "--json"}
 				if l.from == "" {
-					args = append(args, "--root", g.dir)
+					args = append(args, "--root", g.Dir)
 				} else {
-					t.Chdir(filepath.Join(g.dir, l.from))
+					t.Chdir(filepath.Join(g.Dir, l.from))
 				}
-				code, out, errs := oracle(t, args...)
-				var r gateResult
+				code, out, errs := Oracle(t, args...)
+				var r GateResult
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
 				}
@@ -163,9 +165,9 @@ func TestGateVitestLayouts(t *testing.T) {
 					t.Errorf("gate: exit %d %s %q, want PASS\n%s", code, r.Verdict, r.Reason, errs)
 				}
 				if l.from != "" {
-					packageRoot(t, tc.name != chains[1].name, g, l)
+					packageRoot(t, tc.Name != chains[1].Name, g, l)
 				}
-				a := auditJSON(t, g.dir)
+				a := auditJSON(t, g.Dir)
 				for _, f := range a.Findings {
 					for changed := range l.change {
 						if f.Rule == "blind-function" && f.File == changed {
@@ -187,19 +189,19 @@ func TestGateVitestLayouts(t *testing.T) {
 // vitest, which finds no project from the package). vitest 5 looks for a config in its
 // root only: the package's tests run without it, there as in the sandbox.
 // audit measures the package the same way: no false blind function.
-func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
-	pkg := filepath.Join(g.dir, l.from)
+func packageRoot(t *testing.T, upward bool, g Repo, l layout) {
+	pkg := filepath.Join(g.Dir, l.from)
 	for _, form := range []string{"--root", "cwd"} {
 		t.Run(form, func(t *testing.T) {
 			args := []string{"gate", "--json", "--root", pkg}
 			if form == "cwd" {
-				writeFiles(t, pkg, map[string]string{"oracle.yaml": "# the package's own: oracle's root\n"})
+				WriteFiles(t, pkg, map[string]string{"oracle.yaml": "# the package's own: oracle's root\n"})
 				defer os.Remove(filepath.Join(pkg, "oracle.yaml"))
 				t.Chdir(pkg)
 				args = []string{"gate", "--json", "--base", "HEAD~1"}
 			}
-			code, out, errs := oracle(t, args...)
-			var r hostileResult
+			code, out, errs := Oracle(t, args...)
+			var r HostileResult
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("gate %v (exit %d): %v\n%s\n%s", args, code, err, out, errs)
 			}
@@ -217,7 +219,7 @@ func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
 			if form == "cwd" {
 				return
 			}
-			code, out, errs = oracle(t, "audit", "--json", "--root", pkg)
+			code, out, errs = Oracle(t, "audit", "--json", "--root", pkg)
 			var a auditResult
 			if err := json.Unmarshal([]byte(out), &a); err != nil || code != 0 {
 				t.Fatalf("audit --root %s: exit %d %v\n%s\n%s", l.from, code, err, out, errs)
@@ -233,24 +235,24 @@ func packageRoot(t *testing.T, upward bool, g gitRepo, l layout) {
 // config only resolves to its function in `oracle graph` (it was external).
 func TestGraphFollowsVitestAliases(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+	if err := os.Symlink(V4(t).NodeModules, filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{
+	WriteFiles(t, dir, map[string]string{
 		"package.json":     `{"name":"al","private":true,"type":"module"}`,
 		"vitest.config.ts": vitestLayouts[3].base["vitest.config.ts"],
 		"src/lib/money.ts": moneyNew,
 		"src/app.ts":       "import { cents } from \"@lib/money\";\nimport { grade } from \"~/grade\";\nexport function total(n: number): string {\n  return grade(cents(n));\n}\n",
 		"src/grade.ts":     gradeNew,
 	})
-	code, out, errs := oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	code, out, errs := Oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
 	if code != 0 || !strings.Contains(out, "-> src/lib/money.ts#cents (import)") || !strings.Contains(out, "-> src/grade.ts#grade (import)") {
 		t.Errorf("graph: exit %d\n%s%s", code, out, errs)
 	}
 	// A config vitest cannot load: the graph is tsconfig's, and a note
 	// names the config.
-	writeFiles(t, dir, map[string]string{"vitest.config.ts": "throw new Error(\"broken config\");\n"})
-	code, out, errs = oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
+	WriteFiles(t, dir, map[string]string{"vitest.config.ts": "throw new Error(\"broken config\");\n"})
+	code, out, errs = Oracle(t, "graph", "--root", dir, filepath.Join(dir, "src/app.ts"))
 	if code != 0 || !strings.Contains(out, "-> @lib/money (external)") || !strings.Contains(out+errs, "vitest.config.ts") || !strings.Contains(out+errs, "resolve.alias is not followed") {
 		t.Errorf("graph with a broken config: exit %d\n%s%s", code, out, errs)
 	}
@@ -261,7 +263,7 @@ func TestGraphFollowsVitestAliases(t *testing.T) {
 // alone touches no code (SKIP), and with a change of the function beside
 // it no mutant lands in the test block (its id is the function's).
 func TestGateInSourceTestBlockIsNotCode(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	for _, tc := range []struct {
 		name, change string
 		verdict      string
@@ -270,16 +272,16 @@ func TestGateInSourceTestBlockIsNotCode(t *testing.T) {
 		{"the function and the tests", strings.Replace(strings.Replace(inSource, "toBe(6);", "toBe(6);\n    expect(double(-1)).toBe(-2);", 1), "n * 2", "n * 2 + 0", 1), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gitRepo{t, t.TempDir()}
-			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+			g := Repo{T: t, Dir: t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 				t.Fatal(err)
 			}
-			g.git("init", "-q")
-			g.commit("base", map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"is","private":true,"type":"module"}`,
+			g.Git("init", "-q")
+			g.Commit("base", map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"is","private":true,"type":"module"}`,
 				"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { includeSource: [\"src/**/*.ts\"] } });\n",
 				"src/inline.ts":    inSource})
-			g.commit("change", map[string]string{"src/inline.ts": tc.change})
-			code, r, errs := gateJSON(t, g.dir)
+			g.Commit("change", map[string]string{"src/inline.ts": tc.change})
+			code, r, errs := GateJSON(t, g.Dir)
 			if tc.verdict == "SKIP" {
 				if code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "touches no code") {
 					t.Errorf("exit %d %s %q, want SKIP: the change touches no code\n%s", code, r.Verdict, r.Reason, errs)

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
@@ -67,6 +68,7 @@ type VitestReport struct {
 	NumPassedTests int `json:"numPassedTests"`
 	NumFailedTests int `json:"numFailedTests"`
 	TestResults    []struct {
+		Name             string `json:"name"` // the test file's absolute path
 		Message          string `json:"message"`
 		AssertionResults []struct {
 			FullName        string   `json:"fullName"`
@@ -199,3 +201,20 @@ func TempRepo(t testing.TB, nodeModules string, files map[string]string) string 
 func RepoFile(rel string) string {
 	return filepath.Join(testenv.Testdata(""), "..", filepath.FromSlash(rel))
 }
+
+// AuditRepo is TempRepo with the vitest 4 install (V4) linked.
+func AuditRepo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	return TempRepo(t, V4(t).NodeModules, files)
+}
+
+// NewGateRepo is NewRepo with the vitest 4 install (V4) linked, and a
+// package.json unless files has one.
+func NewGateRepo(t testing.TB, files map[string]string) Repo {
+	t.Helper()
+	return NewRepo(t, V4(t).NodeModules, MergeFiles(map[string]string{"package.json": `{"name":"red","private":true,"type":"module"}`}, files))
+}
+
+// GateExit is the exit code of each of the gate's verdicts
+// (cmd/oracle/gate.go).
+var GateExit = map[gate.Verdict]int{gate.PASS: ExitOK, gate.SKIP: ExitOK, gate.FAIL: ExitFail, gate.ERROR: ExitError}

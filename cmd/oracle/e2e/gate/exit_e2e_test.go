@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestInterruptExitCodes (issue 28 item 4): every verb that runs vitest
@@ -17,24 +19,24 @@ import (
 // error, and leaves no sandbox. The sample's test loops: the run hangs
 // until the signal comes, however fast or slow the machine.
 func TestInterruptExitCodes(t *testing.T) {
-	bin := oracleBin(t)
+	bin := Bin(t)
 	const loopingTest = "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"it(\"multiplies\", () => {\n  while (Date.now() > 0) {}\n  expect(total(2, 3)).toBe(6);\n});\n"
 	// gate: a change to price.ts, its test hangs.
 	gateRepo := func(t *testing.T) (string, []string) {
-		g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": loopingTest})
-		g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "price * qty + 0", 1)})
-		return g.dir, []string{"gate", "--json", "--concurrency", "1", "--root", g.dir}
+		g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": loopingTest})
+		g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "price * qty + 0", 1)})
+		return g.Dir, []string{"gate", "--json", "--concurrency", "1", "--root", g.Dir}
 	}
 	// audit: the test file runs once with markers, and hangs.
 	auditDir := func(t *testing.T) (string, []string) {
-		dir := auditRepo(t, map[string]string{"package.json": `{"name":"a","private":true,"type":"module"}`,
-			"src/price.ts": totalTS, "test/price.test.ts": loopingTest})
+		dir := AuditRepo(t, map[string]string{"package.json": `{"name":"a","private":true,"type":"module"}`,
+			"src/price.ts": TotalTS, "test/price.test.ts": loopingTest})
 		return dir, []string{"audit", "--json", "--root", dir}
 	}
 	// prove: processItem loops in the baseline run.
 	proveDir := func(t *testing.T) (string, []string) {
-		dir := copySample(t, "pipeline", v4(t).nodeModules)
+		dir := CopySample(t, "pipeline", V4(t).NodeModules)
 		index := filepath.Join(dir, "src/server/index.ts")
 		src, _ := os.ReadFile(index)
 		looping := strings.Replace(string(src), "  const record = await getRecord(id);\n", "  const record = await getRecord(id);\n  while (Date.now() > 0) {}\n", 1)

@@ -12,10 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateEndToEnd(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	dir := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()
@@ -27,14 +29,14 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	commit := func(msg string, files map[string]string) {
 		t.Helper()
-		writeFiles(t, dir, files)
+		WriteFiles(t, dir, files)
 		git("add", "-A")
 		git("commit", "-qm", msg)
 	}
-	gateRun := func(extra ...string) (int, gateResult, string) {
+	gateRun := func(extra ...string) (int, GateResult, string) {
 		t.Helper()
-		code, out, errs := oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
-		var r gateResult
+		code, out, errs := Oracle(t, append([]string{"gate", "--json", "--timings", "--root", dir}, extra...)...)
+		var r GateResult
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
 		}
@@ -70,7 +72,7 @@ func TestGateEndToEnd(t *testing.T) {
 			t.Errorf("a mutant on the line the change kept: %s at line %d", m.MutatorName, m.Line)
 		}
 	}
-	if _, out, _ := oracle(t, "gate", "--root", dir); !strings.HasPrefix(out, "GATE PASS 100% ") || !strings.Contains(out, " on 3 changed lines threshold 70") {
+	if _, out, _ := Oracle(t, "gate", "--root", dir); !strings.HasPrefix(out, "GATE PASS 100% ") || !strings.Contains(out, " on 3 changed lines threshold 70") {
 		t.Errorf("text: %s", out)
 	}
 	if _, whole, _ := gateRun("--scope", "function"); len(whole.Mutants) <= len(r.Mutants) {
@@ -90,7 +92,7 @@ func TestGateEndToEnd(t *testing.T) {
 	})
 	report := filepath.Join(t.TempDir(), "gate-report.json")
 	code, r, _ = gateRun("--threshold", "90", "--report", report)
-	validateReport(t, report)
+	ValidateReport(t, report)
 	reportNamesTests(t, report)
 	survived := map[string]bool{}
 	for _, m := range r.Mutants {
@@ -129,8 +131,8 @@ func TestGateEndToEnd(t *testing.T) {
 	var docs []string
 	seen := map[string]int{}
 	for _, sh := range []string{"1/2", "2/2"} {
-		_, out, errs := oracle(t, "gate", "--json", "--root", dir, "--threshold", "90", "--no-cache", "--shard", sh)
-		var part gateResult
+		_, out, errs := Oracle(t, "gate", "--json", "--root", dir, "--threshold", "90", "--no-cache", "--shard", sh)
+		var part GateResult
 		if err := json.Unmarshal([]byte(out), &part); err != nil {
 			t.Fatalf("shard %s: %v\n%s", sh, err, errs)
 		}
@@ -154,19 +156,19 @@ func TestGateEndToEnd(t *testing.T) {
 		}
 	}
 	mreport, mpage := filepath.Join(t.TempDir(), "merged-report.json"), filepath.Join(t.TempDir(), "merged.html")
-	mcode, mout, merrs := oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
-	validateReport(t, mreport)
+	mcode, mout, merrs := Oracle(t, append([]string{"gate", "merge", "--json", "--root", dir, "--report", mreport, "--html", mpage}, docs...)...)
+	ValidateReport(t, mreport)
 	reportNamesTests(t, mreport)
 	if b, err := os.ReadFile(mpage); err != nil || !strings.Contains(string(b), "GATE FAIL") || !strings.Contains(string(b), `class="changed survived"`) {
 		t.Errorf("gate merge --html: %v\n%.600s", err, b)
 	}
-	var merged gateResult
+	var merged GateResult
 	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
 		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
 	}
 	page := filepath.Join(t.TempDir(), "gate.html")
 	t.Setenv("GITHUB_ACTIONS", "true") // the survivors as annotations on their lines
-	_, out, _ := oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
+	_, out, _ := Oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
 	os.Unsetenv("GITHUB_ACTIONS")
 	if !strings.Contains(out, "\n::error file=src/shipping.ts,line=3::oracle gate FAIL: survived mutant CallStatementRemoval in src/shipping.ts#ship: no related test fails on it (file score ") ||
 		!strings.Contains(out, "\n::error file=src/shipping.ts,line=4::oracle gate FAIL: survived mutant EqualityOperator") {
@@ -182,7 +184,7 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 
 	// The threshold from oracle.yaml when --threshold is not given.
-	writeFiles(t, dir, map[string]string{"oracle.yaml": "gate:\n  threshold: 90\n"})
+	WriteFiles(t, dir, map[string]string{"oracle.yaml": "gate:\n  threshold: 90\n"})
 	if c, cfg, _ := gateRun(); c != 1 || cfg.Threshold != 90 || cfg.Verdict != "FAIL" {
 		t.Errorf("gate.threshold in oracle.yaml: exit %d threshold %v %s", c, cfg.Threshold, cfg.Verdict)
 	}
@@ -197,11 +199,11 @@ func TestGateEndToEnd(t *testing.T) {
 	if _, fresh, _ := gateRun("--threshold", "90", "--no-cache"); fresh.Cached != 0 {
 		t.Errorf("--no-cache: %d cached", fresh.Cached)
 	}
-	writeFiles(t, dir, map[string]string{"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
+	WriteFiles(t, dir, map[string]string{"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
 		"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 50)).toBe(5);\n});\n"})
 	// The edit is not committed: the change as committed is refused, the
 	// working tree taken as the change with --worktree.
-	if code, _, errs := oracle(t, "gate", "--root", dir, "--threshold", "90"); code != exitUsage || !strings.Contains(errs, "test/shipping.test.ts") || !strings.Contains(errs, "--worktree") {
+	if code, _, errs := Oracle(t, "gate", "--root", dir, "--threshold", "90"); code != ExitUsage || !strings.Contains(errs, "test/shipping.test.ts") || !strings.Contains(errs, "--worktree") {
 		t.Errorf("an uncommitted edit of a file of the change: exit %d %s", code, errs)
 	}
 	if _, after, _ := gateRun("--threshold", "90", "--worktree"); after.Cached != 0 {
@@ -265,8 +267,8 @@ func TestGateEndToEnd(t *testing.T) {
 
 	// 4b. The change as a list of files on standard input (--files-from -):
 	// each file whole, whatever git says.
-	code, out, errs = oracleIn(t, "# the task's files\nsrc/price.ts\n", "gate", "--json", "--root", dir, "--files-from", "-")
-	var listed gateResult
+	code, out, errs = OracleIn(t, "# the task's files\nsrc/price.ts\n", "gate", "--json", "--root", dir, "--files-from", "-")
+	var listed GateResult
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || code != 0 || listed.Verdict != "PASS" || len(listed.Targets) != 1 || listed.Targets[0].ID != "src/price.ts#discount" {
 		t.Fatalf("--files-from -: exit %d %v %+v\n%s", code, err, listed, errs)
 	}
@@ -280,16 +282,16 @@ func TestGateEndToEnd(t *testing.T) {
 		{"src/price.ts\n", []string{"--files-from", "-", "--base", "HEAD~2"}, "not both"},
 		{"src/price.ts\n", []string{"--files-from", "-", "--files", "x.txt"}, "one list"},
 	} {
-		if code, _, errs := oracleIn(t, bad.stdin, append([]string{"gate", "--root", dir}, bad.args...)...); code != exitUsage || !strings.Contains(errs, bad.want) {
+		if code, _, errs := OracleIn(t, bad.stdin, append([]string{"gate", "--root", dir}, bad.args...)...); code != ExitUsage || !strings.Contains(errs, bad.want) {
 			t.Errorf("gate %v: exit %d, want 2 with %q\n%s", bad.args, code, bad.want, errs)
 		}
 	}
 
 	// 5. Inputs to fix: exit 2 with the fix.
-	if code, _, errs := oracle(t, "gate", "--root", dir, "--base", "no-such-rev"); code != exitUsage || !strings.Contains(errs, "does not exist") {
+	if code, _, errs := Oracle(t, "gate", "--root", dir, "--base", "no-such-rev"); code != ExitUsage || !strings.Contains(errs, "does not exist") {
 		t.Errorf("a missing base: exit %d %s", code, errs)
 	}
-	if code, _, errs := oracle(t, "gate", "--root", t.TempDir()); code != exitUsage || !strings.Contains(errs, "not a git repository") {
+	if code, _, errs := Oracle(t, "gate", "--root", t.TempDir()); code != ExitUsage || !strings.Contains(errs, "not a git repository") {
 		t.Errorf("not a git repository: exit %d %s", code, errs)
 	}
 }

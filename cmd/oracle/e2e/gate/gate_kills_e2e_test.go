@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 const (
@@ -28,22 +30,22 @@ const (
 // one it does not kill is an error naming the neighbour (run again, it
 // failed again), never a kill.
 func TestGateFlakyNeighbour(t *testing.T) {
-	nm := v4(t).nodeModules
-	g := gitRepo{t, t.TempDir()}
-	dir := g.dir
+	nm := V4(t).NodeModules
+	g := Repo{T: t, Dir: t.TempDir()}
+	dir := g.Dir
 	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	count := filepath.ToSlash(filepath.Join(t.TempDir(), "count"))
 	test := strings.Replace(priceTestTS, "COUNT", `"`+count+`"`, -1)
-	g.git("init", "-q")
-	g.commit("base", map[string]string{
+	g.Git("init", "-q")
+	g.Commit("base", map[string]string{
 		".gitignore":         "node_modules\n",
 		"package.json":       `{"name":"prices","private":true,"type":"module"}`,
 		"src/price.ts":       priceBase,
 		"test/price.test.ts": test,
 	})
-	g.commit("change", map[string]string{"src/price.ts": priceTS})
+	g.Commit("change", map[string]string{"src/price.ts": priceTS})
 	os.Remove(count) // the commits ran nothing; the gate's baseline is the first run
 	var r struct {
 		Verdict, Reason string
@@ -52,7 +54,7 @@ func TestGateFlakyNeighbour(t *testing.T) {
 			Outcome, Detail, MutatorName, Replacement, KilledByTest string
 		}
 	}
-	code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", dir)
+	code, out, errs := Oracle(t, "gate", "--json", "--no-cache", "--root", dir)
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
 	}

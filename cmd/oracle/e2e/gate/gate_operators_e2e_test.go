@@ -15,19 +15,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateOwnCodeMutants(t *testing.T) {
-	nm := v4(t).nodeModules
-	g := gitRepo{t, t.TempDir()}
-	if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+	nm := V4(t).NodeModules
+	g := Repo{T: t, Dir: t.TempDir()}
+	if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	test := func(name, body string) string {
 		return "import { expect, it } from \"vitest\";\nimport { " + name + " } from \"../src/" + name + "\";\nit(\"" + name + "\", () => {\n" + body + "});\n"
 	}
-	g.git("init", "-q")
-	g.commit("base", map[string]string{
+	g.Git("init", "-q")
+	g.Commit("base", map[string]string{
 		".gitignore":         "node_modules\n",
 		"package.json":       `{"name":"shop","private":true,"type":"module"}`,
 		"src/below.ts":       "export function below(value: number, lo: number): boolean {\n  return value < lo;\n}\n",
@@ -53,8 +55,8 @@ func TestGateOwnCodeMutants(t *testing.T) {
 			"export function pages(items: number, per: number): number {\n  return Math.ceil(items / per);\n}\n",
 			"MethodExpression@2", map[string]string{"test/pages.test.ts": test("pages", "  expect(pages(10, 5)).toBe(2);\n  expect(pages(11, 5)).toBe(3);\n")}},
 	} {
-		g.commit(tc.name, map[string]string{tc.file: tc.changed})
-		code, r, errs := gateJSON(t, g.dir, "--no-cache")
+		g.Commit(tc.name, map[string]string{tc.file: tc.changed})
+		code, r, errs := GateJSON(t, g.Dir, "--no-cache")
 		var survived []string
 		for _, m := range r.Mutants {
 			if m.Outcome != "killed" && m.Outcome != "timeout" {
@@ -64,8 +66,8 @@ func TestGateOwnCodeMutants(t *testing.T) {
 		if code != 1 || r.Verdict != "FAIL" || strings.Join(survived, ",") != "survived "+tc.survivor {
 			t.Errorf("%s: exit %d %s %.0f%%, want FAIL with %s the only survivor; not killed: %v\n%s", tc.name, code, r.Verdict, r.Score, tc.survivor, survived, errs)
 		}
-		g.commit(tc.name+": the test pins it", tc.strong)
-		if code, r, errs := gateJSON(t, g.dir, "--no-cache", "--base", "HEAD~2"); code != 0 || r.Verdict != "PASS" || r.Score != 100 {
+		g.Commit(tc.name+": the test pins it", tc.strong)
+		if code, r, errs := GateJSON(t, g.Dir, "--no-cache", "--base", "HEAD~2"); code != 0 || r.Verdict != "PASS" || r.Score != 100 {
 			t.Errorf("%s, the test strengthened: exit %d %s %.0f%%, want PASS 100%%\n%+v\n%s", tc.name, code, r.Verdict, r.Score, r.Mutants, errs)
 		}
 	}

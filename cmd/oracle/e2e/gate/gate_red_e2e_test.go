@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 	"github.com/oracle-ts/oracle/gate"
 )
 
@@ -29,8 +30,8 @@ const (
 // "no test executes it") or one of several (it was PASS 100%); red the same
 // way at the base, it is a note and counts for nothing.
 func TestGateRedSuite(t *testing.T) {
-	base := map[string]string{"src/price.ts": totalTS, "src/fmt.ts": fmtTS, "test/price.test.ts": totalTestTS, "test/fmt.test.ts": fmtTestTS}
-	stronger := strings.Replace(totalTS, "price * qty", "qty * price", 1)
+	base := map[string]string{"src/price.ts": TotalTS, "src/fmt.ts": fmtTS, "test/price.test.ts": totalTestTS, "test/fmt.test.ts": fmtTestTS}
+	stronger := strings.Replace(TotalTS, "price * qty", "qty * price", 1)
 	cases := []struct {
 		name   string
 		base   map[string]string // over base
@@ -89,15 +90,15 @@ func TestGateRedSuite(t *testing.T) {
 					delete(files, k)
 				}
 			}
-			g := newGateRepo(t, files)
+			g := NewGateRepo(t, files)
 			for k, v := range c.change {
 				if v == "" {
-					os.Remove(filepath.Join(g.dir, k))
+					os.Remove(filepath.Join(g.Dir, k))
 					delete(c.change, k)
 				}
 			}
-			g.commit("change", c.change)
-			code, r, errs := gateJSON(t, g.dir, append([]string{"--no-cache"}, c.args...)...)
+			g.Commit("change", c.change)
+			code, r, errs := GateJSON(t, g.Dir, append([]string{"--no-cache"}, c.args...)...)
 			if code != c.code || r.Verdict != c.want || r.Attribution != c.attr {
 				t.Fatalf("exit %d %s (%s) %q, want exit %d %s (%s)\nnotes %q\n%s", code, r.Verdict, r.Attribution, r.Reason, c.code, c.want, c.attr, r.Notes, errs)
 			}
@@ -119,16 +120,16 @@ func TestGateRedSuite(t *testing.T) {
 // TestGateUntestedFail: a changed function no test executes is SKIP by
 // default; --untested fail makes it FAIL attribution untested, naming it.
 func TestGateUntestedFail(t *testing.T) {
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "src/fmt.ts": fmtTS, "test/price.test.ts": totalTestTS})
-	g.commit("change", map[string]string{"src/fmt.ts": strings.Replace(fmtTS, `"$"`, `"USD "`, 1)})
-	if code, r, errs := gateJSON(t, g.dir); code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "no test executes it") {
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "src/fmt.ts": fmtTS, "test/price.test.ts": totalTestTS})
+	g.Commit("change", map[string]string{"src/fmt.ts": strings.Replace(fmtTS, `"$"`, `"USD "`, 1)})
+	if code, r, errs := GateJSON(t, g.Dir); code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "no test executes it") {
 		t.Fatalf("default: exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
 	}
-	code, r, errs := gateJSON(t, g.dir, "--untested", "fail")
+	code, r, errs := GateJSON(t, g.Dir, "--untested", "fail")
 	if code != 1 || r.Verdict != "FAIL" || r.Attribution != "untested" || !strings.Contains(r.Reason, "src/fmt.ts#money") {
 		t.Fatalf("--untested fail: exit %d %s (%s) %q\n%s", code, r.Verdict, r.Attribution, r.Reason, errs)
 	}
-	if code, _, errs := oracle(t, "gate", "--root", g.dir, "--untested", "maybe"); code != exitUsage || !strings.Contains(errs, "--untested") {
+	if code, _, errs := Oracle(t, "gate", "--root", g.Dir, "--untested", "maybe"); code != ExitUsage || !strings.Contains(errs, "--untested") {
 		t.Errorf("--untested maybe: exit %d %s", code, errs)
 	}
 }
@@ -139,15 +140,15 @@ func TestGateUntestedFail(t *testing.T) {
 func TestGateHangingBaseline(t *testing.T) {
 	hang := "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"await new Promise(() => { setInterval(() => {}, 1000); });\nit(\"never\", () => {\n  expect(total(1, 1)).toBe(1);\n});\n"
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": totalTestTS})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1), "test/hang.test.ts": hang})
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": totalTestTS})
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "qty * price", 1), "test/hang.test.ts": hang})
 	t.Setenv("ORACLE_BASELINE_TIMEOUT", "2s")
-	code, r, errs := gateJSON(t, g.dir, "--no-cache")
-	if code != exitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/hang.test.ts did not finish within 2 seconds") {
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
+	if code != ExitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/hang.test.ts did not finish within 2 seconds") {
 		t.Fatalf("exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
 	}
 	t.Setenv("ORACLE_BASELINE_TIMEOUT", "soon")
-	if code, _, errs := oracle(t, "gate", "--root", g.dir); code != exitUsage || !strings.Contains(errs, "ORACLE_BASELINE_TIMEOUT") {
+	if code, _, errs := Oracle(t, "gate", "--root", g.Dir); code != ExitUsage || !strings.Contains(errs, "ORACLE_BASELINE_TIMEOUT") {
 		t.Errorf("a bad bound: exit %d %s", code, errs)
 	}
 }
@@ -161,20 +162,20 @@ func TestGateSandboxIsTheWorld(t *testing.T) {
 		"  writeFileSync(join(process.env.PWD!, \"out.txt\"), String(total(2, 3)));\n" +
 		"  writeFileSync(join(process.env.INIT_CWD ?? process.env.PWD!, \"init.txt\"), \"x\");\n" +
 		"  writeFileSync(join(homedir(), \"home.txt\"), \"x\");\n  expect(total(2, 3)).toBe(6);\n});\n"
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": writer})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": writer})
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "qty * price", 1)})
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	t.Setenv("PWD", g.dir) // the user's shell, in the checkout
-	t.Setenv("INIT_CWD", g.dir)
-	before := treeHash(t, g.dir)
-	code, r, errs := gateJSON(t, g.dir, "--no-cache")
+	t.Setenv("PWD", g.Dir) // the user's shell, in the checkout
+	t.Setenv("INIT_CWD", g.Dir)
+	before := TreeHash(t, g.Dir)
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
 	if code != 0 || r.Verdict != "PASS" {
 		t.Fatalf("exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
 	}
-	if after := treeHash(t, g.dir); after != before {
+	if after := TreeHash(t, g.Dir); after != before {
 		for _, f := range []string{"out.txt", "init.txt"} {
-			if _, err := os.Stat(filepath.Join(g.dir, f)); err == nil {
+			if _, err := os.Stat(filepath.Join(g.Dir, f)); err == nil {
 				t.Errorf("the test wrote %s into the checkout", f)
 			}
 		}
@@ -198,25 +199,25 @@ func TestGateCacheKnowsWhatItRead(t *testing.T) {
 		"it(\"is a number\", () => {\n  expect(typeof total(2, 3)).toBe(\"number\");\n});\n" +
 		"it.runIf(process.env.ORDERS_FULL && !existsSync(" + strconv.Quote(flag) + "))(\"multiplies\", () => {\n  expect(total(2, 3)).toBe(6);\n});\n" +
 		"it(\"the cases\", () => {\n  for (const [p, q, want] of JSON.parse(readFileSync(\"test/cases.json\", \"utf8\"))) expect(total(p, q)).toBe(want);\n});\n"
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": test, "test/cases.json": "[[2, 3, 6], [4, 1, 4]]\n"})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": test, "test/cases.json": "[[2, 3, 6], [4, 1, 4]]\n"})
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "qty * price", 1)})
 	t.Setenv("ORDERS_FULL", "1")
 	check := func(step, want string, wantCached bool) {
 		t.Helper()
-		code, r, errs := gateJSON(t, g.dir)
-		_, fresh, _ := gateJSON(t, g.dir, "--no-cache")
-		if r.Verdict != want || fresh.Verdict != want || r.Score != fresh.Score || code != gateExit[gate.Verdict(want)] {
+		code, r, errs := GateJSON(t, g.Dir)
+		_, fresh, _ := GateJSON(t, g.Dir, "--no-cache")
+		if r.Verdict != want || fresh.Verdict != want || r.Score != fresh.Score || code != GateExit[gate.Verdict(want)] {
 			t.Errorf("%s: exit %d %s %.0f%% (%d cached), --no-cache %s %.0f%%, want %s\n%s", step, code, r.Verdict, r.Score, r.Cached, fresh.Verdict, fresh.Score, want, errs)
 		}
 		if wantCached != (r.Cached == len(r.Mutants) && r.Cached > 0) {
 			t.Errorf("%s: %d of %d mutants from the cache", step, r.Cached, len(r.Mutants))
 		}
 	}
-	if code, r, errs := gateJSON(t, g.dir); code != 0 || r.Verdict != "PASS" {
+	if code, r, errs := GateJSON(t, g.Dir); code != 0 || r.Verdict != "PASS" {
 		t.Fatalf("first run: exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
 	}
 	check("nothing changed", "PASS", true)
-	writeFiles(t, g.dir, map[string]string{"test/cases.json": "[[1, 1, 1]]\n"}) // weaker: only "multiplies" kills
+	WriteFiles(t, g.Dir, map[string]string{"test/cases.json": "[[1, 1, 1]]\n"}) // weaker: only "multiplies" kills
 	check("a data file the tests read changed", "PASS", false)
 	t.Setenv("ORDERS_FULL", "")
 	check("the variable that decides which tests run changed", "FAIL", false)
@@ -235,12 +236,12 @@ func TestGateCacheKnowsWhatItRead(t *testing.T) {
 // (bench/trial26-27.md finding 1: vitest 3.1 could not load oracle's
 // reporter, and every h3 commit was SKIP exit 0).
 func TestGateNoReportIsAnError(t *testing.T) {
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": totalTestTS,
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": totalTestTS,
 		"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./test/global.ts\"] } });\n",
 		"test/global.ts":   "export default function setup() {\n  throw new Error(\"no database here\");\n}\n"})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
-	code, r, errs := gateJSON(t, g.dir, "--no-cache")
-	if code != exitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/price.test.ts") || !strings.Contains(r.Reason, "wrote no report") {
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "qty * price", 1)})
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
+	if code != ExitError || r.Verdict != "ERROR" || !strings.Contains(r.Reason, "test/price.test.ts") || !strings.Contains(r.Reason, "wrote no report") {
 		t.Errorf("exit %d %s %q, want ERROR naming test/price.test.ts\n%s", code, r.Verdict, r.Reason, errs)
 	}
 	if testing.Verbose() {

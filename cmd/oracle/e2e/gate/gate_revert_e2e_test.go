@@ -16,10 +16,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestGateRevert(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	cart := "export interface Cart { items: string[]; total: number }\nexport function add(cart: Cart, item: string, price: number): Cart {\n  cart.items.push(item);\n  cart.total += price;\n  return cart;\n}\n"
 	cartTest := func(assert string) string {
 		return "import { expect, it } from \"vitest\";\nimport { add } from \"../src/cart\";\nit(\"adds\", () => {\n  const c = add({ items: [], total: 0 }, \"a\", 3);\n  expect(c.items).toEqual([\"a\"]);\n" + assert + "});\n"
@@ -64,20 +66,20 @@ func TestGateRevert(t *testing.T) {
 			mutants: []string{"src/names.ts#<module> Revert survived"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gitRepo{t, t.TempDir()}
-			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+			g := Repo{T: t, Dir: t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 				t.Fatal(err)
 			}
-			g.git("init", "-q")
+			g.Git("init", "-q")
 			base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"revert","private":true,"type":"module"}`}
 			for f, s := range tc.base {
 				base[f] = s
 			}
-			g.commit("base", base)
-			g.commit("change", tc.head)
+			g.Commit("base", base)
+			g.Commit("change", tc.head)
 			outDir := t.TempDir()
 			report, page := filepath.Join(outDir, "report.json"), filepath.Join(outDir, "gate.html")
-			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--report", report, "--html", page, "--root", g.dir)
+			code, out, errs := Oracle(t, "gate", "--json", "--no-cache", "--report", report, "--html", page, "--root", g.Dir)
 			var r struct {
 				Verdict, Reason string
 				Notes           []string
@@ -103,7 +105,7 @@ func TestGateRevert(t *testing.T) {
 			}
 			// The report and the page carry it: its mutatorName is one the
 			// mutation-testing-report schema accepts.
-			validateReport(t, report)
+			ValidateReport(t, report)
 			var doc struct {
 				Files map[string]struct {
 					Mutants []struct{ MutatorName string }
@@ -127,18 +129,18 @@ func TestGateRevert(t *testing.T) {
 				// The mutant applied by hand: its diff, with git apply.
 				patch := filepath.Join(t.TempDir(), "m.diff")
 				os.WriteFile(patch, []byte(m.Diff), 0o644)
-				g.git("apply", patch)
-				vr := runVitest(t, v4(t), g.dir)
-				g.git("checkout", "--", ".")
+				g.Git("apply", patch)
+				vr := RunVitest(t, V4(t).Node, g.Dir)
+				g.Git("checkout", "--", ".")
 				byHand := "killed"
-				if vr.failures() == "" && vr.NumPassedTests > 0 {
+				if vr.Failures() == "" && vr.NumPassedTests > 0 {
 					byHand = "survived"
 				}
 				if byHand != m.Outcome {
 					t.Errorf("%s %s: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Outcome, byHand, m.Diff)
 				}
 			}
-			if st, _ := exec.Command("git", "-C", g.dir, "status", "--porcelain").Output(); len(st) > 0 {
+			if st, _ := exec.Command("git", "-C", g.Dir, "status", "--porcelain").Output(); len(st) > 0 {
 				t.Errorf("the checkout changed:\n%s", st)
 			}
 		})

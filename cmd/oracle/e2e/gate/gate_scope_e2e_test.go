@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 const clampTS = "export function clamp(value: number, lo: number, hi: number): number {\n  if (value < lo) {\n    return lo;\n  }\n  if (value > hi) {\n    return hi;\n  }\n  return value;\n}\n"
@@ -23,7 +25,7 @@ const clampTS = "export function clamp(value: number, lo: number, hi: number): n
 const clampTestTS = "import { expect, it } from \"vitest\";\nimport { clamp } from \"../src/clamp\";\nit(\"clamps\", () => {\n  expect(clamp(-5, 0, 10)).toBe(0);\n});\n"
 
 func TestGateTokenScope(t *testing.T) {
-	nm := v4(t).nodeModules
+	nm := V4(t).NodeModules
 	scale := "export function scale(items: number[]): number[] {\n  const out: number[] = [];\n  for (const it of items) {\n    if (it > 0) {\n      out.push(it * 1);\n    }\n  }\n  return out;\n}\n"
 	parse := "export function parse(lines: string[]): number {\n  let total = 0;\n  try {\n    for (const l of lines) {\n      switch (l[0]) {\n        case \"#\": {\n          total += Number(l.slice(1));\n          break;\n        }\n        default:\n          total += 0;\n      }\n    }\n  } catch {\n    return -1;\n  }\n  return total;\n}\n"
 	for _, tc := range []struct {
@@ -102,21 +104,21 @@ func TestGateTokenScope(t *testing.T) {
 			mutants: []string{"src/base.ts#withBase ConditionalExpression (true) killed", "src/base.ts#withBase ConditionalExpression (false) killed", "src/base.ts#withBase ConditionalExpression false survived", "src/base.ts#withBase BooleanLiteral nextChar killed", "src/base.ts#withBase LogicalOperator && killed", "src/base.ts#withBase ConditionalExpression false killed", "src/base.ts#withBase EqualityOperator !== killed", "src/base.ts#withBase StringLiteral \"\" killed", "src/base.ts#withBase LogicalOperator && killed", "src/base.ts#withBase ConditionalExpression false survived", "src/base.ts#withBase EqualityOperator !== killed", "src/base.ts#withBase StringLiteral \"\" survived", "src/base.ts#withBase BlockStatement {} killed", "src/base.ts#withoutBase ConditionalExpression (true) killed", "src/base.ts#withoutBase ConditionalExpression (false) killed", "src/base.ts#withoutBase ConditionalExpression true survived", "src/base.ts#withoutBase LogicalOperator || killed", "src/base.ts#withoutBase ConditionalExpression true killed", "src/base.ts#withoutBase EqualityOperator === killed", "src/base.ts#withoutBase StringLiteral \"\" killed", "src/base.ts#withoutBase LogicalOperator || killed", "src/base.ts#withoutBase ConditionalExpression true survived", "src/base.ts#withoutBase EqualityOperator === killed", "src/base.ts#withoutBase StringLiteral \"\" survived", "src/base.ts#withoutBase BlockStatement {} killed", "src/base.ts#withoutBase ReturnValue undefined killed"}, byHand: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gitRepo{t, t.TempDir()}
-			if err := os.Symlink(nm, filepath.Join(g.dir, "node_modules")); err != nil {
+			g := Repo{T: t, Dir: t.TempDir()}
+			if err := os.Symlink(nm, filepath.Join(g.Dir, "node_modules")); err != nil {
 				t.Fatal(err)
 			}
-			g.git("init", "-q")
+			g.Git("init", "-q")
 			base := map[string]string{".gitignore": "node_modules\n", "package.json": `{"name":"scope","private":true,"type":"module"}`}
 			for f, s := range tc.base {
 				base[f] = s
 			}
-			g.commit("base", base)
+			g.Commit("base", base)
 			if tc.mv[0] != "" {
-				g.git("mv", tc.mv[0], tc.mv[1])
+				g.Git("mv", tc.mv[0], tc.mv[1])
 			}
-			g.commit("change", tc.head)
-			code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", g.dir)
+			g.Commit("change", tc.head)
+			code, out, errs := Oracle(t, "gate", "--json", "--no-cache", "--root", g.Dir)
 			var r struct {
 				Verdict, Reason string
 				Targets         []struct {
@@ -146,13 +148,15 @@ func TestGateTokenScope(t *testing.T) {
 			if !slices.Equal(mutants, tc.mutants) {
 				t.Errorf("mutants\n%s\nwant\n%s", strings.Join(mutants, "\n"), strings.Join(tc.mutants, "\n"))
 			}
+			if !tc.byHand {
+				return
+			}
+			// Each mutant applied by hand (the sources are ASCII: columns
+			// are bytes), the suite run with vitest: all of them in one
+			// vitest run (byHand).
+			var applied []handMutant
 			for _, m := range r.Mutants {
-				if !tc.byHand {
-					break
-				}
-				// The mutant applied by hand (the sources are ASCII: columns
-				// are bytes), the suite run with vitest.
-				path := filepath.Join(g.dir, m.File)
+				path := filepath.Join(g.Dir, m.File)
 				orig, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)
@@ -165,17 +169,71 @@ func TestGateTokenScope(t *testing.T) {
 					return off + col - 1
 				}
 				mutated := string(orig[:offset(m.Line, m.Column)]) + m.Replacement + string(orig[offset(m.EndLine, m.EndColumn):])
-				os.WriteFile(path, []byte(mutated), 0o644)
-				vr := runVitest(t, v4(t), g.dir)
-				os.WriteFile(path, orig, 0o644)
-				byHand := "killed"
-				if vr.failures() == "" && vr.NumPassedTests > 0 {
-					byHand = "survived"
-				}
-				if byHand != m.Outcome {
-					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, mutated)
+				applied = append(applied, handMutant{m.File, mutated})
+			}
+			for i, byHand := range byHand(t, g.Dir, applied) {
+				if m := r.Mutants[i]; byHand != m.Outcome {
+					t.Errorf("%s %s %q: the gate says %s, by hand it is %s\n%s", m.Target, m.MutatorName, m.Replacement, m.Outcome, byHand, applied[i].src)
 				}
 			}
 		})
 	}
+}
+
+// handMutant is a mutant applied by hand: the file it mutates (slash path
+// from the repository's root) and that file's mutated text.
+type handMutant struct{ file, src string }
+
+// byHand is what vitest says of each mutant applied by hand to the
+// repository at dir (its src/ and test/): "killed" when a test fails or
+// none passes, else "survived". Mutant i is applied in a copy of src/ and
+// test/ in dir/byhand/<i>/ (the tests import ../src/…), and one vitest run
+// runs every copy's test files: vitest runs each test file in a module
+// graph of its own, so copy i's files give what a run of the suite with
+// mutant i applied gives, without a vitest start per mutant.
+func byHand(t *testing.T, dir string, ms []handMutant) []string {
+	t.Helper()
+	for i, m := range ms {
+		copyDir := filepath.Join(dir, "byhand", fmt.Sprint(i))
+		for _, sub := range []string{"src", "test"} {
+			if err := os.CopyFS(filepath.Join(copyDir, sub), os.DirFS(filepath.Join(dir, sub))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(copyDir, m.file), []byte(m.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer os.RemoveAll(filepath.Join(dir, "byhand"))
+	vr := RunVitest(t, V4(t).Node, dir, "byhand/")
+	real, err := filepath.EvalSymlinks(dir) // vitest names files by their real path
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := make([]string, len(ms))
+	for i := range ms {
+		prefix := filepath.Join(real, "byhand", fmt.Sprint(i)) + string(filepath.Separator)
+		failed, passed, files := false, 0, 0
+		for _, f := range vr.TestResults {
+			if !strings.HasPrefix(f.Name, prefix) {
+				continue
+			}
+			files++
+			failed = failed || f.Message != ""
+			for _, a := range f.AssertionResults {
+				failed = failed || a.Status == "failed"
+				if a.Status == "passed" {
+					passed++
+				}
+			}
+		}
+		if files == 0 {
+			t.Fatalf("vitest ran no test file of %s\n%s", prefix, vr.Failures())
+		}
+		outcomes[i] = "killed"
+		if !failed && passed > 0 {
+			outcomes[i] = "survived"
+		}
+	}
+	return outcomes
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGateSlowAndUnloadable: vitest's test time-out is lowered to 300 ms
@@ -23,7 +25,7 @@ import (
 // test?)", run twice). Checked by hand: the suite is green; `import("")`
 // fails the test with "The specifiers must be a non-empty string".
 func TestGateSlowAndUnloadable(t *testing.T) {
-	g := newGateRepo(t, map[string]string{
+	g := NewGateRepo(t, map[string]string{
 		"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { testTimeout: 300 } });\n",
 		"src/rate.ts":      "export const rate = 2;\n",
 		"src/price.ts":     "export async function price(qty: number): Promise<number> {\n  return qty;\n}\n",
@@ -32,12 +34,12 @@ func TestGateSlowAndUnloadable(t *testing.T) {
 	test := "import { appendFileSync, existsSync, readFileSync } from \"node:fs\";\nimport { expect, it } from \"vitest\";\n\n" +
 		"it(\"prices\", async () => {\n  const n = existsSync(\"" + count + "\") ? readFileSync(\"" + count + "\", \"utf8\").length : 0;\n  appendFileSync(\"" + count + "\", \"x\");\n" +
 		"  const { price } = await import(\"../src/price\");\n  const got = await price(3);\n  if (n === 0) await new Promise((r) => setTimeout(r, 2000));\n  expect(got).toBe(6);\n});\n"
-	g.commit("change", map[string]string{
+	g.Commit("change", map[string]string{
 		"src/price.ts":       "export async function price(qty: number): Promise<number> {\n  const { rate } = await import(\"./rate\");\n  return qty * rate;\n}\n",
 		"test/price.test.ts": test,
 	})
 	os.Remove(count) // the commits ran nothing; the gate's baseline is the first run
-	code, out, errs := oracle(t, "gate", "--json", "--no-cache", "--root", g.dir)
+	code, out, errs := Oracle(t, "gate", "--json", "--no-cache", "--root", g.Dir)
 	var r struct {
 		Verdict, Reason, Attribution string
 		Mutants                      []struct{ Outcome, Detail, MutatorName, Replacement string }

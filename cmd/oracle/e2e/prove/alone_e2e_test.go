@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGateAloneWhy: gate --json says, per mutant that ran alone, why
@@ -16,7 +18,7 @@ import (
 // reasons too (they are the same from run to run).
 func TestGateAloneWhy(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Symlink(v4(t).nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+	if err := os.Symlink(V4(t).NodeModules, filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	git := func(args ...string) {
@@ -27,7 +29,7 @@ func TestGateAloneWhy(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	writeFiles(t, dir, map[string]string{
+	WriteFiles(t, dir, map[string]string{
 		".gitignore":   "node_modules\n",
 		"package.json": `{"name":"shop","private":true,"type":"module"}`,
 		"src/price.ts": "export function discount(total: number): number {\n  return total;\n}\n",
@@ -37,7 +39,7 @@ func TestGateAloneWhy(t *testing.T) {
 	git("init", "-q")
 	git("add", "-A")
 	git("commit", "-qm", "base")
-	writeFiles(t, dir, map[string]string{"src/price.ts": "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n"})
+	WriteFiles(t, dir, map[string]string{"src/price.ts": "export function discount(total: number): number {\n  if (total >= 100) {\n    return total * 0.9;\n  }\n  return total;\n}\n"})
 	git("commit", "-qam", "discount")
 	type doc struct {
 		Mutants []struct {
@@ -50,7 +52,7 @@ func TestGateAloneWhy(t *testing.T) {
 	}
 	gate := func(extra ...string) doc {
 		t.Helper()
-		_, out, errs := oracle(t, append([]string{"gate", "--json", "--no-cache", "--root", dir}, extra...)...)
+		_, out, errs := Oracle(t, append([]string{"gate", "--json", "--no-cache", "--root", dir}, extra...)...)
 		var d doc
 		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Mutants) < 2 {
 			t.Fatalf("gate %v: %v\n%s\n%s", extra, err, out, errs)
@@ -89,7 +91,7 @@ func TestGateAloneWhy(t *testing.T) {
 // The same on the code broken so that mutants survive (a survivor passes
 // its batch and runs alone, where it is confirmed).
 func TestProveOrdersBatched(t *testing.T) {
-	dir := copySample(t, "orders", v4(t).nodeModules)
+	dir := CopySample(t, "orders", V4(t).NodeModules)
 	checkout := filepath.Join(dir, "src/orders/checkout.ts")
 	orig, err := os.ReadFile(checkout)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGenRunsTheRepositoryFormatter: with prettier configured and installed,
@@ -14,22 +16,22 @@ import (
 // byte, and prove does not call the committed, formatted oracle stale (issue
 // 8 item 19).
 func TestGenRunsTheRepositoryFormatter(t *testing.T) {
-	prettier := sample(t, "formatters/node_modules/prettier")
-	needTool(t, filepath.Join(prettier, "bin", "prettier.cjs"))
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	prettier := Sample(t, "formatters/node_modules/prettier")
+	NeedFile(t, filepath.Join(prettier, "bin", "prettier.cjs"))
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	// node_modules: the sample's, plus prettier.
 	nm := filepath.Join(dir, "node_modules")
 	os.Remove(nm)
 	os.Mkdir(nm, 0o755)
-	entries, _ := os.ReadDir(v4(t).nodeModules)
+	entries, _ := os.ReadDir(V4(t).NodeModules)
 	for _, e := range entries {
-		os.Symlink(filepath.Join(v4(t).nodeModules, e.Name()), filepath.Join(nm, e.Name()))
+		os.Symlink(filepath.Join(V4(t).NodeModules, e.Name()), filepath.Join(nm, e.Name()))
 	}
 	os.Symlink(prettier, filepath.Join(nm, "prettier"))
 	os.WriteFile(filepath.Join(dir, ".prettierrc.json"), []byte(`{"printWidth": 80, "singleQuote": true}`+"\n"), 0o644)
 
 	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
-	if code, out, errs := oracle(t, "gen", "--root", dir, manifest); code != 0 {
+	if code, out, errs := Oracle(t, "gen", "--root", dir, manifest); code != 0 {
 		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, oracleFile))
@@ -41,7 +43,7 @@ func TestGenRunsTheRepositoryFormatter(t *testing.T) {
 	if out, err := check.CombinedOutput(); err != nil {
 		t.Errorf("prettier --check fails on the generated oracle: %v\n%s", err, out)
 	}
-	if code, out, _ := oracle(t, "gen", "--root", dir, manifest); code != 0 || !strings.HasPrefix(out, "unchanged") {
+	if code, out, _ := Oracle(t, "gen", "--root", dir, manifest); code != 0 || !strings.HasPrefix(out, "unchanged") {
 		t.Errorf("second gen: exit %d\n%s", code, out)
 	}
 	code, r, errs := proveJSON(t, dir)

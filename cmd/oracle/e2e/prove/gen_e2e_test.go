@@ -14,13 +14,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func runTSC(t *testing.T, tc toolchain, dir string) {
+func runTSC(t *testing.T, tc Toolchain, dir string) {
 	t.Helper()
-	cmd := exec.Command(tc.node, filepath.Join(dir, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", ".")
+	cmd := exec.Command(tc.Node, filepath.Join(dir, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", ".")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc --noEmit: %v\n%s", err, out)
@@ -49,10 +51,10 @@ var breakings = []struct {
 const oracleFile = "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"
 
 func TestGenEndToEnd(t *testing.T) {
-	for _, tc := range toolchains(t) {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := copySample(t, "pipeline", tc.nodeModules)
-			code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	for _, tc := range Toolchains(t) {
+		t.Run(tc.Name, func(t *testing.T) {
+			dir := CopySample(t, "pipeline", tc.NodeModules)
+			code, out, errs := Oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 			if code != 0 {
 				t.Fatalf("gen exit %d\n%s%s", code, out, errs)
 			}
@@ -74,8 +76,8 @@ func TestGenEndToEnd(t *testing.T) {
 			}
 
 			runTSC(t, tc, dir)
-			if r := runVitest(t, tc, dir, oracleFile); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
-				t.Fatalf("the oracle does not pass on the correct implementation: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.failures())
+			if r := RunVitest(t, tc.Node, dir, oracleFile); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
+				t.Fatalf("the oracle does not pass on the correct implementation: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.Failures())
 			}
 
 			index := filepath.Join(dir, "src/server/index.ts")
@@ -87,14 +89,14 @@ func TestGenEndToEnd(t *testing.T) {
 					}
 					os.WriteFile(index, bytes.Replace(orig, []byte(b.old), []byte(b.new), 1), 0o644)
 					defer os.WriteFile(index, orig, 0o644)
-					r := runVitest(t, tc, dir, oracleFile)
+					r := RunVitest(t, tc.Node, dir, oracleFile)
 					if r.NumFailedTests == 0 {
 						t.Fatalf("the oracle stays green on a broken implementation (%d passed)", r.NumPassedTests)
 					}
 					if b.name == "guard deleted" {
 						// The blindness the oracle exists to fix: the route test,
 						// which stubs the whole pipeline module, stays green.
-						if rr := runVitest(t, tc, dir, "test/routes.test.ts"); rr.NumFailedTests != 0 || rr.NumPassedTests == 0 {
+						if rr := RunVitest(t, tc.Node, dir, "test/routes.test.ts"); rr.NumFailedTests != 0 || rr.NumPassedTests == 0 {
 							t.Errorf("route test: %d passed, %d failed: the sample no longer shows the blindness", rr.NumPassedTests, rr.NumFailedTests)
 						}
 					}
@@ -110,16 +112,16 @@ func TestGenEndToEnd(t *testing.T) {
 // exports, clearMocks order), under vitest 4 and 5; and the broken reference
 // oracles fail the way the strategy choice predicts.
 func TestVitestFacts(t *testing.T) {
-	for _, tc := range toolchains(t) {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := copySample(t, "pipeline", tc.nodeModules)
-			r := runVitest(t, tc, dir, "-c", "vitest.reference.config.ts", "facts/")
+	for _, tc := range Toolchains(t) {
+		t.Run(tc.Name, func(t *testing.T) {
+			dir := CopySample(t, "pipeline", tc.NodeModules)
+			r := RunVitest(t, tc.Node, dir, "-c", "vitest.reference.config.ts", "facts/")
 			if r.NumFailedTests != 0 || r.NumPassedTests < 10 {
-				t.Fatalf("facts: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.failures())
+				t.Fatalf("facts: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.Failures())
 			}
-			r = runVitest(t, tc, dir, "-c", "vitest.reference.config.ts", "reference/processItem.all-hoisted.broken.test.ts")
-			if r.NumFailedTests == 0 || !strings.Contains(r.failures(), "no such table") {
-				t.Fatalf("a hoisted mock of the live helper's module must fail with \"no such table\":\n%s", r.failures())
+			r = RunVitest(t, tc.Node, dir, "-c", "vitest.reference.config.ts", "reference/processItem.all-hoisted.broken.test.ts")
+			if r.NumFailedTests == 0 || !strings.Contains(r.Failures(), "no such table") {
+				t.Fatalf("a hoisted mock of the live helper's module must fail with \"no such table\":\n%s", r.Failures())
 			}
 		})
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 type proveResult struct {
@@ -31,7 +33,7 @@ type proveResult struct {
 func proveJSON(t *testing.T, dir string, extra ...string) (int, proveResult, string) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}, extra...)
-	code, out, errs := oracle(t, args...)
+	code, out, errs := Oracle(t, args...)
 	var r proveResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
@@ -101,8 +103,8 @@ var proveCases = []proveCase{
 	// file.
 	{name: "the function's module does not load", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
 		edits: []fileEdit{{proveIndex, "// The pipeline module.\n", "import { gone } from \"./gone\";\nvoid gone;\n// The pipeline module.\n"}},
-		json:  &proveWant{code: exitError, verdict: "ERROR", attribution: "implementation", reason: "gone"},
-		text: &proveTextWant{env: map[string]string{"GITHUB_ACTIONS": "true"}, code: exitError,
+		json:  &proveWant{code: ExitError, verdict: "ERROR", attribution: "implementation", reason: "gone"},
+		text: &proveTextWant{env: map[string]string{"GITHUB_ACTIONS": "true"}, code: ExitError,
 			stdout: "::error file=src/server/index.ts::oracle prove ERROR [implementation] skip-enrichment: "}},
 	// A vitest config the long-lived runner cannot serve like a fresh process (a globalSetup)
 	// sends its runs to a fresh vitest: the outcome is the same, and prove says which and why.
@@ -125,14 +127,14 @@ func TestProveCases(t *testing.T) {
 	copies := map[string]string{}
 	for _, c := range proveCases {
 		if copies[c.sample] == "" {
-			copies[c.sample] = copySample(t, c.sample, v4(t).nodeModules)
+			copies[c.sample] = CopySample(t, c.sample, V4(t).NodeModules)
 		}
 	}
 	for _, c := range proveCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copies[c.sample]
 			applyEdits(t, dir, c.edits)
-			before := treeHash(t, dir)
+			before := TreeHash(t, dir)
 			manifest := filepath.Join(dir, c.ticket)
 			if w := c.json; w != nil {
 				args := append([]string{"prove", "--json", "--root", dir, manifest}, c.args...)
@@ -140,7 +142,7 @@ func TestProveCases(t *testing.T) {
 				if w.report {
 					args = append(args, "--report", report)
 				}
-				code, out, errs := oracle(t, args...)
+				code, out, errs := Oracle(t, args...)
 				var r proveResult
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
@@ -168,19 +170,19 @@ func TestProveCases(t *testing.T) {
 					t.Errorf("stale note: %q, want %q", op.Stale, w.stale)
 				}
 				if w.report {
-					validateReport(t, report)
+					ValidateReport(t, report)
 				}
 			}
 			if w := c.text; w != nil {
 				for k, v := range w.env {
 					t.Setenv(k, v)
 				}
-				code, out, errs := oracle(t, append([]string{"prove", "--root", dir, manifest}, c.args...)...)
+				code, out, errs := Oracle(t, append([]string{"prove", "--root", dir, manifest}, c.args...)...)
 				if code != w.code || !strings.Contains(out, w.stdout) || !strings.Contains(errs, w.stderr) {
 					t.Errorf("want exit %d, %q on stdout, %q on stderr; got exit %d\n%s\n%s", w.code, w.stdout, w.stderr, code, out, errs)
 				}
 			}
-			if after := treeHash(t, dir); after != before {
+			if after := TreeHash(t, dir); after != before {
 				t.Error("prove changed the checkout")
 			}
 		})
@@ -216,7 +218,7 @@ func applyEdits(t *testing.T, dir string, edits []fileEdit) {
 // TestProveCases) passes after apply; apply is idempotent, and --dry-run
 // writes nothing.
 func TestApplyThenProve(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	index := filepath.Join(dir, "src/server/index.ts")
 	guarded, _ := os.ReadFile(index)
 	b := breakings[0] // guard deleted
@@ -225,20 +227,20 @@ func TestApplyThenProve(t *testing.T) {
 
 	// prove FAILs on this code: TestProveCases' row "guard deleted".
 	manifest := filepath.Join(dir, "tickets/PROJ-142.yaml")
-	code, out, errs := oracle(t, "apply", "--dry-run", "--root", dir, manifest)
+	code, out, errs := Oracle(t, "apply", "--dry-run", "--root", dir, manifest)
 	if code != 0 || !strings.Contains(out, "+  if (!opts.skip) {") {
 		t.Fatalf("apply --dry-run: exit %d\n%s%s", code, out, errs)
 	}
 	if now, _ := os.ReadFile(index); !bytes.Equal(now, unguarded) {
 		t.Fatal("--dry-run wrote the file")
 	}
-	if code, out, errs := oracle(t, "apply", "--root", dir, manifest); code != 0 {
+	if code, out, errs := Oracle(t, "apply", "--root", dir, manifest); code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errs)
 	}
 	if now, _ := os.ReadFile(index); !bytes.Equal(now, guarded) {
 		t.Fatalf("apply did not write the guard the sample has:\n%s", now)
 	}
-	code, out, _ = oracle(t, "apply", "--root", dir, manifest)
+	code, out, _ = Oracle(t, "apply", "--root", dir, manifest)
 	if now, _ := os.ReadFile(index); code != 0 || !bytes.Equal(now, guarded) || !strings.Contains(out, "unchanged") {
 		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
 	}
@@ -252,13 +254,13 @@ func TestApplyThenProve(t *testing.T) {
 // TestApplyRefuses: a wrapped call whose result is bound and used later,
 // with no default, is refused with the reason, and nothing is written.
 func TestApplyRefuses(t *testing.T) {
-	dir := copySample(t, "pipeline", t.TempDir())
+	dir := CopySample(t, "pipeline", t.TempDir())
 	index := filepath.Join(dir, "src/server/index.ts")
 	src, _ := os.ReadFile(index)
 	bound := bytes.Replace(src, []byte("  if (!opts.skip) {\n    patch.score = (await enrichItem(record, settings)).score;\n  }\n"),
 		[]byte("  const enriched = await enrichItem(record, settings);\n  patch.score = enriched.score;\n"), 1)
 	os.WriteFile(index, bound, 0o644)
-	code, out, _ := oracle(t, "apply", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	code, out, _ := Oracle(t, "apply", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	if code != 1 || !strings.Contains(out, "bound to `enriched`") || !strings.Contains(out, "default:") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -270,8 +272,8 @@ func TestApplyRefuses(t *testing.T) {
 // TestProveInterrupted: SIGINT in the middle of prove exits 130, removes the
 // sandbox, and leaves the checkout hashing the same.
 func TestProveInterrupted(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	bin := oracleBin(t)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
+	bin := Bin(t)
 	tmp := t.TempDir()
 	// The function loops: the baseline run hangs until the signal comes,
 	// however fast or slow the machine (a prove that ends first would
@@ -283,7 +285,7 @@ func TestProveInterrupted(t *testing.T) {
 		t.Fatal("processItem changed: no place for the loop")
 	}
 	os.WriteFile(index, []byte(looping), 0o644)
-	before := treeHash(t, dir)
+	before := TreeHash(t, dir)
 	cmd := exec.Command(bin, "prove", "--isolate", "--concurrency", "1", "--timeout", "10m", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
@@ -314,36 +316,123 @@ func TestProveInterrupted(t *testing.T) {
 			t.Errorf("sandbox left behind: %s", e.Name())
 		}
 	}
-	if after := treeHash(t, dir); after != before {
+	if after := TreeHash(t, dir); after != before {
 		t.Error("an interrupted prove changed the checkout")
 	}
 }
 
-// TestProveConcurrencyDeterministic: mutants spread over two sandboxes give
-// the same document as one at a time, run for run (timings aside), and the
-// JSON says where the time went.
-func TestProveConcurrencyDeterministic(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	runs := func(conc string) (string, map[string]any) {
-		args := []string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")}
-		code, out, errs := oracle(t, args...)
-		var doc map[string]any
-		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
-			t.Fatalf("--concurrency %s: exit %d %v\n%s\n%s", conc, code, err, out, errs)
+// TestProveBatchedEqualsIsolated: the differential test of the batched
+// engine. On the sample's ticket, on the code as it is and broken each way
+// gen's tests break it, prove (batched) gives the document --isolate gives
+// (a vitest run per mutant), run for run, timings aside; and on the code as
+// it is the batch decided every mutant. And on the code as it is, mutants
+// spread over two sandboxes (--concurrency 2) give the same document as one
+// at a time, run for run (timings aside, why a mutant ran alone included),
+// and the JSON says where the time went (this was
+// TestProveConcurrencyDeterministic, which ran the --concurrency 1 prove
+// the batched one here is).
+func TestProveBatchedEqualsIsolated(t *testing.T) {
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
+	index := filepath.Join(dir, "src/server/index.ts")
+	orig, _ := os.ReadFile(index)
+	doc := func(extra ...string) (string, map[string]any) {
+		return proveDocOf(t, dir, "tickets/PROJ-142.yaml", extra...)
+	}
+	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
+	for _, b := range breakings {
+		cases = append(cases, struct{ name, old, new string }{b.name, b.old, b.new})
+	}
+	for _, c := range cases {
+		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
+		var batched string
+		var tb map[string]any
+		if c.old == "" {
+			batched, tb = proveConcurrency(t, dir)
+		} else {
+			batched, tb = doc()
 		}
-		timings, _ := doc["timings"].(map[string]any)
-		delete(doc, "timings")
-		for _, op := range doc["operations"].([]any) {
-			for _, r := range op.(map[string]any)["runs"].([]any) {
-				delete(r.(map[string]any), "seconds")
+		isolated, ti := doc("--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
+		}
+		if ti != nil && ti["batched"] != 0.0 {
+			t.Errorf("%s: --isolate batched %v mutants", c.name, ti["batched"])
+		}
+		if c.old == "" && tb["batched"] != 11.0 {
+			t.Errorf("%s: the batch decided %v of 11 mutants", c.name, tb["batched"])
+		}
+	}
+	// The class-based sample, whose fixture uses a real (sql.js) database.
+	svc := CopySample(t, "services", V4(t).NodeModules)
+	for _, ticket := range methodTickets {
+		d, tb, code := proveDoc(t, svc, ticket, "1")
+		// The three tickets prove PASS (this was the start of
+		// TestMethodsApplyThenProve, which proved them the same way).
+		if code != 0 || d["verdict"] != "PASS" {
+			t.Errorf("%s: exit %d %v, want PASS", ticket, code, d["verdict"])
+		}
+		batched := docText(d, "seconds", "aloneWhy")
+		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
+		if batched != isolated {
+			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", ticket, batched, isolated)
+		}
+		if tb["batched"] != tb["mutants"] {
+			t.Errorf("%s: the batch decided %v of %v mutants", ticket, tb["batched"], tb["mutants"])
+		}
+	}
+}
+
+// proveDocOf is prove --json of ticket in dir, one mutant at a time, without
+// what differs from run to run (seconds, timings: returned apart) and
+// without why a mutant ran alone (every one does with --isolate).
+func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
+	t.Helper()
+	d, timings, _ := proveDoc(t, dir, ticket, "1", extra...)
+	return docText(d, "seconds", "aloneWhy"), timings
+}
+
+// proveDoc is prove --json --timings --concurrency conc of ticket in dir:
+// the document without its timings, the timings and the exit code.
+func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[string]any, map[string]any, int) {
+	t.Helper()
+	args := append([]string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, ticket)}, extra...)
+	code, out, errs := Oracle(t, args...)
+	var d map[string]any
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("%v: %v\n%s\n%s", args, err, out, errs)
+	}
+	timings, _ := d["timings"].(map[string]any)
+	delete(d, "timings")
+	return d, timings, code
+}
+
+// docText is a prove document indented, without the runs' fields named.
+func docText(d map[string]any, fields ...string) string {
+	ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
+	for _, op := range ops {
+		runs, _ := op.(map[string]any)["runs"].([]any)
+		for _, r := range runs {
+			for _, f := range fields {
+				delete(r.(map[string]any), f)
 			}
 		}
-		b, _ := json.MarshalIndent(doc, "", " ")
-		return string(b), timings
 	}
-	one, t1 := runs("1")
-	two, t2 := runs("2")
-	if one != two {
+	b, _ := json.MarshalIndent(d, "", " ")
+	return string(b)
+}
+
+// proveConcurrency proves the sample's ticket in dir with --concurrency 1
+// and 2: the same document, run for run (seconds aside), and timings that
+// say where the time went. It returns what proveDocOf returns for the
+// --concurrency 1 prove.
+func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
+	t.Helper()
+	d1, t1, code1 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "1")
+	d2, t2, code2 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "2")
+	if code1 != 0 || code2 != 0 {
+		t.Fatalf("--concurrency 1, 2: exit %d, %d", code1, code2)
+	}
+	if one, two := docText(d1, "seconds"), docText(d2, "seconds"); one != two {
 		t.Errorf("--concurrency 2 differs from 1:\n%s\n---\n%s", two, one)
 	}
 	if t1["concurrency"] != 1.0 || t2["concurrency"] != 2.0 || t2["mutants"] != 11.0 || t2["runs"] != 12.0 {
@@ -368,78 +457,10 @@ func TestProveConcurrencyDeterministic(t *testing.T) {
 	if len(slow) != 5 || t2["hit_limits"] != 0.0 {
 		t.Errorf("timings: %d slowest, hit_limits %v", len(slow), t2["hit_limits"])
 	}
-	if code, _, errs := oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
+	if code, _, errs := Oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
-}
-
-// TestProveBatchedEqualsIsolated: the differential test of the batched
-// engine. On the sample's ticket, on the code as it is and broken each way
-// gen's tests break it, prove (batched) gives the document --isolate gives
-// (a vitest run per mutant), run for run, timings aside; and on the code as
-// it is the batch decided every mutant.
-func TestProveBatchedEqualsIsolated(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
-	index := filepath.Join(dir, "src/server/index.ts")
-	orig, _ := os.ReadFile(index)
-	doc := func(extra ...string) (string, map[string]any) {
-		return proveDocOf(t, dir, "tickets/PROJ-142.yaml", extra...)
-	}
-	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
-	for _, b := range breakings {
-		cases = append(cases, struct{ name, old, new string }{b.name, b.old, b.new})
-	}
-	for _, c := range cases {
-		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
-		batched, tb := doc()
-		isolated, ti := doc("--isolate")
-		if batched != isolated {
-			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
-		}
-		if ti != nil && ti["batched"] != 0.0 {
-			t.Errorf("%s: --isolate batched %v mutants", c.name, ti["batched"])
-		}
-		if c.old == "" && tb["batched"] != 11.0 {
-			t.Errorf("%s: the batch decided %v of 11 mutants", c.name, tb["batched"])
-		}
-	}
-	// The class-based sample, whose fixture uses a real (sql.js) database.
-	svc := copySample(t, "services", v4(t).nodeModules)
-	for _, ticket := range methodTickets {
-		batched, tb := proveDocOf(t, svc, ticket)
-		isolated, _ := proveDocOf(t, svc, ticket, "--isolate")
-		if batched != isolated {
-			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", ticket, batched, isolated)
-		}
-		if tb["batched"] != tb["mutants"] {
-			t.Errorf("%s: the batch decided %v of %v mutants", ticket, tb["batched"], tb["mutants"])
-		}
-	}
-}
-
-// proveDocOf is prove --json of ticket in dir, one mutant at a time, without
-// what differs from run to run (seconds, timings: returned apart) and
-// without why a mutant ran alone (every one does with --isolate).
-func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
-	t.Helper()
-	args := append([]string{"prove", "--json", "--timings", "--concurrency", "1", "--root", dir, filepath.Join(dir, ticket)}, extra...)
-	_, out, errs := oracle(t, args...)
-	var d map[string]any
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("%v: %v\n%s\n%s", extra, err, out, errs)
-	}
-	timings, _ := d["timings"].(map[string]any)
-	delete(d, "timings")
-	ops, _ := d["operations"].([]any) // none when the breaking makes the manifest invalid
-	for _, op := range ops {
-		runs, _ := op.(map[string]any)["runs"].([]any)
-		for _, r := range runs {
-			delete(r.(map[string]any), "seconds")
-			delete(r.(map[string]any), "aloneWhy")
-		}
-	}
-	b, _ := json.MarshalIndent(d, "", " ")
-	return string(b), timings
+	return docText(d1, "seconds", "aloneWhy"), t1
 }
 
 // TestProveTempDirectory: after a prove nothing is left in the system's temp
@@ -447,7 +468,7 @@ func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[
 // all live inside the sandbox); a sandbox left by a killed prove is swept by
 // the next at once; a TMPDIR that does not exist is an environment error.
 func TestProveTempDirectory(t *testing.T) {
-	dir := copySample(t, "pipeline", v4(t).nodeModules)
+	dir := CopySample(t, "pipeline", V4(t).NodeModules)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
@@ -466,8 +487,8 @@ func TestProveTempDirectory(t *testing.T) {
 		t.Errorf("left in $TMPDIR after prove: %v", names)
 	}
 	t.Setenv("TMPDIR", filepath.Join(tmp, "does-not-exist"))
-	code, _, errs = oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
-	if code != exitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
+	code, _, errs = Oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	if code != ExitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
 		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
 	}
 }

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 func TestOracleTypeChecks(t *testing.T) {
-	tc := v4(t)
+	tc := V4(t)
 	repo := func(ext, tsconfig, arrange string) map[string]string {
 		return map[string]string{
 			"package.json":  `{"name":"tc","private":true,"type":"module"}`,
@@ -38,11 +40,11 @@ func TestOracleTypeChecks(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, repo(c.ext, c.tsconfig, c.arrange))
-			if err := os.Symlink(tc.nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+			WriteFiles(t, dir, repo(c.ext, c.tsconfig, c.arrange))
+			if err := os.Symlink(tc.NodeModules, filepath.Join(dir, "node_modules")); err != nil {
 				t.Fatal(err)
 			}
-			if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/T.yaml")); code != 0 || !strings.HasPrefix(out, "generated") {
+			if code, out, errs := Oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/T.yaml")); code != 0 || !strings.HasPrefix(out, "generated") {
 				t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
 			}
 			file := "src/__oracles__/place.skip-total.oracle.test.ts"
@@ -51,8 +53,8 @@ func TestOracleTypeChecks(t *testing.T) {
 				t.Errorf("the oracle does not import %s:\n%s", c.wantImport, got)
 			}
 			runTSC(t, tc, dir)
-			if r := runVitest(t, tc, dir, file); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
-				t.Fatalf("%d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.failures())
+			if r := RunVitest(t, tc.Node, dir, file); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
+				t.Fatalf("%d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.Failures())
 			}
 		})
 	}

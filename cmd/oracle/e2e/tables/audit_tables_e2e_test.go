@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/audit"
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 type tablesDoc struct {
@@ -25,7 +26,7 @@ var lastSwapRuns int
 func auditTables(t *testing.T, dir string, extra ...string) (int, *audit.Tables, string) {
 	t.Helper()
 	report := filepath.Join(t.TempDir(), "validation-report.md")
-	code, out, errs := oracle(t, append([]string{"audit", "--json", "--timings", "--tables", report, "--root", dir}, extra...)...)
+	code, out, errs := Oracle(t, append([]string{"audit", "--json", "--timings", "--tables", report, "--root", dir}, extra...)...)
 	var doc tablesDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Tables == nil || doc.Schema != "oracle.audit/v1" {
 		t.Fatalf("audit --tables: exit %d %v\n%s\n%s", code, err, out, errs)
@@ -46,7 +47,7 @@ func gateOn(t *testing.T, md string, args ...string) (int, string) {
 	if err := os.WriteFile(p, []byte(md), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := repoFile("docs/validator-gate.sh")
+	script := RepoFile("docs/validator-gate.sh")
 	out, err := exec.Command("bash", append([]string{script, p}, args...)...).CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -64,7 +65,7 @@ func gateOn(t *testing.T, md string, args ...string) (int, string) {
 // and .passed, and the gate says INCOMPLETE. The other mocks give the
 // other cells; fixing the consumer and its mock makes the row PASS.
 func TestAuditTablesDriftSample(t *testing.T) {
-	dir := copySample(t, "drift", v4(t).nodeModules)
+	dir := CopySample(t, "drift", V4(t).NodeModules)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	defer func() {
@@ -73,7 +74,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 		}
 	}()
 	code, tb, md := auditTables(t, dir)
-	if code != exitFail {
+	if code != ExitFail {
 		t.Errorf("exit %d with a FAIL cell, want 1", code)
 	}
 	if lastSwapRuns != 2 {
@@ -147,7 +148,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	}
 	// The text output names the FAIL cells under its count.
 	report := filepath.Join(t.TempDir(), "report.md")
-	if code, out, errs := oracle(t, "audit", "--tables", report, "--root", dir); code != exitFail ||
+	if code, out, errs := Oracle(t, "audit", "--tables", report, "--root", dir); code != ExitFail ||
 		!strings.Contains(out, "\nTABLES 11 PASS, 6 FAIL, 4 UNKNOWN written to "+report+"\n") ||
 		!strings.Contains(out, "\n  FAIL cross-component integrity: test/gate.test.ts > src/actions/count.ts: with the real module at test/gate.test.ts:4: test \"canDeploy deploys when every row passed\"") {
 		t.Errorf("text output: exit %d\n%s%s", code, out, errs)
@@ -176,7 +177,7 @@ func TestAuditTablesDriftSample(t *testing.T) {
 	edit("test/version.test.ts", "expect(true).toBe(true);", "expect(await describeRun([])).toBe(\"v0.0.0-test: 0 of 0 rows\");")
 	edit("test/version.test.ts", `it("is vacuous", () => {`, `it("is vacuous", async () => {`)
 	code, tb, md = auditTables(t, dir)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Errorf("exit %d without a FAIL cell, want 0\n%s", code, md)
 	}
 	check(tb, map[string]want{
@@ -245,7 +246,7 @@ func TestValidatorGate(t *testing.T) {
 			}
 		})
 	}
-	script := repoFile("docs/validator-gate.sh")
+	script := RepoFile("docs/validator-gate.sh")
 	if out, err := exec.Command("bash", script, filepath.Join(t.TempDir(), "none.md")).CombinedOutput(); err == nil || !strings.Contains(string(out), "cannot read") {
 		t.Errorf("no report: %v %s", err, out)
 	}
@@ -256,7 +257,7 @@ func TestValidatorGate(t *testing.T) {
 // makes no change), oracle (on disk with gen's bytes), proven (the oracle
 // passes on the code and fails with the guard removed: two vitest runs).
 func TestAuditTablesRequirements(t *testing.T) {
-	dir := copySample(t, "services", v4(t).nodeModules)
+	dir := CopySample(t, "services", V4(t).NodeModules)
 	one := filepath.Join(dir, "t201")
 	os.Mkdir(one, 0o755)
 	b, _ := os.ReadFile(filepath.Join(dir, "tickets/PROJ-201.yaml"))
@@ -299,7 +300,7 @@ func TestAuditTablesRequirements(t *testing.T) {
 	if got := strings.Join(ops, ", "); got != "tickets/PROJ-201.yaml > skip-quote, tickets/PROJ-202.yaml > count-only, tickets/PROJ-203.yaml > silent-cancel" {
 		t.Errorf("the requirements of tickets/: %s", got)
 	}
-	if code, out, errs := oracle(t, "gen", "--root", dir, filepath.Join(one, "PROJ-201.yaml")); code != 0 {
+	if code, out, errs := Oracle(t, "gen", "--root", dir, filepath.Join(one, "PROJ-201.yaml")); code != 0 {
 		t.Fatalf("gen: exit %d\n%s%s", code, out, errs)
 	}
 	step("generated", want{audit.CellPass, audit.CellPass, audit.CellPass, ""})
@@ -317,13 +318,13 @@ func TestAuditTablesRequirements(t *testing.T) {
 	os.WriteFile(svc, []byte(unguarded), 0o644)
 	step("the guard removed", want{audit.CellFail, audit.CellFail, audit.CellFail, "the oracle does not pass on the code as it is"})
 
-	if code, _, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", filepath.Join(dir, "none"), "--root", dir); code != exitUsage || !strings.Contains(errs, "--tickets") {
+	if code, _, errs := Oracle(t, "audit", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", filepath.Join(dir, "none"), "--root", dir); code != ExitUsage || !strings.Contains(errs, "--tickets") {
 		t.Errorf("--tickets of no directory: exit %d %s", code, errs)
 	}
-	if code, _, errs := oracle(t, "audit", "--static", "--tickets", one, "--root", dir); code != exitUsage || !strings.Contains(errs, "--tickets needs --tables") {
+	if code, _, errs := Oracle(t, "audit", "--static", "--tickets", one, "--root", dir); code != ExitUsage || !strings.Contains(errs, "--tickets needs --tables") {
 		t.Errorf("--tickets without --tables: exit %d %s", code, errs)
 	}
-	if code, _, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(dir, "no", "r.md"), "--root", dir); code != exitUsage || !strings.Contains(errs, "no directory") {
+	if code, _, errs := Oracle(t, "audit", "--static", "--tables", filepath.Join(dir, "no", "r.md"), "--root", dir); code != ExitUsage || !strings.Contains(errs, "no directory") {
 		t.Errorf("--tables in no directory: exit %d %s", code, errs)
 	}
 }
@@ -333,7 +334,7 @@ func TestAuditTablesRequirements(t *testing.T) {
 // files holds (nuxt/cli: a package's own vitest for another vite): here a
 // vitest under test/ that writes no report would make every row UNKNOWN.
 func TestAuditTablesOneVitest(t *testing.T) {
-	dir := copySample(t, "drift", v4(t).nodeModules)
+	dir := CopySample(t, "drift", V4(t).NodeModules)
 	other := filepath.Join(dir, "test", "node_modules", "vitest")
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
