@@ -765,9 +765,9 @@ func labJobs(ms []*mutant, idle map[string]bool) []lab.Job {
 // files still counted; the mutants the lab ran, by key; the notes; and
 // why the gate stops before any mutant (a verdict, when it does).
 type measured struct {
-	lr      *lab.Result
-	idle    map[string]bool
-	red     map[string]string
+	lr   *lab.Result
+	idle map[string]bool
+	red  map[string]string
 	// retried are the candidates red once on the code as it is and green
 	// at the base, run again (flaky), with their first failure.
 	retried map[string]string

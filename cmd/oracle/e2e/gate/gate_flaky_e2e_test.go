@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
 )
 
 // TestGateFlakyRedBaseline: a candidate red on the code as it is and green
@@ -19,9 +21,9 @@ func TestGateFlakyRedBaseline(t *testing.T) {
 		"it(\"multiplies\", () => {\n  const mark = process.env.ORACLE_E2E_FLAKY_MARK as string;\n" +
 		"  if (!existsSync(mark)) {\n    writeFileSync(mark, \"1\");\n    expect(\"the first run\").toBe(\"a later run\");\n  }\n" +
 		"  expect(total(2, 3)).toBe(6);\n  expect(total(4, 1)).toBe(4);\n});\n"
-	g := newGateRepo(t, map[string]string{"src/price.ts": totalTS, "test/price.test.ts": flaky})
-	g.commit("change", map[string]string{"src/price.ts": strings.Replace(totalTS, "price * qty", "qty * price", 1)})
-	code, r, errs := gateJSON(t, g.dir, "--no-cache")
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": flaky})
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "qty * price", 1)})
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
 	if code != 0 || r.Verdict != "PASS" || len(r.Mutants) == 0 {
 		t.Fatalf("exit %d %s (%s) %q, want PASS from the mutants\nnotes %q\n%s", code, r.Verdict, r.Attribution, r.Reason, r.Notes, errs)
 	}
