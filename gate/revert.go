@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -80,7 +81,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
 		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) && !inLiterals(syn, u.spans) {
+		if wrote && hasCode([]byte(text)) && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
 		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
@@ -177,6 +178,50 @@ func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
 		}
 	}
 	return true
+}
+
+// swappedName reports whether unit u replaced one name with another while
+// the code around (within) still uses the old one: `rewriteFilter(node,
+// context)` → `rewriteFilter(child, context)` (vuejs/core be7ce314b, node
+// the function's parameter, the recursion's bug). Restored, the old name
+// is another value in scope: neither a refactor's rename (a renamed name is
+// gone from the code) nor a ReferenceError; unless the new name is the old
+// one under another type (`const k = b as string`, es-toolkit 617056089):
+// restored, the same value.
+func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
+	head, old := strings.TrimSpace(string(src[u.head.Start:u.head.End])), strings.TrimSpace(text)
+	if !name.MatchString(head) || !name.MatchString(old) || head == old {
+		return false
+	}
+	used, alias := false, false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if e <= within.Start || s >= within.End {
+			return false
+		}
+		switch syn.Kind(n) {
+		case "identifier":
+			used = used || syn.Text(n) == old && (e <= u.head.Start || s >= u.head.End)
+		case "variable_declarator":
+			if v := syn.Unwrap(syn.Child(n, "value")); syn.Text(syn.Child(n, "name")) == head && v >= 0 && syn.Kind(v) == "identifier" && syn.Text(v) == old {
+				alias = true
+			}
+		}
+		return true
+	})
+	return used && !alias
+}
+
+// name is a JavaScript identifier.
+var name = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
+
+// jobSpan is the code of job j: its function's, or the whole file for the
+// module's top-level code.
+func jobSpan(syn *analyzer.Syntax, j *job) change.Span {
+	if j.module || j.fn == nil {
+		return change.Span{Start: int(syn.Start(syn.Root())), End: int(syn.End(syn.Root()))}
+	}
+	return change.Span{Start: int(j.fn.StartByte), End: int(j.fn.EndByte)}
 }
 
 // inHunk are the spans of changed in the hunk's head bytes h (a deletion
