@@ -450,5 +450,5 @@ func repoRelative(root string, files []string) []string {
 		rel = append(rel, filepath.ToSlash(r))
 	}
 	sort.Strings(rel)
-	return rel
+	return slices.Compact(rel) // a file of two projects (a browser project's two instances) is listed twice
 }

@@ -2,6 +2,7 @@ package testsuite
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -30,5 +31,16 @@ func TestListedFilesSkipsLogLines(t *testing.T) {
 	}
 	if _, err := listedFiles([]byte("12:00 [WARN] no list here\n")); err == nil {
 		t.Errorf("no list: want an error")
+	}
+}
+
+// TestRepoRelativeOnce: a file vitest lists for two projects (a browser
+// project's two instances: vueuse's chromium and firefox) is one candidate,
+// not two (a SKIP's reason named each browser file twice).
+func TestRepoRelativeOnce(t *testing.T) {
+	root := t.TempDir()
+	got := repoRelative(root, []string{root + "/b.browser.test.ts", root + "/a.test.ts", root + "/b.browser.test.ts"})
+	if want := []string{"a.test.ts", "b.browser.test.ts"}; !slices.Equal(got, want) {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

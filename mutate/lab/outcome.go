@@ -70,6 +70,11 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 		if r.FileMessage != "" {
 			return Error, fmt.Sprintf("%s (%d skipped): %s", NoTestExecuted, len(r.Tests), r.FileMessage)
 		}
+		if len(r.Unhandled) > 0 {
+			// (a browser-mode file with no browser installed: vitest reports
+			// the file passed with no test, and the launch's error apart)
+			return Error, fmt.Sprintf("%s (%d skipped): unhandled error: %s", NoTestExecuted, len(r.Tests), r.Unhandled[0])
+		}
 		return Error, fmt.Sprintf("%s (%d skipped)", NoTestExecuted, len(r.Tests))
 	}
 	failed, body, other := failures(r.Tests)
