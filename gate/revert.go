@@ -110,8 +110,17 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 			continue
 		}
 		// The mutant is where the change is reverted, whatever it restores
-		// beside (an import at the top).
-		m.Original, m.Replacement = edit.SpanOf(src, uint(u.head.Start), uint(u.head.End)), text
+		// beside (an import at the top), without the blanks both sides share
+		// (a hunk of the token diff takes the space before a token and the
+		// line's end after it: ` /re/\n` → ` /re2/\n` is `/re/` → `/re2/`).
+		lo, hi := u.head.Start, u.head.End
+		for lo < hi && len(text) > 0 && isBlank(src[lo]) && src[lo] == text[0] {
+			lo, text = lo+1, text[1:]
+		}
+		for hi > lo && len(text) > 0 && isBlank(src[hi-1]) && src[hi-1] == text[len(text)-1] {
+			hi, text = hi-1, text[:len(text)-1]
+		}
+		m.Original, m.Replacement = edit.SpanOf(src, uint(lo), uint(hi)), text
 		ms = append(ms, m)
 	}
 	return ms, notes
@@ -211,6 +220,9 @@ func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, wi
 	})
 	return used && !alias
 }
+
+// isBlank reports whether c is a space, a tab or a line's end.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // name is a JavaScript identifier.
 var name = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
