@@ -73,7 +73,7 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 		if len(r.Unhandled) > 0 {
 			// (a browser-mode file with no browser installed: vitest reports
 			// the file passed with no test, and the launch's error apart)
-			return Error, fmt.Sprintf("%s (%d skipped): unhandled error: %s", NoTestExecuted, len(r.Tests), r.Unhandled[0])
+			return Error, fmt.Sprintf("%s (%d skipped): unhandled error: %s", NoTestExecuted, len(r.Tests), firstUnhandled(r))
 		}
 		return Error, fmt.Sprintf("%s (%d skipped)", NoTestExecuted, len(r.Tests))
 	}
@@ -90,7 +90,7 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 	case r.FileMessage != "":
 		return Error, "every test passed but the file failed (afterAll?): " + r.FileMessage
 	case len(r.Unhandled) > 0:
-		return Failed, "unhandled error during the run: " + orNo(r.Unhandled[0])
+		return Failed, "unhandled error during the run: " + orNo(firstUnhandled(r))
 	case r.ExitCode != 0:
 		d := fmt.Sprintf("every test passed but vitest exited with code %d", r.ExitCode)
 		if r.LastLine != "" {
@@ -100,6 +100,11 @@ func BaselineOutcome(r runner.Result) (Outcome, string) {
 	}
 	return Passed, ""
 }
+
+// firstUnhandled is the unhandled error a baseline's detail names: the
+// least of them, so two runs with the same errors in another order (two
+// browser instances failing to launch, each first in turn) say the same.
+func firstUnhandled(r runner.Result) string { return slices.Min(r.Unhandled) }
 
 // MutantOutcome judges a run on a mutant: as a baseline, except that a run
 // whose only failed tests ran into vitest's time-out is a timeout (which the
