@@ -19,7 +19,12 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 	if body < 0 {
 		return nil
 	}
-	cands := gateCandidates(&Context{Path: path, Src: src, Syn: syn, Arid: arid}, body)
+	ctx := &Context{Path: path, Src: src, Syn: syn, Arid: arid}
+	var cands []candidate
+	for _, d := range defaults(syn, body) {
+		cands = append(cands, gateCandidates(ctx, d)...)
+	}
+	cands = append(cands, gateCandidates(ctx, body)...)
 	accept := edit.Accepting(path, src)
 	var out []edit.Mutant
 	for _, c := range cands {
@@ -28,6 +33,24 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 			continue
 		}
 		out = append(out, m)
+	}
+	return out
+}
+
+// defaults are the default values of the parameters of the function whose
+// body is body, in order: code of the function that runs when it is called
+// without the argument (`trailing = false` → `true`, vueuse e9fe32c9a, was
+// SKIP "no mutant could be built").
+func defaults(syn *analyzer.Syntax, body Node) []Node {
+	params := syn.Child(syn.Parent(body), "parameters")
+	if params < 0 {
+		return nil
+	}
+	var out []Node
+	for p := syn.FirstChild(params); p >= 0; p = syn.Next(p) {
+		if v := syn.Child(p, "value"); v >= 0 {
+			out = append(out, v)
+		}
 	}
 	return out
 }

@@ -40,6 +40,8 @@ func TestGate(t *testing.T) {
 		{"a brace-less body: the call becomes the empty statement", "function f(verbose: boolean, msg: string, log: string[]) {\n  if (verbose) log.push(msg);\n  return log;\n}\n", Arid{}, []string{
 			`BlockStatement 1:58 "{}"`, `ConditionalExpression 2:6 "(true)"`, `ConditionalExpression 2:6 "(false)"`,
 			`CallStatementRemoval 2:16 ";"`, `ReturnValue 3:10 "undefined"`}},
+		{"a parameter's default value (vueuse e9fe32c9a), before the body", "function f(a: number, b = false, c: number = a * 2) {\n  return b;\n}\n", Arid{}, []string{
+			`BooleanLiteral 1:27 "true"`, `ArithmeticOperator 1:48 "/"`, `InlineConstant 1:50 "3"`, `BlockStatement 1:53 "{}"`, `ReturnValue 2:10 "undefined"`}},
 		{"arid: console is never mutated", "function f(a: number) {\n  console.log(\"a\", a > 1);\n  logger.info(\"b\");\n}\n", Arid{}, []string{
 			`BlockStatement 1:23 "{}"`, `CallStatementRemoval 3:3 ""`, `StringLiteral 3:15 "\"\""`}},
 		{"arid: a configured logger", "function f(a: number) {\n  logger.info(\"b\", a > 1);\n  return a;\n}\n", Arid{Loggers: []string{"logger"}}, []string{
