@@ -37,6 +37,9 @@ func TestRedBaselineKinds(t *testing.T) {
 			load("the test file failed to load: Cannot find module '/tmp/oracle-prove-9/repo/src/format'"), false},
 		{load("expected 1 to be 2", "a"), load("expected 1 to be 2", "b"), false},
 		{load("AssertionError: expected 136.92191500001354 to be less than 100", "perf"), load("AssertionError: expected 141.3 to be less than 100", "perf"), true},
+		{lab.Run{Outcome: lab.Error, NoTestRan: true, Detail: lab.NoTestExecuted + " (0 skipped): unhandled error: Error: browserType.launch: Executable doesn't exist"},
+			lab.Run{Outcome: lab.Error, NoTestRan: true, Detail: lab.NoTestExecuted + " (0 skipped): Error: browser closed"}, true},
+		{lab.Run{Outcome: lab.Error, NoTestRan: true, Detail: lab.NoTestExecuted + " (0 skipped): Error: x"}, load("the test file failed to load: Error: x"), false},
 		{load("AssertionError: expected 136.92191500001354 to be less than 100", "perf"), load("AssertionError: expected 'x' to be less than 100", "perf"), false},
 		{load("expected 1 to be 2", "a"), lab.Run{Outcome: lab.Failed, Detail: "expected 1 to be 2", Tests: load("", "a").Tests}, false},
 	}
