@@ -169,7 +169,7 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 			return err
 		}
 		o, detail := lab.BaselineOutcome(r)
-		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests}
+		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests, NoTestRan: strings.HasPrefix(detail, lab.NoTestExecuted)}
 		red.atBase = o != lab.Passed && failure(base) == failure(head)
 		red.greenAtBase = o == lab.Passed
 	}
