@@ -37,6 +37,10 @@ import (
 //     exception in a test body (with both baselines green); every other
 //     variant (survived, no-coverage, error, setup failure) and every mutant
 //     the schema could not place runs alone, as with Isolate.
+//   - a variant runs only the tests that reached its statement in the
+//     opening baseline (per-test selection, select.go) when the original,
+//     run on that same selection in the batch, passed; a variant whose
+//     selection's baseline is not green in the report has no result used.
 // So a batch can only save time: every outcome other than a clean kill is
 // established by an isolated run. With one exception, under Lab.Coverage:
 // a mutant whose code the coverage runs reached, and whose variant passed

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
 // A module whose functions separate tests reach, and a state one test sets
@@ -172,4 +175,61 @@ func sharedAlone(t *testing.T, res *Result) int {
 		}
 	}
 	return n
+}
+
+// TestSelectionBaselineRead: reading a batch, a variant that ran its
+// selection (selNote) has its kill used only when the report shows that
+// selection's baseline green; otherwise it runs alone (AloneSelection),
+// whatever the harness decided.
+func TestSelectionBaselineRead(t *testing.T) {
+	test := func(block, name string, st runner.TestStatus) runner.Test {
+		return runner.Test{Name: block + " " + name, Status: st, Phase: runner.PhaseBody}
+	}
+	for _, c := range []struct {
+		name string
+		base runner.TestStatus // the selection's baseline's test
+		sel  string            // the variant's selection note
+		want string            // the variant's outcome, or why it runs alone
+	}{
+		{"green selection", runner.TestPassed, selNote + "2-1", "killed"},
+		{"red selection", runner.TestFailed, selNote + "2-1", AloneSelection},
+		{"every test skipped", runner.TestSkipped, selNote + "2-1", AloneSelection},
+		{"a note naming a variant", runner.TestPassed, selNote + "2-2", AloneSelection},
+		{"no selection: every test ran", runner.TestFailed, "", "killed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			vs := []int{0, 0, 1, 0}
+			tk := &task{n: 0}
+			b := batchRun{test: "a.test.ts", vs: vs, keys: []int{0, 1, 1, 0}, tasks: map[int]*task{2: tk}, limit: time.Minute}
+			r := runner.Result{}
+			for i, v := range vs {
+				title := variantTitle(i, v)
+				a, bt := runner.TestPassed, runner.TestPassed
+				switch i {
+				case 1:
+					a, bt = runner.TestSkipped, c.base
+				case 2:
+					bt = runner.TestFailed
+					if c.sel != "" {
+						a = runner.TestSkipped
+					}
+				}
+				r.Tests = append(r.Tests, test(title, "s a", a), test(title, "s b", bt))
+			}
+			r.Markers = []string{ranNote + "2\t" + `"` + variantTitle(2, 1) + ` s b"`}
+			if c.sel != "" {
+				r.Markers = append(r.Markers, c.sel)
+			}
+			if !(&Lab{}).batchRead(r, b) {
+				t.Fatal("the batch is not trusted")
+			}
+			got := tk.why
+			if tk.run != nil {
+				got = string(tk.run.Outcome)
+			}
+			if got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
 }
