@@ -604,7 +604,7 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 		if t == nil {
 			continue // a selection's baseline
 		}
-		if j, ok := notes.sel[i]; ok && (j <= 0 || j >= last || b.tasks[j] != nil || !green(groups[j])) {
+		if j, ok := notes.sel[i]; ok && !selectionGreen(b, groups, i, j) {
 			t.why = AloneSelection // its selection's kills and passes are not trusted
 			continue
 		}
@@ -739,11 +739,13 @@ func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
 
 // harnessSelect writes the per-test selection (select.go): the opening
 // baseline (block 0) records which tests reached which statement keys
-// (edit.Schema.Cover, in hits.cov); a selection's baseline (a block of the
-// original with a key) runs the original on the tests that reached its
-// key, and when they pass, each variant of that key runs only those tests
-// (selNote); otherwise, or when the key was reached outside a test (at
-// load, in a beforeAll hook, by a concurrent test), every test.
+// (edit.Schema.Cover, in hits.cov); a selection's baseline (the first block
+// of the original with a key) runs the original on the tests that reached
+// its key, and when they pass, each variant of that key runs only those
+// tests (selNote); otherwise, or when the key was reached outside a test
+// (at load, in a beforeAll hook, by a concurrent test), every test. The
+// key's second block of the original (its closing one) runs the selection
+// its variants ran again, or nothing.
 func harnessSelect(b *strings.Builder) {
 	fmt.Fprintf(b, `// The keys each test reached in the opening baseline (by its name within
 // its block), and those reached outside a test.
@@ -777,6 +779,7 @@ function opened(ok) {
   hits.cov = null;
   covOk = ok;
 }
+const keyed = new Set(); // the keys whose selection's baseline ran
 function selection(i, v, k) {
   if (v !== 0) {
     const c = chosen.get(k);
@@ -785,6 +788,8 @@ function selection(i, v, k) {
     return c.tests;
   }
   pending = null;
+  if (keyed.has(k)) return chosen.get(k)?.tests ?? new Set();
+  keyed.add(k);
   if (!covOk || covOut.has(k)) return new Set();
   const names = [];
   for (const [n, ks] of cov) if (ks.has(k)) names.push(n);

@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/oracle-ts/oracle/mutate/runner"
+
 // Per-test selection in a batch (StrykerJS's perTest coverage, at the
 // grain of a statement).
 //
@@ -18,12 +20,17 @@ package lab
 // per distinct selection in the batch (a selection equal to one that
 // already passed is not run again). Only when it passes do the key's
 // variants run their selection (selNote names the block of that
-// baseline); otherwise they run every test, as without selection. Reading
-// the batch, a variant that ran a selection whose baseline the report does
-// not show green (every test passed or skipped, one at least passed) has
-// neither its kill nor its pass used (AloneSelection): it runs alone. A
-// survivor is trusted only under the Coverage rule, as before, and so only
-// when its selection's baseline was green.
+// baseline); otherwise they run every test, as without selection. After
+// the key's variants, a closing block runs the same selection on the
+// original again, as the batch's closing baseline does for every test: a
+// variant may leave state (in a dependency vi.resetModules does not
+// reload) that a later variant's selection trips on, where a full run would
+// have reset it in a skipped test. Reading the batch, a variant that ran a
+// selection whose two baselines the report does not both show green
+// (every test passed or skipped, one at least passed) has neither its kill
+// nor its pass used (AloneSelection): it runs alone. A survivor is trusted
+// only under the Coverage rule, as before, and so only when its
+// selection's baselines were green.
 //
 // A key reached outside a test (while the file loaded, in a beforeAll or
 // afterAll hook, by a concurrent test), a key no test reached, a mutant
@@ -36,8 +43,9 @@ package lab
 const AloneSelection = "the baseline of its test selection failed"
 
 // selectBlocks orders plan's blocks: the opening baseline, then per
-// selection key (in the order of its first task) the key's baseline and
-// its variants, the variants without a key, and the closing baseline. vs
+// selection key (in the order of its first task) the key's baseline, its
+// variants and its closing baseline, the variants without a key, and the
+// closing baseline. vs
 // are their switch values (0: the original), keys their keys (0: none),
 // byVariant the task of each variant's block.
 func selectBlocks(plan batchPlan) (vs, keys []int, byVariant map[int]*task) {
@@ -65,9 +73,27 @@ func selectBlocks(plan batchPlan) (vs, keys []int, byVariant map[int]*task) {
 		for _, t := range byKey[k] {
 			add(t, k)
 		}
+		vs, keys = append(vs, 0), append(keys, k)
 	}
 	for _, t := range none {
 		add(t, 0)
 	}
 	return append(vs, 0), append(keys, 0), byVariant
+}
+
+// selectionGreen says whether variant i of b, which ran the selection whose
+// baseline is block j, has both baselines of that selection green in
+// groups (the report's tests by block): j, a baseline of i's key before it,
+// and the key's closing block, the first baseline of that key after i.
+func selectionGreen(b batchRun, groups map[int][]runner.Test, i, j int) bool {
+	last := len(b.vs) - 1
+	if j <= 0 || j >= i || b.vs[j] != 0 || !green(groups[j]) {
+		return false
+	}
+	for p := i + 1; p < last; p++ {
+		if b.vs[p] == 0 && b.keys[p] == b.keys[i] {
+			return green(groups[p])
+		}
+	}
+	return false
 }

@@ -152,11 +152,11 @@ func TestSelectionSkipsReal(t *testing.T) {
 		// two full runs of current()'s variants (and a survivor's run
 		// alone); without selection every variant's block runs them.
 		// "area" and "greets": the coverage baseline, the batch's two, the
-		// selection's baseline, the variant's selection, and the full run
+		// selection's two baselines, the variant's selection, and the full run
 		// of the surviving variant of current() ("plus" stops at its first
 		// failure, before them).
-		if ran["other"] != (5+alone)*8 || ran["area"] != 6+alone || ran["greets"] != 6+alone {
-			t.Errorf("other ran %d times (want %d), area %d, greets %d (want %d): %v", ran["other"], (5+alone)*8, ran["area"], ran["greets"], 6+alone, ran)
+		if ran["other"] != (5+alone)*8 || ran["area"] != 7+alone || ran["greets"] != 7+alone {
+			t.Errorf("other ran %d times (want %d), area %d, greets %d (want %d): %v", ran["other"], (5+alone)*8, ran["area"], ran["greets"], 7+alone, ran)
 		}
 	})
 }
@@ -179,28 +179,31 @@ func sharedAlone(t *testing.T, res *Result) int {
 
 // TestSelectionBaselineRead: reading a batch, a variant that ran its
 // selection (selNote) has its kill used only when the report shows that
-// selection's baseline green; otherwise it runs alone (AloneSelection),
-// whatever the harness decided.
+// selection's two baselines (before the key's variants and after them)
+// green; otherwise it runs alone (AloneSelection), whatever the harness
+// decided.
 func TestSelectionBaselineRead(t *testing.T) {
 	test := func(block, name string, st runner.TestStatus) runner.Test {
 		return runner.Test{Name: block + " " + name, Status: st, Phase: runner.PhaseBody}
 	}
 	for _, c := range []struct {
-		name string
-		base runner.TestStatus // the selection's baseline's test
-		sel  string            // the variant's selection note
-		want string            // the variant's outcome, or why it runs alone
+		name       string
+		base, post runner.TestStatus // the selection's baselines' test
+		sel        string            // the variant's selection note
+		want       string            // the variant's outcome, or why it runs alone
 	}{
-		{"green selection", runner.TestPassed, selNote + "2-1", "killed"},
-		{"red selection", runner.TestFailed, selNote + "2-1", AloneSelection},
-		{"every test skipped", runner.TestSkipped, selNote + "2-1", AloneSelection},
-		{"a note naming a variant", runner.TestPassed, selNote + "2-2", AloneSelection},
-		{"no selection: every test ran", runner.TestFailed, "", "killed"},
+		{"green selection", runner.TestPassed, runner.TestPassed, selNote + "2-1", "killed"},
+		{"red selection", runner.TestFailed, runner.TestPassed, selNote + "2-1", AloneSelection},
+		{"red after the variants", runner.TestPassed, runner.TestFailed, selNote + "2-1", AloneSelection},
+		{"every test skipped", runner.TestSkipped, runner.TestPassed, selNote + "2-1", AloneSelection},
+		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", AloneSelection},
+		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", AloneSelection},
+		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", "killed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			vs := []int{0, 0, 1, 0}
+			vs := []int{0, 0, 1, 0, 0}
 			tk := &task{n: 0}
-			b := batchRun{test: "a.test.ts", vs: vs, keys: []int{0, 1, 1, 0}, tasks: map[int]*task{2: tk}, limit: time.Minute}
+			b := batchRun{test: "a.test.ts", vs: vs, keys: []int{0, 1, 1, 1, 0}, tasks: map[int]*task{2: tk}, limit: time.Minute}
 			r := runner.Result{}
 			for i, v := range vs {
 				title := variantTitle(i, v)
@@ -208,6 +211,8 @@ func TestSelectionBaselineRead(t *testing.T) {
 				switch i {
 				case 1:
 					a, bt = runner.TestSkipped, c.base
+				case 3:
+					a, bt = runner.TestSkipped, c.post
 				case 2:
 					bt = runner.TestFailed
 					if c.sel != "" {
@@ -232,4 +237,50 @@ func TestSelectionBaselineRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A function that sets an environment variable (state vi.resetModules
+// does not reset, and no global the harness watches) when asked to.
+const flagSrc = `export function mark(on: boolean): string {
+  if (on) process.env.ORACLE_SELECT_FLAG = "x";
+  return on ? "on" : "off";
+}
+`
+
+// flagTest: "resets" (which never calls mark) clears the variable;
+// "marks off" needs it unset.
+const flagTest = `import { describe, expect, it } from "vitest";
+import { mark } from "./flag";
+
+describe("flag", () => {
+  it("resets", () => { delete process.env.ORACLE_SELECT_FLAG; });
+  it("marks off", () => {
+    expect(mark(false)).toBe("off");
+    expect(process.env.ORACLE_SELECT_FLAG).toBeUndefined();
+  });
+});
+`
+
+// TestSelectionLeftStateReal: the variant "always" sets the variable and is
+// killed by "marks off"; it leaves the variable set. The next variant of
+// the same statement ("same", equivalent) runs its selection ("marks off"
+// without "resets"), which trips on it: no kill, since the selection's
+// closing baseline (after the key's variants) fails the same way. Applied
+// by hand, "same" survives (every test passes); the batch's closing
+// baseline, a full run, passes ("resets" clears the variable first).
+func TestSelectionLeftStateReal(t *testing.T) {
+	selectEnvs(t, func(t *testing.T, env, node string) {
+		repo := pipelineCopy(t, env, map[string]string{"src/flag.ts": flagSrc, "src/flag.test.ts": flagTest})
+		ms := textMutants(t, "src/flag.ts", flagSrc, [][3]string{
+			{"always", "if (on)", "if (true)"},
+			{"same", `= "x"`, `= "x" + ""`},
+		})
+		res, _ := labRun(t, repo, node, Lab{Coverage: true}, []string{"src/flag.test.ts"}, ms)
+		if got, want := outcomesOnly(res), "test:always=killed test:same=survived"; got != want {
+			t.Errorf("got  %s\nwant %s (%s)", got, want, aloneWhys(res))
+		}
+		if r := res.Mutants[1]; r.Batched || r.AloneWhy != AloneSelection {
+			t.Errorf("same: batched %v, alone because %q; want alone: %s", r.Batched, r.AloneWhy, AloneSelection)
+		}
+	})
 }
