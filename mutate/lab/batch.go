@@ -604,7 +604,8 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 		if t == nil {
 			continue // a selection's baseline
 		}
-		if j, ok := notes.sel[i]; ok && !selectionGreen(b, groups, i, j) {
+		j, selected := notes.sel[i]
+		if selected && !selectionGreen(b, groups, i, j) || !selected && b.keys[i] > 0 && !notes.slow[i] && !ranEvery(groups[0], groups[i]) {
 			t.why = AloneSelection // its selection's kills and passes are not trusted
 			continue
 		}

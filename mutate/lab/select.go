@@ -1,6 +1,10 @@
 package lab
 
-import "github.com/oracle-ts/oracle/mutate/runner"
+import (
+	"slices"
+
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
 
 // Per-test selection in a batch (StrykerJS's perTest coverage, at the
 // grain of a statement).
@@ -96,4 +100,30 @@ func selectionGreen(b batchRun, groups map[int][]runner.Test, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// ranEvery says whether a variant's tests (vt) skipped no test the opening
+// baseline (open) ran before the variant's first failure (after it, the
+// harness skips the rest): a variant with a key but no selNote must have
+// run every test (a selection whose note was lost has no baselines checked).
+// A variant none of whose tests ran has nothing to use: true.
+func ranEvery(open, vt []runner.Test) bool {
+	if !slices.ContainsFunc(vt, func(t runner.Test) bool { return t.Status != runner.TestSkipped }) {
+		return true
+	}
+	ran := map[string]bool{}
+	for _, t := range open {
+		if t.Status != runner.TestSkipped {
+			ran[t.Name] = true
+		}
+	}
+	for _, t := range vt {
+		switch {
+		case t.Status == runner.TestFailed:
+			return true
+		case t.Status == runner.TestSkipped && ran[t.Name]:
+			return false
+		}
+	}
+	return true
 }

@@ -199,6 +199,9 @@ func TestSelectionBaselineRead(t *testing.T) {
 		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", AloneSelection},
 		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", AloneSelection},
 		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", "killed"},
+		// A test skipped before the failure, and no note: a selection
+		// whose note was lost (its baselines are not known).
+		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", AloneSelection},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			vs := []int{0, 0, 1, 0, 0}
@@ -222,7 +225,7 @@ func TestSelectionBaselineRead(t *testing.T) {
 				r.Tests = append(r.Tests, test(title, "s a", a), test(title, "s b", bt))
 			}
 			r.Markers = []string{ranNote + "2\t" + `"` + variantTitle(2, 1) + ` s b"`}
-			if c.sel != "" {
+			if c.sel != "" && c.sel != "lost" {
 				r.Markers = append(r.Markers, c.sel)
 			}
 			if !(&Lab{}).batchRead(r, b) {
