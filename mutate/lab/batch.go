@@ -254,6 +254,7 @@ func harnessVariant(b *strings.Builder) {
     ranAll = true;
   };
   note(%q, "collect " + i);
+  if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
   beforeAll(() => {
     Reflect.set(globalThis, %q, v);
     hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
@@ -781,6 +782,7 @@ function opened(ok) {
   covOk = ok;
 }
 const keyed = new Set(); // the keys whose selection's baseline ran
+const variants = new Map(); // key → how many variants have it
 function selection(i, v, k) {
   if (v !== 0) {
     const c = chosen.get(k);
@@ -795,6 +797,10 @@ function selection(i, v, k) {
   const names = [];
   for (const [n, ks] of cov) if (ks.has(k)) names.push(n);
   if (names.length === 0) return new Set();
+  // Only where it saves runs: the selection's two baselines and its m
+  // variants against m variants of every test.
+  const m = variants.get(k) ?? 0;
+  if (names.length * (m + 2) >= m * cov.size) return new Set();
   const tests = new Set(names);
   const sig = names.join("\n");
   if (greens.has(sig)) {
