@@ -12,7 +12,8 @@
 # `vitest run [--config C] FILE...` with the config the gate used (its note), timed before and
 # after the gate. OUT gets NAME-SHORT.{json,err} and one line appended to OUT/results.tsv:
 #   name commit verdict score mutants gate_s plain1_s plain2_s ratio setup baseline batches alone ranAlone load1 aloneWhy
-# Environment: ORACLE (the binary), NODE_BIN (put first on PATH), KEEP=1 keeps the worktree.
+# Environment: ORACLE (the binary), NODE_BIN (put first on PATH), KEEP=1 keeps the worktree,
+# PLAIN=N plain runs after the gate (2, the default; 1; 0: none, no ratio).
 set -u
 name=$1 clone=$2 commit=$3 pkg=$4 out=$5; shift 5
 oracle=${ORACLE:?ORACLE: the oracle binary}
@@ -60,9 +61,10 @@ json=$out/$name-$short.json
 config=$(jq -r '.notes // [] | map(select(startswith("using "))) | .[0] // "" | sub("^using ";"") | sub(", named by.*$";"")' "$json")
 mapfile -t files < <(jq -r '.tests // {} | keys[]' "$json")
 p1=- p2=-
-if [ ${#files[@]} -gt 0 ]; then
+if [ ${#files[@]} -gt 0 ] && [ "${PLAIN:-2}" -ge 1 ]; then
   p1=$(plain 1)
-  p2=$(plain 2)
+  p2=$p1
+  [ "${PLAIN:-2}" -ge 2 ] && p2=$(plain 2)
 fi
 ratio=$(awk -v g="$gate_s" -v a="$p1" -v b="$p2" 'BEGIN { if (a == "-") { print "-"; exit } m = (a < b ? a : b); printf "%.1f", g / m }')
 line=$(jq -r --arg n "$name" --arg c "$short" --arg g "$gate_s" --arg p1 "$p1" --arg p2 "$p2" --arg r "$ratio" --arg l "$load1" --arg rc "$rc" '

@@ -3,6 +3,7 @@ package edit
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -68,6 +69,10 @@ type Schema struct {
 	// Hits says the variants count their hits (HitState); false when the
 	// counted schema would not parse (then it is built without counts).
 	Hits bool
+	// Cover is the key of each placed id whose statement the original's
+	// branch records for the harness's per-test selection (cover.go); an
+	// id without one runs every test.
+	Cover map[int]int
 }
 
 // BuildSchema instruments orig, the original source of path, with the
@@ -116,7 +121,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	if s == nil {
 		return nil, fmt.Errorf("schema: cannot parse %s: %s", path, f.Errors[0].Message)
 	}
-	sc := &Schema{Path: path, Alone: map[int]string{}, Hits: hits}
+	sc := &Schema{Path: path, Alone: map[int]string{}, Hits: hits, Cover: map[int]int{}}
 	chosen, err := chooseBodies(s, path, orig, ms, ids, sc.Alone)
 	if err != nil {
 		return nil, err
@@ -125,7 +130,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	if err != nil {
 		return nil, err
 	}
-	chs, err := switchChanges(s, path, orig, bodies, hits)
+	chs, err := switchChanges(s, path, orig, bodies, hits, sc.Cover)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +156,8 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 type schemaBody struct {
 	n        analyzer.Node
 	variants []string
+	ms       []Mutant // its mutants and their ids (cover.go)
+	ids      []int
 }
 
 // chooseBodies returns each mutant's function body (NoNode when it runs
@@ -222,6 +229,7 @@ func placeVariants(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, id
 			bodies = append(bodies, b)
 		}
 		b.variants = append(b.variants, fmt.Sprintf("if (%s === %d) {%s%s} else ", cond, id, ranRecord, inner))
+		b.ms, b.ids = append(b.ms, m), append(b.ids, id)
 		sc.Placed = append(sc.Placed, id)
 	}
 	return bodies, nil
@@ -229,17 +237,14 @@ func placeVariants(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, id
 
 // switchChanges are the edits replacing each body with its switch: the
 // branches, then the original body as the last else.
-func switchChanges(s *analyzer.Syntax, path string, orig []byte, bodies []*schemaBody, hits bool) ([]Change, error) {
+func switchChanges(s *analyzer.Syntax, path string, orig []byte, bodies []*schemaBody, hits bool, cover map[int]int) ([]Change, error) {
 	var chs []Change
-	var err error
 	for _, b := range bodies {
 		bs, be := bodyRange(s, b.n)
 		block := isBlock(s, b.n)
-		body := string(orig[bs:be])
-		if hits {
-			if body, err = countHitsIn(s, orig, bs, be, block); err != nil {
-				return nil, fmt.Errorf("schema of %s: %w", path, err)
-			}
+		body, err := countHitsMarked(s, orig, bs, be, block, hits, coverMarks(s, orig, bs, be, b.ms, b.ids, cover))
+		if err != nil {
+			return nil, fmt.Errorf("schema of %s: %w", path, err)
 		}
 		text := " " + strings.Join(b.variants, "") + "{" + body + "} "
 		if !block {
@@ -317,6 +322,13 @@ func countHits(path string, src []byte, from, to uint, entry bool) (string, erro
 }
 
 func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint, entry bool) (string, error) {
+	return countHitsMarked(s, src, from, to, entry, true, nil)
+}
+
+// countHitsMarked is countHitsIn when count (else no hit is counted) with
+// marks (text by offset: cover.go's records) inserted too, each after what
+// closes and what the walk opens at its offset.
+func countHitsMarked(s *analyzer.Syntax, src []byte, from, to uint, entry, count bool, marks map[uint]string) (string, error) {
 	type insert struct {
 		at    uint
 		close bool
@@ -324,11 +336,11 @@ func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint, entry bool) (str
 		seq   int // the order the walk made it in
 	}
 	var ins []insert
-	if entry {
+	if entry && count {
 		ins = append(ins, insert{at: from, text: " " + hitCall})
 	}
 	s.Walk(s.Root(), func(n analyzer.Node) bool {
-		if s.End(n) <= from || s.Start(n) >= to {
+		if !count || s.End(n) <= from || s.Start(n) >= to {
 			return false
 		}
 		if s.Start(n) < from || s.End(n) > to {
@@ -346,6 +358,9 @@ func countHitsIn(s *analyzer.Syntax, src []byte, from, to uint, entry bool) (str
 		}
 		return true
 	})
+	for _, off := range slices.Sorted(maps.Keys(marks)) {
+		ins = append(ins, insert{at: off, text: marks[off]})
+	}
 	// In offset order; at one offset, what closes before what opens, the
 	// inner of two closes first (the later in the walk, which visits an
 	// outer node before the nodes inside it) and the outer of two opens.

@@ -36,8 +36,8 @@ func TestSchemaAlone(t *testing.T) {
 	if !strings.Contains(string(sc.Source), `=== 2) {`+ranRecord+` __oracle_hit__();
   return a - limit;
 } else { __oracle_hit__();
-  return a + limit;
-}`) || !sc.Hits {
+  `+covRecord([]int{2})+`return a + limit;
+}`) || !sc.Hits || fmt.Sprint(sc.Cover) != "map[2:2]" {
 		t.Errorf("schema:\n%s", sc.Source)
 	}
 	if err := syntaxcheck.Check("z.ts", []byte("function (")); err == nil {

@@ -37,6 +37,10 @@ import (
 //     exception in a test body (with both baselines green); every other
 //     variant (survived, no-coverage, error, setup failure) and every mutant
 //     the schema could not place runs alone, as with Isolate.
+//   - a variant runs only the tests that reached its statement in the
+//     opening baseline (per-test selection, select.go) when the original,
+//     run on that same selection in the batch, passed; a variant whose
+//     selection's baseline is not green in the report has no result used.
 // So a batch can only save time: every outcome other than a clean kill is
 // established by an isolated run. With one exception, under Lab.Coverage:
 // a mutant whose code the coverage runs reached, and whose variant passed
@@ -68,6 +72,9 @@ const (
 	// outside a test (while the file loaded, or in a beforeAll hook).
 	ranNote    = "oracle-ran-"
 	ranAllNote = "oracle-ranall-"
+	// selNote: variant i ran only the tests of its selection, whose
+	// baseline is block j ("oracle-sel-i-j"; select.go).
+	selNote = "oracle-sel-"
 )
 
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
@@ -95,7 +102,7 @@ const (
 // (limitNote, slowNote, timeNote), each line after the harness file's path
 // and a tab (the file vitest's worker runs: a joint run of several harnesses
 // tells whose note it is).
-func harness(base string, vs []int, limit time.Duration) []byte {
+func harness(base string, vs, keys []int, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
@@ -131,6 +138,7 @@ function globalsMoved() {
 }
 `, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
 	harnessRuntime(&b, limit)
+	harnessSelect(&b)
 	harnessLoad(&b)
 	harnessVariant(&b)
 	spec, _ := jsonString("./" + base)
@@ -138,11 +146,11 @@ function globalsMoved() {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
 		fmt.Fprintf(&b, `suite(%q, async () => {
-  variant(%d, %d);
+  variant(%d, %d, %d);
   await load(%d, %d, () => import(%s));
   vi.resetConfig();
 });
-`, variantTitle(i, v), i, v, i, v, spec)
+`, variantTitle(i, v), i, v, keys[i], i, v, spec)
 	}
 	return []byte(b.String())
 }
@@ -232,9 +240,11 @@ async function load(i, v, importIt) {
 // harnessVariant writes variant: the hooks that set a variant's switch,
 // count its hits, cap its time and note what it ran.
 func harnessVariant(b *strings.Builder) {
-	fmt.Fprintf(b, `function variant(i, v) {
+	fmt.Fprintf(b, `function variant(i, v, k) {
   let failed = false;
   let start = 0;
+  // The tests this block runs (full names: selection), null: every test.
+  let sel = null;
   // Which tests executed the variant's code (the schema sets hits.ran in
   // its branch): code run outside a test (at load, in a beforeAll hook)
   // counts for every test after it.
@@ -244,6 +254,7 @@ func harnessVariant(b *strings.Builder) {
     ranAll = true;
   };
   note(%q, "collect " + i);
+  if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
   beforeAll(() => {
     Reflect.set(globalThis, %q, v);
     hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
@@ -252,6 +263,8 @@ func harnessVariant(b *strings.Builder) {
     start = performance.now();
     if (loadRan.has(i)) ranOutside();
     hits.ran = false;
+    if (i === 0) covered(covOut);
+    sel = k > 0 ? selection(i, v, k) : null;
     note(%q, "start " + i);
   });
   afterAll(() => {
@@ -260,6 +273,8 @@ func harnessVariant(b *strings.Builder) {
     globalsMoved();
     if (hits.hit) note(%q, %q + i + "-" + hits.limit);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
+    if (i === 0) opened(!failed);
+    if (v === 0 && k > 0) selected(i, k, !failed);
     hits.limit = Infinity;
     note(%q, "done " + i);
   });
@@ -273,7 +288,9 @@ func harnessVariant(b *strings.Builder) {
       failed = true;
       note(%q, %q + i);
     }
+    if (i === 0) covered(covOut);
     if (failed && typeof ctx.skip === "function") ctx.skip();
+    if (sel !== null && !sel.has(keyOf(ctx.task)) && typeof ctx.skip === "function") ctx.skip();
     note(%q, "test " + i);
   });
   afterEach((ctx) => {
@@ -281,6 +298,7 @@ func harnessVariant(b *strings.Builder) {
     // what it saw counts for every test.
     if (hits.ran && ctx?.task?.concurrent) ranOutside();
     if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
+    if (i === 0) covered(ctx?.task?.concurrent ? covOut : testCov(ctx?.task));
     hits.ran = false;
     if (v === 0) hits.most = Math.max(hits.most, hits.n);
     note(%q, "tested " + i);
@@ -309,7 +327,7 @@ func jsonString(s string) (string, error) {
 // the batch of each of them survived. baseline is each test file's
 // baseline time.
 func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout time.Duration, baseline map[string]time.Duration) error {
-	placed, written, err := l.schemas(tasks)
+	placed, written, keys, err := l.schemas(tasks)
 	defer func() {
 		for _, p := range written {
 			l.Files.Restore(p)
@@ -348,7 +366,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout 
 			if slices.ContainsFunc(ts, func(t *task) bool { return earlier[t] }) {
 				rest = append(rest, test)
 			} else {
-				wave = append(wave, batchPlan{test: test, tasks: ts})
+				wave = append(wave, batchPlan{test: test, tasks: ts, keys: keys})
 			}
 			for _, t := range ts {
 				earlier[t] = true
@@ -369,8 +387,10 @@ func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout 
 
 // schemas writes one schema per file of the tasks left (no run yet), to be
 // restored after the batches (written, even with an error): the tasks it
-// placed a switch for, in order; each other task gets why it runs alone.
-func (l *Lab) schemas(tasks []*task) (placed []*task, written []string, err error) {
+// placed a switch for, in order, and the selection key of those that have
+// one (edit.Schema.Cover); each other task gets why it runs alone.
+func (l *Lab) schemas(tasks []*task) (placed []*task, written []string, keys map[*task]int, err error) {
+	keys = map[*task]int{}
 	paths, byPath := byFile(tasks, func(t *task) bool { return t.run == nil })
 	for _, p := range paths {
 		ts := byPath[p]
@@ -398,13 +418,16 @@ func (l *Lab) schemas(tasks []*task) (placed []*task, written []string, err erro
 			continue // every mutant of this file runs alone
 		}
 		if err := l.Files.WriteFile(p, sc.Source); err != nil {
-			return nil, written, fmt.Errorf("sandbox: %w", err)
+			return nil, written, nil, fmt.Errorf("sandbox: %w", err)
 		}
 		written = append(written, p)
 		for _, t := range ts {
 			in := slices.Contains(sc.Placed, t.n+1)
 			if in {
 				placed = append(placed, t)
+				if k, ok := sc.Cover[t.n+1]; ok {
+					keys[t] = k
+				}
 			}
 			if a, ok := sc.Alone[t.n+1]; ok {
 				t.why = AloneNoSchema + ": " + a
@@ -414,13 +437,14 @@ func (l *Lab) schemas(tasks []*task) (placed []*task, written []string, err erro
 		}
 	}
 	slices.SortFunc(placed, func(a, b *task) int { return a.n - b.n })
-	return placed, written, nil
+	return placed, written, keys, nil
 }
 
 // batchPlan is one test file's batch: the tasks its variants are.
 type batchPlan struct {
 	test  string
 	tasks []*task
+	keys  map[*task]int // their selection keys (schemas)
 }
 
 // byFile groups the tasks keep says to keep by the file their mutants
@@ -450,7 +474,8 @@ type batchRun struct {
 	harness string
 	snap    string // the harness's snapshot file ("" when none was written)
 	vs      []int
-	tasks   map[int]*task // by variant (its index in vs)
+	keys    []int         // each block's selection key (select.go), 0 for none
+	tasks   map[int]*task // by variant (its index in vs); none for a baseline
 	limit   time.Duration
 	spec    runner.Spec
 }
@@ -529,18 +554,13 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 		}
 		return batchRun{}, false, nil
 	}
-	vs, byVariant := []int{0}, map[int]*task{}
-	for _, t := range plan.tasks {
-		byVariant[len(vs)] = t
-		vs = append(vs, t.n+1)
-	}
-	vs = append(vs, 0)
+	vs, keys, byVariant := selectBlocks(plan)
 	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
 	limit := l.Timeout
 	if limit == 0 {
 		limit = DerivedTimeout(base)
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, limit)); err != nil {
+	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, keys, limit)); err != nil {
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
 	snap, err := l.harnessSnapshots(test, h, vs)
@@ -553,7 +573,7 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	// within its limit, or its worker is stuck.
 	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*base, "")
 	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	return batchRun{test: test, harness: h, snap: snap, vs: vs, tasks: byVariant, limit: limit, spec: spec}, true, nil
+	return batchRun{test: test, harness: h, snap: snap, vs: vs, keys: keys, tasks: byVariant, limit: limit, spec: spec}, true, nil
 }
 
 // batchRead records what the batch run r of b establishes, as batchWave
@@ -582,6 +602,14 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 	notes := readNotes(r.Markers)
 	for i := 1; i < last; i++ {
 		t := b.tasks[i]
+		if t == nil {
+			continue // a selection's baseline
+		}
+		j, selected := notes.sel[i]
+		if selected && !selectionGreen(b, groups, i, j) || !selected && b.keys[i] > 0 && !notes.slow[i] && !ranEvery(groups[0], groups[i]) {
+			t.why = AloneSelection // its selection's kills and passes are not trusted
+			continue
+		}
 		ran := map[string]bool{}
 		for name := range notes.ran[i] {
 			ran[strings.TrimPrefix(name, variantTitle(i, vs[i])+" ")] = true
@@ -618,6 +646,8 @@ type notes struct {
 	// test.
 	ran    map[int]map[string]bool
 	ranAll map[int]bool
+	// sel: variant i ran its selection, whose baseline is block sel[i].
+	sel map[int]int
 	// preloaded: a schema was loaded before the harness (by a setup file),
 	// or a variant changed the realm's globals: a variant that passes may
 	// pass only because that instance's load-time code is the original's,
@@ -626,7 +656,7 @@ type notes struct {
 }
 
 func readNotes(markers []string) notes {
-	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}, ran: map[int]map[string]bool{}, ranAll: map[int]bool{}}
+	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}, ran: map[int]map[string]bool{}, ranAll: map[int]bool{}, sel: map[int]int{}}
 	for _, m := range markers {
 		var i int
 		switch {
@@ -635,6 +665,15 @@ func readNotes(markers []string) notes {
 		case strings.HasPrefix(m, ranAllNote):
 			if _, err := fmt.Sscan(strings.TrimPrefix(m, ranAllNote), &i); err == nil {
 				n.ranAll[i] = true
+			}
+		case strings.HasPrefix(m, selNote):
+			if idx, base, ok := strings.Cut(strings.TrimPrefix(m, selNote), "-"); ok {
+				var j int
+				if _, err := fmt.Sscan(idx, &i); err == nil {
+					if _, err := fmt.Sscan(base, &j); err == nil {
+						n.sel[i] = j
+					}
+				}
 			}
 		case strings.HasPrefix(m, ranNote):
 			idx, name, ok := strings.Cut(strings.TrimPrefix(m, ranNote), "\t")
@@ -698,4 +737,85 @@ func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
 	}
 	snap := snapshotPath(h)
 	return snap, l.Files.WriteFile(snap, []byte(b.String()))
+}
+
+// harnessSelect writes the per-test selection (select.go): the opening
+// baseline (block 0) records which tests reached which statement keys
+// (edit.Schema.Cover, in hits.cov); a selection's baseline (the first block
+// of the original with a key) runs the original on the tests that reached
+// its key, and when they pass, each variant of that key runs only those
+// tests (selNote); otherwise, or when the key was reached outside a test
+// (at load, in a beforeAll hook, by a concurrent test), every test. The
+// key's second block of the original (its closing one) runs the selection
+// its variants ran again, or nothing.
+func harnessSelect(b *strings.Builder) {
+	fmt.Fprintf(b, `// The keys each test reached in the opening baseline (by its name within
+// its block), and those reached outside a test.
+const cov = new Map();
+const covOut = new Set();
+let covOk = false;
+hits.cov = new Set();
+// key → the selection its variants run and the block whose baseline of
+// it passed; a selection (its names) → that block.
+const chosen = new Map();
+const greens = new Map();
+let pending = null;
+function keyOf(t) {
+  const n = [];
+  for (let x = t; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name));
+  return n.slice(1).join(" > ");
+}
+function covered(into) {
+  if (!hits.cov) return;
+  for (const x of hits.cov) into.add(x);
+  hits.cov.clear();
+}
+function testCov(t) {
+  const k = keyOf(t);
+  let s = cov.get(k);
+  if (!s) cov.set(k, (s = new Set()));
+  return s;
+}
+function opened(ok) {
+  covered(covOut);
+  hits.cov = null;
+  covOk = ok;
+}
+const keyed = new Set(); // the keys whose selection's baseline ran
+const variants = new Map(); // key → how many variants have it
+function selection(i, v, k) {
+  if (v !== 0) {
+    const c = chosen.get(k);
+    if (!c) return null;
+    note(%q, %q + i + "-" + c.base);
+    return c.tests;
+  }
+  pending = null;
+  if (keyed.has(k)) return chosen.get(k)?.tests ?? new Set();
+  keyed.add(k);
+  if (!covOk || covOut.has(k)) return new Set();
+  const names = [];
+  for (const [n, ks] of cov) if (ks.has(k)) names.push(n);
+  if (names.length === 0) return new Set();
+  // Only where it saves runs: the selection's two baselines and its m
+  // variants against m variants of every test.
+  const m = variants.get(k) ?? 0;
+  if (names.length * (m + 2) >= m * cov.size) return new Set();
+  const tests = new Set(names);
+  const sig = names.join("\n");
+  if (greens.has(sig)) {
+    chosen.set(k, { tests, base: greens.get(sig) });
+    return new Set();
+  }
+  pending = { sig, tests };
+  return tests;
+}
+function selected(i, k, ok) {
+  if (pending && ok) {
+    greens.set(pending.sig, i);
+    chosen.set(k, { tests: pending.tests, base: i });
+  }
+  pending = null;
+}
+`, runner.ReachedEnv, selNote)
 }

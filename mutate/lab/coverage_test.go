@@ -150,14 +150,16 @@ func TestCoverage(t *testing.T) {
 			t.Errorf("%s:\n got  %s\n want %s", mode, strings.Join(got, " "), want)
 		}
 		// Baselines, then m1 against a only, m2 against b only; m3 and m4 never run.
+		// In a batch, each variant is between its selection's two baselines
+		// (the original on the tests that reached its statement: select.go).
 		w := "a.test.ts b.test.ts a.test.ts|/*m1*/ b.test.ts|/*m2*/"
 		switch mode {
 		case "batched": // a batch per test file with the one variant it reached (switch value k+1), nothing trusted
-			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0 a.test.ts|/*m1*/ b.test.ts|/*m2*/"
+			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,0,1,0,0 __oracle_batch__.b.test.ts|0,0,2,0,0 a.test.ts|/*m1*/ b.test.ts|/*m2*/"
 		case "batches trusted": // m1's kill and m2's pass in the batches of the files that reached them decide
-			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0"
+			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,0,1,0,0 __oracle_batch__.b.test.ts|0,0,2,0,0"
 		case "hit limit caught": // m2 passed its batch past the hit limit: not a survivor until it runs alone, without the counter
-			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,1,0 __oracle_batch__.b.test.ts|0,2,0 b.test.ts|/*m2*/"
+			w = "a.test.ts b.test.ts __oracle_batch__.a.test.ts|0,0,1,0,0 __oracle_batch__.b.test.ts|0,0,2,0,0 b.test.ts|/*m2*/"
 		}
 		if strings.Join(r.runs, " ") != w {
 			t.Errorf("%s: runs %v, want %s", mode, r.runs, w)

@@ -1,0 +1,129 @@
+package lab
+
+import (
+	"slices"
+
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// Per-test selection in a batch (StrykerJS's perTest coverage, at the
+// grain of a statement).
+//
+// The schema's original branch records, before the statement holding a
+// mutant's change, that statement's key (edit.Schema.Cover). The batch's
+// opening baseline keeps those records per test (its full name within the
+// block): the tests that reached each key. A test that never reached the
+// statement runs the variant exactly as the original, so a variant need
+// only run the tests that reached its key; the others are skipped in its
+// block (a beforeEach that calls the test context's skip()).
+//
+// A test may depend on state a skipped earlier test left, so a kill under a
+// selection is real only when the same selection passes on the original
+// code: before the variants of a key the harness has a block of the
+// original (a selection's baseline) that runs that key's selection, once
+// per distinct selection in the batch (a selection equal to one that
+// already passed is not run again). Only when it passes do the key's
+// variants run their selection (selNote names the block of that
+// baseline); otherwise they run every test, as without selection. After
+// the key's variants, a closing block runs the same selection on the
+// original again, as the batch's closing baseline does for every test: a
+// variant may leave state (in a dependency vi.resetModules does not
+// reload) that a later variant's selection trips on, where a full run would
+// have reset it in a skipped test. Reading the batch, a variant that ran a
+// selection whose two baselines the report does not both show green
+// (every test passed or skipped, one at least passed) has neither its kill
+// nor its pass used (AloneSelection): it runs alone. A survivor is trusted
+// only under the Coverage rule, as before, and so only when its
+// selection's baselines were green.
+//
+// A key reached outside a test (while the file loaded, in a beforeAll or
+// afterAll hook, by a concurrent test), a key no test reached, a mutant
+// without a key (cover.go's rules), or an opening baseline that failed:
+// every test runs for that variant.
+
+// AloneSelection: the variant ran only the tests that reached its code, and
+// that selection's baseline on the original code did not pass in the
+// report: neither its kill nor its pass is used.
+const AloneSelection = "the baseline of its test selection failed"
+
+// selectBlocks orders plan's blocks: the opening baseline, then per
+// selection key (in the order of its first task) the key's baseline, its
+// variants and its closing baseline, the variants without a key, and the
+// closing baseline. vs
+// are their switch values (0: the original), keys their keys (0: none),
+// byVariant the task of each variant's block.
+func selectBlocks(plan batchPlan) (vs, keys []int, byVariant map[int]*task) {
+	vs, keys, byVariant = []int{0}, []int{0}, map[int]*task{}
+	var order []int
+	byKey := map[int][]*task{}
+	var none []*task
+	for _, t := range plan.tasks {
+		k := plan.keys[t]
+		if k <= 0 {
+			none = append(none, t)
+			continue
+		}
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], t)
+	}
+	add := func(t *task, k int) {
+		byVariant[len(vs)] = t
+		vs, keys = append(vs, t.n+1), append(keys, k)
+	}
+	for _, k := range order {
+		vs, keys = append(vs, 0), append(keys, k)
+		for _, t := range byKey[k] {
+			add(t, k)
+		}
+		vs, keys = append(vs, 0), append(keys, k)
+	}
+	for _, t := range none {
+		add(t, 0)
+	}
+	return append(vs, 0), append(keys, 0), byVariant
+}
+
+// selectionGreen says whether variant i of b, which ran the selection whose
+// baseline is block j, has both baselines of that selection green in
+// groups (the report's tests by block): j, a baseline of i's key before it,
+// and the key's closing block, the first baseline of that key after i.
+func selectionGreen(b batchRun, groups map[int][]runner.Test, i, j int) bool {
+	last := len(b.vs) - 1
+	if j <= 0 || j >= i || b.vs[j] != 0 || !green(groups[j]) {
+		return false
+	}
+	for p := i + 1; p < last; p++ {
+		if b.vs[p] == 0 && b.keys[p] == b.keys[i] {
+			return green(groups[p])
+		}
+	}
+	return false
+}
+
+// ranEvery says whether a variant's tests (vt) skipped no test the opening
+// baseline (open) ran before the variant's first failure (after it, the
+// harness skips the rest): a variant with a key but no selNote must have
+// run every test (a selection whose note was lost has no baselines checked).
+// A variant none of whose tests ran has nothing to use: true.
+func ranEvery(open, vt []runner.Test) bool {
+	if !slices.ContainsFunc(vt, func(t runner.Test) bool { return t.Status != runner.TestSkipped }) {
+		return true
+	}
+	ran := map[string]bool{}
+	for _, t := range open {
+		if t.Status != runner.TestSkipped {
+			ran[t.Name] = true
+		}
+	}
+	for _, t := range vt {
+		switch {
+		case t.Status == runner.TestFailed:
+			return true
+		case t.Status == runner.TestSkipped && ran[t.Name]:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,291 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oracle-ts/oracle/mutate/runner"
+)
+
+// A module whose functions separate tests reach, and a state one test sets
+// and another reads.
+const selectSrc = `let level = 0;
+export function configure(n: number): void {
+  level = n;
+}
+export function current(): number {
+  return level;
+}
+export function area(w: number, h: number): number {
+  return w * h;
+}
+export function clamp(x: number, lo: number, hi: number): number {
+  if (x < lo) return lo;
+  if (x > hi) return hi;
+  return x;
+}
+export function greet(name: string): string {
+  return "hi " + name;
+}
+`
+
+// selectTest is its test file: each test appends its name to the log at
+// logPath when it runs. Eight tests reach none of the mutated code; "reads
+// the level" passes only after "configures" (which reaches none of it) ran.
+func selectTest(logPath string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `import { appendFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { area, clamp, configure, current, greet } from "./store";
+
+const log = (n: string) => appendFileSync(%q, n + "\n");
+
+describe("store", () => {
+`, logPath)
+	for i := range 8 {
+		fmt.Fprintf(&b, "  it(\"other %d\", () => { log(\"other\"); expect(%d + 1).toBe(%d); });\n", i, i, i+1)
+	}
+	b.WriteString(`  it("configures", () => { log("configures"); configure(5); });
+  it("reads the level", () => { log("reads"); expect(current()).toBe(5); });
+  it("area", () => { log("area"); expect(area(2, 3)).toBe(6); });
+  it("clamps low", () => { log("clamp"); expect(clamp(-1, 0, 9)).toBe(0); });
+  it("clamps high", () => { log("clamp"); expect(clamp(10, 0, 9)).toBe(9); });
+  it("keeps", () => { log("clamp"); expect(clamp(4, 0, 9)).toBe(4); });
+  it("greets", () => { log("greets"); expect(greet("a")).toBe("hi a"); });
+});
+`)
+	return b.String()
+}
+
+// selectRun runs ms against the store's test file, on the vitest of
+// testdata/<env> (node: "" for the one on PATH), with l; it returns the
+// result and how many times each logged name ran.
+func selectRun(t *testing.T, env, node string, l Lab, ms [][3]string) (*Result, map[string]int) {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "ran.log")
+	repo := pipelineCopy(t, env, map[string]string{"src/store.ts": selectSrc, "src/store.test.ts": selectTest(logPath)})
+	l.Coverage = true
+	res, _ := labRun(t, repo, node, l, []string{"src/store.test.ts"}, textMutants(t, "src/store.ts", selectSrc, ms))
+	b, _ := os.ReadFile(logPath)
+	counts := map[string]int{}
+	for _, n := range strings.Fields(string(b)) {
+		counts[n]++
+	}
+	return res, counts
+}
+
+// selectEnvs are the vitests the harness's selection is checked on.
+func selectEnvs(t *testing.T, f func(t *testing.T, env, node string)) {
+	node5, _ := filepath.Abs("../../testdata/vitest5/node_modules/node/bin/node")
+	for _, c := range []struct{ env, node string }{{"pipeline", ""}, {"vitest3", ""}, {"vitest5", node5}} {
+		t.Run(c.env, func(t *testing.T) { f(t, c.env, c.node) })
+	}
+}
+
+// TestSelectionStateReal: "reads the level" reaches current() and passes
+// only after "configures", which does not reach it, set the level. Under
+// the selection of current()'s statement ("reads the level" alone) the
+// original fails, so that selection's baseline is red and the statement's
+// variants run every test, as without selection: the equivalent mutant
+// (level * 1) survives, as applied by hand (every test passes), where
+// taking the selection's failure as a kill would call it killed; the real
+// one (level + 1) is killed. The log shows the selection was tried
+// ("reads" ran once more than "configures": its selection's baseline).
+func TestSelectionStateReal(t *testing.T) {
+	selectEnvs(t, func(t *testing.T, env, node string) {
+		res, ran := selectRun(t, env, node, Lab{}, [][3]string{
+			{"same", "return level;", "return level * 1;"},
+			{"plus", "return level;", "return level + 1;"},
+		})
+		if got, want := outcomesOnly(res), "test:same=survived test:plus=killed"; got != want {
+			t.Errorf("got  %s\nwant %s (%s)", got, want, aloneWhys(res))
+		}
+		alone := sharedAlone(t, res)
+		// The coverage baseline, the batch's two, the two variants' full
+		// runs (and a survivor's run alone); "reads" also in its
+		// selection's baseline.
+		if ran["configures"] != 5+alone || ran["reads"] != 6+alone {
+			t.Errorf("configures ran %d times, reads %d (want %d, %d: %v)", ran["configures"], ran["reads"], 5+alone, 6+alone, ran)
+		}
+	})
+}
+
+// aloneWhys lists why each mutant that ran alone did.
+func aloneWhys(res *Result) string {
+	var w []string
+	for _, r := range res.Mutants {
+		if r.AloneWhy != "" {
+			w = append(w, r.Mutant.Name+": "+r.AloneWhy)
+		}
+	}
+	return strings.Join(w, "; ")
+}
+
+// TestSelectionSkipsReal: each variant runs only the tests that reached its
+// statement in the batch's opening baseline (the eight "other" tests run
+// only in the baselines and the full runs of current()'s variants, whose
+// selection's baseline fails), and every outcome is Isolate's.
+func TestSelectionSkipsReal(t *testing.T) {
+	ms := [][3]string{
+		{"same", "return level;", "return level * 1;"},
+		{"plus", "return level;", "return level + 1;"},
+		{"area", "w * h", "w + h"},
+		{"low", "x < lo", "x <= lo"}, // equivalent on these tests
+		{"high", "return hi;", "return lo;"},
+		{"greet", `"hi " + name`, `"ho " + name`},
+	}
+	selectEnvs(t, func(t *testing.T, env, node string) {
+		iso, _ := selectRun(t, env, node, Lab{Isolate: true}, ms)
+		res, ran := selectRun(t, env, node, Lab{}, ms)
+		if got, want := outcomesOnly(res), outcomesOnly(iso); got != want {
+			t.Errorf("batched  %s\nisolated %s", got, want)
+		}
+		if got, want := outcomesOnly(iso), "test:same=survived test:plus=killed test:area=killed test:low=survived test:high=killed test:greet=killed"; got != want {
+			t.Errorf("isolated %s\nwant     %s", got, want)
+		}
+		alone := sharedAlone(t, res)
+		// Each "other" test: the coverage baseline, the batch's two and the
+		// two full runs of current()'s variants (and a survivor's run
+		// alone); without selection every variant's block runs them.
+		// "area" and "greets": the coverage baseline, the batch's two, the
+		// selection's two baselines, the variant's selection, and the full run
+		// of the surviving variant of current() ("plus" stops at its first
+		// failure, before them).
+		if ran["other"] != (5+alone)*8 || ran["area"] != 7+alone || ran["greets"] != 7+alone {
+			t.Errorf("other ran %d times (want %d), area %d, greets %d (want %d): %v", ran["other"], (5+alone)*8, ran["area"], ran["greets"], 7+alone, ran)
+		}
+	})
+}
+
+// sharedAlone is how many mutants of res ran alone, each only because its
+// batch changed a global (vitest 5 adds one as it runs: AloneShared).
+func sharedAlone(t *testing.T, res *Result) int {
+	t.Helper()
+	n := 0
+	for _, r := range res.Mutants {
+		if !r.Batched {
+			n++
+			if r.AloneWhy != AloneShared {
+				t.Errorf("%s ran alone: %s", r.Mutant.Name, r.AloneWhy)
+			}
+		}
+	}
+	return n
+}
+
+// TestSelectionBaselineRead: reading a batch, a variant that ran its
+// selection (selNote) has its kill used only when the report shows that
+// selection's two baselines (before the key's variants and after them)
+// green; otherwise it runs alone (AloneSelection), whatever the harness
+// decided.
+func TestSelectionBaselineRead(t *testing.T) {
+	test := func(block, name string, st runner.TestStatus) runner.Test {
+		return runner.Test{Name: block + " " + name, Status: st, Phase: runner.PhaseBody}
+	}
+	for _, c := range []struct {
+		name       string
+		base, post runner.TestStatus // the selection's baselines' test
+		sel        string            // the variant's selection note
+		want       string            // the variant's outcome, or why it runs alone
+	}{
+		{"green selection", runner.TestPassed, runner.TestPassed, selNote + "2-1", "killed"},
+		{"red selection", runner.TestFailed, runner.TestPassed, selNote + "2-1", AloneSelection},
+		{"red after the variants", runner.TestPassed, runner.TestFailed, selNote + "2-1", AloneSelection},
+		{"every test skipped", runner.TestSkipped, runner.TestPassed, selNote + "2-1", AloneSelection},
+		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", AloneSelection},
+		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", AloneSelection},
+		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", "killed"},
+		// A test skipped before the failure, and no note: a selection
+		// whose note was lost (its baselines are not known).
+		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", AloneSelection},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			vs := []int{0, 0, 1, 0, 0}
+			tk := &task{n: 0}
+			b := batchRun{test: "a.test.ts", vs: vs, keys: []int{0, 1, 1, 1, 0}, tasks: map[int]*task{2: tk}, limit: time.Minute}
+			r := runner.Result{}
+			for i, v := range vs {
+				title := variantTitle(i, v)
+				a, bt := runner.TestPassed, runner.TestPassed
+				switch i {
+				case 1:
+					a, bt = runner.TestSkipped, c.base
+				case 3:
+					a, bt = runner.TestSkipped, c.post
+				case 2:
+					bt = runner.TestFailed
+					if c.sel != "" {
+						a = runner.TestSkipped
+					}
+				}
+				r.Tests = append(r.Tests, test(title, "s a", a), test(title, "s b", bt))
+			}
+			r.Markers = []string{ranNote + "2\t" + `"` + variantTitle(2, 1) + ` s b"`}
+			if c.sel != "" && c.sel != "lost" {
+				r.Markers = append(r.Markers, c.sel)
+			}
+			if !(&Lab{}).batchRead(r, b) {
+				t.Fatal("the batch is not trusted")
+			}
+			got := tk.why
+			if tk.run != nil {
+				got = string(tk.run.Outcome)
+			}
+			if got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A function that sets an environment variable (state vi.resetModules
+// does not reset, and no global the harness watches) when asked to.
+const flagSrc = `export function mark(on: boolean): string {
+  if (on) process.env.ORACLE_SELECT_FLAG = "x";
+  return on ? "on" : "off";
+}
+`
+
+// flagTest: "resets" (which never calls mark) clears the variable;
+// "marks off" needs it unset (four more tests make a selection of one worth
+// its two baselines).
+const flagTest = `import { describe, expect, it } from "vitest";
+import { mark } from "./flag";
+
+describe("flag", () => {
+  it("resets", () => { delete process.env.ORACLE_SELECT_FLAG; });
+  it.each([1, 2, 3, 4])("counts %i", (n) => { expect(n).toBeGreaterThan(0); });
+  it("marks off", () => {
+    expect(mark(false)).toBe("off");
+    expect(process.env.ORACLE_SELECT_FLAG).toBeUndefined();
+  });
+});
+`
+
+// TestSelectionLeftStateReal: the variant "always" sets the variable and is
+// killed by "marks off"; it leaves the variable set. The next variant of
+// the same statement ("same", equivalent) runs its selection ("marks off"
+// without "resets"), which trips on it: no kill, since the selection's
+// closing baseline (after the key's variants) fails the same way. Applied
+// by hand, "same" survives (every test passes); the batch's closing
+// baseline, a full run, passes ("resets" clears the variable first).
+func TestSelectionLeftStateReal(t *testing.T) {
+	selectEnvs(t, func(t *testing.T, env, node string) {
+		repo := pipelineCopy(t, env, map[string]string{"src/flag.ts": flagSrc, "src/flag.test.ts": flagTest})
+		ms := textMutants(t, "src/flag.ts", flagSrc, [][3]string{
+			{"always", "if (on)", "if (true)"},
+			{"same", `= "x"`, `= "x" + ""`},
+		})
+		res, _ := labRun(t, repo, node, Lab{Coverage: true}, []string{"src/flag.test.ts"}, ms)
+		if got, want := outcomesOnly(res), "test:always=killed test:same=survived"; got != want {
+			t.Errorf("got  %s\nwant %s (%s)", got, want, aloneWhys(res))
+		}
+		if r := res.Mutants[1]; r.Batched || r.AloneWhy != AloneSelection {
+			t.Errorf("same: batched %v, alone because %q; want alone: %s", r.Batched, r.AloneWhy, AloneSelection)
+		}
+	})
+}
