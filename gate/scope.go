@@ -34,39 +34,27 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 	if n < 0 {
 		return s
 	}
-	span := func(n analyzer.Node) change.Span { return change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))} }
-	own := func(n analyzer.Node, kinds ...string) []change.Span {
-		out := []change.Span{}
-		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-			for _, k := range kinds {
-				if !syn.Named(c) && syn.Kind(c) == k {
-					out = append(out, span(c))
-				}
-			}
-		}
-		return out
-	}
 	// The outermost node of exactly this range is found; a construct may be
 	// the node itself or the one it is the only content of.
 	for c := n; c >= 0 && syn.Start(c) == start && syn.End(c) == end; c = syn.FirstChild(c) {
 		switch syn.Kind(c) {
 		case "statement_block", "object", "class_body":
 			if m.Operator == "BlockStatement" || m.Operator == "ObjectLiteral" {
-				s.Own = own(c, "{", "}")
+				s.Own = ownTokens(syn, c, "{", "}")
 				switch p := syn.Parent(c); syn.Kind(p) {
 				case "if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "else_clause",
 					"try_statement", "catch_clause", "finally_clause", "labeled_statement":
 					// The block of a new loop, branch or try: `for (const k of
 					// keys) {` that replaced `forEach((_, k) => {` keeps its braces.
 					if k := syn.FirstChild(p); k >= 0 && !syn.Named(k) {
-						s.Own = append(s.Own, span(k))
+						s.Own = append(s.Own, nodeSpan(syn, k))
 					}
 				}
 				return s
 			}
 		case "array":
 			if m.Operator == "ArrayDeclaration" {
-				s.Own = own(c, "[", "]")
+				s.Own = ownTokens(syn, c, "[", "]")
 				return s
 			}
 		case "expression_statement":
@@ -80,10 +68,10 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 				}
 				s.Own = []change.Span{}
 				if f := syn.Child(call, "function"); f >= 0 {
-					s.Own = append(s.Own, span(f)) // the callee, its receiver too: `list.forEach` of a new list
+					s.Own = append(s.Own, nodeSpan(syn, f)) // the callee, its receiver too: `list.forEach` of a new list
 				}
 				if a := syn.Child(call, "arguments"); a >= 0 {
-					s.Own = append(s.Own, own(a, "(", ")")...)
+					s.Own = append(s.Own, ownTokens(syn, a, "(", ")")...)
 				}
 				return s
 			}
@@ -92,15 +80,15 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 	p := syn.Parent(n)
 	switch {
 	case m.Operator == "ReturnValue" && syn.Kind(p) == "return_statement":
-		s.Own = own(p, "return")
+		s.Own = ownTokens(syn, p, "return")
 	case m.Operator == "ConditionalExpression" && syn.Child(p, "condition") == n:
 		switch syn.Kind(p) {
 		case "if_statement":
-			s.Own = own(p, "if")
+			s.Own = ownTokens(syn, p, "if")
 		case "while_statement", "do_statement":
-			s.Own = own(p, "while", "do")
+			s.Own = ownTokens(syn, p, "while", "do")
 		case "ternary_expression":
-			s.Own = own(p, "?", ":")
+			s.Own = ownTokens(syn, p, "?", ":")
 		}
 		s.Deletion = s.Own != nil
 	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
@@ -108,7 +96,7 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		// an operand written plainly beside it is (`x * 1` → `x * 2` gets
 		// `x / 2`), not when a changed token sits deep in an operand (a call,
 		// a function: `"id-" + String(n * 3)`'s `+` is not the change's).
-		s.Replaced = span(n)
+		s.Replaced = nodeSpan(syn, n)
 		if l := syn.Child(p, "left"); l >= 0 && plainOperand(syn, l) {
 			s.Replaced.Start = int(syn.Start(l))
 		}
@@ -124,6 +112,25 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 		s.Replaced = edited(syn, n, m)
 	}
 	return s
+}
+
+// nodeSpan is node n's bytes.
+func nodeSpan(syn *analyzer.Syntax, n analyzer.Node) change.Span {
+	return change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))}
+}
+
+// ownTokens are the spans of n's anonymous children of the given kinds
+// (its braces, its `if`, its `return`).
+func ownTokens(syn *analyzer.Syntax, n analyzer.Node, kinds ...string) []change.Span {
+	out := []change.Span{}
+	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+		for _, k := range kinds {
+			if !syn.Named(c) && syn.Kind(c) == k {
+				out = append(out, nodeSpan(syn, c))
+			}
+		}
+	}
+	return out
 }
 
 // edited is the part of n's code that mutant m changes: what is left of
