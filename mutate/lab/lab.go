@@ -594,7 +594,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		if err != nil {
 			return Run{}, err
 		}
-		if len(passed) > 0 && len(passed) < len(tests) {
+		if len(passed) < len(tests) {
 			if err := sl.Files.WriteFile(m.Path, src); err != nil { // the version with the alone runs' markers
 				return Run{}, fmt.Errorf("sandbox: %w", err)
 			}
