@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
@@ -118,6 +119,11 @@ func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (To
 	cmd.Env = vitestenv.For(dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	// vitest and its workers in a group of their own, killed together: an
+	// interrupted audit left a fork worker spinning after vitest was killed.
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.WaitDelay = 5 * time.Second
 	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
 	t.Output = out.String()
 	if ctx.Err() != nil {

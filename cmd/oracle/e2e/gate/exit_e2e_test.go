@@ -2,9 +2,11 @@ package gate
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -105,7 +107,42 @@ func TestInterruptExitCodes(t *testing.T) {
 						t.Errorf("sandbox left behind: %s", e.Name())
 					}
 				}
+				// No process left: vitest's workers (a fork spinning in the
+				// test's loop) die with the verb (an interrupted audit left
+				// one running, its working directory in the deleted sandbox).
+				var left []string
+				for end := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+					if left = processesIn(tmp); len(left) == 0 || time.Now().After(end) {
+						break
+					}
+				}
+				for _, p := range left {
+					t.Errorf("process left running: %s", p)
+					if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
+						syscall.Kill(pid, syscall.SIGKILL) // nor may the test leave it
+					}
+				}
 			})
 		}
 	}
+}
+
+// processesIn lists the processes whose working directory or environment
+// names dir (Linux's /proc; none elsewhere), each as its pid and command.
+func processesIn(dir string) []string {
+	procs, _ := os.ReadDir("/proc")
+	var out []string
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cwd, _ := os.Readlink(filepath.Join("/proc", p.Name(), "cwd"))
+		env, _ := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+		if strings.HasPrefix(cwd, dir) || strings.Contains(string(env), dir) {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+			out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " ")))
+		}
+	}
+	return out
 }
