@@ -824,20 +824,15 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 		if err := checkAtBase(ctx, root, reds, opts, l.BaselineTimeout); err != nil {
 			return nil, err
 		}
-		if m.retry(reds) {
-			// Red now, green at the base: once more before it is the change's.
-			related := slices.DeleteFunc(slices.Clone(m.related), func(t string) bool { return m.idle[t] })
-			if m.lr, err = l.ExecuteJobs(ctx, related, labJobs(left, m.idle)); err != nil {
-				return nil, err
+		// Red now and green at the base: once more before it is the change's.
+		if !m.retry(reds) {
+			dropped := m.judgeRed(reds, opts)
+			if m.verdict != "" || !dropped || len(m.lr.Mutants) == len(left) {
+				return m, nil
 			}
-			continue
+			// A red file the lab counted kept every mutant from running: again
+			// without the files that are red at the base too.
 		}
-		dropped := m.judgeRed(reds, opts)
-		if m.verdict != "" || !dropped || len(m.lr.Mutants) == len(left) {
-			return m, nil
-		}
-		// A red file the lab counted kept every mutant from running: again
-		// without the files that are red at the base too.
 		m.related = slices.DeleteFunc(m.related, func(t string) bool { return m.idle[t] })
 		if len(m.related) == 0 {
 			return m, nil
