@@ -148,6 +148,17 @@ it("negates", () => {
 });
 `
 
+// negMutant is the mutant sub of negSrc: its `return -x;` replaced by text.
+func negMutant(t *testing.T, sub, text string) edit.Mutant {
+	t.Helper()
+	at := strings.Index(negSrc, "return -x;")
+	m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestJointBatchesReal: the batches of two test files that share no
 // mutant run in one vitest run, and every mutant's outcome is what batches
 // run one by one give: the loop stopped by the hit limit in spin's batch
@@ -157,14 +168,7 @@ func TestJointBatchesReal(t *testing.T) {
 	t.Parallel() // with the other real tests (sample_test.go)
 	repo, spin := spinRepo(t)
 	testenv.WriteTree(t, repo, map[string]string{"src/neg.ts": negSrc, "src/neg.test.ts": negTest})
-	at := strings.Index(negSrc, "return -x;")
-	mutant := func(sub, text string) edit.Mutant {
-		m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
+	mutant := func(sub, text string) edit.Mutant { return negMutant(t, sub, text) }
 	ms := []edit.Mutant{spin[0], spin[2], mutant("plus", "return x;"), mutant("same", "return -x + 0;")}
 	run := func(noJoint, coverage bool) (*Result, runner.LongLivedStats) {
 		return labRun(t, repo, "", Lab{Coverage: coverage, NoJoint: noJoint}, []string{"src/neg.test.ts", "src/spin.test.ts"}, ms)
@@ -268,14 +272,7 @@ func TestJointSurvivorReal(t *testing.T) {
 	// c also checks the sign of zero: "-x + 0" makes +0 of -0.
 	files["src/negc.test.ts"] = strings.Replace(negTest, "expect(neg(2)).toBe(-2);", "expect(neg(2)).toBe(-2);\n  expect(Object.is(neg(0), -0)).toBe(true);", 1)
 	repo := pipelineCopy(t, "pipeline", files)
-	at := strings.Index(negSrc, "return -x;")
-	mutant := func(sub, text string) edit.Mutant {
-		m, err := edit.NewMutant("test", sub, "src/neg.ts", []byte(negSrc), []edit.Change{{Start: uint(at), End: uint(at + 10), Text: text}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
+	mutant := func(sub, text string) edit.Mutant { return negMutant(t, sub, text) }
 	ms := []edit.Mutant{mutant("same", "return -x * 1;"), mutant("zero", "return -x + 0;")}
 	want := "test:same=survived test:zero=killed"
 	for _, noJoint := range []bool{true, false} {
