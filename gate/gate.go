@@ -661,8 +661,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned [
 	}
 	lr := m.lr
 	res.Notes = append(res.Notes, m.notes...)
-	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
-	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
+	m.timings(res)
 	res.Tests = testCases(lr.Baselines)
 	for _, t := range lr.Idle {
 		m.idle[t] = true
@@ -787,10 +786,22 @@ func (m *measured) stop(res *Result) bool {
 		return false
 	}
 	res.Verdict, res.Reason, res.Attribution = m.verdict, m.reason, m.attr
+	m.timings(res)
 	if m.verdict == FAIL {
 		res.Notes = append(res.Notes, m.notes...)
 	}
 	return true
+}
+
+// timings records the lab's phases in res (shown with --timings), the
+// baselines' of a gate they stopped included.
+func (m *measured) timings(res *Result) {
+	if m.lr == nil {
+		return
+	}
+	lr := m.lr
+	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
+	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
 }
 
 // measure runs the lab over the candidates and the mutants left. A red

@@ -230,6 +230,7 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 		}
 	}
 	base, err := l.baselines(ctx, res, tests, cov, bt)
+	res.Baseline = time.Since(phase) // a red or stopped baseline phase is timed too
 	if err != nil {
 		return res, err
 	}
@@ -240,9 +241,8 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	if timeout == 0 {
 		timeout = DerivedTimeout(base.slowest)
 	}
-	assign(tasks, base.used, res.Idle, cov)
-	res.Baseline = time.Since(phase)
 	phase = time.Now()
+	assign(tasks, base.used, res.Idle, cov)
 	if err := l.batchAll(ctx, tasks, base.used, res.Baselines, timeout); err != nil {
 		return res, err
 	}

@@ -46,6 +46,7 @@ type HostileResult struct {
 	Notes       []string
 	Identity    *struct{ Mutants, K, N int }
 	Change      *struct{ Worktree bool }
+	Timings     *struct{ Baseline float64 }
 }
 
 // GateJSON runs gate --json --timings --root dir with extra flags.

@@ -115,6 +115,9 @@ func TestGateRedSuite(t *testing.T) {
 			if c.note != "" && !strings.Contains(strings.Join(r.Notes, "\n"), c.note) {
 				t.Errorf("no note %q in %q", c.note, r.Notes)
 			}
+			if r.Timings == nil || r.Timings.Baseline <= 0 { // --timings: the baselines' time, of a gate they stopped too
+				t.Errorf("timings %+v: no baseline time", r.Timings)
+			}
 			if c.want == "PASS" && len(r.Mutants) == 0 {
 				t.Errorf("PASS with no mutant judged")
 			}
