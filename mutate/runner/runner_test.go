@@ -422,6 +422,36 @@ func TestInfiniteLoopTimesOutAfterRerun(t *testing.T) {
 	}
 }
 
+// TestFailingTestsAreNoProgress: a run past its time-out goes on while it
+// progresses (Spec.Stall), and a failed test is no progress: a mutant that
+// makes every test hang until vitest's own time-out ends at the watchdog,
+// not one time-out per test later (vercel/ai c6d57f3902: a joint pass of a
+// mutant of stream-text.ts sat 20 minutes on 420 tests of 5 s each, every
+// failure counted as progress). Both runners: a fresh vitest and the
+// long-lived process. 200 tests of 100 ms each run 20 s and more; the run
+// has no passing test, so nothing extends its 3 s.
+func TestFailingTestsAreNoProgress(t *testing.T) {
+	t.Parallel()
+	dir := sandbox(t)
+	var b strings.Builder
+	b.WriteString("import { it } from \"vitest\";\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "it(\"hangs %d\", () => new Promise(() => {}), 100);\n", i)
+	}
+	const hang = "reference/hang.test.ts"
+	if err := os.WriteFile(filepath.Join(dir, hang), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Dir: dir, TestFile: hang, Config: refConfig, Timeout: 3 * time.Second, Stall: 3 * time.Second, Once: true}
+	if res := run(t, spec); !res.TimedOut {
+		t.Errorf("fresh vitest: want a time-out (failures are no progress); got %d tests, %+v", len(res.Tests), res.Note)
+	}
+	r := newLL(t, dir, false)
+	if res := llRun(t, r, spec); !res.TimedOut {
+		t.Errorf("long-lived: want a time-out (failures are no progress); got %d tests, %+v", len(res.Tests), res.Note)
+	}
+}
+
 // processesIn lists pids whose working directory is dir (Linux /proc; nil elsewhere).
 func processesIn(dir string) []string {
 	ents, err := os.ReadDir("/proc")

@@ -153,7 +153,7 @@ func TestWriteReporter(t *testing.T) {
 // test file is collected (vitest 3+ and before 3), not only when a test
 // ends: a joint run of jsdom files spends minutes in vite's transform
 // before its first test ends, and without it the run's watchdog took that
-// for a stall.
+// for a stall. A failed test is no progress (TestFailingTestsAreNoProgress).
 func TestReporterProgress(t *testing.T) {
 	t.Parallel()
 	node, err := exec.LookPath("node")
@@ -168,14 +168,16 @@ func TestReporterProgress(t *testing.T) {
 	defer remove()
 	progress := filepath.Join(tmp, "progress")
 	script := `const R = (await import(process.argv[1])).default; const r = new R();
-r.onTestModuleCollected({}); r.onCollected([]); r.onTestCaseResult({});`
+r.onTestModuleCollected({}); r.onCollected([]); r.onTestCaseResult({});
+r.onTestCaseResult({ result: () => ({ state: "failed" }) }); r.onTestCaseResult({ result: () => ({ state: "passed" }) });
+r.onTestCaseResult({ result: () => ({ state: "skipped" }) });`
 	cmd := exec.Command(node, "--input-type=module", "-e", script, p)
 	cmd.Env = append(os.Environ(), ProgressEnv+"="+progress)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	b, _ := os.ReadFile(progress)
-	if string(b) != "c\nc\nt\n" {
-		t.Errorf("progress file %q, want a line per collected file and per test", b)
+	if string(b) != "c\nc\nt\nt\nt\n" {
+		t.Errorf("progress file %q, want a line per collected file and per test that did not fail", b)
 	}
 }
