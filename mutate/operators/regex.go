@@ -78,10 +78,7 @@ func readRegexLiteral(text string) (regexLiteral, bool) {
 func (l regexLiteral) with(e reEdit) string {
 	start, end := l.from[e.start], l.to[e.end-1]
 	if l.quote == 0 {
-		if e.text == "" && end-start == len(l.pattern) {
-			return l.text[:start] + "(?:)" + l.text[end:] // `//` is a comment
-		}
-		return l.text[:start] + e.text + l.text[end:]
+		return l.text[:start] + e.text + l.text[end:] // never empty: regexEdits
 	}
 	return l.text[:start] + quoteJS(e.text, l.quote) + l.text[end:]
 }
@@ -135,43 +132,78 @@ type reEdit struct {
 }
 
 // regexEdits are the level-1 mutations of pattern p in mode, in order,
-// each checked: the mutated pattern reads as the same tokens with the one
-// changed.
+// each checked: the mutated pattern reads as the same tokens but those
+// changed. An anchor that is a whole alternative goes with one `|`, as
+// weapon-regex removes it (`(^|/)` → `(/)`); a mutant that would empty the
+// pattern, or repeat another's, is none.
 func regexEdits(p string, mode reMode) []reEdit {
 	toks, ok := readRegex(p, mode)
 	if !ok {
 		return nil
 	}
 	var out []reEdit
+	seen := map[string]bool{}
 	for i, t := range toks {
 		rep, name := regexSwap(t)
 		if name == "" {
 			continue
 		}
+		lo, hi := anchorAlternative(toks, i)
 		var want []string
 		var b strings.Builder
 		for j, u := range toks {
-			if j == i {
+			switch {
+			case j == i:
 				u.text = rep
+			case j >= lo && j < hi:
+				u.text = ""
 			}
 			b.WriteString(u.text)
 			if u.text != "" {
 				want = append(want, u.text)
 			}
 		}
-		got, ok := readRegex(b.String(), mode)
-		if !ok || len(got) != len(want) {
+		mutated := b.String()
+		if mutated == "" || seen[mutated] || !readsAs(mutated, mode, want) {
 			continue
 		}
-		same := true
-		for j := range got {
-			same = same && got[j].text == want[j]
-		}
-		if same {
-			out = append(out, reEdit{t.at, t.at + len(t.text), rep, name})
-		}
+		seen[mutated] = true
+		out = append(out, reEdit{toks[lo].at, toks[hi-1].at + len(toks[hi-1].text), rep, name})
 	}
 	return out
+}
+
+// anchorAlternative is the tokens lo..hi a mutation of token i replaces:
+// i alone, or, for an anchor that is a whole alternative, the anchor and
+// the `|` after it (before it, for the last alternative).
+func anchorAlternative(toks []reToken, i int) (int, int) {
+	if k := toks[i].kind; k != reBOL && k != reEOL {
+		return i, i + 1
+	}
+	opens := i == 0 || toks[i-1].kind == reAlt || toks[i-1].kind == reGroup || toks[i-1].kind == reLook
+	closes := i == len(toks)-1 || toks[i+1].kind == reAlt || toks[i+1].kind == reGroupEnd
+	switch {
+	case !opens || !closes:
+	case i+1 < len(toks) && toks[i+1].kind == reAlt:
+		return i, i + 2
+	case i > 0 && toks[i-1].kind == reAlt:
+		return i - 1, i + 1
+	}
+	return i, i + 1
+}
+
+// readsAs reports whether pattern p reads in mode as the tokens want.
+func readsAs(p string, mode reMode, want []string) bool {
+	got, ok := readRegex(p, mode)
+	if !ok || len(got) != len(want) {
+		return false
+	}
+	for j := range got {
+		if got[j].text != want[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // regexSwap is token t's level-1 mutation and its weapon-regex name (""

@@ -16,7 +16,8 @@ import (
 type reKind int
 
 const (
-	reChar      reKind = iota // a character, an escape of one, `.`, `|`, a backreference
+	reChar      reKind = iota // a character, an escape of one, `.`, a backreference
+	reAlt                     // `|` outside a class
 	reBOL                     // `^` outside a class
 	reEOL                     // `$`
 	reAssertion               // `\b`, `\B`
@@ -87,7 +88,7 @@ func readRegex(p string, mode reMode) ([]reToken, bool) {
 			r.emit(map[byte]reKind{'^': reBOL, '$': reEOL}[c], 1)
 			quantifiable = false
 		case c == '|':
-			r.emit(reChar, 1)
+			r.emit(reAlt, 1)
 			quantifiable = false
 		case c == '(':
 			t, ok := r.group()
@@ -298,7 +299,7 @@ func (r *reReader) escape(inClass bool) (reToken, bool) {
 		}
 		_, n := utf8.DecodeRuneInString(s[1:])
 		return r.emit(reChar, 1+n), true
-	case u && !strings.ContainsRune(`^$\.*+?()[]{}|/`, rune(c)) && !(inClass && c == '-') &&
+	case u && !strings.ContainsRune(`^$\.*+?()[]{}|/fnrtv`, rune(c)) && !(inClass && c == '-') &&
 		!(r.mode.sets && inClass && strings.ContainsRune("&-!#%,:;<=>@`~", rune(c))):
 		return reToken{}, false // no identity escape of a letter in the u mode
 	}

@@ -52,8 +52,16 @@ var regexCases = []opCase{
 		`return new RegExp("\u0041'", 'i') || new RegExp('\'$') || new RegExp("\\p{L}", "u");`,
 		`return new RegExp("\u0041+'", 'i') || new RegExp('\'') || new RegExp("\\p{L}", "u");`,
 		`return new RegExp("\u0041+'", 'i') || new RegExp('\'$') || new RegExp("\\P{L}", "u");`}},
-	// an emptied literal is `(?:)`, never `//`
-	{`return /^/.test(a) || new RegExp("^");`, []string{`return /(?:)/.test(a) || new RegExp("^");`, `return /^/.test(a) || new RegExp("");`}},
+	// an anchor that is a whole alternative goes with one `|` (weapon-regex's
+	// tree: the alternative removed); a pattern emptied is none (`//` would
+	// be a comment); the same pattern twice is one
+	{`return /(^|\/)x/.test(a) || /a|$/.test(a) || /(^)/.test(a) || /(^a|b)/.test(a);`, []string{
+		`return /(\/)x/.test(a) || /a|$/.test(a) || /(^)/.test(a) || /(^a|b)/.test(a);`, `return /(^|\/)x/.test(a) || /a/.test(a) || /(^)/.test(a) || /(^a|b)/.test(a);`,
+		`return /(^|\/)x/.test(a) || /a|$/.test(a) || /()/.test(a) || /(^a|b)/.test(a);`, `return /(^|\/)x/.test(a) || /a|$/.test(a) || /(^)/.test(a) || /(a|b)/.test(a);`}},
+	{`return /^|$/.test(a) || /(?:^|^)/.test(a) || /^/.test(a) || new RegExp("$");`, []string{`return /$/.test(a) || /(?:^|^)/.test(a) || /^/.test(a) || new RegExp("$");`,
+		`return /^/.test(a) || /(?:^|^)/.test(a) || /^/.test(a) || new RegExp("$");`, `return /^|$/.test(a) || /(?:^)/.test(a) || /^/.test(a) || new RegExp("$");`}},
+	// control escapes in the u mode
+	{`return /\r\n?|\n/u.test(a);`, []string{`return /\r\n|\n/u.test(a);`}},
 	// the cap: the anchors, then one of each kind, round by round
 	{`return /^(\d{4})-(\d{2})-(\d{2})$/.test(a);`, []string{`return /(\d{4})-(\d{2})-(\d{2})$/.test(a);`, `return /^(\D{4})-(\d{2})-(\d{2})$/.test(a);`,
 		`return /^(\d)-(\d{2})-(\d{2})$/.test(a);`, `return /^(\d{4})-(\d)-(\d{2})$/.test(a);`, `return /^(\d{4})-(\d{2})-(\d{2})/.test(a);`}},
