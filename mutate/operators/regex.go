@@ -296,8 +296,9 @@ func readJSString(text string) (jsString, bool) {
 	if len(text) < 2 || text[0] != text[len(text)-1] || text[0] != '"' && text[0] != '\'' {
 		return s, false
 	}
+	var value strings.Builder
 	add := func(v string, from, to int) {
-		s.value += v
+		value.WriteString(v)
 		for range len(v) {
 			s.from, s.to = append(s.from, from), append(s.to, to)
 		}
@@ -316,6 +317,7 @@ func readJSString(text string) (jsString, bool) {
 		add(v, i, i+n)
 		i += n
 	}
+	s.value = value.String()
 	return s, true
 }
 
