@@ -44,10 +44,10 @@ var regexCases = []opCase{
 	// named groups and backreferences
 	{`return /(?<y>\d)\k<y>$/.test(a);`, []string{`return /(?<y>\D)\k<y>$/.test(a);`, `return /(?<y>\d)\k<y>/.test(a);`}},
 	// RegExp's pattern as a string literal: its escapes kept, its quote
-	{`return new RegExp("^\\d+$", "g").test(a) || RegExp('^a$').test(a);`, []string{
-		`return new RegExp("\\d+$", "g").test(a) || RegExp('^a$').test(a);`, `return new RegExp("^\\D+$", "g").test(a) || RegExp('^a$').test(a);`,
-		`return new RegExp("^\\d$", "g").test(a) || RegExp('^a$').test(a);`, `return new RegExp("^\\d+", "g").test(a) || RegExp('^a$').test(a);`,
-		`return new RegExp("^\\d+$", "g").test(a) || RegExp('a$').test(a);`, `return new RegExp("^\\d+$", "g").test(a) || RegExp('^a').test(a);`}},
+	{`return new RegExp("^\\d+$", "g").test(a) || RegExp('^a$' /* one */).test(a);`, []string{
+		`return new RegExp("\\d+$", "g").test(a) || RegExp('^a$' /* one */).test(a);`, `return new RegExp("^\\D+$", "g").test(a) || RegExp('^a$' /* one */).test(a);`,
+		`return new RegExp("^\\d$", "g").test(a) || RegExp('^a$' /* one */).test(a);`, `return new RegExp("^\\d+", "g").test(a) || RegExp('^a$' /* one */).test(a);`,
+		`return new RegExp("^\\d+$", "g").test(a) || RegExp('a$' /* one */).test(a);`, `return new RegExp("^\\d+$", "g").test(a) || RegExp('^a' /* one */).test(a);`}},
 	{`return new RegExp("\u0041+'", 'i') || new RegExp('\'$') || new RegExp("\\p{L}", "u");`, []string{
 		`return new RegExp("\u0041'", 'i') || new RegExp('\'$') || new RegExp("\\p{L}", "u");`,
 		`return new RegExp("\u0041+'", 'i') || new RegExp('\'') || new RegExp("\\p{L}", "u");`,
