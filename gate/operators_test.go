@@ -53,3 +53,29 @@ func TestMutantsSameProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestMutantsRegexRevert: a changed regular expression gets its Regex
+// mutants and its revert; a revert that makes the program of one of them
+// (`/^\d+/` → `/^\d+$/` restored is the `$` removed) is that one mutant.
+func TestMutantsRegexRevert(t *testing.T) {
+	fn := func(re string) []byte {
+		return []byte("export function f(s: string): boolean {\n  return " + re + ".test(s);\n}\n")
+	}
+	for _, tc := range []struct{ base, head, want string }{
+		{`/\d+/`, `/^\d+$/`, `Regex /\d+$/|Regex /^\D+$/|Regex /^\d$/|Regex /^\d+/|Revert /\d+/`},
+		{`/^\d+/`, `/^\d+$/`, `Regex /\d+$/|Regex /^\D+$/|Regex /^\d$/|Regex /^\d+/`},
+	} {
+		src := fn(tc.head)
+		changed, base := change.DiffBase("src/f.ts", fn(tc.base), src)
+		j := &job{target: &Target{ID: "src/f.ts#f", File: "src/f.ts"}, fn: analyzer.Parse("src/f.ts", src).Functions[0], changed: changed}
+		ms, _, _ := mutants([]*job{j}, map[string][]byte{"src/f.ts": src}, change.Change{"src/f.ts": {{2, 2}}},
+			change.Tokens{"src/f.ts": changed}, change.Bases{"src/f.ts": base}, Options{})
+		var got []string
+		for _, mu := range ms {
+			got = append(got, fmt.Sprintf("%s %s", mu.edit.Operator, mu.edit.Replacement))
+		}
+		if strings.Join(got, "|") != tc.want {
+			t.Errorf("%s → %s:\n%s\nwant\n%s", tc.base, tc.head, strings.Join(got, "\n"), strings.ReplaceAll(tc.want, "|", "\n"))
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 )
 
 // RevertOperator is the mutatorName of a revert mutant: the base
@@ -76,7 +77,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	accept := edit.Accepting(file, src)
 	for _, u := range units {
-		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return change.Counts(site(syn, m), u.spans) }) {
+		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
 			continue // the change's code here has a mutant of its own
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
@@ -125,6 +126,13 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	return ms, notes
 }
+
+// standsForRevert reports whether mutant m, on the change's code, tests
+// what the change wrote there. A Regex mutant does not: it changes one
+// anchor, class or quantifier of the new pattern, and `/^(a|b)$/` →
+// `/^(a|b|c)$/` has only `^` and `$` removed, nothing of the `|c` the change
+// added; a changed regular expression keeps its revert beside them.
+func standsForRevert(m edit.Mutant) bool { return m.Operator != operators.Regex.Name }
 
 // aridStatements reports whether code (a stretch of statements) is only
 // arid calls (operators.Arid: console.* and the configured loggers), each

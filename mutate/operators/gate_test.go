@@ -106,7 +106,7 @@ func TestRegistry(t *testing.T) {
 	}
 	if got := names(GateVerb); got != "EqualityOperator LogicalOperator ArithmeticOperator BooleanLiteral UnaryOperator "+
 		"OptionalChaining MethodExpression ObjectLiteral UpdateOperator ConditionalExpression BlockStatement StringLiteral "+
-		"InlineConstant ArrayDeclaration CallStatementRemoval ReturnValue" {
+		"InlineConstant ArrayDeclaration CallStatementRemoval ReturnValue Regex" {
 		t.Errorf("gate: %s", got)
 	}
 }

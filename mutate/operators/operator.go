@@ -66,7 +66,7 @@ var Registry = []*Operator{
 
 	EqualityOperator, LogicalOperator, ArithmeticOperator, BooleanLiteral, UnaryOperator,
 	OptionalChaining, MethodExpression, ObjectLiteral, UpdateOperator, ConditionalExpression,
-	BlockStatement, StringLiteral, InlineConstant, ArrayDeclaration, CallStatementRemoval, ReturnValue,
+	BlockStatement, StringLiteral, InlineConstant, ArrayDeclaration, CallStatementRemoval, ReturnValue, Regex,
 }
 
 // Of is the registry's operators of verb v, in order.
