@@ -27,19 +27,8 @@ import (
 func funcs(t *testing.T, dir string) map[string]int {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no Go files (%v)", dir, err)
-	}
 	out := map[string]int{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range parseDir(t, fset, dir) {
 		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
@@ -66,6 +55,28 @@ func funcs(t *testing.T, dir string) map[string]int {
 		}
 	}
 	return out
+}
+
+// parseDir parses the non-test Go files of the package in dir (from the
+// module root).
+func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("%s: no Go files (%v)", dir, err)
+	}
+	var files []*ast.File
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
 
 func TestFunctionLengths(t *testing.T) {
@@ -184,18 +195,7 @@ func TestNoOutcomeStrings(t *testing.T) {
 func TestNoParallelSlices(t *testing.T) {
 	for _, dir := range []string{"gate", "mutate/lab"} {
 		fset := token.NewFileSet()
-		paths, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
-		var files []*ast.File
-		for _, p := range paths {
-			if strings.HasSuffix(p, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, p, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, f)
-		}
+		files := parseDir(t, fset, dir)
 		info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
 		conf := types.Config{Importer: noImports{}, Error: func(error) {}} // the imports' types stay unknown
 		conf.Check(dir, fset, files, info)
