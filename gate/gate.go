@@ -516,11 +516,14 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		}
 	}
 	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
-	res.Targets = make([]Target, len(all))
-	for i, j := range all {
-		res.Targets[i] = *j.target
-		res.Targets[i].Tests = suite.Candidates(j.target.File)
-		j.target = &res.Targets[i]
+	// Each job's target moves into the result, which the job then points
+	// at (the capacity holds them all: no append moves them).
+	res.Targets = make([]Target, 0, len(all))
+	for _, j := range all {
+		tg := *j.target
+		tg.Tests = suite.Candidates(tg.File)
+		res.Targets = append(res.Targets, tg)
+		j.target = &res.Targets[len(res.Targets)-1]
 	}
 	for _, j := range all {
 		tg := j.target

@@ -1,40 +1,45 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
+// Part is one shard's result given to Merge, and the name of its document
+// (for the errors; "": "shard document N", its place in the set).
+type Part struct {
+	Name   string
+	Result *Result
+}
+
 // Merge joins the results of the shards of one gate (`oracle gate merge`)
 // into one decision: every mutant once, scored and judged as one run would.
-// names are the shards' documents, for the errors. It refuses (an error:
-// the caller's exit 2) a set that is not one gate's, whole: a document
-// without a shard identity, shards whose identities differ (repository,
-// base, head, scope, operators, version, threshold, mutant list), a shard
-// given twice, a shard missing, or mutants that do not add up.
-func Merge(parts []*Result, names []string) (*Result, error) {
+// It refuses (an error: the caller's exit 2) a set that is not one gate's,
+// whole: a document without a shard identity, shards whose identities
+// differ (repository, base, head, scope, operators, version, threshold,
+// mutant list), a shard given twice, a shard missing, or mutants that do
+// not add up.
+func Merge(parts []Part) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
-	name := func(i int) string {
-		if i < len(names) {
-			return names[i]
-		}
-		return "shard document " + strconv.Itoa(i+1)
-	}
+	name := func(i int) string { return cmp.Or(parts[i].Name, "shard document "+strconv.Itoa(i+1)) }
 	ref, err := wholeSet(parts, name)
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Threshold: ref.Threshold, Files: []FileScore{}, Targets: parts[0].Targets, Mutants: []Mutant{},
-		Change: parts[0].Change, Scope: parts[0].Scope, Changed: parts[0].Changed}
+	first := parts[0].Result
+	out := &Result{Threshold: ref.Threshold, Files: []FileScore{}, Targets: first.Targets, Mutants: []Mutant{},
+		Change: first.Change, Scope: first.Scope, Changed: first.Changed}
 	merged := *ref
 	merged.K = 0
 	out.Identity = &merged
 	seen := map[string]string{}
 	stopped := false // a shard stopped before its mutants (a red baseline, an error)
-	for i, p := range parts {
+	for i, part := range parts {
+		p := part.Result
 		switch {
 		case p.Verdict == ERROR:
 			stopped = true
@@ -73,14 +78,14 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 		return nil, fmt.Errorf("the shards hold %d mutants, their gate has %d: a shard document was cut or edited", len(out.Mutants)+out.Unexecuted, ref.Mutants)
 	}
 	defer func() { // --untested fail: every shard says so alike
-		for _, p := range parts {
-			if p.Attribution == AttributionUntested && (out.Verdict == PASS || out.Verdict == SKIP) {
+		for _, part := range parts {
+			if p := part.Result; p.Attribution == AttributionUntested && (out.Verdict == PASS || out.Verdict == SKIP) {
 				out.Verdict, out.Reason, out.Attribution = FAIL, p.Reason, p.Attribution
 			}
 		}
 	}()
 	if len(out.Mutants) == 0 { // no mutant in the whole gate: every shard says why alike
-		out.Verdict, out.Reason = parts[0].Verdict, parts[0].Reason
+		out.Verdict, out.Reason = first.Verdict, first.Reason
 		return out, nil
 	}
 	score(out)
@@ -128,16 +133,16 @@ func identityDiff(a, b *Identity) (field, va, vb string) {
 
 // wholeSet checks that parts are every shard of one gate, each once (name
 // says which document each is), and returns their common identity.
-func wholeSet(parts []*Result, name func(int) string) (*Identity, error) {
+func wholeSet(parts []Part, name func(int) string) (*Identity, error) {
 	for i, p := range parts {
-		if p.Identity == nil {
+		if p.Result.Identity == nil {
 			return nil, fmt.Errorf("%s records no shard identity (a gate --json of an older oracle?): run the shards again with this oracle and --shard K/N", name(i))
 		}
 	}
-	ref := parts[0].Identity
+	ref := parts[0].Result.Identity
 	byK := map[int]int{}
 	for i, p := range parts {
-		id := p.Identity
+		id := p.Result.Identity
 		if field, a, b := identityDiff(ref, id); field != "" {
 			return nil, fmt.Errorf("%s and %s are not shards of one gate: their %s differ (%s and %s)", name(0), name(i), field, a, b)
 		}

@@ -32,11 +32,24 @@ func shards(n, total int, survived ...int) []*Result {
 	return out
 }
 
+// named gives parts their documents' names, in order (none past names).
+func named(parts []*Result, names ...string) []Part {
+	var out []Part
+	for _, p := range parts {
+		name := ""
+		if len(out) < len(names) {
+			name = names[len(out)]
+		}
+		out = append(out, Part{Name: name, Result: p})
+	}
+	return out
+}
+
 // TestMergeWhole: a complete set merges into the single run's decision,
 // whatever the order.
 func TestMergeWhole(t *testing.T) {
 	parts := shards(3, 10, 0, 3, 6) // 70%: shard 1 alone is 25%, the others 100%
-	res, err := Merge([]*Result{parts[2], parts[0], parts[1]}, []string{"c", "a", "b"})
+	res, err := Merge([]Part{{"c", parts[2]}, {"a", parts[0]}, {"b", parts[1]}})
 	if err != nil || res.Verdict != PASS || res.Detected != 7 || res.Total != 10 || len(res.Mutants) != 10 {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -65,7 +78,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"a cut document", func() []*Result { p := shards(2, 10); p[1].Mutants = p[1].Mutants[1:]; return p }, "the shards hold 9 mutants, their gate has 10"},
 		{"overlapping shards", func() []*Result { p := shards(2, 10); p[1].Mutants = append(p[1].Mutants, p[0].Mutants[0]); return p }, "the shards overlap"},
 	} {
-		_, err := Merge(c.parts(), names)
+		_, err := Merge(named(c.parts(), names...))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
@@ -77,7 +90,7 @@ func TestMergeRefuses(t *testing.T) {
 func TestMergeRedBaseline(t *testing.T) {
 	p := shards(2, 10)
 	p[1].Mutants, p[1].Verdict, p[1].Attribution, p[1].Reason = []Mutant{}, FAIL, AttributionTests, "red"
-	res, err := Merge(p, nil)
+	res, err := Merge(named(p))
 	if err != nil || res.Verdict != FAIL || res.Attribution != AttributionTests {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -91,12 +104,12 @@ func TestMergeUnexecuted(t *testing.T) {
 	parts[1].Mutants = parts[1].Mutants[:3] // two of shard 2's five belong to an unexecuted target
 	parts[1].Unexecuted = 2
 	score(parts[1])
-	res, err := Merge(parts, []string{"a", "b"})
+	res, err := Merge(named(parts, "a", "b"))
 	if err != nil || res.Total != 8 || res.Unexecuted != 2 {
 		t.Fatalf("%v %+v", err, res)
 	}
 	parts[1].Unexecuted = 0
-	if _, err := Merge(parts, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "cut or edited") {
+	if _, err := Merge(named(parts, "a", "b")); err == nil || !strings.Contains(err.Error(), "cut or edited") {
 		t.Errorf("8 of 10 mutants without the unexecuted count merged: %v", err)
 	}
 }
@@ -109,7 +122,7 @@ func TestMergeUntested(t *testing.T) {
 	for _, p := range parts {
 		p.Verdict, p.Attribution, p.Reason = FAIL, AttributionUntested, "src/b.ts#g is executed by no test (--untested fail): no test loads src/b.ts"
 	}
-	res, err := Merge(parts, []string{"a", "b"})
+	res, err := Merge(named(parts, "a", "b"))
 	if err != nil || res.Verdict != FAIL || res.Attribution != AttributionUntested || !strings.Contains(res.Reason, "src/b.ts#g") {
 		t.Fatalf("%v %s (%s) %q", err, res.Verdict, res.Attribution, res.Reason)
 	}

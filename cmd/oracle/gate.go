@@ -367,7 +367,7 @@ func runGateMerge(_ context.Context, args []string, stdout, stderr io.Writer) er
 	if len(files) == 0 {
 		return &exitStatus{code: exitUsage, msg: "give the --json documents of the shards"}
 	}
-	var parts []*gate.Result
+	var parts []gate.Part
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -381,9 +381,9 @@ func runGateMerge(_ context.Context, args []string, stdout, stderr io.Writer) er
 			return &exitStatus{code: exitUsage, msg: f + " is not an oracle.gate/v1 document"}
 		}
 		r := doc.Result
-		parts = append(parts, &r)
+		parts = append(parts, gate.Part{Name: f, Result: &r})
 	}
-	res, err := gate.Merge(parts, files)
+	res, err := gate.Merge(parts)
 	if err != nil {
 		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}

@@ -1,9 +1,11 @@
 package layers
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,19 +27,8 @@ import (
 func funcs(t *testing.T, dir string) map[string]int {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no Go files (%v)", dir, err)
-	}
 	out := map[string]int{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range parseDir(t, fset, dir) {
 		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
@@ -64,6 +55,28 @@ func funcs(t *testing.T, dir string) map[string]int {
 		}
 	}
 	return out
+}
+
+// parseDir parses the non-test Go files of the package in dir (from the
+// module root).
+func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("%s: no Go files (%v)", dir, err)
+	}
+	var files []*ast.File
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
 
 func TestFunctionLengths(t *testing.T) {
@@ -170,4 +183,94 @@ func TestNoOutcomeStrings(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestNoParallelSlices: in the gate and the lab no slice, array or map is
+// indexed by the index of another slice (issue 28, item 1): what belongs to
+// one element (a variant's tests and notes, a mutant's span and marker)
+// is one record, not the same place in several lists. Checked where the
+// types are known without the imports: the loop's index ranges over a
+// slice or an array (range, or i < len(X)), and the indexed value is
+// another variable or field.
+func TestNoParallelSlices(t *testing.T) {
+	for _, dir := range []string{"gate", "mutate/lab"} {
+		fset := token.NewFileSet()
+		files := parseDir(t, fset, dir)
+		info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+		conf := types.Config{Importer: noImports{}, Error: func(error) {}} // the imports' types stay unknown
+		conf.Check(dir, fset, files, info)
+		for _, f := range files {
+			for _, p := range parallelIndexes(f, info) {
+				t.Errorf("%s: %s", fset.Position(p.at), p.what)
+			}
+		}
+	}
+}
+
+type noImports struct{}
+
+func (noImports) Import(path string) (*types.Package, error) {
+	return nil, fmt.Errorf("%s: not imported", path)
+}
+
+type parallelIndex struct {
+	at   token.Pos
+	what string
+}
+
+// parallelIndexes are the expressions y[i] of f whose i is the index of a
+// loop over a slice or array x (for i, ... := range x, or for i := ...;
+// i < len(x); ...), where y is not x.
+func parallelIndexes(f *ast.File, info *types.Info) []parallelIndex {
+	listy := func(e ast.Expr) bool {
+		switch u := info.TypeOf(e).(type) {
+		case nil:
+			return false
+		case *types.Pointer:
+			_, ok := u.Elem().Underlying().(*types.Array)
+			return ok
+		default:
+			switch u.Underlying().(type) {
+			case *types.Slice, *types.Array:
+				return true
+			}
+		}
+		return false
+	}
+	var out []parallelIndex
+	ast.Inspect(f, func(n ast.Node) bool {
+		var key *ast.Ident
+		var over ast.Expr
+		var body *ast.BlockStmt
+		switch s := n.(type) {
+		case *ast.RangeStmt:
+			key, _ = s.Key.(*ast.Ident)
+			over, body = s.X, s.Body
+		case *ast.ForStmt:
+			if c, ok := s.Cond.(*ast.BinaryExpr); ok && (c.Op == token.LSS || c.Op == token.LEQ) {
+				if call, ok := c.Y.(*ast.CallExpr); ok && len(call.Args) == 1 {
+					if fn, ok := call.Fun.(*ast.Ident); ok && fn.Name == "len" {
+						key, _ = c.X.(*ast.Ident)
+						over, body = call.Args[0], s.Body
+					}
+				}
+			}
+		}
+		if key == nil || key.Name == "_" || !listy(over) {
+			return true
+		}
+		obj := info.ObjectOf(key)
+		ast.Inspect(body, func(m ast.Node) bool {
+			ix, ok := m.(*ast.IndexExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := ix.Index.(*ast.Ident); ok && obj != nil && info.ObjectOf(id) == obj && types.ExprString(ix.X) != types.ExprString(over) {
+				out = append(out, parallelIndex{ix.Pos(), fmt.Sprintf("%s indexed by %s, the index of %s: pair them in one record", types.ExprString(ix.X), id.Name, types.ExprString(over))})
+			}
+			return true
+		})
+		return true
+	})
+	return out
 }

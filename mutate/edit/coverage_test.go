@@ -26,9 +26,17 @@ func TestMarkCoverage(t *testing.T) {
 		span("a * 2"),                     // 4: an arrow's expression body: no marker
 		span("a > 1"),                     // 5: before the if
 	}
-	out, covered, err := MarkCoverage("x.ts", []byte(src), spans, func(ids []int) string { return strings.ReplaceAll(fmt.Sprintf("M(%v)", ids), " ", ",") })
+	var sites []Site
+	for k, sp := range spans {
+		sites = append(sites, Site{Span: sp, ID: fmt.Sprint(k)})
+	}
+	out, marked, err := MarkCoverage("x.ts", []byte(src), sites, func(ids []string) string { return "M([" + strings.Join(ids, ",") + "])" })
 	if err != nil {
 		t.Fatal(err)
+	}
+	var covered []bool
+	for _, s := range sites {
+		covered = append(covered, marked[s.ID])
 	}
 	want := "export function f(a: number) {\n   M([5]); if (a > 1) { M([1]); \n     M([0]); return a + 1;\n  }\n   M([2,3]); return a && a - 1;\n}\nexport const g = (a: number) => a * 2;\n"
 	if string(out) != want {
@@ -37,7 +45,7 @@ func TestMarkCoverage(t *testing.T) {
 	if fmt.Sprint(covered) != "[true true true true false true]" {
 		t.Errorf("covered %v", covered)
 	}
-	if _, _, err := MarkCoverage("x.ts", []byte(src), spans[:1], func([]int) string { return "a\nb" }); err == nil {
+	if _, _, err := MarkCoverage("x.ts", []byte(src), sites[:1], func([]string) string { return "a\nb" }); err == nil {
 		t.Error("a marker of two lines was accepted")
 	}
 }
@@ -54,10 +62,9 @@ func TestInstrumentEntries(t *testing.T) {
 		}
 		return [2]uint{uint(i), uint(i + len(s))}
 	}
-	bodies := [][2]uint{body("{\n  return a + 1;\n}"), body("({ a })"), body("{}")}
-	spans := [][2]uint{body("{\n  return a + 1;\n}")}
-	out, covered, err := Instrument("x.ts", []byte(src), spans, func(ids []int) string { return fmt.Sprintf("M(%d)", ids[0]) },
-		bodies, func(i int) string { return fmt.Sprintf("E(%d)", i) })
+	entries := []Entry{{body("{\n  return a + 1;\n}"), "E(0)"}, {body("({ a })"), "E(1)"}, {body("{}"), "E(2)"}}
+	sites := []Site{{body("{\n  return a + 1;\n}"), "0"}}
+	out, covered, err := Instrument("x.ts", []byte(src), sites, func(ids []string) string { return "M(" + ids[0] + ")" }, entries)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,17 +72,16 @@ func TestInstrumentEntries(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
-	if !covered[0] {
+	if !covered["0"] {
 		t.Error("the body span got no coverage marker")
 	}
-	if _, _, err := Instrument("x.ts", []byte(src), nil, nil, [][2]uint{{0, 9999}}, func(int) string { return "E()" }); err == nil {
+	if _, _, err := Instrument("x.ts", []byte(src), nil, nil, []Entry{{[2]uint{0, 9999}, "E()"}}); err == nil {
 		t.Error("a body outside the source was accepted")
 	}
 	// A module's load: an empty range is a statement there.
 	mod := "import { x } from \"./x\";\nexport const L = { max: x * 3 };\n"
 	at := uint(strings.Index(mod, "export"))
-	out, _, err = Instrument("m.ts", []byte(mod), nil, nil,
-		[][2]uint{{0, 0}, {at, at}}, func(i int) string { return fmt.Sprintf("E(%d)", i) })
+	out, _, err = Instrument("m.ts", []byte(mod), nil, nil, []Entry{{[2]uint{0, 0}, "E(0)"}, {[2]uint{at, at}, "E(1)"}})
 	want = "E(0); import { x } from \"./x\";\nE(1); export const L = { max: x * 3 };\n"
 	if err != nil || string(out) != want {
 		t.Errorf("module entry: %v\n%s\nwant\n%s", err, out, want)

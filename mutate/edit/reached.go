@@ -94,38 +94,53 @@ func blockStatementAt(s *analyzer.Syntax, off uint) analyzer.Node {
 	return best
 }
 
-// MarkCoverage returns orig, the original source of path, with a marker
-// before each statement that holds one of spans (byte ranges of orig, one
-// per mutant): marker(ids) is one line of JavaScript that records the
-// indexes into spans of every mutant that statement holds. A span that is a
-// whole { } block (a removed body) is marked inside it, as its first
-// statement, so that it counts as reached only when the block runs. The
-// result runs exactly as orig does and keeps its lines; covered[k] says
-// whether spans[k] got a marker (a site outside any block, such as an
-// arrow's expression body, gets none: the caller must treat it as reached by
-// every test).
-func MarkCoverage(path string, orig []byte, spans [][2]uint, marker func(ids []int) string) (out []byte, covered []bool, err error) {
-	return Instrument(path, orig, spans, marker, nil, nil)
+// A Site is a mutant's place for MarkCoverage and Instrument: its span (a
+// byte range of the original source) and its id (distinct), which the
+// coverage marker before the statement holding the span records.
+type Site struct {
+	Span [2]uint
+	ID   string
 }
 
-// Instrument is MarkCoverage plus entry markers: for each of bodies (the
-// byte range of a function's body in orig: a { } block, or an arrow's
-// expression body), entry(i) is one line of JavaScript that runs each time
-// that function is entered. A block body gets it as its first statement; an
-// expression body e becomes `((() => { marker })(), e)`; an empty range
-// [p, p] is a module's load: the marker is a statement at p, between two
-// top-level statements. Entry markers and
-// coverage markers at one place run in that order. The result runs as orig
-// does and keeps its lines.
-func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int) string, bodies [][2]uint, entry func(i int) string) (out []byte, covered []bool, err error) {
+// An Entry is a function's body for Instrument: its byte range in the
+// original source (a { } block, or an arrow's expression body; an empty
+// range [p, p] is a module's load) and Stmt, one line of JavaScript that
+// runs each time the function is entered.
+type Entry struct {
+	Body [2]uint
+	Stmt string
+}
+
+// MarkCoverage returns orig, the original source of path, with a marker
+// before each statement that holds one of sites (one per mutant):
+// marker(ids) is one line of JavaScript that records the ids of every site
+// that statement holds, in sites' order. A span that is a whole { } block
+// (a removed body) is marked inside it, as its first statement, so that it
+// counts as reached only when the block runs. The result runs exactly as
+// orig does and keeps its lines; marked holds the ids of the sites that got
+// a marker (a site outside any block, such as an arrow's expression body,
+// gets none: the caller must treat it as reached by every test).
+func MarkCoverage(path string, orig []byte, sites []Site, marker func(ids []string) string) (out []byte, marked map[string]bool, err error) {
+	return Instrument(path, orig, sites, marker, nil)
+}
+
+// Instrument is MarkCoverage plus entry markers: each of entries gets its
+// statement where it runs each time its function is entered. A block body
+// gets it as its first statement; an expression body e becomes
+// `((() => { stmt })(), e)`; a module's load gets it as a statement at p,
+// between two top-level statements. Entry markers and coverage markers at
+// one place run in that order. The result runs as orig does and keeps its
+// lines.
+func Instrument(path string, orig []byte, sites []Site, marker func(ids []string) string, entries []Entry) (out []byte, marked map[string]bool, err error) {
 	f, s := analyzer.ParseSyntax(path, orig)
 	if s == nil {
 		return nil, nil, fmt.Errorf("cannot parse %s: %s", path, f.Errors[0].Message)
 	}
-	covered = make([]bool, len(spans))
-	at := map[uint][]int{} // insertion offset → the mutants marked there
+	marked = map[string]bool{}
+	at := map[uint][]string{} // insertion offset → the ids of the sites marked there
 	var offs []uint
-	for k, sp := range spans {
+	for _, site := range sites {
+		sp := site.Span
 		off, ok := uint(0), false
 		if b := s.Find(sp[0], sp[1], "statement_block"); b >= 0 && s.Start(b) == sp[0] && s.End(b) == sp[1] {
 			off, ok = sp[0]+1, true
@@ -138,8 +153,8 @@ func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int
 		if _, seen := at[off]; !seen {
 			offs = append(offs, off)
 		}
-		at[off] = append(at[off], k)
-		covered[k] = true
+		at[off] = append(at[off], site.ID)
+		marked[site.ID] = true
 	}
 	oneLine := func(what, stmt string) (string, error) {
 		stmt = strings.TrimSpace(stmt)
@@ -159,9 +174,10 @@ func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int
 		}
 		texts[off] += text
 	}
-	for i, b := range bodies {
+	for _, e := range entries {
+		b := e.Body
 		if b[1] == b[0] && int(b[0]) <= len(orig) { // a module's load: a statement at b[0]
-			stmt, err := oneLine("entry", entry(i))
+			stmt, err := oneLine("entry", e.Stmt)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -171,7 +187,7 @@ func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int
 		if b[1] <= b[0] || int(b[1]) > len(orig) {
 			return nil, nil, fmt.Errorf("%s: function body %d-%d lies outside the source", path, b[0], b[1])
 		}
-		stmt, err := oneLine("entry", entry(i))
+		stmt, err := oneLine("entry", e.Stmt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -200,5 +216,5 @@ func Instrument(path string, orig []byte, spans [][2]uint, marker func(ids []int
 	if g := analyzer.Parse(path, out); len(g.Errors) > len(f.Errors) {
 		return nil, nil, fmt.Errorf("%s with coverage markers does not parse (line %d: %s)", path, g.Errors[0].Line, g.Errors[0].Message)
 	}
-	return out, covered, nil
+	return out, marked, nil
 }

@@ -88,7 +88,7 @@ func untrustedWhy(r runner.Result, first, last []runner.Test) string {
 }
 
 // undecidedWhy says why variantOutcome left v undecided in a trusted
-// batch (preloaded: readNotes's).
+// batch (preloaded: readBlocks's).
 func undecidedWhy(v variant, preloaded bool) string {
 	if v.hit {
 		return AloneHitLimit

@@ -52,8 +52,38 @@ import (
 // file for a batched run.
 const HarnessPrefix = "__oracle_batch__."
 
-// variantTitle is the describe title of variant i of a batch (switch value v).
+// variantTitle is the describe title of block i of a batch (switch value v).
 func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", i, v) }
+
+// block is one describe block of a batch's harness, built once
+// (selectBlocks) and carried to the harness, its snapshots and the reading
+// of its run: a baseline of the original code, or a variant (its task's
+// mutant behind its switch); and, once a run of the batch is read
+// (readBlocks), what the run reported for it (heard).
+type block struct {
+	n    int   // its place in the batch: its title's and the harness's notes' number
+	v    int   // its switch value: 0 the original, else its task's n+1
+	key  int   // its selection key (select.go), 0 for none
+	task *task // the variant's; nil for a baseline
+	// heard is what the run last read reported for it (readBlocks).
+	heard heard
+}
+
+// heard is what a batch's run reported for one of its blocks: its tests
+// (named within the block), the hit limit, its time limit and the tests
+// that ran its code (variant); the selection it ran (selected, whose
+// baseline is block sel: nil when the note names none); how long it took
+// (took, when timed).
+type heard struct {
+	variant
+	selected bool
+	sel      *block
+	took     time.Duration
+	timed    bool
+}
+
+// title is the block's describe title.
+func (bl *block) title() string { return variantTitle(bl.n, bl.v) }
 
 // What the harness appends to the reached file ($ORACLE_REACHED) about
 // variant i: it hit the hit limit (and which), it ran past its time limit
@@ -86,7 +116,8 @@ const (
 )
 
 // harness is the source of the batch harness for test file base (a name in
-// the harness's directory) running switch values vs in order, each variant
+// the harness's directory) running blocks in order (each its describe
+// block, titled by its title, its notes naming its number), each variant
 // within limit.
 //
 // Per variant: the switch is set before its tests and cleared after; the
@@ -102,7 +133,7 @@ const (
 // (limitNote, slowNote, timeNote), each line after the harness file's path
 // and a tab (the file vitest's worker runs: a joint run of several harnesses
 // tells whose note it is).
-func harness(base string, vs, keys []int, limit time.Duration) []byte {
+func harness(base string, blocks []*block, limit time.Duration) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
@@ -142,7 +173,7 @@ function globalsMoved() {
 	harnessLoad(&b)
 	harnessVariant(&b)
 	spec, _ := jsonString("./" + base)
-	for i, v := range vs {
+	for _, bl := range blocks {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
 		fmt.Fprintf(&b, `suite(%q, async () => {
@@ -150,7 +181,7 @@ function globalsMoved() {
   await load(%d, %d, () => import(%s));
   vi.resetConfig();
 });
-`, variantTitle(i, v), i, v, keys[i], i, v, spec)
+`, bl.title(), bl.n, bl.v, bl.key, bl.n, bl.v, spec)
 	}
 	return []byte(b.String())
 }
@@ -466,16 +497,13 @@ func byFile(tasks []*task, keep func(*task) bool) ([]string, map[string][]*task)
 	return paths, byPath
 }
 
-// batchRun is one batch as run: its harness, its variants (the switch
-// values, the original's first and last) and their tasks, each variant's
-// time limit and the run's spec.
+// batchRun is one batch as run: its harness, its blocks (the original's
+// first and last), each variant's time limit and the run's spec.
 type batchRun struct {
 	test    string
 	harness string
 	snap    string // the harness's snapshot file ("" when none was written)
-	vs      []int
-	keys    []int         // each block's selection key (select.go), 0 for none
-	tasks   map[int]*task // by variant (its index in vs); none for a baseline
+	blocks  []*block
 	limit   time.Duration
 	spec    runner.Spec
 }
@@ -554,16 +582,16 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 		}
 		return batchRun{}, false, nil
 	}
-	vs, keys, byVariant := selectBlocks(plan)
+	blocks := selectBlocks(plan)
 	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
 	limit := l.Timeout
 	if limit == 0 {
 		limit = DerivedTimeout(base)
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), vs, keys, limit)); err != nil {
+	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit)); err != nil {
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
-	snap, err := l.harnessSnapshots(test, h, vs)
+	snap, err := l.harnessSnapshots(test, h, blocks)
 	if err != nil {
 		l.Files.Restore(h)
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
@@ -571,141 +599,128 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	// The batch may take as long as every variant's run after start-up, and
 	// longer while it progresses: a variant (a test and its hooks) ends
 	// within its limit, or its worker is stuck.
-	spec := l.spec(l.Root, h, timeout+time.Duration(len(vs))*base, "")
+	spec := l.spec(l.Root, h, timeout+time.Duration(len(blocks))*base, "")
 	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	return batchRun{test: test, harness: h, snap: snap, vs: vs, keys: keys, tasks: byVariant, limit: limit, spec: spec}, true, nil
+	return batchRun{test: test, harness: h, snap: snap, blocks: blocks, limit: limit, spec: spec}, true, nil
 }
 
 // batchRead records what the batch run r of b establishes, as batchWave
 // says; false (and nothing recorded) when the batch cannot be trusted
 // (batchTrusted). Each task left undecided gets why it runs alone.
 func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
-	vs := b.vs
-	groups := map[int][]runner.Test{}
-	for _, t := range r.Tests {
-		for i, v := range vs {
-			if p := variantTitle(i, v) + " "; strings.HasPrefix(t.Name, p) {
-				t.Name = strings.TrimPrefix(t.Name, p)
-				groups[i] = append(groups[i], t)
-				break
+	preloaded := readBlocks(r, b.blocks)
+	first, last := b.blocks[0], b.blocks[len(b.blocks)-1]
+	if !batchTrusted(r, first.heard.tests, last.heard.tests) {
+		w := untrustedWhy(r, first.heard.tests, last.heard.tests)
+		for _, bl := range b.blocks {
+			if bl.task != nil {
+				bl.task.why = w
 			}
-		}
-	}
-	last := len(vs) - 1
-	if !batchTrusted(r, groups[0], groups[last]) {
-		w := untrustedWhy(r, groups[0], groups[last])
-		for _, t := range b.tasks {
-			t.why = w
 		}
 		return false // nothing is trusted: each mutant runs alone
 	}
-	notes := readNotes(r.Markers)
-	for i := 1; i < last; i++ {
-		t := b.tasks[i]
+	for _, bl := range b.blocks {
+		t := bl.task
 		if t == nil {
-			continue // a selection's baseline
+			continue // a baseline
 		}
-		j, selected := notes.sel[i]
-		if selected && !selectionGreen(b, groups, i, j) || !selected && b.keys[i] > 0 && !notes.slow[i] && !ranEvery(groups[0], groups[i]) {
+		if bl.heard.selected && !selectionGreen(b.blocks, bl) || !bl.heard.selected && bl.key > 0 && !bl.heard.slow && !ranEvery(first.heard.tests, bl.heard.tests) {
 			t.why = AloneSelection // its selection's kills and passes are not trusted
 			continue
 		}
-		ran := map[string]bool{}
-		for name := range notes.ran[i] {
-			ran[strings.TrimPrefix(name, variantTitle(i, vs[i])+" ")] = true
+		if bl.heard.hit {
+			t.hit = bl.heard.limit // a suspicion: it runs alone, without the counter
 		}
-		lim, hit := notes.limit[i]
-		if hit {
-			t.hit = lim // a suspicion: it runs alone, without the counter
-		}
-		vr := variant{tests: groups[i], hit: hit, limit: lim, slow: notes.slow[i], ran: ran, ranAll: notes.ranAll[i]}
-		o, detail, by := variantOutcome(vr, b.limit)
+		o, detail, by := variantOutcome(bl.heard.variant, b.limit)
 		if o == "" {
-			t.why = undecidedWhy(vr, notes.preloaded)
-			if green(groups[i]) && !notes.preloaded && !hit {
+			t.why = undecidedWhy(bl.heard.variant, preloaded)
+			if green(bl.heard.tests) && !preloaded && !bl.heard.hit {
 				t.passed++ // (a variant that caught the hit limit's error may loop without the counter)
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
-		run := &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Duration: r.Duration / time.Duration(len(vs)), Outcome: o, Detail: detail, KilledBy: by}
-		if d, ok := notes.time[i]; ok {
-			run.Duration = d
+		run := &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Duration: r.Duration / time.Duration(len(b.blocks)), Outcome: o, Detail: detail, KilledBy: by}
+		if bl.heard.timed {
+			run.Duration = bl.heard.took
 		}
 		t.run = run
 	}
 	return true
 }
 
-// notes is what the harness reported per variant (by index in the batch).
-type notes struct {
-	limit map[int]string // the hit limit it reached
-	slow  map[int]bool   // it ran past its time limit
-	time  map[int]time.Duration
-	// ran are the tests of variant i that executed its code (full names
-	// within the variant's describe block); ranAll: its code ran outside a
-	// test.
-	ran    map[int]map[string]bool
-	ranAll map[int]bool
-	// sel: variant i ran its selection, whose baseline is block sel[i].
-	sel map[int]int
-	// preloaded: a schema was loaded before the harness (by a setup file),
-	// or a variant changed the realm's globals: a variant that passes may
-	// pass only because that instance's load-time code is the original's,
-	// or because an earlier variant left the global it would have set.
-	preloaded bool
-}
-
-func readNotes(markers []string) notes {
-	n := notes{limit: map[int]string{}, slow: map[int]bool{}, time: map[int]time.Duration{}, ran: map[int]map[string]bool{}, ranAll: map[int]bool{}, sel: map[int]int{}}
-	for _, m := range markers {
+// readBlocks sets in each of blocks (a batch's, in order) what the run r
+// reported for it, afresh: the report's tests by the block's title (their
+// names within the block), and the harness's notes by the block they name.
+// preloaded: a schema was loaded before the harness (by a setup file), or
+// a variant changed the realm's globals: a variant that passes may pass
+// only because that instance's load-time code is the original's, or
+// because an earlier variant left the global it would have set.
+func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
+	byTitle := map[string]*block{}
+	for _, bl := range blocks {
+		bl.heard = heard{variant: variant{ran: map[string]bool{}}}
+		byTitle[bl.title()] = bl
+	}
+	for _, t := range r.Tests {
+		title, name, found := strings.Cut(t.Name, " ")
+		if bl, ok := byTitle[title]; found && ok {
+			t.Name = name
+			bl.heard.tests = append(bl.heard.tests, t)
+		}
+	}
+	// at is the block a note names by its number (nil: none).
+	at := func(s string) *block {
 		var i int
+		if _, err := fmt.Sscan(s, &i); err != nil || i < 0 || i >= len(blocks) {
+			return nil
+		}
+		return blocks[i]
+	}
+	for _, m := range r.Markers {
 		switch {
 		case m == preloadNote, m == globalsNote:
-			n.preloaded = true
+			preloaded = true
 		case strings.HasPrefix(m, ranAllNote):
-			if _, err := fmt.Sscan(strings.TrimPrefix(m, ranAllNote), &i); err == nil {
-				n.ranAll[i] = true
+			if bl := at(strings.TrimPrefix(m, ranAllNote)); bl != nil {
+				bl.heard.ranAll = true
 			}
 		case strings.HasPrefix(m, selNote):
 			if idx, base, ok := strings.Cut(strings.TrimPrefix(m, selNote), "-"); ok {
 				var j int
-				if _, err := fmt.Sscan(idx, &i); err == nil {
+				if bl := at(idx); bl != nil {
 					if _, err := fmt.Sscan(base, &j); err == nil {
-						n.sel[i] = j
+						bl.heard.selected, bl.heard.sel = true, at(base)
 					}
 				}
 			}
 		case strings.HasPrefix(m, ranNote):
 			idx, name, ok := strings.Cut(strings.TrimPrefix(m, ranNote), "\t")
 			var full string
-			if _, err := fmt.Sscan(idx, &i); ok && err == nil && json.Unmarshal([]byte(name), &full) == nil {
-				if n.ran[i] == nil {
-					n.ran[i] = map[string]bool{}
-				}
-				n.ran[i][full] = true
+			if bl := at(idx); ok && bl != nil && json.Unmarshal([]byte(name), &full) == nil {
+				bl.heard.ran[strings.TrimPrefix(full, bl.title()+" ")] = true
 			}
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
-				if _, err := fmt.Sscan(idx, &i); err == nil {
-					n.limit[i] = lim
+				if bl := at(idx); bl != nil {
+					bl.heard.hit, bl.heard.limit = true, lim
 				}
 			}
 		case strings.HasPrefix(m, slowNote):
-			if _, err := fmt.Sscan(strings.TrimPrefix(m, slowNote), &i); err == nil {
-				n.slow[i] = true
+			if bl := at(strings.TrimPrefix(m, slowNote)); bl != nil {
+				bl.heard.slow = true
 			}
 		case strings.HasPrefix(m, timeNote):
 			if idx, ms, ok := strings.Cut(strings.TrimPrefix(m, timeNote), "-"); ok {
 				var d int64
-				if _, err := fmt.Sscan(idx, &i); err == nil {
+				if bl := at(idx); bl != nil {
 					if _, err := fmt.Sscan(ms, &d); err == nil {
-						n.time[i] = time.Duration(d) * time.Millisecond
+						bl.heard.took, bl.heard.timed = time.Duration(d)*time.Millisecond, true
 					}
 				}
 			}
 		}
 	}
-	return n
+	return preloaded
 }
 
 // snapshotPath is where vitest keeps the file snapshots of test file test
@@ -715,14 +730,14 @@ func snapshotPath(test string) string {
 }
 
 // harnessSnapshots writes the file snapshots of test (toMatchSnapshot's)
-// for its batch harness h: each of test's entries once per variant of vs,
+// for its batch harness h: each of test's entries once per block of blocks,
 // under the variant's name (its describe title before the test's full
 // name, as vitest keys the snapshots of the harness). Without them every
 // toMatchSnapshot of the batch is a new snapshot, written and passed, and
 // a variant that only a snapshot kills passes its batch (vercel/ai's
 // stream-text.test.ts: 21 snapshots; the mutants they kill alone passed
 // every batch). It returns the file written, "" when test has none.
-func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
+func (l *Lab) harnessSnapshots(test, h string, blocks []*block) (string, error) {
 	orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(snapshotPath(test))))
 	if err != nil {
 		return "", nil // no snapshot file: new snapshots alone as in the batch
@@ -732,8 +747,8 @@ func (l *Lab) harnessSnapshots(test, h string, vs []int) (string, error) {
 	body := strings.TrimPrefix(string(orig), head)
 	var b strings.Builder
 	b.WriteString(head)
-	for i, v := range vs {
-		b.WriteString(strings.ReplaceAll(body, entry, entry+variantTitle(i, v)+" > "))
+	for _, bl := range blocks {
+		b.WriteString(strings.ReplaceAll(body, entry, entry+bl.title()+" > "))
 	}
 	snap := snapshotPath(h)
 	return snap, l.Files.WriteFile(snap, []byte(b.String()))

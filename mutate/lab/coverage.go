@@ -46,35 +46,32 @@ type Probe struct {
 func (l *Lab) instrument(tasks []*task, entry func(id string) string) (*coverage, error) {
 	c := &coverage{reached: map[string][]string{}, probes: map[Probe]string{}}
 	paths, byPath := byFile(tasks, func(*task) bool { return true })
-	probes := map[string][]int{}
+	type probeMark struct {
+		probe Probe
+		id    string
+	}
+	probes := map[string][]probeMark{}
 	for i, pr := range l.Probes {
 		if _, ok := byPath[pr.Path]; !ok && len(probes[pr.Path]) == 0 {
 			paths = append(paths, pr.Path)
 		}
-		probes[pr.Path] = append(probes[pr.Path], i)
+		probes[pr.Path] = append(probes[pr.Path], probeMark{pr, l.probeID(i)})
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		ks, ps := byPath[p], probes[p]
 		orig, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)))
 		if err != nil {
 			continue // unmarked: these run against every test file, which reports the problem
 		}
-		spans := make([][2]uint, len(ks))
-		for i, t := range ks {
-			spans[i] = [2]uint{t.job.Mutant.Original.Start.Offset, t.job.Mutant.Original.End.Offset}
+		var sites []edit.Site
+		for _, t := range byPath[p] {
+			sites = append(sites, edit.Site{Span: [2]uint{t.job.Mutant.Original.Start.Offset, t.job.Mutant.Original.End.Offset}, ID: t.id})
 		}
-		bodies := make([][2]uint, len(ps))
-		for i, pi := range ps {
-			bodies[i] = l.Probes[pi].Body
+		var entries []edit.Entry
+		for _, pm := range probes[p] {
+			entries = append(entries, edit.Entry{Body: pm.probe.Body, Stmt: entry(pm.id)})
 		}
-		src, covered, err := edit.Instrument(p, orig, spans, func(at []int) string {
-			var names []string
-			for _, i := range at {
-				names = append(names, ks[i].id)
-			}
-			return runner.FileMarkersStatement(names...)
-		}, bodies, func(i int) string { return entry(l.probeID(ps[i])) })
+		src, marked, err := edit.Instrument(p, orig, sites, func(ids []string) string { return runner.FileMarkersStatement(ids...) }, entries)
 		if err != nil {
 			continue // unmarked, as above
 		}
@@ -83,11 +80,11 @@ func (l *Lab) instrument(tasks []*task, entry func(id string) string) (*coverage
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		c.written = append(c.written, p)
-		for i, t := range ks {
-			t.marked = covered[i]
+		for _, t := range byPath[p] {
+			t.marked = marked[t.id]
 		}
-		for _, pi := range ps {
-			c.probes[l.Probes[pi]] = l.probeID(pi)
+		for _, pm := range probes[p] {
+			c.probes[pm.probe] = pm.id
 		}
 	}
 	return c, nil

@@ -197,9 +197,9 @@ type Job struct {
 // cancelled, an *EnvError when the environment failed, a plain error when
 // the workspace could not be written. Mutant k's job key is k in decimal.
 func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*Result, error) {
-	jobs := make([]Job, len(ms))
+	jobs := make([]Job, 0, len(ms))
 	for k, m := range ms {
-		jobs[k] = Job{Key: strconv.Itoa(k), Mutant: m}
+		jobs = append(jobs, Job{Key: strconv.Itoa(k), Mutant: m})
 	}
 	return l.ExecuteJobs(ctx, tests, jobs)
 }
@@ -284,9 +284,9 @@ type task struct {
 }
 
 func newTasks(l *Lab, jobs []Job) []*task {
-	tasks := make([]*task, len(jobs))
+	tasks := make([]*task, 0, len(jobs))
 	for k, j := range jobs {
-		tasks[k] = &task{job: j, n: k, id: l.markerID(k)}
+		tasks = append(tasks, &task{job: j, n: k, id: l.markerID(k)})
 	}
 	switch {
 	case l.Isolate:

@@ -49,11 +49,16 @@ const AloneSelection = "the baseline of its test selection failed"
 // selectBlocks orders plan's blocks: the opening baseline, then per
 // selection key (in the order of its first task) the key's baseline, its
 // variants and its closing baseline, the variants without a key, and the
-// closing baseline. vs
-// are their switch values (0: the original), keys their keys (0: none),
-// byVariant the task of each variant's block.
-func selectBlocks(plan batchPlan) (vs, keys []int, byVariant map[int]*task) {
-	vs, keys, byVariant = []int{0}, []int{0}, map[int]*task{}
+// closing baseline.
+func selectBlocks(plan batchPlan) []*block {
+	var blocks []*block
+	add := func(t *task, k int) {
+		bl := &block{n: len(blocks), key: k, task: t}
+		if t != nil {
+			bl.v = t.n + 1
+		}
+		blocks = append(blocks, bl)
+	}
 	var order []int
 	byKey := map[int][]*task{}
 	var none []*task
@@ -68,35 +73,34 @@ func selectBlocks(plan batchPlan) (vs, keys []int, byVariant map[int]*task) {
 		}
 		byKey[k] = append(byKey[k], t)
 	}
-	add := func(t *task, k int) {
-		byVariant[len(vs)] = t
-		vs, keys = append(vs, t.n+1), append(keys, k)
-	}
+	add(nil, 0)
 	for _, k := range order {
-		vs, keys = append(vs, 0), append(keys, k)
+		add(nil, k)
 		for _, t := range byKey[k] {
 			add(t, k)
 		}
-		vs, keys = append(vs, 0), append(keys, k)
+		add(nil, k)
 	}
 	for _, t := range none {
 		add(t, 0)
 	}
-	return append(vs, 0), append(keys, 0), byVariant
+	add(nil, 0)
+	return blocks
 }
 
-// selectionGreen says whether variant i of b, which ran the selection whose
-// baseline is block j, has both baselines of that selection green in
-// groups (the report's tests by block): j, a baseline of i's key before it,
-// and the key's closing block, the first baseline of that key after i.
-func selectionGreen(b batchRun, groups map[int][]runner.Test, i, j int) bool {
-	last := len(b.vs) - 1
-	if j <= 0 || j >= i || b.vs[j] != 0 || !green(groups[j]) {
+// selectionGreen says whether variant bl of blocks (a batch's, as read),
+// which ran the selection whose baseline is block bl.heard.sel, has both
+// baselines of that selection green: sel, a baseline of bl's key before
+// it, and the key's closing block, the first baseline of that key after
+// bl.
+func selectionGreen(blocks []*block, bl *block) bool {
+	sel := bl.heard.sel
+	if sel == nil || sel.n <= 0 || sel.n >= bl.n || sel.v != 0 || !green(sel.heard.tests) {
 		return false
 	}
-	for p := i + 1; p < last; p++ {
-		if b.vs[p] == 0 && b.keys[p] == b.keys[i] {
-			return green(groups[p])
+	for _, p := range blocks[bl.n+1 : len(blocks)-1] {
+		if p.v == 0 && p.key == bl.key {
+			return green(p.heard.tests)
 		}
 	}
 	return false

@@ -204,14 +204,13 @@ func TestSelectionBaselineRead(t *testing.T) {
 		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", AloneSelection},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			vs := []int{0, 0, 1, 0, 0}
 			tk := &task{n: 0}
-			b := batchRun{test: "a.test.ts", vs: vs, keys: []int{0, 1, 1, 1, 0}, tasks: map[int]*task{2: tk}, limit: time.Minute}
+			b := batchRun{test: "a.test.ts", blocks: selectBlocks(batchPlan{tasks: []*task{tk}, keys: map[*task]int{tk: 1}}), limit: time.Minute}
 			r := runner.Result{}
-			for i, v := range vs {
-				title := variantTitle(i, v)
+			for _, bl := range b.blocks {
+				title := bl.title()
 				a, bt := runner.TestPassed, runner.TestPassed
-				switch i {
+				switch bl.n {
 				case 1:
 					a, bt = runner.TestSkipped, c.base
 				case 3:
