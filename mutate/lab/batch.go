@@ -80,6 +80,7 @@ type heard struct {
 	sel      *block
 	took     time.Duration
 	timed    bool
+	noLoad   bool // noLoadNote
 }
 
 // title is the block's describe title.
@@ -96,7 +97,11 @@ const (
 	// globalsNote: a load or a variant added or replaced a global.
 	globalsNote = "oracle-globals"
 	slowNote    = "oracle-slow-"
-	timeNote    = "oracle-time-"
+	// noLoadNote: the variant's load threw, at import or in a describe
+	// body vitest collected: the tests it registered are not the file's, and
+	// it runs alone (AloneLoadThrew).
+	noLoadNote = "oracle-noload-"
+	timeNote   = "oracle-time-"
 	// ranNote: a test of variant i executed the variant's code (its name,
 	// a JSON string, after a tab); ranAllNote: the variant's code ran
 	// outside a test (while the file loaded, or in a beforeAll hook).
@@ -176,12 +181,14 @@ function globalsMoved() {
 	for _, bl := range blocks {
 		// Once a test of a variant failed, its later tests are skipped (the
 		// variant is killed or sent alone either way), as StrykerJS bails.
-		fmt.Fprintf(&b, `suite(%q, async () => {
+		// The block's suite collector (what suite returns) is load's: it
+		// guards the describe bodies the test file registers in it.
+		fmt.Fprintf(&b, `const block%d = suite(%q, async () => {
   variant(%d, %d, %d);
-  await load(%d, %d, () => import(%s));
+  await load(%d, %d, () => import(%s), block%d);
   vi.resetConfig();
 });
-`, bl.title(), bl.n, bl.v, bl.key, bl.n, bl.v, spec)
+`, bl.n, bl.title(), bl.n, bl.v, bl.key, bl.n, bl.v, spec, bl.n)
 	}
 	return []byte(b.String())
 }
@@ -235,7 +242,7 @@ func harnessLoad(b *strings.Builder) {
 // the file's describe bodies after it, is the variant's too, under
 // the hit limit derived from the original's load. A variant that fails to
 // load has no test: it runs alone, where that failure is judged.
-async function load(i, v, importIt) {
+async function load(i, v, importIt, block) {
   Reflect.set(globalThis, %q, v);
   hits.limit = v === 0 ? Infinity : Math.max(%d, %d * loadMost);
   hits.hit = false;
@@ -248,6 +255,7 @@ async function load(i, v, importIt) {
     await importIt();
   } catch (e) {
     if (v === 0) throw e;
+    note(%q, %q + i); // the suites it registered before the throw are not the file's
   } finally {
     if (hits.ran && v !== 0) loadRan.add(i);
     hits.ran = false;
@@ -264,8 +272,36 @@ async function load(i, v, importIt) {
     hits.hit = false;
     hits.n = 0;
   }
+  if (v !== 0) guard(block, i);
 }
-`, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, limitNote, edit.SchemaLoads)
+// guard: a describe body of the test file that throws under a variant (code
+// under test called while vitest collects: pathe's test/utils.spec.ts calls
+// normalizeAliases in its describe) would fail the collection of the whole
+// harness, every variant's tests with it. Each suite the variant's load
+// registered is collected through a wrapper that, when its body throws,
+// gives that suite skipped and empty, and the variant's other tests are
+// not read (noLoadNote): it runs alone, as one that throws at import. (A
+// suite collector's tasks and collect are vitest's own, from vitest 1 to 5;
+// without them, nothing.)
+function guard(block, i) {
+  for (const c of Array.isArray(block?.tasks) ? block.tasks : []) {
+    if (c?.type !== "collector" || typeof c.collect !== "function") continue;
+    const collect = c.collect;
+    c.collect = async (file) => {
+      try {
+        return await collect.call(c, file);
+      } catch (e) {
+        const s = c.suite;
+        if (!s || typeof s !== "object") throw e;
+        note(%q, %q + i);
+        s.tasks = [];
+        s.mode = "skip";
+        return s;
+      }
+    };
+  }
+}
+`, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, noLoadNote, runner.ReachedEnv, limitNote, edit.SchemaLoads, runner.ReachedEnv, noLoadNote)
 }
 
 // harnessVariant writes variant: the hooks that set a variant's switch,
@@ -705,6 +741,10 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 					bl.heard.hit, bl.heard.limit = true, lim
 				}
 			}
+		case strings.HasPrefix(m, noLoadNote):
+			if bl := at(strings.TrimPrefix(m, noLoadNote)); bl != nil {
+				bl.heard.noLoad = true
+			}
 		case strings.HasPrefix(m, slowNote):
 			if bl := at(strings.TrimPrefix(m, slowNote)); bl != nil {
 				bl.heard.slow = true
@@ -718,6 +758,11 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 					}
 				}
 			}
+		}
+	}
+	for _, bl := range blocks {
+		if bl.heard.noLoad {
+			bl.heard.tests = nil // what it registered before its load threw
 		}
 	}
 	return preloaded

@@ -83,3 +83,80 @@ func TestLoadTimeBatchReal(t *testing.T) {
 		t.Errorf("isolated: %s\nwant      %s", got, want)
 	}
 }
+
+// A module whose functions a test file calls while vitest collects: in a
+// describe body (pathe's test/utils.spec.ts calls normalizeAliases there)
+// and at its top level, after a describe.
+const describeSrc = `export function norm(map: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(map)) {
+    out[k] = map[k].trim();
+  }
+  return out;
+}
+
+export function pad(s: string): string {
+  return s.padStart(3, "0");
+}
+
+export function label(n: number): string {
+  return n > 1 ? "many" : "one";
+}
+`
+
+const describeTest = `import { describe, expect, it } from "vitest";
+import { label, norm, pad } from "./norm";
+
+describe("label", () => {
+  it("labels", () => {
+    expect(label(2)).toBe("many");
+    expect(label(1)).toBe("one");
+  });
+});
+
+const padded = pad("7");
+
+describe("norm", () => {
+  const table = norm({ a: " x " });
+  it("trims", () => {
+    expect(table.a).toBe("x");
+    expect(padded).toBe("007");
+  });
+});
+`
+
+// TestDescribeBodyThrowsBatchReal: a variant under which the test file's
+// load throws (in a describe body vitest collects, or at its top level after
+// a describe was registered) runs alone, and the batch decides the others.
+// Before, a describe body's throw failed the collection of the whole
+// harness ("the batch did not load": pathe's src/utils.ts, 103 of 104
+// mutants alone), and with the describe body guarded alone, the variant's
+// other describe passed: a survivor that alone is an error. The outcomes
+// are those of the mutants run alone.
+func TestDescribeBodyThrowsBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/norm.ts": describeSrc, "src/norm.test.ts": describeTest})
+	ms := textMutants(t, "src/norm.ts", describeSrc, [][3]string{
+		{"trim", "map[k].trim()", "map[k]"},
+		{"throws", "map[k].trim()", "(undefined as never as string).trim()"},
+		{"padThrows", "s.padStart(3, \"0\")", "(undefined as never as string).padStart(3, \"0\")"},
+		{"label", "n > 1", "n >= 1"},
+		{"survivor", "n > 1", "n > 1.5"},
+	})
+	run := func(l Lab) *Result {
+		l.Coverage = true // as the gate runs it: a survivor in a trusted batch is not run again
+		res, _ := labRun(t, repo, "", l, []string{"src/norm.test.ts"}, ms)
+		return res
+	}
+	batched := run(Lab{})
+	isolated := run(Lab{Isolate: true})
+	if got, want := outcomesOnly(batched), outcomesOnly(isolated); got != want {
+		t.Errorf("batched %s\nisolated %s\n%s", got, want, details(batched))
+	}
+	if got, want := summarize(batched), "test:trim=killed/batched test:throws=error test:padThrows=error test:label=killed/batched test:survivor=survived/batched"; got != want {
+		t.Errorf("batched: %s\nwant     %s\n%s", got, want, details(batched))
+	}
+	if got, want := whys(batched), "|"+AloneLoadThrew+"|"+AloneLoadThrew+"||"; got != want {
+		t.Errorf("aloneWhy %s\nwant     %s", got, want)
+	}
+}
