@@ -630,6 +630,9 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		if j, err = l.confirmSlow(ctx, sl, m.Path, src, spec, j, marked, &took); err != nil {
 			return Run{}, err
 		}
+		if j, err = l.confirmLoadKill(ctx, sl, m.Path, src, spec, r, j, marked, &took); err != nil {
+			return Run{}, err
+		}
 		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}
 		if j.outcome.Kills() {
 			run.KilledBy = j.by
