@@ -122,12 +122,20 @@ func TestVitestFacts(t *testing.T) {
 	for _, tc := range Toolchains(t) {
 		t.Run(tc.Name, func(t *testing.T) {
 			dir := CopySample(t, "pipeline", tc.NodeModules)
-			r := RunVitest(t, tc.Node, dir, "-c", "vitest.reference.config.ts", "facts/")
-			if r.NumFailedTests != 0 || r.NumPassedTests < 10 {
+			// One vitest run (it was one each): the facts and the broken
+			// reference, read apart by file.
+			const broken = "reference/processItem.all-hoisted.broken.test.ts"
+			all := RunVitest(t, tc.Node, dir, "-c", "vitest.reference.config.ts", "facts/", broken)
+			var facts VitestReport
+			for _, f := range all.TestResults {
+				if strings.Contains(filepath.ToSlash(f.Name), "/facts/") {
+					facts.TestResults = append(facts.TestResults, f)
+				}
+			}
+			if r := counted(facts); r.NumFailedTests != 0 || r.NumPassedTests < 10 {
 				t.Fatalf("facts: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.Failures())
 			}
-			r = RunVitest(t, tc.Node, dir, "-c", "vitest.reference.config.ts", "reference/processItem.all-hoisted.broken.test.ts")
-			if r.NumFailedTests == 0 || !strings.Contains(r.Failures(), "no such table") {
+			if r := only(all, broken); r.NumFailedTests == 0 || !strings.Contains(r.Failures(), "no such table") {
 				t.Fatalf("a hoisted mock of the live helper's module must fail with \"no such table\":\n%s", r.Failures())
 			}
 		})
