@@ -5,7 +5,10 @@ package audit
 // its own (an arrow passed to a call, an object literal's method, a namespace
 // member, a getter, a static block, ...), and the gate must give the verdict
 // the tests earn, never SKIP "the change touches no function". Each FAIL's
-// survivor was applied by hand and vitest run on it: the tests pass.
+// survivor was applied by hand and vitest run on it: the tests pass. (The
+// rows were a gate each; they are two gates now, the PASS rows' changes and
+// the FAIL rows': each row's target, mutants, survivors and verdict, its
+// file's score, are read from its group's document.)
 
 import (
 	"encoding/json"
@@ -18,6 +21,7 @@ import (
 	"testing"
 
 	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
+	"github.com/oracle-ts/oracle/gate"
 )
 
 func TestGateTargetsEveryBody(t *testing.T) {
@@ -156,37 +160,86 @@ func TestGateTargetsEveryBody(t *testing.T) {
 		base["test/"+strings.TrimSuffix(filepath.Base(r.file), ".ts")+".test.ts"] = r.test
 	}
 	commit("base", base)
-	for _, r := range rows {
-		t.Run(r.name, func(t *testing.T) {
-			commit(r.name, map[string]string{r.file: r.after})
-			code, out, errs := Oracle(t, "gate", "--json", "--threshold", "100", "--root", dir)
-			var res GateResult
-			if err := json.Unmarshal([]byte(out), &res); err != nil {
-				t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+	// Two gates, not one per row: the rows the tests earn a PASS, changed
+	// in one commit, then the FAIL rows in the next. The gate's verdict is
+	// per target file (SPEC "oracle gate": PASS when every target file is
+	// at or above the threshold), each row's file is its own, and its
+	// mutants and their outcomes are the same whatever else the commit
+	// changed (mutants on the code the change wrote in that file, run
+	// against that file's related tests): so each row's verdict alone is its
+	// file's score against the threshold (100), which the document gives
+	// (files), and the PASS gate's verdict is each of its rows' too.
+	for _, verdict := range []string{"PASS", "FAIL"} {
+		var group []row
+		change := map[string]string{}
+		for _, r := range rows {
+			if r.verdict == verdict {
+				group = append(group, r)
+				change[r.file] = r.after
 			}
-			var ids []string
-			for _, tg := range res.Targets {
-				ids = append(ids, tg.ID)
+		}
+		commit(verdict+" rows", change)
+		code, out, errs := Oracle(t, "gate", "--json", "--threshold", "100", "--root", dir)
+		var res struct {
+			GateResult
+			Files []struct {
+				File            string
+				Score           float64
+				Detected, Total int
 			}
-			if len(ids) != 1 || ids[0] != r.target {
-				t.Errorf("targets %v, want [%s]", ids, r.target)
-			}
-			if res.Verdict != r.verdict || len(res.Mutants) == 0 {
-				t.Errorf("verdict %s %q (exit %d), want %s\n%+v\n%s", res.Verdict, res.Reason, code, r.verdict, res.Mutants, errs)
-			}
-			var survivors []string
-			for _, m := range res.Mutants {
-				if m.Target != r.target {
-					t.Errorf("mutant %s at line %d has target %s", m.MutatorName, m.Line, m.Target)
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("gate --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+		}
+		if res.Verdict != verdict || code != GateExit[gate.Verdict(verdict)] {
+			t.Errorf("%s rows: verdict %s %q (exit %d)\n%s", verdict, res.Verdict, res.Reason, code, errs)
+		}
+		if len(res.Targets) != len(group) {
+			t.Errorf("%s rows: %d targets, want one per row (%d): %+v", verdict, len(res.Targets), len(group), res.Targets)
+		}
+		for _, r := range group {
+			t.Run(r.name, func(t *testing.T) {
+				var ids []string
+				for _, tg := range res.Targets {
+					if strings.HasPrefix(tg.ID, r.file+"#") {
+						ids = append(ids, tg.ID)
+					}
 				}
-				if m.Outcome == "survived" {
-					survivors = append(survivors, fmt.Sprintf("%s@%d", m.MutatorName, m.Line))
+				if len(ids) != 1 || ids[0] != r.target {
+					t.Errorf("targets %v, want [%s]", ids, r.target)
 				}
-			}
-			if (len(survivors) > 0) != (r.survivor != "") || r.survivor != "" && !slices.Contains(survivors, r.survivor) {
-				t.Errorf("survivors %v, want %q among them", survivors, r.survivor)
-			}
-		})
+				// The row's verdict alone: its file's score against the
+				// threshold, 100.
+				got, mutants := "", 0
+				for _, f := range res.Files {
+					if f.File == r.file {
+						got = "PASS"
+						if f.Total > 0 && f.Score < 100 {
+							got = "FAIL"
+						}
+					}
+				}
+				var survivors []string
+				for _, m := range res.Mutants {
+					if m.File != r.file {
+						continue
+					}
+					mutants++
+					if m.Target != r.target {
+						t.Errorf("mutant %s at line %d has target %s", m.MutatorName, m.Line, m.Target)
+					}
+					if m.Outcome == "survived" {
+						survivors = append(survivors, fmt.Sprintf("%s@%d", m.MutatorName, m.Line))
+					}
+				}
+				if got != r.verdict || mutants == 0 {
+					t.Errorf("verdict %s (its file's score; the gate's %s %q, exit %d), want %s\n%+v\n%s", got, res.Verdict, res.Reason, code, r.verdict, res.Mutants, errs)
+				}
+				if (len(survivors) > 0) != (r.survivor != "") || r.survivor != "" && !slices.Contains(survivors, r.survivor) {
+					t.Errorf("survivors %v, want %q among them", survivors, r.survivor)
+				}
+			})
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ package gate
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,7 +128,9 @@ func TestGateEndToEnd(t *testing.T) {
 		t.Error("no mutant in the branch no test takes")
 	}
 	// Sharded: the shards run every mutant exactly once; merged, they decide
-	// as the single run did.
+	// as the single run did. With --no-cache they run everything, though the
+	// single run above left every outcome in the cache (this was a run of
+	// its own, --no-cache after the cached second run below).
 	var docs []string
 	seen := map[string]int{}
 	for _, sh := range []string{"1/2", "2/2"} {
@@ -135,6 +138,9 @@ func TestGateEndToEnd(t *testing.T) {
 		var part GateResult
 		if err := json.Unmarshal([]byte(out), &part); err != nil {
 			t.Fatalf("shard %s: %v\n%s", sh, err, errs)
+		}
+		if part.Cached != 0 || len(part.Mutants) == 0 {
+			t.Errorf("--no-cache --shard %s: %d of %d cached", sh, part.Cached, len(part.Mutants))
 		}
 		for _, m := range part.Mutants {
 			seen[m.Target+"@"+strconv.Itoa(m.Line)+m.MutatorName+m.Outcome]++
@@ -166,10 +172,21 @@ func TestGateEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(mout), &merged); err != nil || mcode != code || merged.Verdict != r.Verdict || merged.Score != r.Score || len(merged.Mutants) != len(r.Mutants) {
 		t.Errorf("merged: exit %d %s %.1f (%d mutants), single run exit %d %s %.1f (%d)\n%s", mcode, merged.Verdict, merged.Score, len(merged.Mutants), code, r.Verdict, r.Score, len(r.Mutants), merrs)
 	}
+	// The text run is the same change again: the cache's second run (this
+	// was a run of its own, --json): it runs nothing (every mutant from the
+	// cache, said on stderr without --timings) and decides as the first.
 	page := filepath.Join(t.TempDir(), "gate.html")
 	t.Setenv("GITHUB_ACTIONS", "true") // the survivors as annotations on their lines
-	_, out, _ := Oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
+	code2, out, errs2 := Oracle(t, "gate", "--root", dir, "--threshold", "90", "--html", page)
 	os.Unsetenv("GITHUB_ACTIONS")
+	var detected, scored int
+	if first, _, _ := strings.Cut(out, "\n"); strings.Contains(first, "% (") {
+		fmt.Sscanf(first[strings.Index(first, "% (")+2:], "(%d/%d)", &detected, &scored)
+	}
+	if fromCache := fmt.Sprintf("oracle gate: %d of %d mutants from the cache", len(r.Mutants), len(r.Mutants)); code2 != code || !strings.Contains(errs2, fromCache) ||
+		scored == 0 || 100*float64(detected)/float64(scored) != r.Score {
+		t.Errorf("second run: exit %d, %d/%d detected (first: exit %d, score %.1f), want %q on stderr:\n%s%s", code2, detected, scored, code, r.Score, fromCache, out, errs2)
+	}
 	if !strings.Contains(out, "\n::error file=src/shipping.ts,line=3::oracle gate FAIL: survived mutant CallStatementRemoval in src/shipping.ts#ship: no related test fails on it (file score ") ||
 		!strings.Contains(out, "\n::error file=src/shipping.ts,line=4::oracle gate FAIL: survived mutant EqualityOperator") {
 		t.Errorf("no annotation for each survivor in GitHub Actions:\n%s", out)
@@ -190,15 +207,9 @@ func TestGateEndToEnd(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "oracle.yaml"))
 
-	// The cache: the same change again runs nothing; a changed related test
-	// file runs its mutants again; --no-cache runs everything.
-	code2, again, _ := gateRun("--threshold", "90")
-	if code2 != code || again.Cached != len(r.Mutants) || again.Score != r.Score {
-		t.Errorf("second run: exit %d, %d of %d cached, score %.1f (first %.1f)", code2, again.Cached, len(r.Mutants), again.Score, r.Score)
-	}
-	if _, fresh, _ := gateRun("--threshold", "90", "--no-cache"); fresh.Cached != 0 {
-		t.Errorf("--no-cache: %d cached", fresh.Cached)
-	}
+	// The cache: the same change again runs nothing (the text run above); a
+	// changed related test file runs its mutants again; --no-cache runs
+	// everything (the shards above).
 	WriteFiles(t, dir, map[string]string{"test/shipping.test.ts": "import { expect, it } from \"vitest\";\nimport { ship } from \"../src/shipping\";\n" +
 		"it(\"ships free over 50\", async () => {\n  expect(await ship(1, 100)).toBe(0);\n  expect(await ship(2, 50)).toBe(5);\n});\n"})
 	// The edit is not committed: the change as committed is refused, the

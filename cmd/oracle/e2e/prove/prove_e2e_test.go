@@ -75,21 +75,10 @@ type proveTextWant struct {
 const proveIndex = "src/server/index.ts"
 
 var proveCases = []proveCase{
-	// The code as it is: PASS, every run as the SPEC names it, the mutation report valid
-	// against the published schema.
-	{name: "as it is", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
-		json: &proveWant{code: 0, verdict: "PASS", baseline: "passed",
-			runs: "baseline=passed red-first=killed flag-inverted=killed flag-always-set=killed " +
-				"preserve-removed:selectTargets=killed preserve-moved-under-guard:selectTargets=killed " +
-				"preserve-removed:resolveSettings=killed preserve-moved-under-guard:resolveSettings=killed " +
-				"preserve-removed:extractMetadata=killed preserve-moved-under-guard:extractMetadata=killed " +
-				"preserve-removed:updateRecord=killed preserve-moved-under-guard:updateRecord=killed",
-			stale: "no oracle is committed", report: true}},
-	// The guard deleted (what TestApplyThenProve then applies): FAIL on the implementation,
-	// naming the wrapped call.
-	{name: "guard deleted", sample: "pipeline", ticket: "tickets/PROJ-142.yaml",
-		edits: []fileEdit{{proveIndex, breakings[0].old, breakings[0].new}},
-		json:  &proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "enrichItem", baseline: "failed"}},
+	// (The code as it is, PASS with every run as the SPEC names it and a
+	// valid mutation report, and the guard deleted, FAIL naming the wrapped
+	// call, are asPassing and guardDeleted: TestProveBatchedEqualsIsolated
+	// checks them on its batched proves of the same code.)
 	// A guard that also swallows the preserved write: FAIL on the implementation, naming the
 	// call, with a fresh vitest process per run (the other rows use the default, long-lived
 	// runner).
@@ -121,6 +110,51 @@ var proveCases = []proveCase{
 		json: &proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "quote", baseline: "failed"}},
 }
 
+// asPassing is what prove --json says of the pipeline's ticket on the code
+// as it is: PASS, every run as the SPEC names it, the mutation report valid
+// against the published schema (TestProveBatchedEqualsIsolated's batched
+// prove of it).
+var asPassing = proveWant{code: 0, verdict: "PASS", baseline: "passed",
+	runs: "baseline=passed red-first=killed flag-inverted=killed flag-always-set=killed " +
+		"preserve-removed:selectTargets=killed preserve-moved-under-guard:selectTargets=killed " +
+		"preserve-removed:resolveSettings=killed preserve-moved-under-guard:resolveSettings=killed " +
+		"preserve-removed:extractMetadata=killed preserve-moved-under-guard:extractMetadata=killed " +
+		"preserve-removed:updateRecord=killed preserve-moved-under-guard:updateRecord=killed",
+	stale: "no oracle is committed", report: true}
+
+// guardDeleted is what prove --json says with the guard deleted (breakings[0],
+// what TestApplyThenProve then applies): FAIL on the implementation, naming
+// the wrapped call (TestProveBatchedEqualsIsolated's batched prove of it).
+var guardDeleted = proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "enrichItem", baseline: "failed"}
+
+// checkProve checks a prove --json document (exit code, document, standard
+// error) against w; the report (w.report) is the caller's to validate.
+func checkProve(t *testing.T, w proveWant, code int, r proveResult, errs string) {
+	t.Helper()
+	if code != w.code || r.Verdict != w.verdict || len(r.Operations) != 1 {
+		t.Fatalf("want exit %d %s with one operation; got exit %d %s %+v\n%s", w.code, w.verdict, code, r.Verdict, r.Operations, errs)
+	}
+	op := r.Operations[0]
+	if op.Attribution != w.attribution || !strings.Contains(op.Reason, w.reason) {
+		t.Errorf("want [%s] with a reason naming %q; got [%s] %q", w.attribution, w.reason, op.Attribution, op.Reason)
+	}
+	if w.baseline != "" && (len(op.Runs) == 0 || op.Runs[0].Name != "baseline" || op.Runs[0].Outcome != w.baseline) {
+		t.Errorf("want the baseline %s; runs %+v", w.baseline, op.Runs)
+	}
+	if w.runs != "" {
+		var names []string
+		for _, run := range op.Runs {
+			names = append(names, run.Name+"="+run.Outcome)
+		}
+		if got := strings.Join(names, " "); got != w.runs {
+			t.Errorf("runs:\n got  %s\n want %s", got, w.runs)
+		}
+	}
+	if !strings.Contains(op.Stale, w.stale) {
+		t.Errorf("stale note: %q, want %q", op.Stale, w.stale)
+	}
+}
+
 // TestProveCases runs prove end to end on each proveCase, one copy per sample, and checks
 // what it says; and that prove leaves the checkout as it found it.
 func TestProveCases(t *testing.T) {
@@ -147,28 +181,7 @@ func TestProveCases(t *testing.T) {
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
 				}
-				if code != w.code || r.Verdict != w.verdict || len(r.Operations) != 1 {
-					t.Fatalf("want exit %d %s with one operation; got exit %d %s %+v\n%s", w.code, w.verdict, code, r.Verdict, r.Operations, errs)
-				}
-				op := r.Operations[0]
-				if op.Attribution != w.attribution || !strings.Contains(op.Reason, w.reason) {
-					t.Errorf("want [%s] with a reason naming %q; got [%s] %q", w.attribution, w.reason, op.Attribution, op.Reason)
-				}
-				if w.baseline != "" && (len(op.Runs) == 0 || op.Runs[0].Name != "baseline" || op.Runs[0].Outcome != w.baseline) {
-					t.Errorf("want the baseline %s; runs %+v", w.baseline, op.Runs)
-				}
-				if w.runs != "" {
-					var names []string
-					for _, run := range op.Runs {
-						names = append(names, run.Name+"="+run.Outcome)
-					}
-					if got := strings.Join(names, " "); got != w.runs {
-						t.Errorf("runs:\n got  %s\n want %s", got, w.runs)
-					}
-				}
-				if !strings.Contains(op.Stale, w.stale) {
-					t.Errorf("stale note: %q, want %q", op.Stale, w.stale)
-				}
+				checkProve(t, *w, code, r, errs)
 				if w.report {
 					ValidateReport(t, report)
 				}
@@ -216,9 +229,13 @@ func applyEdits(t *testing.T, dir string, edits []fileEdit) {
 
 // TestApplyThenProve: an unguarded function (which fails prove: a row of
 // TestProveCases) passes after apply; apply is idempotent, and --dry-run
-// writes nothing.
+// writes nothing. After apply the checkout is the sample as it is, every
+// file the same (its tree hashes the same as before the guard was deleted),
+// on which prove passes: TestProveBatchedEqualsIsolated's prove of the
+// sample as it is (asPassing) checks that (this test proved it again).
 func TestApplyThenProve(t *testing.T) {
 	dir := CopySample(t, "pipeline", V4(t).NodeModules)
+	sample := TreeHash(t, dir)
 	index := filepath.Join(dir, "src/server/index.ts")
 	guarded, _ := os.ReadFile(index)
 	b := breakings[0] // guard deleted
@@ -245,9 +262,8 @@ func TestApplyThenProve(t *testing.T) {
 		t.Fatalf("apply is not idempotent: exit %d\n%s", code, out)
 	}
 
-	code, r, _ := proveJSON(t, dir)
-	if code != 0 || r.Verdict != "PASS" {
-		t.Fatalf("after apply: exit %d %s %+v", code, r.Verdict, r.Operations)
+	if TreeHash(t, dir) != sample {
+		t.Fatal("after apply, the checkout is not the sample as it is (which proves PASS)")
 	}
 }
 
@@ -331,27 +347,53 @@ func TestProveInterrupted(t *testing.T) {
 // and the JSON says where the time went (this was
 // TestProveConcurrencyDeterministic, which ran the --concurrency 1 prove
 // the batched one here is).
+//
+// The batched proves of the code as it is and with the guard deleted are
+// also TestProveCases' rows of that code (asPassing, with --report, and
+// guardDeleted), and leave the checkout as they found it; and, with
+// TMPDIR a directory of the test's, the first prove (as it is) leaves
+// nothing there and sweeps at once a sandbox a killed prove left (this was
+// TestProveTempDirectory's prove).
 func TestProveBatchedEqualsIsolated(t *testing.T) {
 	dir := CopySample(t, "pipeline", V4(t).NodeModules)
+	svc := CopySample(t, "services", V4(t).NodeModules)
+	report := filepath.Join(t.TempDir(), "report.json")
+	tmp := t.TempDir()
+	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
+	stale := filepath.Join(tmp, "oracle-prove-killed")
+	os.MkdirAll(filepath.Join(stale, "repo"), 0o755)
+	os.WriteFile(filepath.Join(stale, ".oracle-sandbox-owner"), []byte("pid 999999999\nstart x\n"), 0o644)
+	t.Setenv("TMPDIR", tmp) // every t.TempDir of the test is made above
 	index := filepath.Join(dir, "src/server/index.ts")
 	orig, _ := os.ReadFile(index)
-	doc := func(extra ...string) (string, map[string]any) {
-		return proveDocOf(t, dir, "tickets/PROJ-142.yaml", extra...)
-	}
 	cases := []struct{ name, old, new string }{{"as it is", "", ""}}
 	for _, b := range breakings {
 		cases = append(cases, struct{ name, old, new string }{b.name, b.old, b.new})
 	}
 	for _, c := range cases {
 		os.WriteFile(index, bytes.Replace(orig, []byte(c.old), []byte(c.new), 1), 0o644)
+		before := TreeHash(t, dir)
 		var batched string
 		var tb map[string]any
-		if c.old == "" {
-			batched, tb = proveConcurrency(t, dir)
-		} else {
-			batched, tb = doc()
+		switch c.name {
+		case "as it is":
+			d, timings, code, errs := proveConcurrency(t, dir, tmp, report)
+			checkProve(t, asPassing, code, proveResultOf(t, d), errs)
+			ValidateReport(t, report)
+			batched, tb = docText(d, "seconds", "aloneWhy"), timings
+		case guardDeletedName:
+			d, timings, code, errs := proveDoc(t, dir, "tickets/PROJ-142.yaml", "1")
+			checkProve(t, guardDeleted, code, proveResultOf(t, d), errs)
+			batched, tb = docText(d, "seconds", "aloneWhy"), timings
+		default:
+			batched, tb = proveDocOf(t, dir, "tickets/PROJ-142.yaml")
 		}
-		isolated, ti := doc("--isolate")
+		if c.name == "as it is" || c.name == guardDeletedName {
+			if after := TreeHash(t, dir); after != before {
+				t.Errorf("%s: prove changed the checkout", c.name)
+			}
+		}
+		isolated, ti := proveDocOf(t, dir, "tickets/PROJ-142.yaml", "--isolate")
 		if batched != isolated {
 			t.Errorf("%s: batched differs from isolated:\n%s\n--- isolated:\n%s", c.name, batched, isolated)
 		}
@@ -363,9 +405,8 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 		}
 	}
 	// The class-based sample, whose fixture uses a real (sql.js) database.
-	svc := CopySample(t, "services", V4(t).NodeModules)
 	for _, ticket := range methodTickets {
-		d, tb, code := proveDoc(t, svc, ticket, "1")
+		d, tb, code, _ := proveDoc(t, svc, ticket, "1")
 		// The three tickets prove PASS (this was the start of
 		// TestMethodsApplyThenProve, which proved them the same way).
 		if code != 0 || d["verdict"] != "PASS" {
@@ -382,18 +423,34 @@ func TestProveBatchedEqualsIsolated(t *testing.T) {
 	}
 }
 
+// guardDeletedName is breakings[0]'s name, the breaking guardDeleted says
+// what prove gives on.
+const guardDeletedName = "guard deleted"
+
+// proveResultOf is a prove document read as proveResult.
+func proveResultOf(t *testing.T, d map[string]any) proveResult {
+	t.Helper()
+	b, _ := json.Marshal(d)
+	var r proveResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // proveDocOf is prove --json of ticket in dir, one mutant at a time, without
 // what differs from run to run (seconds, timings: returned apart) and
 // without why a mutant ran alone (every one does with --isolate).
 func proveDocOf(t *testing.T, dir, ticket string, extra ...string) (string, map[string]any) {
 	t.Helper()
-	d, timings, _ := proveDoc(t, dir, ticket, "1", extra...)
+	d, timings, _, _ := proveDoc(t, dir, ticket, "1", extra...)
 	return docText(d, "seconds", "aloneWhy"), timings
 }
 
 // proveDoc is prove --json --timings --concurrency conc of ticket in dir:
-// the document without its timings, the timings and the exit code.
-func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[string]any, map[string]any, int) {
+// the document without its timings, the timings, the exit code and the
+// standard error.
+func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[string]any, map[string]any, int, string) {
 	t.Helper()
 	args := append([]string{"prove", "--json", "--timings", "--concurrency", conc, "--root", dir, filepath.Join(dir, ticket)}, extra...)
 	code, out, errs := Oracle(t, args...)
@@ -403,7 +460,7 @@ func proveDoc(t *testing.T, dir, ticket, conc string, extra ...string) (map[stri
 	}
 	timings, _ := d["timings"].(map[string]any)
 	delete(d, "timings")
-	return d, timings, code
+	return d, timings, code, errs
 }
 
 // docText is a prove document indented, without the runs' fields named.
@@ -422,15 +479,24 @@ func docText(d map[string]any, fields ...string) string {
 }
 
 // proveConcurrency proves the sample's ticket in dir with --concurrency 1
-// and 2: the same document, run for run (seconds aside), and timings that
-// say where the time went. It returns what proveDocOf returns for the
-// --concurrency 1 prove.
-func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
+// (and --report report) and 2: the same document, run for run (seconds
+// aside), and timings that say where the time went. TMPDIR is tmp, where a
+// killed prove's sandbox waits: the first prove sweeps it and leaves nothing.
+// It returns the --concurrency 1 prove's document (without its timings), its
+// timings, exit code and standard error.
+func proveConcurrency(t *testing.T, dir, tmp, report string) (map[string]any, map[string]any, int, string) {
 	t.Helper()
-	d1, t1, code1 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "1")
-	d2, t2, code2 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "2")
+	d1, t1, code1, errs1 := proveDoc(t, dir, "tickets/PROJ-142.yaml", "1", "--report", report)
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in $TMPDIR after prove: %v", names)
+	}
+	d2, t2, code2, _ := proveDoc(t, dir, "tickets/PROJ-142.yaml", "2")
 	if code1 != 0 || code2 != 0 {
-		t.Fatalf("--concurrency 1, 2: exit %d, %d", code1, code2)
+		t.Fatalf("--concurrency 1, 2: exit %d, %d\n%s", code1, code2, errs1)
 	}
 	if one, two := docText(d1, "seconds"), docText(d2, "seconds"); one != two {
 		t.Errorf("--concurrency 2 differs from 1:\n%s\n---\n%s", two, one)
@@ -460,34 +526,17 @@ func proveConcurrency(t *testing.T, dir string) (string, map[string]any) {
 	if code, _, errs := Oracle(t, "prove", "--concurrency", "0", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 2 || !strings.Contains(errs, "--concurrency") {
 		t.Errorf("--concurrency 0: exit %d, %s", code, errs)
 	}
-	return docText(d1, "seconds", "aloneWhy"), t1
+	return d1, t1, code1, errs1
 }
 
-// TestProveTempDirectory: after a prove nothing is left in the system's temp
-// directory (the sandbox, the runner's files and vitest's $TMPDIR/<id>/ssr
-// all live inside the sandbox); a sandbox left by a killed prove is swept by
-// the next at once; a TMPDIR that does not exist is an environment error.
+// TestProveTempDirectory: a TMPDIR that does not exist is an environment
+// error. (That after a prove nothing is left in the system's temp directory,
+// and that a sandbox left by a killed prove is swept by the next at once,
+// TestProveBatchedEqualsIsolated checks on its first prove.)
 func TestProveTempDirectory(t *testing.T) {
 	dir := CopySample(t, "pipeline", V4(t).NodeModules)
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	// What a SIGKILLed prove leaves: a sandbox whose owner process is gone.
-	stale := filepath.Join(tmp, "oracle-prove-killed")
-	os.MkdirAll(filepath.Join(stale, "repo"), 0o755)
-	os.WriteFile(filepath.Join(stale, ".oracle-sandbox-owner"), []byte("pid 999999999\nstart x\n"), 0o644)
-	code, r, errs := proveJSON(t, dir)
-	if code != 0 || r.Verdict != "PASS" {
-		t.Fatalf("exit %d %s\n%s", code, r.Verdict, errs)
-	}
-	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("left in $TMPDIR after prove: %v", names)
-	}
-	t.Setenv("TMPDIR", filepath.Join(tmp, "does-not-exist"))
-	code, _, errs = Oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "does-not-exist"))
+	code, _, errs := Oracle(t, "prove", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml"))
 	if code != ExitError || !strings.Contains(errs, "environment") || !strings.Contains(errs, "does-not-exist") {
 		t.Errorf("a missing TMPDIR: exit %d, want 3 (environment)\n%s", code, errs)
 	}
