@@ -211,6 +211,23 @@ function note(env, line) {
   } catch {}
 }
 const config = worker?.config;
+// process's own functions as the harness starts: a test that replaces one
+// (process.cwd = () => "C:\\w", pathe's "on Windows" tests) and restores it
+// only when its assertions pass leaves it replaced once a variant fails
+// it, for every block after; each block starts with them restored, as a
+// run of the test file alone starts with them.
+const procFns = new Map();
+for (const k of proc ? Reflect.ownKeys(proc) : []) {
+  const d = Reflect.getOwnPropertyDescriptor(proc, k);
+  if (d && "value" in d && typeof d.value === "function") procFns.set(k, d.value);
+}
+function restoreProcess() {
+  for (const [k, f] of procFns) {
+    try {
+      if (Reflect.get(proc, k) !== f) Reflect.set(proc, k, f);
+    } catch {}
+  }
+}
 // Under a config that runs suites concurrently, the variants still run one
 // after the other (they share the switch). Only then: on vitest 5 a batch
 // of describe.sequential blocks is not read (its mutants run alone).
@@ -323,6 +340,7 @@ func harnessVariant(b *strings.Builder) {
   note(%q, "collect " + i);
   if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
   beforeAll(() => {
+    restoreProcess();
     Reflect.set(globalThis, %q, v);
     hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
     hits.hit = false;

@@ -160,3 +160,60 @@ func TestDescribeBodyThrowsBatchReal(t *testing.T) {
 		t.Errorf("aloneWhy %s\nwant     %s", got, want)
 	}
 }
+
+// A module that reads process.cwd(), and tests that, as pathe's, replace
+// process.cwd in a test and put it back only when their assertions pass,
+// and name a path from the cwd read while vitest collects.
+const cwdSrc = `export function rel(p: string): string {
+  const cwd = process.cwd();
+  return p.startsWith(cwd + "/") ? p.slice(cwd.length + 1) : p;
+}
+`
+
+const cwdTest = `import { describe, expect, it, vi } from "vitest";
+import { rel } from "./rel";
+
+describe("rel", () => {
+  const here = process.cwd();
+  it("on another cwd", () => {
+    const cwd = process.cwd;
+    process.cwd = vi.fn(() => "/w");
+    expect(rel("/w/a")).toBe("a");
+    process.cwd = cwd;
+  });
+  it("relative to here", () => {
+    expect(rel(here + "/x")).toBe("x");
+  });
+  it("keeps others", () => {
+    expect(rel("/elsewhere/x")).toBe("/elsewhere/x");
+  });
+});
+`
+
+// TestProcessRestoredBatchReal: a variant that fails a test before the test
+// puts process.cwd back leaves it replaced; each block of the batch starts
+// with process's own functions as the harness found them, as a run of the
+// file alone does. Before, the next variants saw the replaced cwd: a
+// mutant no test can tell from the original was "killed" (pathe's
+// src/_path.ts: 21 false kills of 539, each a survivor by hand).
+func TestProcessRestoredBatchReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/rel.ts": cwdSrc, "src/rel.test.ts": cwdTest})
+	ms := textMutants(t, "src/rel.ts", cwdSrc, [][3]string{
+		{"killer", "cwd.length + 1", "cwd.length + 2"},
+		{"same", `p.startsWith(cwd + "/")`, "p.startsWith(cwd)"},
+	})
+	run := func(l Lab) *Result {
+		l.Coverage = true // as the gate runs it
+		res, _ := labRun(t, repo, "", l, []string{"src/rel.test.ts"}, ms)
+		return res
+	}
+	batched := run(Lab{})
+	isolated := run(Lab{Isolate: true})
+	if got, want := outcomesOnly(isolated), "test:killer=killed test:same=survived"; got != want {
+		t.Fatalf("isolated: %s\nwant      %s", got, want)
+	}
+	if got, want := summarize(batched), "test:killer=killed/batched test:same=survived/batched"; got != want {
+		t.Errorf("batched: %s\nwant     %s\n%s", got, want, details(batched))
+	}
+}
