@@ -82,6 +82,14 @@ func TestGateReadOnlyCheckout(t *testing.T) {
 		// The checkout is another user's: git needs to be told to trust it.
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*")
 	if os.Geteuid() == 0 {
+		// Another user reaches vitest through the node_modules link: every
+		// directory above it must let others pass (a checkout cloned into
+		// a `mktemp -d` directory, mode 0700, does not).
+		for d := nm; d != filepath.Dir(d); d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+				t.Skipf("%s is not open to other users (mode %v): the read-only run as uid 65534 cannot reach vitest; clone the repository where others can read it", d, fi.Mode().Perm())
+			}
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	} else {
 		filepath.Walk(g.dir, func(p string, info os.FileInfo, err error) error {
