@@ -80,7 +80,6 @@ type heard struct {
 	sel      *block
 	took     time.Duration
 	timed    bool
-	noLoad   bool // noLoadNote
 }
 
 // title is the block's describe title.
@@ -761,7 +760,7 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 			}
 		case strings.HasPrefix(m, noLoadNote):
 			if bl := at(strings.TrimPrefix(m, noLoadNote)); bl != nil {
-				bl.heard.noLoad = true
+				bl.heard.tests = nil // what it registered before its load threw (read above)
 			}
 		case strings.HasPrefix(m, slowNote):
 			if bl := at(strings.TrimPrefix(m, slowNote)); bl != nil {
@@ -776,11 +775,6 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 					}
 				}
 			}
-		}
-	}
-	for _, bl := range blocks {
-		if bl.heard.noLoad {
-			bl.heard.tests = nil // what it registered before its load threw
 		}
 	}
 	return preloaded
