@@ -34,15 +34,17 @@ export function greet(name: string): string {
 `
 
 // selectTest is its test file: each test appends its name to the log at
-// logPath when it runs. Eight tests reach none of the mutated code; "reads
-// the level" passes only after "configures" (which reaches none of it) ran.
+// logPath when it runs, and its afterEach hook "after". Eight tests reach
+// none of the mutated code; "reads the level" passes only after
+// "configures" (which reaches none of it) ran.
 func selectTest(logPath string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `import { appendFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { area, clamp, configure, current, greet } from "./store";
 
 const log = (n: string) => appendFileSync(%q, n + "\n");
+afterEach(() => log("after"));
 
 describe("store", () => {
 `, logPath)
@@ -157,6 +159,20 @@ func TestSelectionSkipsReal(t *testing.T) {
 		// failure, before them).
 		if ran["other"] != (5+alone)*8 || ran["area"] != 7+alone || ran["greets"] != 7+alone {
 			t.Errorf("other ran %d times (want %d), area %d, greets %d (want %d): %v", ran["other"], (5+alone)*8, ran["area"], ran["greets"], 7+alone, ran)
+		}
+		// A test a variant does not run is taken out of its block, not
+		// skipped in a hook: the test file's afterEach runs after the tests
+		// that ran and after no other (skipped one by one, each of them cost
+		// its hooks and two task updates: unjs/pathe's batches took 3.3
+		// times as long).
+		bodies := 0
+		for n, c := range ran {
+			if n != "after" {
+				bodies += c
+			}
+		}
+		if ran["after"] != bodies {
+			t.Errorf("the test file's afterEach ran %d times, its test bodies %d: a test left out of a variant's selection still ran its hooks", ran["after"], bodies)
 		}
 	})
 }
