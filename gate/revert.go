@@ -76,6 +76,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		group = st
 	}
 	accept := edit.Accepting(file, src)
+	defer accept.Close()
 	for _, u := range units {
 		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
 			continue // the change's code here has a mutant of its own

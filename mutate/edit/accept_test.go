@@ -11,6 +11,7 @@ import (
 func TestAcceptance(t *testing.T) {
 	orig := []byte("function f(a: number) {\n  if (a) save(a);\n  return a;\n}\n")
 	a := Accepting("x.ts", orig)
+	defer a.Close()
 	for _, tc := range []struct{ src, err string }{
 		{"function f(a: number) {\n  if (a) ;\n  return a;\n}\n", ""},
 		{"function f(a: number) {\n  if (a) save(a);\n  return a;\n}\n", ""},
@@ -30,6 +31,7 @@ func TestAcceptance(t *testing.T) {
 	// An original with a parse error: a mutant keeping it is not refused
 	// for it by tree-sitter (esbuild still must accept the result).
 	broken := Accepting("y.ts", []byte("function f() {\n  return 1 +;\n}\nconst x = <T,>(a: T) => a;\n"))
+	defer broken.Close()
 	if err := broken.Check([]byte("function f() {\n  return 2 +;\n}\n")); err == nil || !strings.HasPrefix(err.Error(), "esbuild: ") {
 		t.Errorf("got %v", err)
 	}

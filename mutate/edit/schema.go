@@ -144,7 +144,9 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	if hits && len(bodies) > 0 {
 		out = append(out, hitHelper...)
 	}
-	if err := Accepting(path, orig).Check(out); err != nil {
+	accept := Accepting(path, orig)
+	defer accept.Close()
+	if err := accept.Check(out); err != nil {
 		return nil, fmt.Errorf("schema of %s does not parse (%w)", path, err)
 	}
 	sc.Source = out

@@ -26,6 +26,7 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 	}
 	cands = append(cands, gateCandidates(ctx, body)...)
 	accept := edit.Accepting(path, src)
+	defer accept.Close()
 	var out []edit.Mutant
 	for _, c := range cands {
 		m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes)

@@ -100,6 +100,7 @@ func checkChunk(t testing.TB, path string, src []byte, smp *sampler) int {
 		return 0 // what esbuild does not read alone (a `declare` block, ...) is not a sample
 	}
 	accept := edit.Accepting(path, src)
+	defer accept.Close()
 	n := 0
 	check := func(what string, span [2]uint, m Mutation) {
 		smp.seen++

@@ -21,6 +21,7 @@ func Prove(t edit.Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]ed
 	c := &Context{Path: t.Path, Src: t.Src, Syn: sc.Syntax(), Scope: sc, Fn: t.Fn, Wrap: wrap, Preserves: preserves,
 		preserved: map[Node]*analyzer.Call{}}
 	accept := edit.Accepting(t.Path, t.Src)
+	defer accept.Close()
 	var out []edit.Mutant
 	visit := func(n Node, kind string) error {
 		for _, op := range Of(ProveVerb) {
