@@ -55,3 +55,47 @@ func TestGlobalOnceBatchReal(t *testing.T) {
 		t.Errorf("batched: %s\nwant     %s", got, want)
 	}
 }
+
+// A global a test sets and its afterEach resets to undefined (vercel/ai's
+// telemetry tests: globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = undefined).
+const resetSrc = `export function double(x: number): number {
+  return x * 2;
+}
+`
+
+const resetTest = `import { afterEach, expect, it } from "vitest";
+import { double } from "./double";
+
+afterEach(() => {
+  Reflect.set(globalThis, "__integrations", undefined);
+});
+
+it("doubles", () => {
+  Reflect.set(globalThis, "__integrations", [1]);
+  expect(double(2)).toBe(4);
+});
+`
+
+// TestGlobalResetBatchReal: a global the tests leave defined with the value
+// undefined holds no state: the batch's survivor is trusted there (it ran
+// alone for it before: AloneShared), as the isolated run agrees.
+func TestGlobalResetBatchReal(t *testing.T) {
+	t.Parallel()
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/double.ts": resetSrc, "src/double.test.ts": resetTest})
+	ms := textMutants(t, "src/double.ts", resetSrc, [][3]string{
+		{"plus", `x * 2`, `x + 2`}, // 2 + 2 = 4: survives these tests
+		{"three", `x * 2`, `x * 3`},
+	})
+	run := func(l Lab) *Result {
+		l.Coverage = true
+		res, _ := labRun(t, repo, "", l, []string{"src/double.test.ts"}, ms)
+		return res
+	}
+	if got, want := outcomesOnly(run(Lab{Isolate: true})), "test:plus=survived test:three=killed"; got != want {
+		t.Errorf("isolated: %s\nwant      %s", got, want)
+	}
+	batched := run(Lab{})
+	if got, want := summarize(batched), "test:plus=survived/batched test:three=killed/batched"; got != want {
+		t.Errorf("batched: %s\nwant     %s (%s)", got, want, aloneWhys(batched))
+	}
+}
