@@ -57,7 +57,9 @@ func TestGlobalOnceBatchReal(t *testing.T) {
 }
 
 // A global a test sets and its afterEach resets to undefined (vercel/ai's
-// telemetry tests: globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = undefined).
+// telemetry tests: globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = undefined),
+// and a fetch (Node 20 makes its default dispatcher on the first one, in a
+// global).
 const resetSrc = `export function double(x: number): number {
   return x * 2;
 }
@@ -70,15 +72,17 @@ afterEach(() => {
   Reflect.set(globalThis, "__integrations", undefined);
 });
 
-it("doubles", () => {
+it("doubles", async () => {
   Reflect.set(globalThis, "__integrations", [1]);
+  await fetch("http://127.0.0.1:9/").catch(() => undefined);
   expect(double(2)).toBe(4);
 });
 `
 
 // TestGlobalResetBatchReal: a global the tests leave defined with the value
-// undefined holds no state: the batch's survivor is trusted there (it ran
-// alone for it before: AloneShared), as the isolated run agrees.
+// undefined holds no state, and neither does the dispatcher Node's fetch
+// makes: the batch's survivor is trusted there (it ran alone for either
+// before: AloneShared), as the isolated run agrees.
 func TestGlobalResetBatchReal(t *testing.T) {
 	t.Parallel()
 	repo := pipelineCopy(t, "pipeline", map[string]string{"src/double.ts": resetSrc, "src/double.test.ts": resetTest})
