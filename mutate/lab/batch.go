@@ -186,6 +186,7 @@ function globalsMoved() {
 	harnessRuntime(&b, limit)
 	harnessSelect(&b)
 	harnessLoad(&b)
+	harnessPrune(&b)
 	harnessVariant(&b)
 	spec, _ := jsonString("./" + base)
 	for _, bl := range blocks {
@@ -344,10 +345,10 @@ function guard(block, i) {
 `, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, noLoadNote, runner.ReachedEnv, limitNote, edit.SchemaLoads, runner.ReachedEnv, noLoadNote)
 }
 
-// harnessVariant writes variant: the hooks that set a variant's switch,
-// count its hits, cap its time and note what it ran.
-func harnessVariant(b *strings.Builder) {
-	fmt.Fprintf(b, `// The tests a variant does not run are taken out of its block before they
+// harnessPrune writes prune and bail: the tests a variant does not run
+// taken out of its block, or marked skipped.
+func harnessPrune(b *strings.Builder) {
+	b.WriteString(`// The tests a variant does not run are taken out of its block before they
 // start, not skipped one by one in a hook: each skipped test cost its
 // hooks, a context and two task updates sent to vitest's main process, for
 // hundreds of tests per variant (unjs/pathe: 196,000 of a batch's 214,000
@@ -372,7 +373,13 @@ function bail(s) {
     if (!isSuite(t)) t.result = { state: "skip" };
   }
 }
-function variant(i, v, k) {
+`)
+}
+
+// harnessVariant writes variant: the hooks that set a variant's switch,
+// count its hits, cap its time and note what it ran.
+func harnessVariant(b *strings.Builder) {
+	fmt.Fprintf(b, `function variant(i, v, k) {
   let failed = false;
   let start = 0;
   // The block's suite (its beforeAll's argument: the first up to vitest 4,

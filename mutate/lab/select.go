@@ -15,7 +15,9 @@ import (
 // block): the tests that reached each key. A test that never reached the
 // statement runs the variant exactly as the original, so a variant need
 // only run the tests that reached its key; the others are skipped in its
-// block (a beforeEach that calls the test context's skip()).
+// block: taken out of it in its beforeAll, before vitest lists what to run
+// (a beforeEach that calls the test context's skip() is the fallback where
+// the hook is not given the block's suite).
 //
 // A test may depend on state a skipped earlier test left, so a kill under a
 // selection is real only when the same selection passes on the original
