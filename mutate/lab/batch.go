@@ -363,6 +363,20 @@ const isSuite = (x) => x !== null && typeof x === "object" && x.type === "suite"
 function prune(s, keep) {
   s.tasks = s.tasks.filter((t) => (isSuite(t) ? (prune(t, keep), t.tasks.length > 0) : keep(t)));
 }
+const firstTest = (s) => s.tasks.reduce((f, t) => f ?? (isSuite(t) ? firstTest(t) : t), null);
+const keeps = (s, keep) => s.tasks.some((t) => (isSuite(t) ? keeps(t, keep) : keep(t)));
+// select: prune to the tests keep keeps; where it keeps none (a baseline
+// whose key has no selection), the block keeps its first test, skipped: a
+// block with no test is a suite vitest fails ("No test found in suite").
+function select(s, keep) {
+  if (keeps(s, keep)) return prune(s, keep);
+  const first = firstTest(s);
+  prune(s, (t) => t === first);
+  if (first) {
+    first.mode = "skip";
+    first.result = { state: "skip" };
+  }
+}
 function bail(s) {
   for (const t of isSuite(s) ? s.tasks : []) {
     if (t.result) {
@@ -409,7 +423,7 @@ func harnessVariant(b *strings.Builder) {
     hits.ran = false;
     if (i === 0) covered(covOut);
     sel = k > 0 ? selection(i, v, k) : null;
-    if (sel !== null && own) prune(own, (t) => sel.has(keyOf(t)));
+    if (sel !== null && own) select(own, (t) => sel.has(keyOf(t)));
     note(%q, "start " + i);
   });
   afterAll(() => {

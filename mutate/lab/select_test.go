@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -303,4 +304,38 @@ func TestSelectionLeftStateReal(t *testing.T) {
 			t.Errorf("same: batched %v, alone because %q; want alone: %s", r.Batched, r.AloneWhy, AloneSelection)
 		}
 	})
+}
+
+// TestHarnessEmptySelectionReal: a baseline block whose key has no
+// selection (no test reached the key: here no schema records one) keeps
+// one test, skipped, where the rest are taken out: a block emptied of its
+// tests is a suite vitest fails ("No test found in suite"), and the harness
+// file with it.
+func TestHarnessEmptySelectionReal(t *testing.T) {
+	t.Parallel()
+	repo := pipelineCopy(t, "pipeline", map[string]string{"src/two.test.ts": `import { describe, expect, it } from "vitest";
+describe("two", () => {
+  it("one", () => { expect(1).toBe(1); });
+  it("two", () => { expect(2).toBe(2); });
+});
+`})
+	blocks := []*block{{n: 0}, {n: 1, key: 1}, {n: 2}}
+	h := "src/" + HarnessPrefix + "two.test.ts"
+	if err := os.WriteFile(filepath.Join(repo, h), harness("two.test.ts", blocks, 10*time.Second), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.New().Run(context.Background(), runner.Spec{Dir: repo, TestFile: h, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range r.Tests {
+		got = append(got, tc.Name+"="+string(tc.Status))
+	}
+	want := "oracle-variant-0-0 two one=passed oracle-variant-0-0 two two=passed " +
+		"oracle-variant-1-0 two one=skipped oracle-variant-1-0 two two=skipped " +
+		"oracle-variant-2-0 two one=passed oracle-variant-2-0 two two=passed"
+	if r.FileFailed || r.FileMessage != "" || strings.Join(got, " ") != want {
+		t.Errorf("file failed %v %q, tests:\n%s\nwant\n%s", r.FileFailed, r.FileMessage, strings.Join(got, " "), want)
+	}
 }
