@@ -34,6 +34,10 @@ const (
 	// batch (vitest's "Unhandled Rejection"): the run failed, and which
 	// variant raised it the batch cannot tell.
 	AloneBatchUnhandled = "an unhandled error in the batch"
+	// AloneOverlap: the batch's blocks did not run one after the other
+	// (a config that runs suites concurrently, in a way the harness does not
+	// undo): its variants shared the switch, and nothing of it is read.
+	AloneOverlap = "the batch's variants ran at the same time"
 	// AloneBaselineFailed: the original code, run first in the batch, failed.
 	AloneBaselineFailed = "the batch's baseline failed"
 	// AloneClosingFailed: the original code, run last in the batch, failed:

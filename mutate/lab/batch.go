@@ -109,6 +109,9 @@ const (
 	// selNote: variant i ran only the tests of its selection, whose
 	// baseline is block j ("oracle-sel-i-j"; select.go).
 	selNote = "oracle-sel-"
+	// overlapNote: a block started while another was running: the variants
+	// did not run one after the other (they share the switch).
+	overlapNote = "oracle-overlap"
 )
 
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
@@ -253,9 +256,13 @@ function restoreProcess() {
   }
 }
 // Under a config that runs suites concurrently, the variants still run one
-// after the other (they share the switch). Only then: on vitest 5 a batch
-// of describe.sequential blocks is not read (its mutants run alone).
-const suite = config?.sequence?.concurrent && describe.sequential ? describe.sequential : describe;
+// after the other (they share the switch): describe.sequential up to vitest
+// 4, a describe with { concurrent: false } from 5 (which has no
+// describe.sequential: plain describe blocks ran at the same time there).
+const suite = !config?.sequence?.concurrent ? describe : describe.sequential ?? ((name, fn) => describe(name, { concurrent: false }, fn));
+// The block running now (-1: none): a block that starts while another runs
+// (variants run concurrently after all) notes it, and the batch is not read.
+let running = -1;
 const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
 let loadMost = 0;
 // The variants whose code ran while the file loaded (ranAllNote).
@@ -412,6 +419,8 @@ func harnessVariant(b *strings.Builder) {
   note(%q, "collect " + i);
   if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
   beforeAll(function () {
+    if (running !== -1) note(%q, %q);
+    running = i;
     own = [...arguments].find(isSuite) ?? null;
     restoreProcess();
     Reflect.set(globalThis, %q, v);
@@ -427,6 +436,7 @@ func harnessVariant(b *strings.Builder) {
     note(%q, "start " + i);
   });
   afterAll(() => {
+    running = -1;
     Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
     globalsMoved();
@@ -469,7 +479,7 @@ func harnessVariant(b *strings.Builder) {
   vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
   vi.resetModules();
 }
-`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
+`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, runner.ReachedEnv, overlapNote, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
 }
 
 func jsonString(s string) (string, error) {
@@ -740,10 +750,13 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 // says; false (and nothing recorded) when the batch cannot be trusted
 // (batchTrusted). Each task left undecided gets why it runs alone.
 func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
-	preloaded := readBlocks(r, b.blocks)
+	preloaded, overlapped := readBlocks(r, b.blocks)
 	first, last := b.blocks[0], b.blocks[len(b.blocks)-1]
-	if !batchTrusted(r, first.heard.tests, last.heard.tests) {
+	if overlapped || !batchTrusted(r, first.heard.tests, last.heard.tests) {
 		w := untrustedWhy(r, first.heard.tests, last.heard.tests)
+		if overlapped {
+			w = AloneOverlap
+		}
 		for _, bl := range b.blocks {
 			if bl.task != nil {
 				bl.task.why = w
@@ -787,7 +800,8 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 // a variant changed the realm's globals: a variant that passes may pass
 // only because that instance's load-time code is the original's, or
 // because an earlier variant left the global it would have set.
-func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
+// overlapped: a block started while another ran (overlapNote).
+func readBlocks(r runner.Result, blocks []*block) (preloaded, overlapped bool) {
 	byTitle := map[string]*block{}
 	for _, bl := range blocks {
 		bl.heard = heard{variant: variant{ran: map[string]bool{}}}
@@ -812,6 +826,8 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 		switch {
 		case m == preloadNote, m == globalsNote:
 			preloaded = true
+		case m == overlapNote:
+			overlapped = true
 		case strings.HasPrefix(m, ranAllNote):
 			if bl := at(strings.TrimPrefix(m, ranAllNote)); bl != nil {
 				bl.heard.ranAll = true
@@ -856,7 +872,7 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded bool) {
 			}
 		}
 	}
-	return preloaded
+	return preloaded, overlapped
 }
 
 // snapshotPath is where vitest keeps the file snapshots of test file test

@@ -339,3 +339,30 @@ describe("two", () => {
 		t.Errorf("file failed %v %q, tests:\n%s\nwant\n%s", r.FileFailed, r.FileMessage, strings.Join(got, " "), want)
 	}
 }
+
+// TestOverlapRead: a batch whose blocks did not run one after the other
+// (overlapNote: a block started while another ran) is not read at all:
+// its kill (here a clean one) is not used, and the variant runs alone,
+// saying why. (vitest 5 has no describe.sequential: under a concurrent
+// config its plain describe blocks ran at the same time, and every variant
+// "survived" under another's switch.)
+func TestOverlapRead(t *testing.T) {
+	tk := &task{n: 0}
+	b := batchRun{test: "a.test.ts", blocks: selectBlocks(batchPlan{tasks: []*task{tk}}), limit: time.Minute}
+	r := runner.Result{Markers: []string{ranNote + "1\t" + `"` + variantTitle(1, 1) + ` s a"`}}
+	for _, bl := range b.blocks {
+		st := runner.TestPassed
+		if bl.task != nil {
+			st = runner.TestFailed
+		}
+		r.Tests = append(r.Tests, runner.Test{Name: bl.title() + " s a", Status: st, Phase: runner.PhaseBody})
+	}
+	if !(&Lab{}).batchRead(r, b) || tk.run == nil || tk.run.Outcome != Killed {
+		t.Fatalf("without the note: trusted, killed; got run %+v, why %q", tk.run, tk.why)
+	}
+	tk.run, tk.why = nil, ""
+	r.Markers = append(r.Markers, overlapNote)
+	if (&Lab{}).batchRead(r, b) || tk.run != nil || tk.why != AloneOverlap {
+		t.Errorf("with the overlap note: run %+v, why %q; want no run, %q", tk.run, tk.why, AloneOverlap)
+	}
+}
