@@ -47,23 +47,34 @@ func (l *Lab) confirmLoadKill(ctx context.Context, sl Slot, path string, src []b
 		}
 		return j, nil
 	}
-	if err := sl.Files.Restore(path); err != nil {
-		return j, fmt.Errorf("sandbox: %w", err)
-	}
-	orig := spec
-	orig.ReachedMarker = ""
-	o, err := l.Runner.Run(ctx, orig)
-	if werr := sl.Files.WriteFile(path, src); werr != nil && err == nil {
-		return j, fmt.Errorf("sandbox: %w", werr)
-	}
+	o, err := l.runOriginal(ctx, sl, path, src, spec, took)
 	if err != nil {
-		return j, l.fail(ctx, err)
+		return j, err
 	}
-	*took += o.Duration
 	for _, t := range o.Tests {
 		if t.Name == j.by && t.Status == runner.TestFailed {
 			return judgment{Error, LoadKillFailure + j.by + ": " + orNo(t.Failure), j.by, false, 0}, nil
 		}
 	}
 	return j, nil
+}
+
+// runOriginal runs spec (a mutant's run alone in slot sl) on the original
+// code, under the same conditions and without the marker: path is put back
+// as it was, run, and the mutant, src, written again. The run's duration is
+// added to took.
+func (l *Lab) runOriginal(ctx context.Context, sl Slot, path string, src []byte, spec runner.Spec, took *time.Duration) (runner.Result, error) {
+	if err := sl.Files.Restore(path); err != nil {
+		return runner.Result{}, fmt.Errorf("sandbox: %w", err)
+	}
+	spec.ReachedMarker = ""
+	o, err := l.Runner.Run(ctx, spec)
+	if werr := sl.Files.WriteFile(path, src); werr != nil && err == nil {
+		return o, fmt.Errorf("sandbox: %w", werr)
+	}
+	if err != nil {
+		return o, l.fail(ctx, err)
+	}
+	*took += o.Duration
+	return o, nil
 }

@@ -96,18 +96,10 @@ func (l *Lab) confirmSlow(ctx context.Context, sl Slot, path string, src []byte,
 		}
 		// As slow as vitest's own time-out again: the original's time, in
 		// the same conditions, is the measure.
-		if err := sl.Files.Restore(path); err != nil {
-			return j, fmt.Errorf("sandbox: %w", err)
-		}
-		spec.ReachedMarker = ""
-		o, err := l.Runner.Run(ctx, spec)
-		if werr := sl.Files.WriteFile(path, src); werr != nil && err == nil {
-			return j, fmt.Errorf("sandbox: %w", werr)
-		}
+		o, err := l.runOriginal(ctx, sl, path, src, spec, took)
 		if err != nil {
-			return j, l.fail(ctx, err)
+			return j, err
 		}
-		*took += o.Duration
 		orig := testTime(o.Tests, first.by)
 		if tm >= SlowFactor*orig {
 			j = judgment{Timeout, fmt.Sprintf("%s, %s passed in %s: past vitest's own time-out of %s, and %d times the original's %s or more, run the same way: the mutant made it slow", again, first.by, round(tm), first.vitest, SlowFactor, round(orig)), first.by, false, 0}
