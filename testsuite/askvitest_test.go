@@ -4,19 +4,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sync"
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/oracle-ts/oracle/callgraph"
 )
 
-// Load asks vitest for its test files and its configuration in two node
-// processes that run at the same time (each loads the config: the floor of
-// a small gate's setup): each fake below waits for the other to have
-// started, which only concurrent calls satisfy (one after the other, the
-// first gives up waiting and says so). ListTests' error wins when both fail.
-func TestLoadAsksVitestConcurrently(t *testing.T) {
+// Load asks vitest for its configuration and its test files in one node
+// process (each process loads the config: the floor of a small gate's
+// setup): the CLI's list is asked only of a vitest whose node API lists
+// nothing (older than 3), and its error is then Load's.
+func TestLoadAsksVitestOnce(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.test.ts"), []byte("import { test } from \"vitest\";\ntest(\"a\", () => {});\n"), 0o644)
 	defer func(l func(string, string) ([]string, error), c func(string, string) (*Config, error)) {
@@ -24,39 +22,33 @@ func TestLoadAsksVitestConcurrently(t *testing.T) {
 	}(listTests, readConfig)
 	cases := []struct {
 		name            string
+		listed          bool
 		listErr, cfgErr error
+		wantLists       int
 		wantErr         error
 	}{
-		{name: "both answer"},
-		{name: "the list fails", listErr: errors.New("list")},
+		{name: "the node API lists", listed: true},
+		{name: "the node API lists, the CLI would fail", listed: true, listErr: errors.New("list")},
+		{name: "an old vitest: the CLI lists", wantLists: 1},
+		{name: "an old vitest: the CLI fails", listErr: errors.New("list"), wantLists: 1, wantErr: errors.New("list")},
 		{name: "the config fails", cfgErr: errors.New("config"), wantErr: errors.New("config")},
-		{name: "both fail", listErr: errors.New("list"), cfgErr: errors.New("config")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var wg sync.WaitGroup
-			wg.Add(2)
-			started := make(chan struct{})
-			go func() { wg.Wait(); close(started) }()
-			var mu sync.Mutex
-			var alone []string
-			meet := func(who string) {
-				wg.Done()
-				select {
-				case <-started:
-				case <-time.After(20 * time.Second):
-					mu.Lock()
-					alone = append(alone, who)
-					mu.Unlock()
-				}
-			}
+			lists := 0
 			listTests = func(string, string) ([]string, error) {
-				meet("vitest list")
+				lists++
 				return []string{"a.test.ts"}, tc.listErr
 			}
 			readConfig = func(string, string) (*Config, error) {
-				meet("the config")
-				return &Config{Root: "."}, tc.cfgErr
+				if tc.cfgErr != nil {
+					return nil, tc.cfgErr
+				}
+				cfg := &Config{Root: ".", Listed: tc.listed}
+				if tc.listed {
+					cfg.Tests = []string{"a.test.ts"}
+				}
+				return cfg, nil
 			}
 			p, err := callgraph.NewProgram(root)
 			if err != nil {
@@ -64,20 +56,16 @@ func TestLoadAsksVitestConcurrently(t *testing.T) {
 			}
 			defer p.Close()
 			s, err := Load(p, Options{})
-			want := tc.wantErr
-			if tc.listErr != nil {
-				want = tc.listErr
-			}
 			switch {
-			case want == nil && err != nil:
+			case tc.wantErr == nil && err != nil:
 				t.Fatalf("Load: %v", err)
-			case want != nil && (err == nil || err.Error() != want.Error()):
-				t.Fatalf("Load: error %v, want %v", err, want)
-			case want == nil && (len(s.Tests) != 1 || s.Tests[0] != "a.test.ts"):
+			case tc.wantErr != nil && (err == nil || err.Error() != tc.wantErr.Error()):
+				t.Fatalf("Load: error %v, want %v", err, tc.wantErr)
+			case tc.wantErr == nil && !slices.Equal(s.Tests, []string{"a.test.ts"}):
 				t.Errorf("tests %v, want [a.test.ts]", s.Tests)
 			}
-			if len(alone) > 0 {
-				t.Errorf("%v waited alone: vitest list and the config were asked one after the other", alone)
+			if lists != tc.wantLists {
+				t.Errorf("vitest list asked %d times, want %d", lists, tc.wantLists)
 			}
 		})
 	}

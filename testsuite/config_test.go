@@ -178,3 +178,78 @@ func TestSuiteFollowsVitestAliases(t *testing.T) {
 		}
 	}
 }
+
+// listLayouts are configs whose test files the node API and the CLI must
+// list alike: vitest's defaults, an include and exclude of their own,
+// projects, in-source tests, and an include that reads NODE_ENV (which
+// "vitest list" sets to "test" before it loads the config, and the probe
+// must too: the runs see "test").
+var listLayouts = map[string]map[string]string{
+	"defaults": {
+		"test/a.test.ts": "import { it } from 'vitest';\nit('a', () => {});\n",
+		"src/b.spec.ts":  "import { it } from 'vitest';\nit('b', () => {});\n",
+		"src/c.ts":       "export const c = 1;\n",
+	},
+	"include and exclude": {
+		"vitest.config.ts":          "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['checks/**/*.ts'], exclude: ['checks/skip/**'] } });\n",
+		"checks/one.ts":             "import { it } from 'vitest';\nit('one', () => {});\n",
+		"checks/skip/two.ts":        "import { it } from 'vitest';\nit('two', () => {});\n",
+		"test/not-included.test.ts": "import { it } from 'vitest';\nit('x', () => {});\n",
+	},
+	"in-source": {
+		"vitest.config.ts": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { includeSource: ['src/**/*.ts'] } });\n",
+		"src/inline.ts":    "export const one = 1;\nif (import.meta.vitest) {\n  const { it } = import.meta.vitest;\n  it('one', () => {});\n}\n",
+		"src/plain.ts":     "export const two = 2;\n",
+		"test/a.test.ts":   "import { it } from 'vitest';\nit('a', () => {});\n",
+	},
+	"projects": {
+		"vitest.config.ts": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { projects: [{ test: { name: 'unit', include: ['unit/**/*.test.ts'] } }, { test: { name: 'int', include: ['int/**/*.ts'] } }] } });\n",
+		"unit/a.test.ts":   "import { it } from 'vitest';\nit('a', () => {});\n",
+		"int/b.ts":         "import { it } from 'vitest';\nit('b', () => {});\n",
+		"test/c.test.ts":   "import { it } from 'vitest';\nit('c', () => {});\n",
+	},
+	"NODE_ENV": {
+		"vitest.config.ts": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: process.env.NODE_ENV === 'test' ? ['t/**/*.spec.ts'] : ['other/**/*.ts'] } });\n",
+		"t/a.spec.ts":      "import { it } from 'vitest';\nit('a', () => {});\n",
+		"other/b.ts":       "import { it } from 'vitest';\nit('b', () => {});\n",
+	},
+}
+
+// TestConfigListsLikeCLI: the test files ReadConfig's one node process
+// gives are the ones "vitest list --filesOnly" lists (ListTests), under
+// vitest 3, 4 and 5, on every layout above; under NODE_ENV the include
+// read is the runs' (NODE_ENV=test).
+func TestConfigListsLikeCLI(t *testing.T) {
+	installs := map[string]string{
+		"vitest3": testenv.Testdata("vitest3/node_modules"),
+		"vitest4": testenv.Testdata("pipeline/node_modules"),
+		"vitest5": testenv.Testdata("vitest5/node_modules"),
+	}
+	for version, nm := range installs {
+		testenv.NeedFile(t, filepath.Join(nm, "vitest", "vitest.mjs"), "run scripts/deps")
+		for name, files := range listLayouts {
+			t.Run(version+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				root := testenv.WriteTree(t, "", files)
+				testenv.WriteTree(t, root, map[string]string{"package.json": `{"name":"x","type":"module"}`})
+				if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
+					t.Fatal(err)
+				}
+				cfg, err := ReadConfig(root, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				listed, err := ListTests(root, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cfg.Listed || len(listed) == 0 || !slices.Equal(cfg.Tests, listed) {
+					t.Errorf("the node API listed %v (listed %v), vitest list %v", cfg.Tests, cfg.Listed, listed)
+				}
+				if name == "NODE_ENV" && (!slices.Equal(cfg.Tests, []string{"t/a.spec.ts"}) || !slices.Equal(cfg.Projects[0].Include, []string{"t/**/*.spec.ts"})) {
+					t.Errorf("NODE_ENV: tests %v, include %v; want the include of NODE_ENV=test", cfg.Tests, cfg.Projects[0].Include)
+				}
+			})
+		}
+	}
+}

@@ -153,37 +153,33 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	return s, err
 }
 
-// askVitest asks the repository's vitest for its test files (ListTests) and
-// its resolved configuration (ReadConfig) at the same time: two node
-// processes that each load the config, the floor of every gate's and
-// audit's setup, in the time of the slower one. ListTests' error comes
-// first when both fail, as when they ran one after the other.
+// askVitest asks the repository's vitest for its resolved configuration
+// (ReadConfig) and its test files: one node process that loads the config
+// once, the floor of every gate's and audit's setup. A vitest whose node
+// API lists no files (older than 3) is asked for them by its CLI too
+// (ListTests, or ListAbove for a workspace's config above the repository).
 func askVitest(root, config string) ([]string, *Config, error) {
-	var cfg *Config
-	var cfgErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		cfg, cfgErr = readConfig(root, config)
-	}()
-	tests, err := listTests(root, config)
-	<-done
-	if cfgErr == nil && cfg.Above != "" {
-		// The workspace's config above the repository: vitest in the
-		// package listed without it (or failed); the list is that config's.
-		tests, err = ListAbove(root, cfg.Above)
-	}
+	cfg, err := readConfig(root, config)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfgErr != nil {
-		return nil, nil, cfgErr
+	if cfg.Listed {
+		return cfg.Tests, cfg, nil
+	}
+	var tests []string
+	if cfg.Above != "" {
+		tests, err = ListAbove(root, cfg.Above)
+	} else {
+		tests, err = listTests(root, config)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	return tests, cfg, nil
 }
 
 // listTests and readConfig are what askVitest calls (a test counts the
-// calls that overlap).
+// calls).
 var (
 	listTests  = ListTests
 	readConfig = ReadConfig

@@ -93,8 +93,17 @@ func listedFiles(out []byte) ([]listedFile, error) {
 // configScript asks vitest's node API for its resolved configuration, once
 // per gate or audit: the root, and per project its root, include, exclude,
 // includeSource, setupFiles and resolve.alias (every written form of the
-// alias comes out as one list; vite's own entries are among them).
+// alias comes out as one list; vite's own entries are among them); and the
+// test files as "vitest list --filesOnly" finds them (the same call on the
+// same instance: one node process loads the config once for both), null
+// where the API has no such call (vitest older than 3). The environment is
+// what "vitest run" sets before it loads the config (prepareVitest), as
+// the runs' driver sets it: a config that reads NODE_ENV is read as the
+// runs read it.
 const configScript = `
+process.env.TEST = "true";
+process.env.VITEST = "true";
+process.env.NODE_ENV ??= "test";
 const [root, nodeAPI, config, loader] = process.argv.slice(1);
 const { createVitest } = await import(nodeAPI);
 const ctx = await createVitest("test", { watch: false, root, ...(config ? { config } : {}), ...(loader ? { configLoader: loader } : {}) }, {}, {});
@@ -111,7 +120,10 @@ const projects = (ctx.projects ?? []).map((p) => {
   };
 });
 const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFile ?? "";
-process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects }) + "\n");
+const specs = typeof ctx.getRelevantTestSpecifications === "function" ? await ctx.getRelevantTestSpecifications([])
+  : typeof ctx.globTestSpecifications === "function" ? await ctx.globTestSpecifications([]) : null;
+const files = specs === null ? null : specs.map((s) => String(s.moduleId));
+process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects, files }) + "\n");
 await ctx.close();
 `
 
@@ -131,6 +143,12 @@ type Config struct {
 	// SetupFiles of every project, sorted.
 	SetupFiles []string
 	Projects   []Project
+	// Tests are the test files vitest runs for the repository (what
+	// "vitest list --filesOnly" lists): repo-relative, sorted, those under
+	// the repository only. Listed says vitest's node API gave them (vitest
+	// 3 and newer); without it askVitest asks the CLI (ListTests).
+	Tests  []string
+	Listed bool
 }
 
 // Project is one vitest project (a configuration without projects is one).
@@ -147,9 +165,10 @@ type Project struct {
 
 // rawConfig is what configScript prints.
 type rawConfig struct {
-	Root       string   `json:"root"`
-	ConfigFile string   `json:"configFile"`
-	SetupFiles []string `json:"setupFiles"`
+	Root       string    `json:"root"`
+	ConfigFile string    `json:"configFile"`
+	SetupFiles []string  `json:"setupFiles"`
+	Files      *[]string `json:"files"`
 	Projects   []struct {
 		Name          string   `json:"name"`
 		Root          string   `json:"root"`
@@ -288,6 +307,9 @@ func parseConfig(root, at string, out []byte) (*Config, error) {
 		return nil, &aboveError{root: root, file: raw.ConfigFile, dir: dir}
 	}
 	cfg := &Config{Root: rel(raw.Root)}
+	if raw.Files != nil {
+		cfg.Tests, cfg.Listed = repoRelative(root, *raw.Files), true
+	}
 	setup := repoRelative(root, raw.SetupFiles)
 	for _, p := range raw.Projects {
 		pr := Project{Name: p.Name, Root: rel(p.Root), Include: p.Include, Exclude: p.Exclude, IncludeSource: p.IncludeSource}
