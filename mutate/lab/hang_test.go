@@ -10,10 +10,21 @@ import (
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
-const spinSrc = `export function countTo(n: number): number {
+// spinSrc's loop waits 1 ms every 10,000 turns (Atomics.wait blocks the
+// thread, as a busy loop does, without using the core): the mutant whose
+// loop never ends is still stopped by the hit limit in a batch (100,000
+// hits: 10 waits), and confirmed at the run's wall-clock limit alone, 10 s
+// or more; a busy loop would burn a core of the test machine for all of it
+// (the killed worker's CPU is not in go test's own account), beside the
+// other packages' tests.
+const spinSrc = `const nap = new Int32Array(new SharedArrayBuffer(4));
+
+export function countTo(n: number): number {
   let i = 0;
+  let turns = 0;
   while (i < n) {
     i++;
+    if (++turns % 10000 === 0) Atomics.wait(nap, 0, 0, 1);
   }
   return i;
 }

@@ -223,7 +223,7 @@ func TestLongLivedTimeoutRestarts(t *testing.T) {
 	if res := llRun(t, r, spec); shapeOf(res) != passed {
 		t.Fatalf("baseline: %+v", res)
 	}
-	loop := strings.Replace(orig, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart, 1)
+	loop := strings.Replace(orig, bodyStart, endless+bodyStart, 1)
 	if err := os.WriteFile(filepath.Join(dir, indexTS), []byte(loop), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestLongLivedTimeoutRestarts(t *testing.T) {
 func TestLongLivedContextCancel(t *testing.T) {
 	t.Parallel()
 	dir := sandbox(t)
-	edit(t, dir, indexTS, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart)
+	edit(t, dir, indexTS, bodyStart, endless+bodyStart)
 	r := newLL(t, dir, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(8*time.Second, cancel)
@@ -290,7 +290,7 @@ func TestLongLivedCloseLeavesNoProcess(t *testing.T) {
 
 	// Close during a run whose worker spins: the worker goes too, and the run ends with
 	// ErrClosed (not a fallback that would start another vitest).
-	edit(t, dir, indexTS, bodyStart, "  while (Date.now() > 0) {}\n"+bodyStart)
+	edit(t, dir, indexTS, bodyStart, endless+bodyStart)
 	r = NewLongLived()
 	r.OnFallback = func(s Spec, reason string) { t.Errorf("fallback after Close: %s", reason) }
 	done := make(chan error, 1)

@@ -31,6 +31,12 @@ const (
 	ExitError = 3
 )
 
+// Endless is a TypeScript statement that never ends and blocks its thread
+// as a busy loop does (no event, no message, no signal handler of its own
+// runs), waiting in Atomics.wait rather than spinning: a run that hangs on
+// it until a test interrupts or kills it does not burn a core meanwhile.
+const Endless = "while (Date.now() > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);"
+
 var bin string // the oracle binary Main built
 
 // Main builds the oracle binary once for the test package, runs its tests

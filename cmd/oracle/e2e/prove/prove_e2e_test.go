@@ -296,7 +296,7 @@ func TestProveInterrupted(t *testing.T) {
 	// exit 0).
 	index := filepath.Join(dir, "src/server/index.ts")
 	src, _ := os.ReadFile(index)
-	looping := strings.Replace(string(src), "  const record = await getRecord(id);\n", "  const record = await getRecord(id);\n  while (Date.now() > 0) {}\n", 1)
+	looping := strings.Replace(string(src), "  const record = await getRecord(id);\n", "  const record = await getRecord(id);\n  "+Endless+"\n", 1)
 	if looping == string(src) {
 		t.Fatal("processItem changed: no place for the loop")
 	}
