@@ -338,10 +338,10 @@ func checkMarkerSupport(ctx context.Context, node string) error {
 	if err, ok := markerOK[node]; ok {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, node, "-e", `process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`)
-	v, _ := exec.CommandContext(ctx, node, "--version").Output()
+	// One node process: its version (for the message) and the check.
+	v, e := exec.CommandContext(ctx, node, "-e", `process.stdout.write(process.version); process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`).Output()
 	var err error
-	if e := cmd.Run(); e != nil {
+	if e != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
