@@ -20,8 +20,9 @@
 // Freshness: before each run every file in the vite module graphs is hashed and the changed
 // ones are invalidated (vitest.invalidateFile), so a mutant written between runs is
 // re-transformed, and so is the restored original. Workers are fresh per run (vitest 4+ stops
-// a pool runner when its queue is empty), so the module registry, vi.mock hoisting and
-// globalThis start from scratch as in a fresh `vitest run`.
+// a pool runner when its queue is empty; vitest 3 recycles its workers after each run, under
+// isolate: false too), so the module registry, vi.mock hoisting and globalThis start from
+// scratch as in a fresh `vitest run`. vitest 3 calls standalone() init().
 import { createHash } from "node:crypto";
 import { readFileSync, realpathSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -56,10 +57,12 @@ process.env.VITEST = "true";
 process.env.NODE_ENV ??= "test";
 
 let api;
+let vitestMajor = 0;
 try {
   const pkg = JSON.parse(readFileSync(join(vitestDir, "package.json"), "utf8"));
   const major = Number(String(pkg.version).split(".")[0]);
-  if (!(major >= 4)) fatal(true, `vitest ${pkg.version}: the long-lived runner needs vitest >= 4`);
+  if (!(major >= 3)) fatal(true, `vitest ${pkg.version}: the long-lived runner needs vitest >= 3`);
+  vitestMajor = major;
   const rel = pickExport(pkg.exports?.["./node"]) || "./dist/node.js";
   api = await import(pathToFileURL(join(vitestDir, rel)).href);
 } catch (e) {
@@ -82,6 +85,8 @@ try {
   fatal(false, "createVitest: " + msg(e));
 }
 
+// vitest 3 calls standalone() init().
+if (typeof vitest.standalone !== "function" && typeof vitest.init === "function") vitest.standalone = vitest.init.bind(vitest);
 for (const m of ["standalone", "getRelevantTestSpecifications", "runTestSpecifications", "invalidateFile"]) {
   if (typeof vitest[m] !== "function") fatal(true, `this vitest has no Vitest.${m}()`);
 }
@@ -223,6 +228,9 @@ function recordNew() {
 // between files (a config's own isolate: false) would run a module's top level once for
 // all of them. Globals are shared: the caller re-runs alone every file that does not pass.
 function jointRefusal(specs) {
+  // Checked under vitest 4 and 5 only (vitest 3.1 has no configOverride; 3.2's pools were
+  // not): under vitest 3 each file runs alone, in this process.
+  if (vitestMajor < 4) return `vitest ${vitestMajor}: joint runs need vitest >= 4`;
   if (!vitest.configOverride || typeof vitest.configOverride !== "object") return "this vitest has no configOverride";
   for (const s of specs) {
     const pool = s.project?.config?.pool;
@@ -273,6 +281,13 @@ for await (const line of rl) {
         reply({ id, type: "stale", error: "the vitest config changed: " + f });
         process.exit(0);
       }
+    }
+    if (vitestMajor < 4) {
+      // vitest 3 keeps every file of its earlier runs in its state, and a run exits 1 when
+      // any of them failed (and bail counts their failures): each run starts with none,
+      // as a fresh process does. (vitest 4 judges a run by its own files.)
+      const st = vitest.state;
+      for (const k of ["filesMap", "pathsSet", "idMap", "errorsSet", "processTimeoutCauses"]) st?.[k]?.clear?.();
     }
     const invalidated = invalidateChanged();
     // vitest caches the glob of the include patterns: a test file written since must be found.
