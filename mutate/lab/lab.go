@@ -513,7 +513,6 @@ func slowestRuns(runs []Run) []string {
 // the first task's (in order) whose run did not complete, or ctx's. After
 // an error no worker starts another mutant.
 func (l *Lab) spread(ctx context.Context, tasks []*task, timeout time.Duration) error {
-	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
 	var todo []*task
 	for _, t := range tasks {
 		if t.run == nil {
@@ -522,36 +521,27 @@ func (l *Lab) spread(ctx context.Context, tasks []*task, timeout time.Duration) 
 	}
 	errs := map[*task]error{}
 	var mu sync.Mutex
-	next, failed := 0, false
-	take := func() *task {
+	failed := false
+	l.onSlots(len(todo), func(i int) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if failed || next == len(todo) || ctx.Err() != nil {
-			return nil
+		if failed || ctx.Err() != nil {
+			return false
 		}
-		next++
-		l.progress(Event{Kind: Alone, Mutant: todo[next-1].job.Mutant.Name}) // under mu: progress is heard one at a time
-		return todo[next-1]
-	}
-	var wg sync.WaitGroup
-	for _, sl := range slots[:min(len(slots), max(len(tasks), 1))] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := take(); t != nil; t = take() {
-				run, err := l.runMutant(ctx, sl, t.id, &t.job.Mutant, t.tests, timeout, t.hit, t.why)
-				run.AloneWhy = t.why
-				mu.Lock()
-				if err == nil {
-					t.run = &run
-				}
-				errs[t] = err
-				failed = failed || err != nil
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+		l.progress(Event{Kind: Alone, Mutant: todo[i].job.Mutant.Name}) // one at a time: progress is heard so
+		return true
+	}, func(sl Slot, i int) {
+		t := todo[i]
+		run, err := l.runMutant(ctx, sl, t.id, &t.job.Mutant, t.tests, timeout, t.hit, t.why)
+		run.AloneWhy = t.why
+		mu.Lock()
+		if err == nil {
+			t.run = &run
+		}
+		errs[t] = err
+		failed = failed || err != nil
+		mu.Unlock()
+	})
 	for _, t := range tasks {
 		if errs[t] != nil {
 			return errs[t]
@@ -561,6 +551,38 @@ func (l *Lab) spread(ctx context.Context, tasks []*task, timeout time.Duration) 
 		}
 	}
 	return ctx.Err()
+}
+
+// onSlots calls do(sl, i) for every i in [0, n) that start(i) lets begin:
+// one worker per sandbox (l's own and l.More, at most n), each taking the
+// next i when its last is done. start is called one i at a time, in order;
+// once it says false no i begins, and onSlots returns when the begun ones
+// are done.
+func (l *Lab) onSlots(n int, start func(i int) bool, do func(sl Slot, i int)) {
+	slots := append([]Slot{{Root: l.Root, Files: l.Files}}, l.More...)
+	var mu sync.Mutex
+	next, stopped := 0, false
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped || next == n || !start(next) {
+			stopped = true
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	var wg sync.WaitGroup
+	for _, sl := range slots[:min(len(slots), n)] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, ok := take(); ok; i, ok = take() {
+				do(sl, i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // runMutant writes m (with its reached marker where one can be placed),
@@ -749,31 +771,10 @@ func (l *Lab) confirmAlone(ctx context.Context, res *Result, tasks []*task, join
 			}
 		}
 	}
-	roots := []string{l.Root}
-	for _, sl := range l.More {
-		roots = append(roots, sl.Root)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for _, root := range roots[:min(len(roots), len(todo))] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(todo) || ctx.Err() != nil {
-					return
-				}
-				c := todo[i]
-				c.r, c.err = l.Runner.Run(ctx, l.spec(root, c.file, bt, ""))
-			}
-		}()
-	}
-	wg.Wait()
+	l.onSlots(len(todo), func(int) bool { return ctx.Err() == nil }, func(sl Slot, i int) {
+		c := todo[i]
+		c.r, c.err = l.Runner.Run(ctx, l.spec(sl.Root, c.file, bt, ""))
+	})
 	for _, c := range todo {
 		if c.err != nil {
 			return false, l.fail(ctx, c.err)
