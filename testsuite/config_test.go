@@ -11,6 +11,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/callgraph/modules"
 	"github.com/oracle-ts/oracle/internal/testenv"
+	"github.com/oracle-ts/oracle/internal/warmnode"
 )
 
 // TestParseConfig reads what configScript prints: a plugin's log line
@@ -245,6 +246,16 @@ func TestConfigListsLikeCLI(t *testing.T) {
 				}
 				if !cfg.Listed || len(listed) == 0 || !slices.Equal(cfg.Tests, listed) {
 					t.Errorf("the node API listed %v (listed %v), vitest list %v", cfg.Tests, cfg.Listed, listed)
+				}
+				// The probe kept for the runs (warmnode) reads the same.
+				var kept *warmnode.Proc
+				warm, err := readConfigKeep(root, "", func(p *warmnode.Proc) { kept = p })
+				if err != nil || kept == nil {
+					t.Fatalf("the probe kept warm: %v, process %v", err, kept)
+				}
+				kept.Kill()
+				if !reflect.DeepEqual(warm, cfg) {
+					t.Errorf("the probe kept warm read %+v, the plain one %+v", warm, cfg)
 				}
 				if name == "NODE_ENV" && (!slices.Equal(cfg.Tests, []string{"t/a.spec.ts"}) || !slices.Equal(cfg.Projects[0].Include, []string{"t/**/*.spec.ts"})) {
 					t.Errorf("NODE_ENV: tests %v, include %v; want the include of NODE_ENV=test", cfg.Tests, cfg.Projects[0].Include)

@@ -35,6 +35,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/par"
 	"github.com/oracle-ts/oracle/internal/syntaxcheck"
+	"github.com/oracle-ts/oracle/internal/warmnode"
 )
 
 // Options select how the suite is read.
@@ -59,6 +60,11 @@ type Options struct {
 	// is parsed once. Without it the trees are dropped (the gate does not
 	// read them).
 	Syntax bool
+	// KeepWarm, when set, is handed the node process that read vitest's
+	// configuration instead of letting it exit (warmnode: the runner's
+	// long-lived driver becomes it, vitest's node API already imported);
+	// whoever it is owns the process then, and kills it when unused.
+	KeepWarm func(*warmnode.Proc)
 }
 
 // Suite is the test suite of one repository.
@@ -135,7 +141,7 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 			}
 		}
 		var err error
-		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config); err != nil {
+		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config, opts.KeepWarm); err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		if opts.Vitest.Above != "" {
@@ -158,8 +164,8 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 // once, the floor of every gate's and audit's setup. A vitest whose node
 // API lists no files (older than 3) is asked for them by its CLI too
 // (ListTests, or ListAbove for a workspace's config above the repository).
-func askVitest(root, config string) ([]string, *Config, error) {
-	cfg, err := readConfig(root, config)
+func askVitest(root, config string, keep func(*warmnode.Proc)) ([]string, *Config, error) {
+	cfg, err := readConfig(root, config, keep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +188,7 @@ func askVitest(root, config string) ([]string, *Config, error) {
 // calls).
 var (
 	listTests  = ListTests
-	readConfig = ReadConfig
+	readConfig = readConfigKeep
 )
 
 // namedBy: a config named by the test script that vitest cannot load says

@@ -18,6 +18,7 @@ import (
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
+	"github.com/oracle-ts/oracle/internal/warmnode"
 )
 
 // ListTests asks the repository's own vitest which test files it runs
@@ -104,7 +105,8 @@ const configScript = `
 process.env.TEST = "true";
 process.env.VITEST = "true";
 process.env.NODE_ENV ??= "test";
-const [root, nodeAPI, config, loader] = process.argv.slice(1);
+const [root, nodeAPI, config, loader, warmArg] = process.argv.slice(1);
+const warm = warmArg === "warm";
 const { createVitest } = await import(nodeAPI);
 const ctx = await createVitest("test", { watch: false, root, ...(config ? { config } : {}), ...(loader ? { configLoader: loader } : {}) }, {}, {});
 const list = (v) => Array.isArray(v) ? v.map(String) : [];
@@ -123,7 +125,9 @@ const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFil
 const specs = typeof ctx.getRelevantTestSpecifications === "function" ? await ctx.getRelevantTestSpecifications([])
   : typeof ctx.globTestSpecifications === "function" ? await ctx.globTestSpecifications([]) : null;
 const files = specs === null ? null : specs.map((s) => String(s.moduleId));
-process.stdout.write("\n" + JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects, files }) + "\n");
+const answer = JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects, files });
+if (warm) (await import("node:fs")).writeSync(3, answer + "\n");
+else process.stdout.write("\n" + answer + "\n");
 await ctx.close();
 `
 
@@ -199,22 +203,26 @@ type rawConfig struct {
 // from the package): then, when root has no config of its own and one lies
 // above it in its workspace, the configuration is read there, and is that
 // one when vitest reads it.
-func ReadConfig(root, config string) (*Config, error) {
-	cfg, err := readConfigAt(root, root, config)
+func ReadConfig(root, config string) (*Config, error) { return readConfigKeep(root, config, nil) }
+
+// readConfigKeep is ReadConfig handing keep (when set) the node process
+// that read the configuration (Options.KeepWarm).
+func readConfigKeep(root, config string, keep func(*warmnode.Proc)) (*Config, error) {
+	cfg, err := readConfigAt(root, root, config, keep)
 	var above *aboveError
 	if err != nil && !errors.As(err, &above) && config == "" {
 		file := configAboveRoot(root)
 		if file == "" {
 			return nil, err
 		}
-		there, errThere := readConfigAt(filepath.Dir(file), root, file)
+		there, errThere := readConfigAt(filepath.Dir(file), root, file, keep)
 		if errThere != nil {
 			return nil, err
 		}
 		cfg, above = there, &aboveError{root: root, file: file, dir: filepath.Dir(file)}
 	} else if !errors.As(err, &above) {
 		return cfg, err
-	} else if cfg, err = readConfigAt(above.dir, root, above.file); err != nil {
+	} else if cfg, err = readConfigAt(above.dir, root, above.file, keep); err != nil {
 		return nil, err
 	}
 	rel, err := filepath.Rel(root, above.file)
@@ -226,8 +234,9 @@ func ReadConfig(root, config string) (*Config, error) {
 }
 
 // readConfigAt asks vitest, run in dir, for the configuration of root's
-// tests (dir is root or above it).
-func readConfigAt(dir, root, config string) (*Config, error) {
+// tests (dir is root or above it); keep, when set, is handed the node
+// process that answered (probe).
+func readConfigAt(dir, root, config string, keep func(*warmnode.Proc)) (*Config, error) {
 	vitest, err := findVitest(dir)
 	if err != nil {
 		return nil, err
@@ -240,11 +249,64 @@ func readConfigAt(dir, root, config string) (*Config, error) {
 	if readOnly(dir) {
 		loader = "runner"
 	}
-	out, err := runNode(dir, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, dir, api, config, loader)
+	out, warm, err := probe(dir, config, vitest, api, loader, keep != nil)
 	if err != nil {
 		return nil, err
 	}
-	return parseConfig(root, dir, out)
+	cfg, err := parseConfig(root, dir, out)
+	if err != nil || keep == nil {
+		warm.Kill()
+		return cfg, err
+	}
+	keep(warm)
+	return cfg, nil
+}
+
+// probe runs configScript in dir: its output, and with warm the node
+// process that printed it, waiting for a second job (warmnode). When the
+// warm process gives no answer, the plain run (a process that exits, its
+// stdout and stderr apart) says what went wrong, in the words of vitest.
+func probe(dir, config, vitest, api, loader string, warm bool) ([]byte, *warmnode.Proc, error) {
+	if warm {
+		if out, p := probeWarm(dir, vitest, api, config, loader); p != nil {
+			return out, p, nil
+		}
+	}
+	out, err := runNode(dir, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, dir, api, config, loader)
+	return out, nil, err
+}
+
+// probeWarm runs configScript as a warmnode job: from a file (vitest hands
+// node's own arguments, -e and its script with them, to its workers), with
+// the environment of the runs' driver (no NO_COLOR: the answer comes on fd
+// 3, and the modules it imports read the environment once). nil when it
+// gave no answer.
+func probeWarm(dir, vitest, api, config, loader string) ([]byte, *warmnode.Proc) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, nil
+	}
+	tmp, err := os.MkdirTemp("", "oracle-vitest-")
+	if err != nil {
+		return nil, nil
+	}
+	defer os.RemoveAll(tmp) // the script is loaded before it answers; the next job has its own temp directory
+	script := filepath.Join(tmp, "oracle-config.mjs")
+	// argv as under -e: the arguments from argv[1] on.
+	src := "process.argv.splice(1, 1);\n" + configScript + "if (warm) " + warmnode.Tail
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		return nil, nil
+	}
+	p, err := warmnode.Start(node, vitest, dir, vitestenv.For(dir, tmp), script, dir, api, config, loader, "warm")
+	if err != nil {
+		return nil, nil
+	}
+	line, _, err := p.Answer(10 * time.Minute) // as runNode's limit
+	if err != nil || len(line) == 0 {
+		p.Kill()
+		return nil, nil
+	}
+	return line, p
 }
 
 // configAboveRoot is the vitest config of the nearest directory above root,
