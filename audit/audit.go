@@ -27,7 +27,6 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/internal/par"
-	"github.com/oracle-ts/oracle/internal/warmnode"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/testsuite"
 )
@@ -207,15 +206,6 @@ func (e *RuleError) Error() string { return "rule " + e.Rule + ": " + e.Err.Erro
 
 func (e *RuleError) Unwrap() error { return e.Err }
 
-// keepWarm is what keeps the config probe's node process for the runs
-// (the runner's Offer), when there will be runs.
-func keepWarm(r runner.Runner, rules []*Rule) func(*warmnode.Proc) {
-	if r == nil || !requires(rules, Executed) {
-		return nil
-	}
-	return runner.WarmOffer(r)
-}
-
 // requires reports whether any of rules requires fact.
 func requires(rules []*Rule, fact Fact) bool {
 	for _, r := range rules {
@@ -362,9 +352,12 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	// The test files' syntax trees are kept from the parse that checks
-	// them when a rule or the tables read them: each is parsed once.
+	// them when a rule or the tables read them: each is parsed once. The
+	// config probe's node process is not kept (testsuite.Options.KeepWarm):
+	// audit measures with one plain vitest run (runner.RunTogether), which
+	// no long-lived driver serves.
 	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures,
-		Syntax: requires(rules, TestFiles) || opts.Tables, KeepWarm: keepWarm(opts.Runner, rules)})
+		Syntax: requires(rules, TestFiles) || opts.Tables})
 	if err != nil {
 		return nil, err
 	}
