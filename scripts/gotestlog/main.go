@@ -2,7 +2,8 @@
 // a person watching CI needs: go test's own line per finished package
 // (`ok  	pkg	12.3s`, `FAIL	pkg`), the whole output of every failing test,
 // a line every 30 s naming the packages and tests still running, and a
-// closing count of tests. It exits 1 when a test or a package failed.
+// closing count of tests with each skipped test and why (what it needs: a
+// browser, an install). It exits 1 when a test or a package failed.
 // scripts/test pipes go test into it.
 package main
 
@@ -34,6 +35,7 @@ type state struct {
 	running                 map[string]map[string]bool // package → tests running
 	output                  map[string][]string        // package/test → its output lines
 	passed, failed, skipped int
+	skips                   []string // "pkg.Test: why", one per skipped top-level test
 	pkgFailed               bool
 }
 
@@ -43,10 +45,32 @@ func main() {
 	go s.tick(done, 30*time.Second)
 	s.read(os.Stdin)
 	close(done)
-	fmt.Fprintf(s.out, "tests: %d passed, %d failed, %d skipped\n", s.passed, s.failed, s.skipped)
+	s.summary()
 	if s.failed > 0 || s.pkgFailed {
 		os.Exit(1)
 	}
+}
+
+// summary is the closing count, and each skipped test with its reason.
+func (s *state) summary() {
+	fmt.Fprintf(s.out, "tests: %d passed, %d failed, %d skipped\n", s.passed, s.failed, s.skipped)
+	slices.Sort(s.skips)
+	for _, k := range s.skips {
+		fmt.Fprintf(s.out, "   skipped %s\n", k)
+	}
+}
+
+// skipReason is the reason a skipped test gave (t.Skip's message: the
+// last "file_test.go:N: ..." line of its output), "" when it gave none.
+func skipReason(lines []string) string {
+	why := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if file, msg, ok := strings.Cut(t, ": "); ok && strings.Contains(file, "_test.go:") {
+			why = msg
+		}
+	}
+	return why
 }
 
 // tick says every interval what still runs.
@@ -158,6 +182,11 @@ func (s *state) event(e event) {
 			s.passed++
 		case top && e.Action == "skip":
 			s.skipped++
+			k := strings.TrimPrefix(e.Package, "github.com/oracle-ts/oracle/") + "." + e.Test
+			if why := skipReason(s.output[key]); why != "" {
+				k += ": " + why
+			}
+			s.skips = append(s.skips, k)
 		}
 		delete(s.output, key)
 	}

@@ -27,6 +27,15 @@ func TestLog(t *testing.T) {
 		`{"Action":"run","Package":"p/b","Test":"TestRuns"}`,
 		`{"Action":"pause","Package":"p/b","Test":"TestRuns"}`,
 		`{"Action":"cont","Package":"p/b","Test":"TestRuns"}`,
+		`{"Action":"run","Package":"github.com/oracle-ts/oracle/p/d","Test":"TestViewer"}`,
+		`{"Action":"output","Package":"github.com/oracle-ts/oracle/p/d","Test":"TestViewer","Output":"=== RUN   TestViewer\n"}`,
+		`{"Action":"output","Package":"github.com/oracle-ts/oracle/p/d","Test":"TestViewer","Output":"    viewer_test.go:31: chromium is not installed: ORACLE_CHROMIUM=1 bash scripts/test installs it\n"}`,
+		`{"Action":"output","Package":"github.com/oracle-ts/oracle/p/d","Test":"TestViewer","Output":"--- SKIP: TestViewer (0.00s)\n"}`,
+		`{"Action":"skip","Package":"github.com/oracle-ts/oracle/p/d","Test":"TestViewer","Elapsed":0}`,
+		`{"Action":"run","Package":"p/d","Test":"TestMute"}`,
+		`{"Action":"skip","Package":"p/d","Test":"TestMute","Elapsed":0}`,
+		`{"Action":"pass","Package":"github.com/oracle-ts/oracle/p/d","Elapsed":0.1}`,
+		`{"Action":"pass","Package":"p/d","Elapsed":0.1}`,
 		`# p/c`,
 		`{"Action":"output","Package":"p/a","Output":"FAIL\tp/a\t0.4s\n"}`,
 		`{"Action":"fail","Package":"p/a","Elapsed":0.4}`,
@@ -46,7 +55,16 @@ func TestLog(t *testing.T) {
 	if r := s.runningText(); r != "p/b (TestRuns, TestSlow)" {
 		t.Errorf("running: %q", r)
 	}
-	if s.passed != 1 || s.failed != 1 || !s.pkgFailed {
-		t.Errorf("counts: %d passed, %d failed, package failed %v", s.passed, s.failed, s.pkgFailed)
+	if s.passed != 1 || s.failed != 1 || s.skipped != 2 || !s.pkgFailed {
+		t.Errorf("counts: %d passed, %d failed, %d skipped, package failed %v", s.passed, s.failed, s.skipped, s.pkgFailed)
+	}
+	// The closing lines: the count, then each skipped test and why.
+	b.Reset()
+	s.summary()
+	want := "tests: 1 passed, 1 failed, 2 skipped\n" +
+		"   skipped p/d.TestMute\n" +
+		"   skipped p/d.TestViewer: chromium is not installed: ORACLE_CHROMIUM=1 bash scripts/test installs it\n"
+	if b.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
