@@ -286,7 +286,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		return nil, err
 	}
 	defer p.Close()
-	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures, KeepWarm: runner.WarmOffer(opts.Runner)})
+	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures, KeepWarm: runner.WarmOffer(opts.Runner), Stop: ctx.Done()})
 	if err != nil {
 		return nil, err
 	}

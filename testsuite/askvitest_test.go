@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/callgraph"
-	"github.com/oracle-ts/oracle/internal/warmnode"
 )
 
 // Load asks vitest for its configuration and its test files in one node
@@ -18,7 +17,7 @@ import (
 func TestLoadAsksVitestOnce(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.test.ts"), []byte("import { test } from \"vitest\";\ntest(\"a\", () => {});\n"), 0o644)
-	defer func(l func(string, string) ([]string, error), c func(string, string, func(*warmnode.Proc)) (*Config, error)) {
+	defer func(l func(string, string) ([]string, error), c func(string, string, *warm) (*Config, error)) {
 		listTests, readConfig = l, c
 	}(listTests, readConfig)
 	cases := []struct {
@@ -41,7 +40,7 @@ func TestLoadAsksVitestOnce(t *testing.T) {
 				lists++
 				return []string{"a.test.ts"}, tc.listErr
 			}
-			readConfig = func(string, string, func(*warmnode.Proc)) (*Config, error) {
+			readConfig = func(string, string, *warm) (*Config, error) {
 				if tc.cfgErr != nil {
 					return nil, tc.cfgErr
 				}

@@ -249,13 +249,13 @@ func TestConfigListsLikeCLI(t *testing.T) {
 				}
 				// The probe kept for the runs (warmnode) reads the same.
 				var kept *warmnode.Proc
-				warm, err := readConfigKeep(root, "", func(p *warmnode.Proc) { kept = p })
+				warmCfg, err := readConfigKeep(root, "", &warm{keep: func(p *warmnode.Proc) { kept = p }})
 				if err != nil || kept == nil {
 					t.Fatalf("the probe kept warm: %v, process %v", err, kept)
 				}
 				kept.Kill()
-				if !reflect.DeepEqual(warm, cfg) {
-					t.Errorf("the probe kept warm read %+v, the plain one %+v", warm, cfg)
+				if !reflect.DeepEqual(warmCfg, cfg) {
+					t.Errorf("the probe kept warm read %+v, the plain one %+v", warmCfg, cfg)
 				}
 				if name == "NODE_ENV" && (!slices.Equal(cfg.Tests, []string{"t/a.spec.ts"}) || !slices.Equal(cfg.Projects[0].Include, []string{"t/**/*.spec.ts"})) {
 					t.Errorf("NODE_ENV: tests %v, include %v; want the include of NODE_ENV=test", cfg.Tests, cfg.Projects[0].Include)

@@ -65,6 +65,9 @@ type Options struct {
 	// long-lived driver becomes it, vitest's node API already imported);
 	// whoever it is owns the process then, and kills it when unused.
 	KeepWarm func(*warmnode.Proc)
+	// Stop, when closed, ends the wait for that kept process's answer (the
+	// verb was interrupted: a process of its own group hears no Ctrl-C).
+	Stop <-chan struct{}
 }
 
 // Suite is the test suite of one repository.
@@ -141,7 +144,7 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 			}
 		}
 		var err error
-		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config, opts.KeepWarm); err != nil {
+		if opts.Tests, opts.Vitest, err = askVitest(p.Root(), opts.Config, warmFor(opts)); err != nil {
 			return nil, namedBy(err, p.Root(), opts.Config, named)
 		}
 		if opts.Vitest.Above != "" {
@@ -159,12 +162,20 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	return s, err
 }
 
+// warmFor is what readConfigKeep is handed: nil without KeepWarm.
+func warmFor(opts Options) *warm {
+	if opts.KeepWarm == nil {
+		return nil
+	}
+	return &warm{keep: opts.KeepWarm, stop: opts.Stop}
+}
+
 // askVitest asks the repository's vitest for its resolved configuration
 // (ReadConfig) and its test files: one node process that loads the config
 // once, the floor of every gate's and audit's setup. A vitest whose node
 // API lists no files (older than 3) is asked for them by its CLI too
 // (ListTests, or ListAbove for a workspace's config above the repository).
-func askVitest(root, config string, keep func(*warmnode.Proc)) ([]string, *Config, error) {
+func askVitest(root, config string, keep *warm) ([]string, *Config, error) {
 	cfg, err := readConfig(root, config, keep)
 	if err != nil {
 		return nil, nil, err

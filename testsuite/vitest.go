@@ -205,9 +205,16 @@ type rawConfig struct {
 // one when vitest reads it.
 func ReadConfig(root, config string) (*Config, error) { return readConfigKeep(root, config, nil) }
 
+// warm is what keeps the node process that read the configuration
+// (Options.KeepWarm, Options.Stop).
+type warm struct {
+	keep func(*warmnode.Proc)
+	stop <-chan struct{}
+}
+
 // readConfigKeep is ReadConfig handing keep (when set) the node process
-// that read the configuration (Options.KeepWarm).
-func readConfigKeep(root, config string, keep func(*warmnode.Proc)) (*Config, error) {
+// that read the configuration.
+func readConfigKeep(root, config string, keep *warm) (*Config, error) {
 	cfg, err := readConfigAt(root, root, config, keep)
 	var above *aboveError
 	if err != nil && !errors.As(err, &above) && config == "" {
@@ -236,7 +243,7 @@ func readConfigKeep(root, config string, keep func(*warmnode.Proc)) (*Config, er
 // readConfigAt asks vitest, run in dir, for the configuration of root's
 // tests (dir is root or above it); keep, when set, is handed the node
 // process that answered (probe).
-func readConfigAt(dir, root, config string, keep func(*warmnode.Proc)) (*Config, error) {
+func readConfigAt(dir, root, config string, keep *warm) (*Config, error) {
 	vitest, err := findVitest(dir)
 	if err != nil {
 		return nil, err
@@ -249,16 +256,16 @@ func readConfigAt(dir, root, config string, keep func(*warmnode.Proc)) (*Config,
 	if readOnly(dir) {
 		loader = "runner"
 	}
-	out, warm, err := probe(dir, config, vitest, api, loader, keep != nil)
+	out, proc, err := probe(dir, config, vitest, api, loader, keep)
 	if err != nil {
 		return nil, err
 	}
 	cfg, err := parseConfig(root, dir, out)
 	if err != nil || keep == nil {
-		warm.Kill()
+		proc.Kill()
 		return cfg, err
 	}
-	keep(warm)
+	keep.keep(proc)
 	return cfg, nil
 }
 
@@ -266,10 +273,11 @@ func readConfigAt(dir, root, config string, keep func(*warmnode.Proc)) (*Config,
 // process that printed it, waiting for a second job (warmnode). When the
 // warm process gives no answer, the plain run (a process that exits, its
 // stdout and stderr apart) says what went wrong, in the words of vitest.
-func probe(dir, config, vitest, api, loader string, warm bool) ([]byte, *warmnode.Proc, error) {
-	if warm {
-		if out, p := probeWarm(dir, vitest, api, config, loader); p != nil {
-			return out, p, nil
+func probe(dir, config, vitest, api, loader string, keep *warm) ([]byte, *warmnode.Proc, error) {
+	if keep != nil {
+		out, p, err := probeWarm(dir, vitest, api, config, loader, keep.stop)
+		if err != nil || p != nil {
+			return out, p, err
 		}
 	}
 	out, err := runNode(dir, config, "reading vitest's configuration", "--input-type=module", "-e", configScript, dir, api, config, loader)
@@ -279,34 +287,37 @@ func probe(dir, config, vitest, api, loader string, warm bool) ([]byte, *warmnod
 // probeWarm runs configScript as a warmnode job: from a file (vitest hands
 // node's own arguments, -e and its script with them, to its workers), with
 // the environment of the runs' driver (no NO_COLOR: the answer comes on fd
-// 3, and the modules it imports read the environment once). nil when it
-// gave no answer.
-func probeWarm(dir, vitest, api, config, loader string) ([]byte, *warmnode.Proc) {
+// 3, and the modules it imports read the environment once). No process
+// when it gave no answer; an error only when stop was closed first.
+func probeWarm(dir, vitest, api, config, loader string, stop <-chan struct{}) ([]byte, *warmnode.Proc, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	tmp, err := os.MkdirTemp("", "oracle-vitest-")
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	defer os.RemoveAll(tmp) // the script is loaded before it answers; the next job has its own temp directory
 	script := filepath.Join(tmp, "oracle-config.mjs")
 	// argv as under -e: the arguments from argv[1] on.
 	src := "process.argv.splice(1, 1);\n" + configScript + "if (warm) " + warmnode.Tail
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p, err := warmnode.Start(node, vitest, dir, vitestenv.For(dir, tmp), script, dir, api, config, loader, "warm")
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	line, _, err := p.Answer(10 * time.Minute) // as runNode's limit
+	line, _, err := p.Answer(10*time.Minute, stop) // as runNode's limit
+	if errors.Is(err, warmnode.ErrStopped) {
+		return nil, nil, fmt.Errorf("reading vitest's configuration: interrupted")
+	}
 	if err != nil || len(line) == 0 {
 		p.Kill()
-		return nil, nil
+		return nil, nil, nil
 	}
-	return line, p
+	return line, p, nil
 }
 
 // configAboveRoot is the vitest config of the nearest directory above root,

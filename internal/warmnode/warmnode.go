@@ -108,11 +108,17 @@ func Start(node, vitest, dir string, env []string, script string, args ...string
 	return p, nil
 }
 
+// ErrStopped: Answer's stop was closed first (the caller was interrupted);
+// the process was killed.
+var ErrStopped = errors.New("warmnode: stopped before the answer")
+
 // Answer is the first job's answer: its line on fd 3. When the process
 // exits without one, Answer waits for it and returns the error of its exit
 // (an *exec.ExitError, or nil for exit 0) with everything it printed on
-// stdout and stderr, as exec.Cmd.Output and its Stderr would.
-func (p *Proc) Answer(timeout time.Duration) (line []byte, printed []byte, err error) {
+// stdout and stderr, as exec.Cmd.Output and its Stderr would. A closed
+// stop (nil: never) kills the process and returns ErrStopped: it is in a
+// process group of its own, so a terminal's Ctrl-C does not reach it.
+func (p *Proc) Answer(timeout time.Duration, stop <-chan struct{}) (line []byte, printed []byte, err error) {
 	type read struct {
 		line []byte
 		err  error
@@ -132,6 +138,9 @@ func (p *Proc) Answer(timeout time.Duration) (line []byte, printed []byte, err e
 	case <-time.After(timeout):
 		p.Kill()
 		return nil, p.out.taken(), fmt.Errorf("no answer in %s", timeout)
+	case <-stop:
+		p.Kill()
+		return nil, p.out.taken(), ErrStopped
 	}
 }
 

@@ -71,7 +71,7 @@ func TestBecome(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	line, _, err := p.Answer(time.Minute)
+	line, _, err := p.Answer(time.Minute, nil)
 	if err != nil || string(line) != `{"argv":["x","y"]}` {
 		t.Fatalf("answer %q, %v", line, err)
 	}
@@ -126,10 +126,32 @@ func TestNoAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	_, printed, err := p.Answer(time.Minute)
+	_, printed, err := p.Answer(time.Minute, nil)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(string(printed), "config must export an object") {
 		t.Fatalf("answer: %v, printed %q", err, printed)
+	}
+}
+
+// A closed stop ends the wait for the answer at once, and the process
+// with it (a terminal's Ctrl-C does not reach its process group).
+func TestStopped(t *testing.T) {
+	n := node(t)
+	dir := t.TempDir()
+	s := filepath.Join(dir, "slow.mjs")
+	os.WriteFile(s, []byte(`setTimeout(() => {}, 60_000);`), 0o644)
+	p, err := Start(n, dir, dir, os.Environ(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	time.AfterFunc(100*time.Millisecond, func() { close(stop) })
+	start := time.Now()
+	if _, _, err := p.Answer(time.Minute, stop); !errors.Is(err, ErrStopped) || time.Since(start) > 30*time.Second {
+		t.Fatalf("answer: %v after %s", err, time.Since(start))
+	}
+	if err := syscall.Kill(p.Pid(), 0); err == nil {
+		t.Errorf("process %d still runs", p.Pid())
 	}
 }
 
@@ -143,7 +165,7 @@ func TestKillAndStdinEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := p.Answer(time.Minute); err != nil {
+		if _, _, err := p.Answer(time.Minute, nil); err != nil {
 			t.Fatal(err)
 		}
 		pid := p.Pid()

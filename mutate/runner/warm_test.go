@@ -37,7 +37,7 @@ writeSync(3, "{}\n");
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, out, err := p.Answer(time.Minute); err != nil {
+	if _, out, err := p.Answer(time.Minute, nil); err != nil {
 		t.Fatalf("probe: %v\n%s", err, out)
 	}
 	return p

@@ -146,3 +146,63 @@ func processesIn(dir string) []string {
 	}
 	return out
 }
+
+// An interrupt while vitest's configuration is still loading ends the gate
+// there: the config probe runs in a process group of its own (it becomes the
+// long-lived driver, whose workers die with its group), so a terminal's
+// Ctrl-C does not reach it, and the gate stops waiting for its answer and
+// kills it. Before, the gate waited for the probe (its limit is 10 minutes).
+// The config here never finishes loading; the signal comes once the probe
+// runs, however slow the machine.
+func TestInterruptWhileReadingConfig(t *testing.T) {
+	bin := Bin(t)
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS,
+		"test/price.test.ts": "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\nit(\"multiplies\", () => {\n  expect(total(2, 3)).toBe(6);\n});\n",
+		"vitest.config.ts":   "import { defineConfig } from \"vitest/config\";\nawait new Promise(() => setInterval(() => {}, 1000));\nexport default defineConfig({});\n"})
+	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "price * qty + 0", 1)})
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "gate", "--root", g.Dir)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	probing := func() bool {
+		for _, p := range processesIn(tmp) {
+			if strings.Contains(p, "oracle-config") {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(2 * time.Minute); !probing(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no config probe within 2 minutes: %s", stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("oracle gate still waits for the config probe 3 minutes after SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "oracle gate: interrupted (") {
+		t.Errorf("exit %d, want 130\nstderr: %s", code, stderr.String())
+	}
+	for end := time.Now().Add(10 * time.Second); probing(); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Errorf("the config probe left running: %v", processesIn(tmp))
+			for _, p := range processesIn(tmp) {
+				if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			break
+		}
+	}
+}
