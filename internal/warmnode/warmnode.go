@@ -208,6 +208,13 @@ func (p *Proc) Kill() {
 	p.fd3.Close()
 }
 
+// Fits says whether the process is node binary node that imported the
+// vitest package in directory vitest (compared by real path): whether a
+// job for them may become it.
+func (p *Proc) Fits(node, vitest string) bool {
+	return p.Node == real(node) && p.Vitest == real(vitest)
+}
+
 // Pid is the process's id (a caller records its group).
 func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 

@@ -106,26 +106,16 @@ func WarmOffer(r Runner) func(*warmnode.Proc) {
 }
 
 // takeWarm is the offered process when it fits key (the same node binary
-// and vitest package, real paths): nil otherwise, and it stays offered.
+// and vitest package: Proc.Fits): nil otherwise, and it stays offered.
 func (r *LongLivedRunner) takeWarm(key llKey) *warmnode.Proc {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	w := r.warm
-	if w == nil || w.Node != realPath(key.node) || w.Vitest != realPath(filepath.Dir(key.vitest)) {
+	if w == nil || !w.Fits(key.node, filepath.Dir(key.vitest)) {
 		return nil
 	}
 	r.warm = nil
 	return w
-}
-
-func realPath(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
 
 // ErrClosed is returned by Run on a closed LongLivedRunner.
