@@ -1,6 +1,7 @@
 package testsuite
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +13,9 @@ import (
 
 // ScriptConfig is the vitest config the package's own test command names:
 // the "test" script of root's package.json, or the scripts it runs (`pnpm
-// test:node && pnpm test:edge`: the first that names one), when the vitest
+// test:node && pnpm test:edge`, `run-s lint test:*`, `concurrently
+// npm:test:*`, `node --run test:unit`: the first that names one, in the
+// order they run), when the vitest
 // command there has --config FILE, --config=FILE, -c FILE or -c=FILE. It
 // returns the file (repo-relative, slash-separated; it must be a file of
 // root), the script that names it, and "" when no script names one (vitest's
@@ -25,7 +28,7 @@ func ScriptConfig(root string) (file, script string) {
 	seen := map[string]bool{}
 	var walk func(name string) (string, string)
 	walk = func(name string) (string, string) {
-		body, ok := scripts[name]
+		body, ok := scripts.body[name]
 		if !ok || seen[name] {
 			return "", ""
 		}
@@ -37,7 +40,7 @@ func ScriptConfig(root string) (file, script string) {
 				}
 				continue
 			}
-			if next := runsScript(cmd); next != "" {
+			for _, next := range scripts.run(cmd) {
 				if f, s := walk(next); f != "" {
 					return f, s
 				}
@@ -53,13 +56,13 @@ func ScriptConfig(root string) (file, script string) {
 func ScriptConfigs(root string) map[string]string {
 	out := map[string]string{}
 	scripts := packageScripts(root)
-	names := make([]string, 0, len(scripts))
-	for n := range scripts {
-		names = append(names, n)
+	if scripts == nil {
+		return out
 	}
+	names := slices.Clone(scripts.names)
 	slices.Sort(names)
 	for _, n := range names {
-		for _, cmd := range scriptCommands(scripts[n]) {
+		for _, cmd := range scriptCommands(scripts.body[n]) {
 			if f, ok := vitestConfigArg(cmd); ok {
 				if rel, ok := repoConfigFile(root, f); ok && out[rel] == "" {
 					out[rel] = n
@@ -70,21 +73,145 @@ func ScriptConfigs(root string) map[string]string {
 	return out
 }
 
-func packageScripts(root string) map[string]string {
+// scriptSet is the scripts of a package.json: each one's body, and their
+// names in the file's order (npm-run-all and concurrently expand a pattern
+// in that order).
+type scriptSet struct {
+	body  map[string]string
+	names []string
+}
+
+// packageScripts reads root's package.json scripts; nil when there is no
+// package.json, it is not JSON, or it has no scripts object.
+func packageScripts(root string) *scriptSet {
 	data, err := os.ReadFile(filepath.Join(root, "package.json"))
 	if err != nil {
 		return nil
 	}
 	var pkg struct {
-		Scripts map[string]any `json:"scripts"`
+		Scripts json.RawMessage `json:"scripts"`
 	}
-	if json.Unmarshal(data, &pkg) != nil {
+	if json.Unmarshal(data, &pkg) != nil || len(pkg.Scripts) == 0 {
 		return nil
 	}
-	out := map[string]string{}
-	for k, v := range pkg.Scripts {
-		if s, ok := v.(string); ok {
-			out[k] = s
+	dec := json.NewDecoder(bytes.NewReader(pkg.Scripts))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	set := &scriptSet{body: map[string]string{}}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		name, _ := tok.(string)
+		var v any
+		if dec.Decode(&v) != nil {
+			return nil
+		}
+		if body, ok := v.(string); ok {
+			if _, dup := set.body[name]; !dup {
+				set.names = append(set.names, name)
+			}
+			set.body[name] = body
+		}
+	}
+	return set
+}
+
+// run is the package scripts cmd runs, in the order it runs them: one for
+// a package manager's run (runsScript), `node --run X` and antfu's `nr X`;
+// every script a pattern of npm-run-all (`run-s test:*`, `run-p a b`,
+// `npm-run-all -s lint test:*`) or of concurrently (`npm:test:*`, a command
+// of its own: scriptCommands) matches.
+func (s *scriptSet) run(cmd []string) []string {
+	cmd = withoutRunner(cmd)
+	if len(cmd) == 0 {
+		return nil
+	}
+	switch cmd[0] {
+	case "npm-run-all", "npm-run-all2", "run-s", "run-p":
+		var out []string
+		for _, w := range cmd[1:] {
+			if w == "--" {
+				break
+			}
+			if !strings.HasPrefix(w, "-") {
+				out = append(out, s.matching(w)...)
+			}
+		}
+		return out
+	case "nr":
+		if len(cmd) > 1 && !strings.HasPrefix(cmd[1], "-") {
+			return []string{cmd[1]}
+		}
+		return nil
+	case "node":
+		for i, w := range cmd[1:] {
+			if w == "--run" && i+2 < len(cmd) {
+				return []string{cmd[i+2]}
+			}
+			if v, ok := strings.CutPrefix(w, "--run="); ok {
+				return []string{v}
+			}
+		}
+		return nil
+	}
+	for _, pm := range []string{"npm:", "pnpm:", "yarn:", "bun:"} { // concurrently's npm:test:*
+		if p, ok := strings.CutPrefix(cmd[0], pm); ok && len(cmd) == 1 {
+			return s.matching(p)
+		}
+	}
+	if next := runsScript(cmd); next != "" {
+		return []string{next}
+	}
+	return nil
+}
+
+// withoutRunner is cmd without a leading npx, pnpx or bunx and their
+// flags (`npx -y run-s test:*`).
+func withoutRunner(cmd []string) []string {
+	if len(cmd) == 0 || !slices.Contains([]string{"npx", "pnpx", "bunx"}, cmd[0]) {
+		return cmd
+	}
+	cmd = cmd[1:]
+	for len(cmd) > 0 && strings.HasPrefix(cmd[0], "-") {
+		cmd = cmd[1:]
+	}
+	return cmd
+}
+
+// matching is the scripts a pattern of npm-run-all names, in the file's
+// order: `*` is any part of one `:`-separated segment, `**` any number of
+// segments; a pattern without them names one script. A pattern's arguments
+// (`test:unit -- --watch` is one word: "test:unit {1}") are not read.
+func (s *scriptSet) matching(pattern string) []string {
+	pattern, _, _ = strings.Cut(pattern, " ")
+	if !strings.Contains(pattern, "*") {
+		return []string{pattern}
+	}
+	var re strings.Builder
+	re.WriteString("^")
+	for i := 0; i < len(pattern); i++ {
+		switch {
+		case strings.HasPrefix(pattern[i:], "**"):
+			re.WriteString(".*")
+			i++
+		case pattern[i] == '*':
+			re.WriteString("[^:]*")
+		default:
+			re.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		}
+	}
+	re.WriteString("$")
+	m, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range s.names {
+		if m.MatchString(n) {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -94,10 +221,21 @@ var commandSeparator = regexp.MustCompile(`&&|\|\||;|\|`)
 
 // scriptCommands splits a script into its commands (at &&, ||, ; and |),
 // each into its words (quotes removed).
+// concurrently's arguments are commands of their own (`concurrently
+// "vitest -c a.ts" "npm:test:*"`): each is one here, in their order.
 func scriptCommands(script string) [][]string {
 	var cmds [][]string
 	for _, part := range commandSeparator.Split(script, -1) {
-		if w := shellWords(part); len(w) > 0 {
+		w := shellWords(part)
+		if c := withoutRunner(w); len(c) > 0 && c[0] == "concurrently" {
+			for _, arg := range c[1:] {
+				if !strings.HasPrefix(arg, "-") {
+					cmds = append(cmds, scriptCommands(arg)...)
+				}
+			}
+			continue
+		}
+		if len(w) > 0 {
 			cmds = append(cmds, w)
 		}
 	}
