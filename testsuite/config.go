@@ -220,9 +220,9 @@ func (s *scriptSet) matching(pattern string) []string {
 var commandSeparator = regexp.MustCompile(`&&|\|\||;|\|`)
 
 // scriptCommands splits a script into its commands (at &&, ||, ; and |),
-// each into its words (quotes removed).
-// concurrently's arguments are commands of their own (`concurrently
-// "vitest -c a.ts" "npm:test:*"`): each is one here, in their order.
+// each into its words (quotes removed). concurrently's arguments are
+// commands of their own (`concurrently "vitest -c a.ts" "npm:test:*"`):
+// each is one here, in their order.
 func scriptCommands(script string) [][]string {
 	var cmds [][]string
 	for _, part := range commandSeparator.Split(script, -1) {
