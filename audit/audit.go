@@ -27,6 +27,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/internal/par"
+	"github.com/oracle-ts/oracle/internal/warmnode"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/testsuite"
 )
@@ -353,11 +354,16 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	}
 	// The test files' syntax trees are kept from the parse that checks
 	// them when a rule or the tables read them: each is parsed once. The
-	// config probe's node process is not kept (testsuite.Options.KeepWarm):
-	// audit measures with one plain vitest run (runner.RunTogether), which
-	// no long-lived driver serves.
+	// config probe's node process is kept when a rule runs tests
+	// (testsuite.Options.KeepWarm): the measuring run, one plain `vitest
+	// run`, becomes it (runner.RunTogetherOn), and the runner kills it at
+	// Close when nothing ran.
+	var keep func(*warmnode.Proc)
+	if requires(rules, Executed) {
+		keep = runner.WarmOffer(opts.Runner)
+	}
 	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures,
-		Syntax: requires(rules, TestFiles) || opts.Tables})
+		Syntax: requires(rules, TestFiles) || opts.Tables, KeepWarm: keep, Stop: ctx.Done()})
 	if err != nil {
 		return nil, err
 	}

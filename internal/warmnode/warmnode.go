@@ -52,7 +52,9 @@ const Tail = `
     if (i > 0) process.env[kv.slice(0, i)] = kv.slice(i + 1);
   }
   process.chdir(job.cwd);
-  process.argv = [process.argv[0], job.script, ...job.args];
+  // In place: a module imported by the first job may hold the array
+  // (cac, vitest's CLI parser, reads the process.argv it saw at import).
+  process.argv.splice(0, process.argv.length, process.argv[0], job.script, ...job.args);
   await import(pathToFileURL(job.script).href);
 }
 `

@@ -26,10 +26,12 @@ func node(t *testing.T) string {
 }
 
 // first is a first job: it sets a global and an environment variable of
-// its own, answers on fd 3 and waits (Tail).
+// its own, keeps the process.argv it saw (as a module it imports may: cac,
+// vitest's CLI parser, does), answers on fd 3 and waits (Tail).
 const first = `
 import { writeSync } from "node:fs";
 globalThis.firstJob = true;
+globalThis.argvSeenByFirst = process.argv;
 process.env.SET_BY_FIRST = "1";
 writeSync(3, JSON.stringify({ argv: process.argv.slice(2) }) + "\n");
 ` + Tail
@@ -43,7 +45,7 @@ console.log("printed by the second job");
 writeSync(3, JSON.stringify({
   cwd: process.cwd(), argv: process.argv.slice(2), execArgv: process.execArgv, tmp: tmpdir(),
   only: process.env.ONLY_FIRST ?? null, setByFirst: process.env.SET_BY_FIRST ?? null, mine: process.env.MINE ?? null,
-  global: globalThis.firstJob ?? null,
+  global: globalThis.firstJob ?? null, kept: globalThis.argvSeenByFirst.slice(2),
 }) + "\n");
 `
 
@@ -85,6 +87,7 @@ func TestBecome(t *testing.T) {
 	var got struct {
 		Cwd, Tmp         string
 		Argv, ExecArgv   []string
+		Kept             []string
 		Only, SetByFirst *string
 		Mine             string
 		Global           *bool
@@ -98,6 +101,9 @@ func TestBecome(t *testing.T) {
 	}
 	if got.Cwd != cwd || got.Tmp != tmp || !slices.Equal(got.Argv, []string{"a1"}) || len(got.ExecArgv) != 0 {
 		t.Errorf("cwd %s (want %s), tmp %s (want %s), argv %v, execArgv %v", got.Cwd, cwd, got.Tmp, tmp, got.Argv, got.ExecArgv)
+	}
+	if !slices.Equal(got.Kept, []string{"a1"}) {
+		t.Errorf("the argv a module of the first job kept is %v: a CLI it imported would parse the first job's arguments", got.Kept)
 	}
 	if got.Only != nil || got.SetByFirst != nil || got.Mine != "2" {
 		t.Errorf("environment: the first's %v, set by the first %v, the second's %q", got.Only, got.SetByFirst, got.Mine)

@@ -120,7 +120,7 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 		}
 		written = append(written, f)
 	}
-	t, err := runner.RunTogether(ctx, l.spec(l.Root, "", 0, ""), tests)
+	t, err := runner.RunTogetherOn(ctx, l.Runner, l.spec(l.Root, "", 0, ""), tests) // in the config probe's process when the runner was offered it
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}

@@ -72,7 +72,7 @@ type LongLivedStats struct {
 	Invalidated  int    // files invalidated before runs (changed since the previous run)
 	JointRuns    int    // runs of several test files at once (RunJoint), also counted in Runs
 	JointFiles   int    // the files those runs attributed a result to
-	Adopted      int    // of Starts, those that became a process Offer gave (warmnode)
+	Adopted      int    // drivers (of Starts) and plain runs of many files (RunTogetherOn) that became a process Offer gave (warmnode)
 	LastFallback string // why the last fallback happened
 }
 

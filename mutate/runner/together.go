@@ -14,9 +14,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/procgroup"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
+	"github.com/oracle-ts/oracle/internal/warmnode"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
@@ -91,6 +93,22 @@ func togetherAt(root, config string, tests []string) (dir, cfg string, files []s
 // Its error is vitest's absence, a sandbox without a temporary directory,
 // or ctx's.
 func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (Together, error) {
+	return runTogether(ctx, nil, s, files, env)
+}
+
+// RunTogetherOn is RunTogether in the node process r was offered
+// (WarmOffer: the config probe's, vitest's node API imported) when r is a
+// LongLivedRunner holding one that fits (the same node binary and vitest
+// package): the run is vitest's CLI as a fresh process runs it (its own
+// working directory, environment and argv), without node's start and
+// vitest's import again. Otherwise, and when the process cannot take the
+// job, a fresh process as RunTogether.
+func RunTogetherOn(ctx context.Context, r Runner, s Spec, files []string, env ...string) (Together, error) {
+	ll, _ := r.(*LongLivedRunner)
+	return runTogether(ctx, ll, s, files, env)
+}
+
+func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []string, env []string) (Together, error) {
 	var t Together
 	if len(files) == 0 {
 		return t, fmt.Errorf("runner: no test file to run")
@@ -114,17 +132,20 @@ func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (To
 	if config != "" {
 		args = append(args, "--config", config)
 	}
-	cmd := exec.CommandContext(ctx, "node", append(args, named...)...)
-	cmd.Dir = dir
-	cmd.Env = vitestenv.For(dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
+	args = append(args, named...)
+	runEnv := vitestenv.For(dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	// vitest and its workers in a group of their own, killed together: an
-	// interrupted audit left a fork worker spinning after vitest was killed.
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
-	_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
+	if !ll.togetherWarm(ctx, args, dir, runEnv, &out) {
+		cmd := exec.CommandContext(ctx, "node", args...)
+		cmd.Dir, cmd.Env = dir, runEnv
+		cmd.Stdout, cmd.Stderr = &out, &out
+		// vitest and its workers in a group of their own, killed together: an
+		// interrupted audit left a fork worker spinning after vitest was killed.
+		setProcessGroup(cmd)
+		cmd.Cancel = func() error { return killProcessGroup(cmd) }
+		cmd.WaitDelay = 5 * time.Second
+		_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
+	}
 	t.Output = out.String()
 	if ctx.Err() != nil {
 		return t, ctx.Err()
@@ -170,6 +191,42 @@ func RunTogether(ctx context.Context, s Spec, files []string, env ...string) (To
 		slices.Sort(files)
 	}
 	return t, nil
+}
+
+// togetherWarm runs `node args...` (args[0] vitest's CLI) in the process
+// ll was offered, when it fits, in dir with env, its output to out, and
+// waits for it (ctx ends it and its workers); false when it ran nothing
+// (no process offered, another node or vitest, or the process could not
+// take the job: the caller starts one).
+func (ll *LongLivedRunner) togetherWarm(ctx context.Context, args []string, dir string, env []string, out *bytes.Buffer) bool {
+	if ll == nil {
+		return false
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return false
+	}
+	w := ll.takeWarm(llKey{node: node, vitest: args[0]})
+	if w == nil {
+		return false
+	}
+	cmd, stdin, fd3, exited, err := w.Become(warmnode.Job{Script: args[0], Args: args[1:], Cwd: dir, Env: env, Out: out})
+	if err != nil {
+		w.Kill()
+		return false
+	}
+	stdin.Close() // a fresh run's stdin is /dev/null: at its end at once
+	defer fd3.Close()
+	ll.mu.Lock()
+	ll.stats.Adopted++
+	ll.mu.Unlock()
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		_ = procgroup.Kill(cmd)
+		<-exited
+	}
+	return true
 }
 
 // FirstError is the first line of a test file's error message, joined

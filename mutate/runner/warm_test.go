@@ -3,14 +3,17 @@
 package runner
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/oracle-ts/oracle/internal/warmnode"
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // warmProbe starts what testsuite's config probe leaves for the runner: a
@@ -83,5 +86,56 @@ it("sees the driver's world, not the probe's", () => {
 	}
 	if st := r.Stats(); st.Adopted != 1 || st.Starts != 1 || st.Runs != 3 {
 		t.Errorf("want one start, the offered process, serving 3 runs: %+v", st)
+	}
+}
+
+// A plain run of many files (RunTogetherOn, audit's measuring run) becomes
+// the offered process as a driver does, and says what a fresh process
+// says: the same files, tests and statuses, vitest's JSON report read (so
+// its arguments were vitest's CLI's, not the probe's), the workers in their
+// own environment. Without an offer it starts node, as RunTogether.
+func TestRunTogetherOnOffered(t *testing.T) {
+	t.Parallel()
+	repo := sandbox(t)
+	os.WriteFile(filepath.Join(repo, "reference", "world.test.ts"), []byte(`import { expect, it } from "vitest";
+it("sees the run's world, not the probe's", () => {
+  expect(process.env.PROBE_ONLY).toBeUndefined();
+  expect(process.env.SET_BY_PROBE).toBeUndefined();
+});
+`), 0o644)
+	sb, err := sbox.New(repo, sbox.Options{TempDir: t.TempDir()}) // a run of many files is a sandbox's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	dir := sb.Root
+	files := []string{"reference/world.test.ts", refOracle}
+	spec := Spec{Dir: dir, Config: refConfig}
+	vitestSlots <- struct{}{}
+	defer func() { <-vitestSlots }()
+	plain, err := RunTogether(context.Background(), spec, files)
+	if err != nil || !plain.Report {
+		t.Fatalf("plain run: %v, report %v\n%s", err, plain.Report, plain.Output)
+	}
+	r := newLL(t, dir, false)
+	r.Offer(warmProbe(t, dir, filepath.Join(dir, "node_modules", "vitest")))
+	warm, err := RunTogetherOn(context.Background(), r, spec, files)
+	if err != nil || !warm.Report {
+		t.Fatalf("run in the offered process: %v, report %v\n%s", err, warm.Report, warm.Output)
+	}
+	if st := r.Stats(); st.Adopted != 1 {
+		t.Errorf("the offered process was not adopted: %+v", st)
+	}
+	if !reflect.DeepEqual(warm.Files, plain.Files) {
+		t.Errorf("files and tests differ:\n  offered %+v\n  fresh   %+v", warm.Files, plain.Files)
+	}
+	for _, f := range files {
+		if warm.Files[f].Status != "passed" {
+			t.Errorf("%s: %+v", f, warm.Files[f])
+		}
+	}
+	again, err := RunTogetherOn(context.Background(), r, spec, files) // the offer is taken: a fresh process
+	if err != nil || !reflect.DeepEqual(again.Files, plain.Files) || r.Stats().Adopted != 1 {
+		t.Errorf("second run: %v, %+v, stats %+v", err, again.Files, r.Stats())
 	}
 }

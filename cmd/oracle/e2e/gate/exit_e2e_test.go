@@ -148,20 +148,27 @@ func processesIn(dir string) []string {
 }
 
 // An interrupt while vitest's configuration is still loading ends the gate
-// there: the config probe runs in a process group of its own (it becomes the
-// long-lived driver, whose workers die with its group), so a terminal's
-// Ctrl-C does not reach it, and the gate stops waiting for its answer and
-// kills it. Before, the gate waited for the probe (its limit is 10 minutes).
-// The config here never finishes loading; the signal comes once the probe
-// runs, however slow the machine.
+// (and an audit that runs tests) there: the config probe runs in a process
+// group of its own (it becomes the long-lived driver, whose workers die with
+// its group, or audit's measuring run), so a terminal's Ctrl-C does not
+// reach it, and the verb stops waiting for its answer and kills it. Before,
+// the gate waited for the probe (its limit is 10 minutes). The config here
+// never finishes loading; the signal comes once the probe runs, however slow
+// the machine.
 func TestInterruptWhileReadingConfig(t *testing.T) {
+	for _, verb := range []string{"gate", "audit"} {
+		t.Run(verb, func(t *testing.T) { interruptWhileReadingConfig(t, verb) })
+	}
+}
+
+func interruptWhileReadingConfig(t *testing.T, verb string) {
 	bin := Bin(t)
 	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS,
 		"test/price.test.ts": "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\nit(\"multiplies\", () => {\n  expect(total(2, 3)).toBe(6);\n});\n",
 		"vitest.config.ts":   "import { defineConfig } from \"vitest/config\";\nawait new Promise(() => setInterval(() => {}, 1000));\nexport default defineConfig({});\n"})
 	g.Commit("change", map[string]string{"src/price.ts": strings.Replace(TotalTS, "price * qty", "price * qty + 0", 1)})
 	tmp := t.TempDir()
-	cmd := exec.Command(bin, "gate", "--root", g.Dir)
+	cmd := exec.Command(bin, verb, "--root", g.Dir)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -189,9 +196,9 @@ func TestInterruptWhileReadingConfig(t *testing.T) {
 	case <-done:
 	case <-time.After(3 * time.Minute):
 		cmd.Process.Kill()
-		t.Fatalf("oracle gate still waits for the config probe 3 minutes after SIGINT")
+		t.Fatalf("oracle %s still waits for the config probe 3 minutes after SIGINT", verb)
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "oracle gate: interrupted (") {
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "oracle "+verb+": interrupted (") {
 		t.Errorf("exit %d, want 130\nstderr: %s", code, stderr.String())
 	}
 	for end := time.Now().Add(10 * time.Second); probing(); time.Sleep(200 * time.Millisecond) {
