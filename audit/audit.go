@@ -370,6 +370,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if ts.ConfigNote != "" {
 		rep.Notes = append(rep.Notes, ts.ConfigNote)
 	}
+	runner.KnowMarkerSupport(ts.Node.Version, ts.Node.Builtin) // the probe's node answered it: no node -e to ask again
 	s, err := NewSuite(p, ts, opts)
 	if err != nil {
 		return nil, err

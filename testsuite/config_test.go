@@ -3,9 +3,11 @@ package testsuite
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oracle-ts/oracle/callgraph"
@@ -246,6 +248,10 @@ func TestConfigListsLikeCLI(t *testing.T) {
 				}
 				if !cfg.Listed || len(listed) == 0 || !slices.Equal(cfg.Tests, listed) {
 					t.Errorf("the node API listed %v (listed %v), vitest list %v", cfg.Tests, cfg.Listed, listed)
+				}
+				// What the node said of itself, for the runner's marker check.
+				if v, err := exec.Command("node", "--version").Output(); err != nil || cfg.Node.Version != strings.TrimSpace(string(v)) || !cfg.Node.Builtin {
+					t.Errorf("the probe's node: %+v; node --version %q (%v)", cfg.Node, v, err)
 				}
 				// The probe kept for the runs (warmnode) reads the same.
 				var kept *warmnode.Proc

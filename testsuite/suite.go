@@ -80,6 +80,10 @@ type Suite struct {
 	// ConfigNote says where Config came from when no config was given and
 	// the test script named it.
 	ConfigNote string
+	// Node is what the node on PATH said of itself when it read vitest's
+	// configuration (Config.Node); zero when the configuration was not
+	// asked of vitest.
+	Node NodeFacts
 	// Tests are the test files that can run (listed by vitest, parsed,
 	// written for vitest), sorted.
 	Tests []string
@@ -158,6 +162,9 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	s, err := New(p, opts)
 	if s != nil {
 		s.ConfigNote = note
+		if opts.Vitest != nil {
+			s.Node = opts.Vitest.Node
+		}
 	}
 	return s, err
 }

@@ -125,7 +125,8 @@ const configFile = ctx.vite?.config?.configFile ?? ctx.server?.config?.configFil
 const specs = typeof ctx.getRelevantTestSpecifications === "function" ? await ctx.getRelevantTestSpecifications([])
   : typeof ctx.globTestSpecifications === "function" ? await ctx.globTestSpecifications([]) : null;
 const files = specs === null ? null : specs.map((s) => String(s.moduleId));
-const answer = JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects, files });
+const answer = JSON.stringify({ root: String(ctx.config?.root ?? root), configFile: String(configFile), setupFiles: list(ctx.config?.setupFiles), projects, files,
+  node: { version: process.version, builtin: typeof process.getBuiltinModule === "function" } });
 if (warm) (await import("node:fs")).writeSync(3, answer + "\n");
 else process.stdout.write("\n" + answer + "\n");
 await ctx.close();
@@ -153,6 +154,17 @@ type Config struct {
 	// 3 and newer); without it askVitest asks the CLI (ListTests).
 	Tests  []string
 	Listed bool
+	// Node is what the node that read the configuration (the one on PATH)
+	// said of itself: the runner need not start it again to ask
+	// (runner.KnowMarkerSupport). Zero when vitest gave no answer.
+	Node NodeFacts
+}
+
+// NodeFacts are a node binary's version and whether it has
+// process.getBuiltinModule, which the runner's reached-markers need.
+type NodeFacts struct {
+	Version string
+	Builtin bool
 }
 
 // Project is one vitest project (a configuration without projects is one).
@@ -173,6 +185,7 @@ type rawConfig struct {
 	ConfigFile string    `json:"configFile"`
 	SetupFiles []string  `json:"setupFiles"`
 	Files      *[]string `json:"files"`
+	Node       NodeFacts `json:"node"`
 	Projects   []struct {
 		Name          string   `json:"name"`
 		Root          string   `json:"root"`
@@ -379,7 +392,7 @@ func parseConfig(root, at string, out []byte) (*Config, error) {
 		// workspace's root): its tests run from there (ReadConfig).
 		return nil, &aboveError{root: root, file: raw.ConfigFile, dir: dir}
 	}
-	cfg := &Config{Root: rel(raw.Root)}
+	cfg := &Config{Root: rel(raw.Root), Node: raw.Node}
 	if raw.Files != nil {
 		cfg.Tests, cfg.Listed = repoRelative(root, *raw.Files), true
 	}

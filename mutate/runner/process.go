@@ -340,15 +340,47 @@ func checkMarkerSupport(ctx context.Context, node string) error {
 	}
 	// One node process: its version (for the message) and the check.
 	v, e := exec.CommandContext(ctx, node, "-e", `process.stdout.write(process.version); process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`).Output()
-	var err error
-	if e != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		err = fmt.Errorf("node %s lacks process.getBuiltinModule, which the reached-marker needs: use Node >= 20.16 (or >= 22.3)", strings.TrimSpace(string(v)))
+	if e != nil && ctx.Err() != nil {
+		return ctx.Err()
 	}
+	err := markerSupport(strings.TrimSpace(string(v)), e == nil)
 	markerOK[node] = err
 	return err
+}
+
+func markerSupport(version string, builtin bool) error {
+	if builtin {
+		return nil
+	}
+	return fmt.Errorf("node %s lacks process.getBuiltinModule, which the reached-marker needs: use Node >= 20.16 (or >= 22.3)", version)
+}
+
+// KnowMarkerSupport records what the node on PATH said of itself elsewhere
+// (testsuite's config probe: Config.Node), so that the first run with a
+// marker does not start it again to ask (checkMarkerSupport). It is
+// recorded under "node" (how a runner without Node names it) and under
+// its path on PATH.
+func KnowMarkerSupport(version string, builtin bool) {
+	names := []string{"node"}
+	if p, err := exec.LookPath("node"); err == nil {
+		names = append(names, p)
+	}
+	knowMarkerSupport(version, builtin, names...)
+}
+
+// knowMarkerSupport records the check's answer for the node binaries
+// named (nothing when version is empty: nobody answered).
+func knowMarkerSupport(version string, builtin bool, nodes ...string) {
+	if version == "" {
+		return
+	}
+	markerMu.Lock()
+	defer markerMu.Unlock()
+	for _, n := range nodes {
+		if _, ok := markerOK[n]; !ok {
+			markerOK[n] = markerSupport(version, builtin)
+		}
+	}
 }
 
 var (
