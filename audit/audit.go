@@ -370,7 +370,8 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if ts.ConfigNote != "" {
 		rep.Notes = append(rep.Notes, ts.ConfigNote)
 	}
-	runner.KnowMarkerSupport(ts.Node.Version, ts.Node.Builtin) // the probe's node answered it: no node -e to ask again
+	// The probe's node said whether it has what the markers need: no node -e to ask again.
+	runner.KnowMarkerSupport(ts.Node.Version, ts.Node.Builtin)
 	s, err := NewSuite(p, ts, opts)
 	if err != nil {
 		return nil, err

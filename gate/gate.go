@@ -290,8 +290,9 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
-	opts.Config = suite.Config                                       // the test script's, when --config is not given
-	runner.KnowMarkerSupport(suite.Node.Version, suite.Node.Builtin) // the probe's node answered it: no node -e to ask again
+	opts.Config = suite.Config // the test script's, when --config is not given
+	// The probe's node said whether it has what the markers need: no node -e to ask again.
+	runner.KnowMarkerSupport(suite.Node.Version, suite.Node.Builtin)
 	if suite.ConfigNote != "" {
 		res.Notes = append(res.Notes, suite.ConfigNote)
 	}

@@ -81,8 +81,9 @@ func NewLongLived() *LongLivedRunner { return &LongLivedRunner{} }
 
 // Offer gives the runner a node process that has imported vitest's node
 // API (testsuite's config probe, Options.KeepWarm): the first driver started
-// for the same node binary and vitest package becomes it instead of starting
-// node (warmnode), about 0.2 CPU seconds less per gate. The runner owns it
+// for the same node binary and vitest package, or the first plain run of
+// many files (RunTogetherOn), becomes it instead of starting node (warmnode,
+// adopt), about 0.2 CPU seconds less per gate or audit. The runner owns it
 // from now on: Close kills it when no driver took it.
 func (r *LongLivedRunner) Offer(p *warmnode.Proc) {
 	r.mu.Lock()
@@ -105,17 +106,37 @@ func WarmOffer(r Runner) func(*warmnode.Proc) {
 	return nil
 }
 
-// takeWarm is the offered process when it fits key (the same node binary
-// and vitest package: Proc.Fits): nil otherwise, and it stays offered.
-func (r *LongLivedRunner) takeWarm(key llKey) *warmnode.Proc {
+// adopted is an offered process that took a job (adopt): the caller's now.
+type adopted struct {
+	cmd    *exec.Cmd // started and waited for: exited says when it ended
+	stdin  io.WriteCloser
+	fd3    io.ReadCloser // the job's responses
+	exited <-chan struct{}
+}
+
+// adopt hands job to the process Offer gave when it is node with the
+// vitest package of vitest (its vitest.mjs; Proc.Fits) and the runner is
+// open, counted in Stats.Adopted. nil when there is none that fits (it
+// stays offered) or it could not take the job (it is killed): the caller
+// starts node.
+func (r *LongLivedRunner) adopt(node, vitest string, job warmnode.Job) *adopted {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	w := r.warm
-	if w == nil || !w.Fits(key.node, filepath.Dir(key.vitest)) {
+	if w == nil || r.closed || !w.Fits(node, filepath.Dir(vitest)) {
+		r.mu.Unlock()
 		return nil
 	}
 	r.warm = nil
-	return w
+	r.mu.Unlock()
+	cmd, stdin, fd3, exited, err := w.Become(job)
+	if err != nil {
+		w.Kill()
+		return nil
+	}
+	r.mu.Lock()
+	r.stats.Adopted++
+	r.mu.Unlock()
+	return &adopted{cmd: cmd, stdin: stdin, fd3: fd3, exited: exited}
 }
 
 // ErrClosed is returned by Run on a closed LongLivedRunner.
@@ -428,20 +449,9 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		"ORACLE_PHASES="+p.path("phases.json"),
 		ProgressEnv+"="+p.path("progress"),
 	)
-	if w := r.takeWarm(d.key); w != nil {
-		if r.isClosed() {
-			w.Kill()
-			return fail(ErrClosed)
-		}
-		cmd, stdin, rd, exited, err := w.Become(warmnode.Job{Script: script, Args: args, Cwd: d.key.cwd, Env: env, Out: p.out})
-		if err == nil {
-			p.cmd, p.stdin, p.exited = cmd, stdin, exited
-			r.mu.Lock()
-			r.stats.Adopted++
-			r.mu.Unlock()
-			return d.started(ctx, r, p, rd)
-		}
-		w.Kill() // and start node as below
+	if a := r.adopt(d.key.node, d.key.vitest, warmnode.Job{Script: script, Args: args, Cwd: d.key.cwd, Env: env, Out: p.out}); a != nil {
+		p.cmd, p.stdin, p.exited = a.cmd, a.stdin, a.exited
+		return d.started(ctx, r, p, a.fd3)
 	}
 	cmd := exec.Command(d.key.node, append([]string{script}, args...)...)
 	cmd.Dir = d.key.cwd

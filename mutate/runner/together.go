@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oracle-ts/oracle/internal/procgroup"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
@@ -206,25 +205,17 @@ func (ll *LongLivedRunner) togetherWarm(ctx context.Context, args []string, dir 
 	if err != nil {
 		return false
 	}
-	w := ll.takeWarm(llKey{node: node, vitest: args[0]})
-	if w == nil {
+	a := ll.adopt(node, args[0], warmnode.Job{Script: args[0], Args: args[1:], Cwd: dir, Env: env, Out: out})
+	if a == nil {
 		return false
 	}
-	cmd, stdin, fd3, exited, err := w.Become(warmnode.Job{Script: args[0], Args: args[1:], Cwd: dir, Env: env, Out: out})
-	if err != nil {
-		w.Kill()
-		return false
-	}
-	stdin.Close() // a fresh run's stdin is /dev/null: at its end at once
-	defer fd3.Close()
-	ll.mu.Lock()
-	ll.stats.Adopted++
-	ll.mu.Unlock()
+	a.stdin.Close() // a fresh run's stdin is /dev/null: at its end at once
+	defer a.fd3.Close()
 	select {
-	case <-exited:
+	case <-a.exited:
 	case <-ctx.Done():
-		_ = procgroup.Kill(cmd)
-		<-exited
+		_ = killProcessGroup(a.cmd)
+		<-a.exited
 	}
 	return true
 }
