@@ -548,6 +548,9 @@ func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout 
 		if err := l.batchWave(ctx, wave, timeout, baseline); err != nil {
 			return err
 		}
+		if err := l.batchWave(ctx, wholeAgain(wave), timeout, baseline); err != nil {
+			return err
+		}
 		pending = rest
 	}
 	for _, t := range tasks {
@@ -777,6 +780,10 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			t.hit = bl.heard.limit // a suspicion: it runs alone, without the counter
 		}
 		o, detail, by := variantOutcome(bl.heard.variant, b.limit)
+		if by != "" && bl.heard.selected && !keptBefore(first.heard.tests, bl.heard.tests, by) {
+			t.whole, t.why = true, AloneSelectionKill // confirmed on the whole file (wholeAgain)
+			continue
+		}
 		if o == "" {
 			t.why = undecidedWhy(bl.heard.variant, preloaded)
 			if green(bl.heard.tests) && !preloaded && !bl.heard.hit {
@@ -909,9 +916,10 @@ func (l *Lab) harnessSnapshots(test, h string, blocks []*block) (string, error) 
 // harnessSelect writes the per-test selection (select.go): the opening
 // baseline (block 0) records which tests reached which statement keys
 // (edit.Schema.Cover, in hits.cov); a selection's baseline (the first block
-// of the original with a key) runs the original on the tests that reached
-// its key, and when they pass, each variant of that key runs only those
-// tests (selNote); otherwise, or when the key was reached outside a test
+// of the original with a key) runs the original on the tests up to the
+// first that reached its key and the later ones that reached it, and when
+// they pass, each variant of that key runs only those tests (selNote);
+// otherwise, or when the key was reached outside a test
 // (at load, in a beforeAll hook, by a concurrent test), every test. The
 // key's second block of the original (its closing one) runs the selection
 // its variants ran again, or nothing.
@@ -961,9 +969,15 @@ function selection(i, v, k) {
   if (keyed.has(k)) return chosen.get(k)?.tests ?? new Set();
   keyed.add(k);
   if (!covOk || covOut.has(k)) return new Set();
-  const names = [];
-  for (const [n, ks] of cov) if (ks.has(k)) names.push(n);
-  if (names.length === 0) return new Set();
+  // Every test up to the first that reached the key, then the others that
+  // reached it: a test left out before the first changes no state the
+  // variant's first reaching test sees (a kill there is the whole file's);
+  // a kill by a later one, after tests left out, is confirmed on the whole
+  // file (keptBefore).
+  const all = [...cov.keys()];
+  const first = all.findIndex((n) => cov.get(n).has(k));
+  if (first < 0) return new Set();
+  const names = all.filter((n, j) => j <= first || cov.get(n).has(k));
   // Only where it saves runs: the selection's two baselines and its m
   // variants against m variants of every test.
   const m = variants.get(k) ?? 0;

@@ -281,6 +281,10 @@ type task struct {
 	hit     string // the hit limit that stopped it in a batch
 	why     string // why it runs alone, when it does (an Alone* reason)
 	passed  int    // the clean batches it passed every test of
+	// whole: its kill came under a test selection that left out a test
+	// before the killing one; it runs again in its batch, every test
+	// (wholeAgain).
+	whole bool
 }
 
 func newTasks(l *Lab, jobs []Job) []*task {

@@ -38,6 +38,16 @@ import (
 // only under the Coverage rule, as before, and so only when its
 // selection's baselines were green.
 //
+// A selection keeps every test up to the first that reached its key, then
+// the later ones that reached it: the state the first of them starts from
+// is the whole file's, so a kill there is the whole file's kill. A kill by
+// a later one, after a test the selection left out (and its hooks), is not
+// (issue 41: a test that configures state, then tests that reach nothing,
+// then one that asserts strictly only when the state was not set: the
+// selection's baselines pass, its variants fail, and the whole file passes
+// every variant): the variant runs again in a batch of its test file
+// without a selection (wholeAgain), which decides it as any variant.
+//
 // A key reached outside a test (while the file loaded, in a beforeAll or
 // afterAll hook, by a concurrent test), a key no test reached, a mutant
 // without a key (cover.go's rules), or an opening baseline that failed:
@@ -47,6 +57,53 @@ import (
 // that selection's baseline on the original code did not pass in the
 // report: neither its kill nor its pass is used.
 const AloneSelection = "the baseline of its test selection failed"
+
+// AloneSelectionKill: the variant failed a test of its selection after a
+// test the selection left out; run whole in its batch, its tests did not
+// decide it either.
+const AloneSelectionKill = "its kill under a test selection is confirmed on the whole file"
+
+// keptBefore says whether a variant's tests (vt) ran every test the
+// opening baseline (open) ran before by, the test that killed it: a
+// selection that left none of them out starts by from the whole file's
+// state. False when by is not among open's.
+func keptBefore(open, vt []runner.Test, by string) bool {
+	ran := map[string]bool{}
+	for _, t := range vt {
+		if t.Status == runner.TestPassed || t.Status == runner.TestFailed {
+			ran[t.Name] = true
+		}
+	}
+	for _, t := range open {
+		if t.Name == by {
+			return true
+		}
+		if t.Status != runner.TestSkipped && !ran[t.Name] {
+			return false
+		}
+	}
+	return false
+}
+
+// wholeAgain is the batches that run again, each variant with every test,
+// the tasks of wave whose kill under a selection keptBefore did not
+// confirm (task.whole, cleared here): one per test file, in wave's order.
+func wholeAgain(wave []batchPlan) []batchPlan {
+	var again []batchPlan
+	for _, p := range wave {
+		var ts []*task
+		for _, t := range p.tasks {
+			if t.whole {
+				t.whole = false
+				ts = append(ts, t)
+			}
+		}
+		if len(ts) > 0 {
+			again = append(again, batchPlan{test: p.test, tasks: ts})
+		}
+	}
+	return again
+}
 
 // selectBlocks orders plan's blocks: the opening baseline, then per
 // selection key (in the order of its first task) the key's baseline, its

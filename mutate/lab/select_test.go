@@ -35,9 +35,10 @@ export function greet(name: string): string {
 `
 
 // selectTest is its test file: each test appends its name to the log at
-// logPath when it runs, and its afterEach hook "after". Eight tests reach
-// none of the mutated code; "reads the level" passes only after
-// "configures" (which reaches none of it) ran.
+// logPath when it runs, and its afterEach hook "after". "reads the level"
+// passes only after "configures" (which reaches none of the mutated code)
+// ran; the sixteen "other" tests, after every test that reaches the
+// module, reach none of it.
 func selectTest(logPath string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `import { appendFileSync } from "node:fs";
@@ -48,19 +49,18 @@ const log = (n: string) => appendFileSync(%q, n + "\n");
 afterEach(() => log("after"));
 
 describe("store", () => {
-`, logPath)
-	for i := range 8 {
-		fmt.Fprintf(&b, "  it(\"other %d\", () => { log(\"other\"); expect(%d + 1).toBe(%d); });\n", i, i, i+1)
-	}
-	b.WriteString(`  it("configures", () => { log("configures"); configure(5); });
+  it("configures", () => { log("configures"); configure(5); });
   it("reads the level", () => { log("reads"); expect(current()).toBe(5); });
   it("area", () => { log("area"); expect(area(2, 3)).toBe(6); });
   it("clamps low", () => { log("clamp"); expect(clamp(-1, 0, 9)).toBe(0); });
   it("clamps high", () => { log("clamp"); expect(clamp(10, 0, 9)).toBe(9); });
   it("keeps", () => { log("clamp"); expect(clamp(4, 0, 9)).toBe(4); });
   it("greets", () => { log("greets"); expect(greet("a")).toBe("hi a"); });
-});
-`)
+`, logPath)
+	for i := range 16 {
+		fmt.Fprintf(&b, "  it(\"other %d\", () => { log(\"other\"); expect(%d + 1).toBe(%d); });\n", i, i, i+1)
+	}
+	b.WriteString("});\n")
 	return b.String()
 }
 
@@ -90,14 +90,14 @@ func selectEnvs(t *testing.T, f func(t *testing.T, env, node string)) {
 }
 
 // TestSelectionStateReal: "reads the level" reaches current() and passes
-// only after "configures", which does not reach it, set the level. Under
-// the selection of current()'s statement ("reads the level" alone) the
-// original fails, so that selection's baseline is red and the statement's
-// variants run every test, as without selection: the equivalent mutant
-// (level * 1) survives, as applied by hand (every test passes), where
-// taking the selection's failure as a kill would call it killed; the real
-// one (level + 1) is killed. The log shows the selection was tried
-// ("reads" ran once more than "configures": its selection's baseline).
+// only after "configures", which does not reach it. The selection of
+// current()'s statement keeps every test up to the first that reaches it,
+// "configures" with it: the equivalent mutant (level * 1) survives, as
+// applied by hand (every test passes), and the real one (level + 1) is
+// killed by "reads the level" with nothing left out before it, a kill
+// used as it is. "configures" runs wherever "reads" does: the coverage
+// baseline, the batch's two, the selection's two, and each variant's
+// selection (and a survivor's run alone).
 func TestSelectionStateReal(t *testing.T) {
 	selectEnvs(t, func(t *testing.T, env, node string) {
 		res, ran := selectRun(t, env, node, Lab{}, [][3]string{
@@ -108,11 +108,8 @@ func TestSelectionStateReal(t *testing.T) {
 			t.Errorf("got  %s\nwant %s (%s)", got, want, aloneWhys(res))
 		}
 		alone := sharedAlone(t, res)
-		// The coverage baseline, the batch's two, the two variants' full
-		// runs (and a survivor's run alone); "reads" also in its
-		// selection's baseline.
-		if ran["configures"] != 5+alone || ran["reads"] != 6+alone {
-			t.Errorf("configures ran %d times, reads %d (want %d, %d: %v)", ran["configures"], ran["reads"], 5+alone, 6+alone, ran)
+		if ran["configures"] != 7+alone || ran["reads"] != 7+alone || ran["other"] != (3+alone)*16 {
+			t.Errorf("configures ran %d times, reads %d, other %d (want %d, %d, %d: %v)", ran["configures"], ran["reads"], ran["other"], 7+alone, 7+alone, (3+alone)*16, ran)
 		}
 	})
 }
@@ -128,10 +125,10 @@ func aloneWhys(res *Result) string {
 	return strings.Join(w, "; ")
 }
 
-// TestSelectionSkipsReal: each variant runs only the tests that reached its
-// statement in the batch's opening baseline (the eight "other" tests run
-// only in the baselines and the full runs of current()'s variants, whose
-// selection's baseline fails), and every outcome is Isolate's.
+// TestSelectionSkipsReal: each variant runs only the tests up to the first
+// that reached its statement in the batch's opening baseline and the
+// others that reached it (the sixteen "other" tests run only in the
+// baselines), and every outcome is Isolate's.
 func TestSelectionSkipsReal(t *testing.T) {
 	ms := [][3]string{
 		{"same", "return level;", "return level * 1;"},
@@ -151,15 +148,18 @@ func TestSelectionSkipsReal(t *testing.T) {
 			t.Errorf("isolated %s\nwant     %s", got, want)
 		}
 		alone := sharedAlone(t, res)
-		// Each "other" test: the coverage baseline, the batch's two and the
-		// two full runs of current()'s variants (and a survivor's run
-		// alone); without selection every variant's block runs them.
-		// "area" and "greets": the coverage baseline, the batch's two, the
-		// selection's two baselines, the variant's selection, and the full run
-		// of the surviving variant of current() ("plus" stops at its first
-		// failure, before them).
-		if ran["other"] != (5+alone)*8 || ran["area"] != 7+alone || ran["greets"] != 7+alone {
-			t.Errorf("other ran %d times (want %d), area %d, greets %d (want %d): %v", ran["other"], (5+alone)*8, ran["area"], ran["greets"], 7+alone, ran)
+		// Each "other" test: the coverage baseline and the batch's two (and
+		// a survivor's run alone); without selection every variant's block
+		// runs them. "greets": those, and its selection's two baselines and
+		// the variant's selection: every selection before it stops at an
+		// earlier test.
+		if ran["other"] != (3+alone)*16 || ran["greets"] != 6+alone {
+			t.Errorf("other ran %d times (want %d), greets %d (want %d): %v", ran["other"], (3+alone)*16, ran["greets"], 6+alone, ran)
+		}
+		for _, r := range res.Mutants {
+			if r.AloneWhy == AloneSelectionKill {
+				t.Errorf("%s: %s, where nothing was left out before its killer", r.Mutant.Name, r.AloneWhy)
+			}
 		}
 		// A test a variant does not run is taken out of its block, not
 		// skipped in a hook: the test file's afterEach runs after the tests
@@ -207,18 +207,22 @@ func TestSelectionBaselineRead(t *testing.T) {
 		name       string
 		base, post runner.TestStatus // the selection's baselines' test
 		sel        string            // the variant's selection note
+		left       bool              // the variant's selection left out "s a", before its failure
 		want       string            // the variant's outcome, or why it runs alone
 	}{
-		{"green selection", runner.TestPassed, runner.TestPassed, selNote + "2-1", "killed"},
-		{"red selection", runner.TestFailed, runner.TestPassed, selNote + "2-1", AloneSelection},
-		{"red after the variants", runner.TestPassed, runner.TestFailed, selNote + "2-1", AloneSelection},
-		{"every test skipped", runner.TestSkipped, runner.TestPassed, selNote + "2-1", AloneSelection},
-		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", AloneSelection},
-		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", AloneSelection},
-		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", "killed"},
+		{"green selection", runner.TestPassed, runner.TestPassed, selNote + "2-1", false, "killed"},
+		{"red selection", runner.TestFailed, runner.TestPassed, selNote + "2-1", false, AloneSelection},
+		{"red after the variants", runner.TestPassed, runner.TestFailed, selNote + "2-1", false, AloneSelection},
+		{"every test skipped", runner.TestSkipped, runner.TestPassed, selNote + "2-1", false, AloneSelection},
+		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", false, AloneSelection},
+		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", false, AloneSelection},
+		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", false, "killed"},
+		// A test left out before the failure (issue 41): the kill is
+		// confirmed on the whole file.
+		{"a test left out before the kill", runner.TestPassed, runner.TestPassed, selNote + "2-1", true, AloneSelectionKill},
 		// A test skipped before the failure, and no note: a selection
 		// whose note was lost (its baselines are not known).
-		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", AloneSelection},
+		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", true, AloneSelection},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tk := &task{n: 0}
@@ -234,7 +238,7 @@ func TestSelectionBaselineRead(t *testing.T) {
 					a, bt = runner.TestSkipped, c.post
 				case 2:
 					bt = runner.TestFailed
-					if c.sel != "" {
+					if c.left {
 						a = runner.TestSkipped
 					}
 				}
@@ -266,13 +270,15 @@ const flagSrc = `export function mark(on: boolean): string {
 }
 `
 
-// flagTest: "resets" (which never calls mark) clears the variable;
-// "marks off" needs it unset (four more tests make a selection of one worth
-// its two baselines).
+// flagTest: "marks once" reaches mark first; "resets" (which never calls
+// mark) clears the variable; "marks off" needs it unset (four more tests
+// make a selection of two worth its two baselines). A selection of mark's
+// statement keeps "marks once" and "marks off", and leaves out "resets".
 const flagTest = `import { describe, expect, it } from "vitest";
 import { mark } from "./flag";
 
 describe("flag", () => {
+  it("marks once", () => { expect(mark(false)).toBe("off"); });
   it("resets", () => { delete process.env.ORACLE_SELECT_FLAG; });
   it.each([1, 2, 3, 4])("counts %i", (n) => { expect(n).toBeGreaterThan(0); });
   it("marks off", () => {
@@ -282,13 +288,15 @@ describe("flag", () => {
 });
 `
 
-// TestSelectionLeftStateReal: the variant "always" sets the variable and is
-// killed by "marks off"; it leaves the variable set. The next variant of
-// the same statement ("same", equivalent) runs its selection ("marks off"
-// without "resets"), which trips on it: no kill, since the selection's
-// closing baseline (after the key's variants) fails the same way. Applied
-// by hand, "same" survives (every test passes); the batch's closing
-// baseline, a full run, passes ("resets" clears the variable first).
+// TestSelectionLeftStateReal: the variant "always" sets the variable and
+// fails "marks off" in its selection, after "resets" was left out (killed
+// alone, as by hand: "always" sets it again after "resets"). It leaves the
+// variable set. The next variant of the same statement ("same",
+// equivalent) runs its selection, which trips on it: no kill, since the
+// selection's closing baseline (after the key's variants) fails the same
+// way. Applied by hand, "same" survives (every test passes); the batch's
+// closing baseline, a full run, passes ("resets" clears the variable
+// before "marks off").
 func TestSelectionLeftStateReal(t *testing.T) {
 	selectEnvs(t, func(t *testing.T, env, node string) {
 		repo := pipelineCopy(t, env, map[string]string{"src/flag.ts": flagSrc, "src/flag.test.ts": flagTest})
@@ -364,5 +372,91 @@ func TestOverlapRead(t *testing.T) {
 	r.Markers = append(r.Markers, overlapNote)
 	if (&Lab{}).batchRead(r, b) || tk.run != nil || tk.why != AloneOverlap {
 		t.Errorf("with the overlap note: run %+v, why %q; want no run, %q", tk.run, tk.why, AloneOverlap)
+	}
+}
+
+// A module whose state one test sets and whose function another test
+// asserts on strictly only when that state was not set (issue 41).
+const factorSrc = `let factor = 1;
+export function setFactor(f: number): void {
+  factor = f;
+}
+export function getFactor(): number {
+  return factor;
+}
+export function scale(n: number): number {
+  return n * getFactor() + 2;
+}
+`
+
+// factorTest: "configures" sets the factor (it never calls scale), twelve
+// tests reach nothing of the module, and "scales", the last, asserts
+// strictly only when the factor was not set. With probe, a first test
+// calls scale and asserts only that it gives a number.
+func factorTest(probe bool) string {
+	var b strings.Builder
+	b.WriteString(`import { describe, expect, it } from "vitest";
+import { getFactor, scale, setFactor } from "./factor";
+
+describe("factor", () => {
+`)
+	if probe {
+		b.WriteString("  it(\"probes\", () => { expect(typeof scale(1)).toBe(\"number\"); });\n")
+	}
+	b.WriteString(`  it("configures", () => { setFactor(10); expect(getFactor()).toBe(10); });
+`)
+	for i := range 12 {
+		fmt.Fprintf(&b, "  it(\"other %d\", () => { expect(%d + 1).toBe(%d); });\n", i, i, i+1)
+	}
+	b.WriteString(`  it("scales", () => {
+    const r = scale(2);
+    if (getFactor() === 1) expect(r).toBe(4);
+    else expect(r).toBeGreaterThan(0);
+  });
+});
+`)
+	return b.String()
+}
+
+// TestSelectionDroppedStateReal (issue 41): a selection of scale's
+// statement that leaves out "configures" passes on the original (the
+// strict branch holds for the original), so the selection's baselines are
+// green; but the variants' failures there ("expected 5 to be 4") are not
+// what the real suite gives: run whole, in order, the factor is 10 and
+// every test passes (applied by hand, vitest passes all 14). Both mutants
+// survive, as with Isolate. Without a probe, "scales" is the first test to
+// reach the statement and the selection keeps every test before it (a
+// selection of the whole file: none); with the probe first, the selection
+// is "probes" and "scales", the variants fail "scales" after tests left
+// out, and the kill is confirmed on the whole file (wholeAgain): without
+// keptBefore both are killed there.
+func TestSelectionDroppedStateReal(t *testing.T) {
+	ms := [][3]string{
+		{"minus", "n * getFactor() + 2", "n * getFactor() - 2"},
+		{"plus", "n * getFactor() + 2", "n + getFactor() + 2"},
+	}
+	for _, probe := range []bool{false, true} {
+		t.Run(fmt.Sprintf("probe=%v", probe), func(t *testing.T) {
+			selectEnvs(t, func(t *testing.T, env, node string) {
+				run := func(l Lab) *Result {
+					repo := pipelineCopy(t, env, map[string]string{"src/factor.ts": factorSrc, "src/factor.test.ts": factorTest(probe)})
+					l.Coverage = true
+					res, _ := labRun(t, repo, node, l, []string{"src/factor.test.ts"}, textMutants(t, "src/factor.ts", factorSrc, ms))
+					return res
+				}
+				iso, res := run(Lab{Isolate: true}), run(Lab{})
+				if got, want := outcomesOnly(iso), "test:minus=survived test:plus=survived"; got != want {
+					t.Fatalf("isolated %s\nwant     %s", got, want)
+				}
+				if got, want := outcomesOnly(res), outcomesOnly(iso); got != want {
+					t.Errorf("batched  %s\nisolated %s (%s)", got, want, aloneWhys(res))
+				}
+				for _, r := range res.Mutants {
+					if !r.Batched {
+						t.Errorf("%s ran alone (%s): the whole file's batch decides it", r.Mutant.Name, r.AloneWhy)
+					}
+				}
+			})
+		})
 	}
 }
