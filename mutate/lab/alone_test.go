@@ -26,7 +26,10 @@ func TestAloneWhy(t *testing.T) {
 		{"a setup failure", []behaviour{{"pass", "setup"}, {"kill", "kill"}}, []string{AloneSetupFailed, ""}},
 		{"the batch timed out", []behaviour{{"kill", "kill"}, {"kill", "hang"}}, []string{AloneBatchTimedOut, AloneBatchTimedOut}},
 		{"the batch crashed", []behaviour{{"kill", "kill"}, {"kill", "crash"}}, []string{AloneBatchNoTests, AloneBatchNoTests}},
-		{"the hit limit", []behaviour{{"kill", "limit"}, {"kill", "kill"}}, []string{AloneHitLimit, ""}},
+		// Stopped by the hit limit, decided in its batch run again with the
+		// limit raised (again.go).
+		{"the hit limit", []behaviour{{"kill", "limit"}, {"kill", "kill"}}, []string{"", ""}},
+		{"the hit limit, then a pass", []behaviour{{"pass", "limit"}, {"kill", "kill"}}, []string{AloneSurvivor, ""}},
 		{"another test failed", []behaviour{{"pass", "other"}, {"kill", "kill"}}, []string{AloneOtherTest, ""}},
 		{"a variant threw while loading", []behaviour{{"kill", "noload"}, {"kill", "kill"}}, []string{AloneLoadThrew, ""}},
 		{"every test skipped", []behaviour{{"pass", "skip"}, {"kill", "kill"}}, []string{AloneNoTestRan, ""}},

@@ -122,6 +122,30 @@ const (
 	HitLimitFactor = 100
 )
 
+// SPEC "Runs and kills": a hit-limit stop is confirmed by counting, not by
+// a clock. A variant stopped by its batch's hit limit is a suspect: it runs
+// again in a batch of its test file (again) with the limit raised
+// ConfirmRaise-fold, at least ConfirmHitFloor hits; stopped again it is a
+// timeout (Run.HitLimit), finishing its tests decide. A finite loop of
+// 5,000,000 iterations finishes under the raised limit; an endless one
+// stops within about a second.
+const (
+	ConfirmRaise    = 100
+	ConfirmHitFloor = 10_000_000
+)
+
+// hitRule is how a harness derives each variant's hit limit from the most
+// hits a test (or the load) of the original counted: factor times that, at
+// least floor.
+type hitRule struct{ floor, factor int }
+
+// batchHits is a batch's rule; confirmHits a suspects' batch's, the
+// batch's raised ConfirmRaise-fold (at least ConfirmHitFloor).
+var (
+	batchHits   = hitRule{HitLimitFloor, HitLimitFactor}
+	confirmHits = hitRule{max(ConfirmHitFloor, ConfirmRaise*HitLimitFloor), ConfirmRaise * HitLimitFactor}
+)
+
 // harness is the source of the batch harness for test file base (a name in
 // the harness's directory) running blocks in order (each its describe
 // block, titled by its title, its notes naming its number), each variant
@@ -140,7 +164,7 @@ const (
 // (limitNote, slowNote, timeNote), each line after the harness file's path
 // and a tab (the file vitest's worker runs: a joint run of several harnesses
 // tells whose note it is).
-func harness(base string, blocks []*block, limit time.Duration) []byte {
+func harness(base string, blocks []*block, limit time.Duration, hr hitRule) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
@@ -186,7 +210,7 @@ function globalsMoved() {
   }
 }
 `, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
-	harnessRuntime(&b, limit)
+	harnessRuntime(&b, limit, hr)
 	harnessSelect(&b)
 	harnessLoad(&b)
 	harnessPrune(&b)
@@ -210,8 +234,12 @@ function globalsMoved() {
 // harnessRuntime writes the harness's state and helpers: the variant's time
 // limit, the hit counter, how it notes what the batch reads, and how a
 // test's full name is read.
-func harnessRuntime(b *strings.Builder, limit time.Duration) {
+func harnessRuntime(b *strings.Builder, limit time.Duration, hr hitRule) {
 	fmt.Fprintf(b, `const LIMIT = %d;
+// A variant's hit limit: FACTOR times the most hits a test (or the load) of
+// the original counted, at least FLOOR.
+const FLOOR = %d;
+const FACTOR = %d;
 const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
 Reflect.set(globalThis, %q, hits);
 const proc = Reflect.get(globalThis, "process");
@@ -279,7 +307,7 @@ function nameOf(t) {
 // without a variant: the batch's survivors are not trusted then.
 if (Reflect.get(globalThis, %q)) note(%q, %q);
 Reflect.deleteProperty(globalThis, %q);
-`, limit.Milliseconds(), edit.HitState, runner.ProgressEnv, runner.ReachedEnv, edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads)
+`, limit.Milliseconds(), hr.floor, hr.factor, edit.HitState, runner.ProgressEnv, runner.ReachedEnv, edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads)
 }
 
 // harnessLoad writes load: the test file imported afresh under a variant.
@@ -292,7 +320,7 @@ func harnessLoad(b *strings.Builder) {
 // load has no test: it runs alone, where that failure is judged.
 async function load(i, v, importIt, block) {
   Reflect.set(globalThis, %q, v);
-  hits.limit = v === 0 ? Infinity : Math.max(%d, %d * loadMost);
+  hits.limit = v === 0 ? Infinity : Math.max(FLOOR, FACTOR * loadMost);
   hits.hit = false;
   hits.n = 0;
   // The describe bodies vitest collected after the last load ran under its
@@ -310,7 +338,7 @@ async function load(i, v, importIt, block) {
     lastLoad = v !== 0 ? i : -1;
     globalsMoved();
     if (v === 0) loadMost = Math.max(loadMost, hits.n);
-    if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    if (hits.hit) note(%q, %q + i + "-" + hits.limit + "-" + loadMost);
     // The switch stays set: vitest runs the test file's describe bodies
     // after the import returns, and code there (an app built with its
     // middleware) is the variant's too; the next variant's load sets its
@@ -349,7 +377,7 @@ function guard(block, i) {
     };
   }
 }
-`, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ReachedEnv, noLoadNote, runner.ReachedEnv, limitNote, edit.SchemaLoads, runner.ReachedEnv, noLoadNote)
+`, edit.SchemaSwitch, runner.ReachedEnv, noLoadNote, runner.ReachedEnv, limitNote, edit.SchemaLoads, runner.ReachedEnv, noLoadNote)
 }
 
 // harnessPrune writes prune and bail: the tests a variant does not run
@@ -424,7 +452,7 @@ func harnessVariant(b *strings.Builder) {
     own = [...arguments].find(isSuite) ?? null;
     restoreProcess();
     Reflect.set(globalThis, %q, v);
-    hits.limit = v === 0 ? Infinity : Math.max(%d, %d * hits.most);
+    hits.limit = v === 0 ? Infinity : Math.max(FLOOR, FACTOR * hits.most);
     hits.hit = false;
     hits.n = 0;
     start = performance.now();
@@ -440,7 +468,7 @@ func harnessVariant(b *strings.Builder) {
     Reflect.deleteProperty(globalThis, %q);
     Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
     globalsMoved();
-    if (hits.hit) note(%q, %q + i + "-" + hits.limit);
+    if (hits.hit) note(%q, %q + i + "-" + hits.limit + "-" + hits.most);
     note(%q, %q + i + "-" + Math.round(performance.now() - start));
     if (i === 0) opened(!failed);
     if (v === 0 && k > 0) selected(i, k, !failed);
@@ -479,7 +507,7 @@ func harnessVariant(b *strings.Builder) {
   vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
   vi.resetModules();
 }
-`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, runner.ReachedEnv, overlapNote, edit.SchemaSwitch, HitLimitFloor, HitLimitFactor, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
+`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, runner.ReachedEnv, overlapNote, edit.SchemaSwitch, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
 }
 
 func jsonString(s string) (string, error) {
@@ -548,7 +576,7 @@ func (l *Lab) batch(ctx context.Context, tests []string, tasks []*task, timeout 
 		if err := l.batchWave(ctx, wave, timeout, baseline); err != nil {
 			return err
 		}
-		if err := l.batchWave(ctx, wholeAgain(wave), timeout, baseline); err != nil {
+		if err := l.batchWave(ctx, again(wave), timeout, baseline); err != nil {
 			return err
 		}
 		pending = rest
@@ -621,6 +649,9 @@ type batchPlan struct {
 	test  string
 	tasks []*task
 	keys  map[*task]int // their selection keys (schemas)
+	// again: a batch of variants that run again (again.go): every test,
+	// the hit limit raised (confirmHits), a stop by it final.
+	again bool
 }
 
 // byFile groups the tasks keep says to keep by the file their mutants
@@ -645,6 +676,7 @@ func byFile(tasks []*task, keep func(*task) bool) ([]string, map[string][]*task)
 // batchRun is one batch as run: its harness, its blocks (the original's
 // first and last), each variant's time limit and the run's spec.
 type batchRun struct {
+	again   bool // batchPlan.again
 	test    string
 	harness string
 	snap    string // the harness's snapshot file ("" when none was written)
@@ -733,7 +765,11 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	if limit == 0 {
 		limit = DerivedTimeout(base)
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit)); err != nil {
+	hr := batchHits
+	if plan.again {
+		hr = confirmHits
+	}
+	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit, hr)); err != nil {
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
 	snap, err := l.harnessSnapshots(test, h, blocks)
@@ -746,7 +782,7 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	// within its limit, or its worker is stuck.
 	spec := l.spec(l.Root, h, timeout+time.Duration(len(blocks))*base, "")
 	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	return batchRun{test: test, harness: h, snap: snap, blocks: blocks, limit: limit, spec: spec}, true, nil
+	return batchRun{again: plan.again, test: test, harness: h, snap: snap, blocks: blocks, limit: limit, spec: spec}, true, nil
 }
 
 // batchRead records what the batch run r of b establishes, as batchWave
@@ -761,7 +797,10 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			w = AloneOverlap
 		}
 		for _, bl := range b.blocks {
-			if bl.task != nil {
+			switch {
+			case bl.task != nil && b.again && bl.task.hit != "":
+				bl.task.why = AloneHitLimit // no count confirmed it: alone, under the clock
+			case bl.task != nil:
 				bl.task.why = w
 			}
 		}
@@ -776,12 +815,20 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			t.why = AloneSelection // its selection's kills and passes are not trusted
 			continue
 		}
-		if bl.heard.hit {
-			t.hit = bl.heard.limit // a suspicion: it runs alone, without the counter
+		switch {
+		case bl.heard.hit && b.again:
+			t.run = &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Outcome: Timeout, HitLimit: true, Detail: hitAgainDetail(t.hit, bl.heard), Duration: b.took(r, bl)}
+			continue
+		case bl.heard.hit:
+			// A suspicion: it runs again with the limit raised (again.go),
+			// or, where that batch decides nothing, alone without the counter.
+			t.hit, t.suspect = bl.heard.limit, true
+		case b.again && t.hit != "":
+			t.finished, t.hit = t.hit, "" // it finished under the raised limit: no loop
 		}
 		o, detail, by := variantOutcome(bl.heard.variant, b.limit)
 		if by != "" && bl.heard.selected && !keptBefore(first.heard.tests, bl.heard.tests, by) {
-			t.whole, t.why = true, AloneSelectionKill // confirmed on the whole file (wholeAgain)
+			t.whole, t.why = true, AloneSelectionKill // confirmed on the whole file (again.go)
 			continue
 		}
 		if o == "" {
@@ -791,13 +838,18 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			}
 			continue // not a clean kill: run alone (unless it passes everywhere under coverage)
 		}
-		run := &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Duration: r.Duration / time.Duration(len(b.blocks)), Outcome: o, Detail: detail, KilledBy: by}
-		if bl.heard.timed {
-			run.Duration = bl.heard.took
-		}
-		t.run = run
+		t.run = &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Duration: b.took(r, bl), Outcome: o, Detail: detail, KilledBy: by}
 	}
 	return true
+}
+
+// took is the time of block bl in b's run r: as the harness timed it, else
+// the run's share.
+func (b batchRun) took(r runner.Result, bl *block) time.Duration {
+	if bl.heard.timed {
+		return bl.heard.took
+	}
+	return r.Duration / time.Duration(len(b.blocks))
 }
 
 // readBlocks sets in each of blocks (a batch's, in order) what the run r
@@ -857,7 +909,8 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded, overlapped bool) {
 		case strings.HasPrefix(m, limitNote):
 			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
 				if bl := at(idx); bl != nil {
-					bl.heard.hit, bl.heard.limit = true, lim
+					bl.heard.hit = true
+					bl.heard.limit, bl.heard.most, _ = strings.Cut(lim, "-")
 				}
 			}
 		case strings.HasPrefix(m, noLoadNote):

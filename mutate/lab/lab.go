@@ -108,7 +108,8 @@ type Run struct {
 	// variant's own time in it, as the harness measured it).
 	Batched bool
 	// HitLimit: a timeout because the variant ran past the hit limit in its
-	// batch, and its run alone, without the counter, timed out too.
+	// batch, and again past the limit raised (again.go), or, where no batch
+	// could confirm it, its run alone, without the counter, timed out too.
 	HitLimit bool
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
@@ -282,9 +283,12 @@ type task struct {
 	why     string // why it runs alone, when it does (an Alone* reason)
 	passed  int    // the clean batches it passed every test of
 	// whole: its kill came under a test selection that left out a test
-	// before the killing one; it runs again in its batch, every test
-	// (wholeAgain).
-	whole bool
+	// before the killing one; suspect: its batch's hit limit stopped it.
+	// Either runs again in a batch of that test file (again.go).
+	whole, suspect bool
+	// finished is the hit limit that stopped it in a batch, when it then
+	// finished under the limit raised (again.go).
+	finished string
 }
 
 func newTasks(l *Lab, jobs []Job) []*task {
@@ -309,6 +313,9 @@ func newTasks(l *Lab, jobs []Job) []*task {
 func (t *task) result() Run {
 	r := *t.run
 	r.Key = t.job.Key
+	if t.finished != "" && r.Detail == "" && (r.Outcome == Survived || r.Outcome == NoCoverage) {
+		r.Detail = hitFinishedDetail(t.finished)
+	}
 	if t.covered && r.CoveredBy == nil {
 		r.CoveredBy = t.tests
 	}

@@ -294,6 +294,7 @@ type variant struct {
 	tests  []runner.Test
 	hit    bool
 	limit  string // the hit limit, as the harness counted it
+	most   string // the most hits a test (or the load) of the original counted
 	slow   bool
 	ran    map[string]bool
 	ranAll bool
@@ -342,6 +343,21 @@ func variantOutcome(v variant, timeLimit time.Duration) (o Outcome, detail, kill
 		return Timeout, fmt.Sprintf("the variant ran past its time limit of %s in the batch", timeLimit), ""
 	}
 	return "", "", ""
+}
+
+// hitAgainDetail says that a variant stopped by its batch's hit limit
+// (first, as counted there) was stopped again with the limit raised (h:
+// what its batch run again heard of it): its hits, the limit and the
+// original's most.
+func hitAgainDetail(first string, h heard) string {
+	return fmt.Sprintf("%s: more than %s loop iterations and calls in one test, and run again with the limit raised %d-fold (at least %d), more than %s (the original's most in one test: %s): a loop",
+		edit.HitLimitMessage, first, ConfirmRaise, ConfirmHitFloor, h.limit, h.most)
+}
+
+// hitFinishedDetail says that a variant stopped by its batch's hit limit
+// (first) finished when run again with the limit raised.
+func hitFinishedDetail(first string) string {
+	return fmt.Sprintf("%s: more than %s loop iterations and calls in one test in its batch; run again with the limit raised %d-fold, it finished: no loop", edit.HitLimitMessage, first, ConfirmRaise)
 }
 
 // hitLimitDetail says that a batch's hit limit stopped a mutant.

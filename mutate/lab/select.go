@@ -46,7 +46,7 @@ import (
 // then one that asserts strictly only when the state was not set: the
 // selection's baselines pass, its variants fail, and the whole file passes
 // every variant): the variant runs again in a batch of its test file
-// without a selection (wholeAgain), which decides it as any variant.
+// without a selection (again.go), which decides it as any variant.
 //
 // A key reached outside a test (while the file loaded, in a beforeAll or
 // afterAll hook, by a concurrent test), a key no test reached, a mutant
@@ -85,25 +85,6 @@ func keptBefore(open, vt []runner.Test, by string) bool {
 	return false
 }
 
-// wholeAgain is the batches that run again, each variant with every test,
-// the tasks of wave whose kill under a selection keptBefore did not
-// confirm (task.whole, cleared here): one per test file, in wave's order.
-func wholeAgain(wave []batchPlan) []batchPlan {
-	var again []batchPlan
-	for _, p := range wave {
-		var ts []*task
-		for _, t := range p.tasks {
-			if t.whole {
-				t.whole = false
-				ts = append(ts, t)
-			}
-		}
-		if len(ts) > 0 {
-			again = append(again, batchPlan{test: p.test, tasks: ts})
-		}
-	}
-	return again
-}
 
 // selectBlocks orders plan's blocks: the opening baseline, then per
 // selection key (in the order of its first task) the key's baseline, its

@@ -329,7 +329,7 @@ describe("two", () => {
 `})
 	blocks := []*block{{n: 0}, {n: 1, key: 1}, {n: 2}}
 	h := "src/" + HarnessPrefix + "two.test.ts"
-	if err := os.WriteFile(filepath.Join(repo, h), harness("two.test.ts", blocks, 10*time.Second), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, h), harness("two.test.ts", blocks, 10*time.Second, batchHits), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, err := runner.New().Run(context.Background(), runner.Spec{Dir: repo, TestFile: h, Timeout: time.Minute})
@@ -428,7 +428,7 @@ describe("factor", () => {
 // reach the statement and the selection keeps every test before it (a
 // selection of the whole file: none); with the probe first, the selection
 // is "probes" and "scales", the variants fail "scales" after tests left
-// out, and the kill is confirmed on the whole file (wholeAgain): without
+// out, and the kill is confirmed on the whole file (again.go): without
 // keptBefore both are killed there.
 func TestSelectionDroppedStateReal(t *testing.T) {
 	ms := [][3]string{
