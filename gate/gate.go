@@ -491,7 +491,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	case len(ch) == 0:
 		return nil, nil, "the list of changed files is empty"
 	}
-	var prod, test []string
+	var prod, test, broken []string
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok {
 			continue
@@ -500,6 +500,9 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 			prod = append(prod, file)
 		} else if _, err := os.Stat(filepath.Join(p.Root(), filepath.FromSlash(file))); err == nil {
 			test = append(test, file)
+			if suite.Unparsed(file) {
+				broken = append(broken, file)
+			}
 		}
 	}
 	if len(prod) == 0 {
@@ -523,7 +526,11 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	res.Targets = make([]Target, 0, len(all))
 	for _, j := range all {
 		tg := *j.target
-		tg.Tests = suite.Candidates(tg.File)
+		// A test file the change left unparsable (a syntax error) loads
+		// nothing vitest can run, and what it loaded cannot be read from it:
+		// a candidate of every target, whose red baseline FAILs the gate
+		// (SPEC "A red suite is never PASS or SKIP").
+		tg.Tests = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(suite.Candidates(tg.File)), broken...))))
 		res.Targets = append(res.Targets, tg)
 		j.target = &res.Targets[len(res.Targets)-1]
 	}

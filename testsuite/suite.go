@@ -103,6 +103,7 @@ type Suite struct {
 	loads      map[string][]string // module → the modules it loads (sorted), computed once
 	// candidates are Candidates' answers, by module, computed once.
 	candidates map[string][]string
+	unparsed   map[string]bool // Unparsed
 }
 
 // Problem is a test file oracle cannot count as running anything.
@@ -110,6 +111,8 @@ type Problem struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Reason string `json:"reason"`
+	// unparsed: the file's syntax does not parse (Suite.Unparsed).
+	unparsed bool
 }
 
 // TestFile is one test file as the suite reads it.
@@ -221,7 +224,7 @@ func namedBy(err error, root, config, script string) error {
 
 // New builds the suite from the test files and setupFiles opts names.
 func New(p *callgraph.Program, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}}
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}, unparsed: map[string]bool{}}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	if opts.Vitest != nil {
@@ -279,6 +282,9 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	for i, t := range listed {
 		if problems[i] != nil {
 			s.Problems = append(s.Problems, *problems[i])
+			if problems[i].unparsed {
+				s.unparsed[t] = true
+			}
 			continue
 		}
 		s.Tests = append(s.Tests, t)
@@ -304,7 +310,7 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	}
 	syn, line, why := parseTest(t, src)
 	if why != "" {
-		return nil, &Problem{File: t, Line: line, Reason: "cannot audit: " + why}
+		return nil, &Problem{File: t, Line: line, Reason: "cannot audit: " + why, unparsed: syn == nil && !strings.HasPrefix(why, "written for jest")}
 	}
 	tf := &TestFile{Path: t, File: f, Mocks: map[string][]*analyzer.Mock{}}
 	if s.keepSyntax {
@@ -441,6 +447,11 @@ func (s *Suite) IsProduction(file string) bool {
 	_, ok := slices.BinarySearch(s.Production, file)
 	return ok
 }
+
+// Unparsed reports a test file vitest lists whose syntax does not parse
+// (esbuild's error, which vitest's transform gives too): it fails to load,
+// and what it loads cannot be read from it. It is among Problems.
+func (s *Suite) Unparsed(file string) bool { return s.unparsed[file] }
 
 // IsTest reports whether file is one of the suite's runnable test files.
 func (s *Suite) IsTest(file string) bool {
