@@ -85,7 +85,6 @@ func keptBefore(open, vt []runner.Test, by string) bool {
 	return false
 }
 
-
 // selectBlocks orders plan's blocks: the opening baseline, then per
 // selection key (in the order of its first task) the key's baseline, its
 // variants and its closing baseline, the variants without a key, and the
