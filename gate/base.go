@@ -32,6 +32,41 @@ type redBaseline struct {
 	// atBase: it fails the same way at the base revision; greenAtBase: it
 	// passes there.
 	atBase, greenAtBase bool
+	// aside are its failed tests that fail the same way at the base (red at
+	// the base is per test: they are set aside, and the file's other tests
+	// decide); atBase with aside: every failed test is one of them.
+	aside []string
+}
+
+// sameFailures are the tests that failed in head and fail the same way in
+// base (the same test, its failure the same but for paths and numbers,
+// as failure compares a file's), in head's order; all says every failed
+// test of head is one of them.
+func sameFailures(head, base []runner.Test) (same []string, all bool) {
+	at := map[string]string{}
+	for _, t := range base {
+		if t.Status == runner.TestFailed {
+			at[t.Name] = testFailure(t)
+		}
+	}
+	all = true
+	for _, t := range head {
+		if t.Status != runner.TestFailed {
+			continue
+		}
+		if f, ok := at[t.Name]; ok && f == testFailure(t) {
+			same = append(same, t.Name)
+		} else {
+			all = false
+		}
+	}
+	return same, all && len(same) > 0
+}
+
+// testFailure is what a failed test says, comparable across sandboxes
+// and runs (failure's terms).
+func testFailure(t runner.Test) string {
+	return string(t.Phase) + "\x00" + number.ReplaceAllString(sandboxPath.ReplaceAllString(t.Failure, ""), "#")
 }
 
 // skippedOnly: a baseline whose file loaded and whose every test was
@@ -172,6 +207,11 @@ func checkAtBase(ctx context.Context, root string, reds []redBaseline, opts Opti
 		base := lab.Run{Test: head.Test, Outcome: o, Detail: detail, Tests: r.Tests, NoTestRan: strings.HasPrefix(detail, lab.NoTestExecuted)}
 		red.atBase = o != lab.Passed && failure(base) == failure(head)
 		red.greenAtBase = o == lab.Passed
+		if o != lab.Passed && slices.ContainsFunc(head.Tests, func(t runner.Test) bool { return t.Status == runner.TestFailed }) {
+			// Per test: the failures the base shares are set aside, whatever
+			// else failed there (a test the change fixed).
+			red.aside, red.atBase = sameFailures(head.Tests, r.Tests)
+		}
 	}
 	return nil
 }

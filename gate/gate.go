@@ -779,6 +779,9 @@ type measured struct {
 	lr   *lab.Result
 	idle map[string]bool
 	red  map[string]string
+	// aside are the tests set aside, by test file: they fail the same way
+	// at the base (lab.Lab.Aside).
+	aside map[string][]string
 	// retried are the candidates red once on the code as it is and green
 	// at the base, run again (flaky), with their first failure.
 	retried map[string]string
@@ -825,7 +828,7 @@ func (m *measured) timings(res *Result) {
 // and is not red; a baseline that did not end within the bound is an
 // ERROR.
 func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*mutant, opts Options) (*measured, error) {
-	m := &measured{idle: map[string]bool{}, red: map[string]string{}, retried: map[string]string{}, ran: map[string]*mutant{}}
+	m := &measured{idle: map[string]bool{}, red: map[string]string{}, aside: map[string][]string{}, retried: map[string]string{}, ran: map[string]*mutant{}}
 	for _, j := range jobs {
 		m.related = append(m.related, j.target.Tests...) // the union of the candidates: every one runs its baseline
 	}
@@ -860,6 +863,7 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 		if len(m.related) == 0 {
 			return m, nil
 		}
+		l.Aside = m.aside
 		if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, m.idle)); err != nil {
 			return nil, err
 		}
@@ -875,7 +879,7 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 func (m *measured) retry(reds []redBaseline) bool {
 	again := false
 	for _, r := range reds {
-		if _, done := m.retried[r.run.Test]; r.greenAtBase && !done {
+		if _, done := m.retried[r.run.Test]; (r.greenAtBase || len(r.aside) > 0 && !r.atBase) && !done {
 			m.retried[r.run.Test], again = r.run.Detail, true
 		}
 	}
@@ -935,6 +939,15 @@ func (m *measured) judgeRed(reds []redBaseline, opts Options) (dropped bool) {
 			fail = append(fail, r)
 			continue
 		}
+		if len(r.aside) > 0 {
+			// Red at the base per test: those tests are set aside, the file
+			// stays, and its other tests decide (the lab runs again).
+			m.notes = append(m.notes, fmt.Sprintf("in the related test %s, %s fail%s on the code as it is and the same way at the base %.12s (%s): set aside, the file's other tests decide",
+				r.run.Test, strings.Join(r.aside, ", "), map[bool]string{true: "s"}[len(r.aside) == 1], opts.Origin.Base, r.run.Detail))
+			m.aside[r.run.Test] = r.aside
+			dropped = true
+			continue
+		}
 		if !m.idle[r.run.Test] {
 			m.notes = append(m.notes, fmt.Sprintf("the related test %s fails on the code as it is and the same way at the base %.12s (%s): it counts for nothing", r.run.Test, opts.Origin.Base, r.run.Detail))
 			m.idle[r.run.Test], m.red[r.run.Test] = true, redAtBase+r.run.Detail
@@ -944,12 +957,27 @@ func (m *measured) judgeRed(reds []redBaseline, opts Options) (dropped bool) {
 	if len(fail) > 0 {
 		b := fail[0].run
 		m.verdict, m.attr = FAIL, AttributionTests
-		m.reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, b.Detail)
+		m.reason = fmt.Sprintf("the related test %s fails on the code as it is, before any mutant (%s): fix the test or the code first", b.Test, newFailure(fail[0]))
 		if len(fail) > 1 {
 			m.reason += fmt.Sprintf(" (also red: %s)", strings.Join(redNames(fail[1:]), ", "))
 		}
 	}
 	return dropped
+}
+
+// newFailure is what a red candidate says of a failure the base does not
+// share: its detail, or, where some of its failed tests fail the same way
+// at the base, the first of the others with its failure.
+func newFailure(r redBaseline) string {
+	if len(r.aside) == 0 {
+		return r.run.Detail
+	}
+	for _, t := range r.run.Tests {
+		if t.Status == runner.TestFailed && !slices.Contains(r.aside, t.Name) {
+			return t.Name + ": " + t.Failure
+		}
+	}
+	return r.run.Detail
 }
 
 // reuse keeps the cached outcomes that still hold, and returns the others:

@@ -164,7 +164,7 @@ var (
 // (limitNote, slowNote, timeNote), each line after the harness file's path
 // and a tab (the file vitest's worker runs: a joint run of several harnesses
 // tells whose note it is).
-func harness(base string, blocks []*block, limit time.Duration, hr hitRule) []byte {
+func harness(base string, blocks []*block, limit time.Duration, hr hitRule, aside []string) []byte {
 	var b strings.Builder
 	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
 	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
@@ -211,6 +211,11 @@ function globalsMoved() {
 }
 `, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
 	harnessRuntime(&b, limit, hr)
+	// The tests set aside (aside.go): every block leaves them out.
+	names, _ := json.Marshal(append([]string{}, aside...))
+	fmt.Fprintf(&b, "const ASIDE = new Set(%s);\n", names)
+	b.WriteString("// A test's name within its block: its full name after the block's title.\n")
+	b.WriteString("const aside = (t) => ASIDE.size > 0 && ASIDE.has(nameOf(t).slice(nameOf(t).indexOf(\" \") + 1));\n")
 	harnessSelect(&b)
 	harnessLoad(&b)
 	harnessPrune(&b)
@@ -460,7 +465,7 @@ func harnessVariant(b *strings.Builder) {
     hits.ran = false;
     if (i === 0) covered(covOut);
     sel = k > 0 ? selection(i, v, k) : null;
-    if (sel !== null && own) select(own, (t) => sel.has(keyOf(t)));
+    if ((sel !== null || ASIDE.size > 0) && own) select(own, (t) => !aside(t) && (sel === null || sel.has(keyOf(t))));
     note(%q, "start " + i);
   });
   afterAll(() => {
@@ -492,6 +497,7 @@ func harnessVariant(b *strings.Builder) {
     if (i === 0) covered(covOut);
     if (failed && typeof ctx.skip === "function") ctx.skip();
     if (sel !== null && !sel.has(keyOf(ctx.task)) && typeof ctx.skip === "function") ctx.skip();
+    if (aside(ctx.task) && typeof ctx.skip === "function") ctx.skip();
     note(%q, "test " + i);
   });
   afterEach((ctx) => {
@@ -769,7 +775,7 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	if plan.again {
 		hr = confirmHits
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit, hr)); err != nil {
+	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit, hr, l.Aside[test])); err != nil {
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
 	snap, err := l.harnessSnapshots(test, h, blocks)

@@ -94,6 +94,10 @@ type Lab struct {
 	// NoJoint runs every baseline in a vitest run of its own, even when
 	// the runner can run several test files at once (runner.JointRunner).
 	NoJoint bool
+	// Aside are tests every run leaves out, by test file (full names, as
+	// runner.Test.Name): they fail the same way at the base revision
+	// (aside.go).
+	Aside map[string][]string
 }
 
 // Run is one run: a baseline or a mutant.
@@ -212,6 +216,11 @@ func (l *Lab) Execute(ctx context.Context, tests []string, ms []edit.Mutant) (*R
 func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Result, error) {
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
+	}
+	if len(l.Aside) > 0 {
+		r := l.Runner
+		l.Runner = withAside(r, l.Aside)
+		defer func() { l.Runner = r }()
 	}
 	bt := l.BaselineTimeout
 	if bt == 0 {

@@ -329,7 +329,7 @@ describe("two", () => {
 `})
 	blocks := []*block{{n: 0}, {n: 1, key: 1}, {n: 2}}
 	h := "src/" + HarnessPrefix + "two.test.ts"
-	if err := os.WriteFile(filepath.Join(repo, h), harness("two.test.ts", blocks, 10*time.Second, batchHits), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, h), harness("two.test.ts", blocks, 10*time.Second, batchHits, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, err := runner.New().Run(context.Background(), runner.Spec{Dir: repo, TestFile: h, Timeout: time.Minute})

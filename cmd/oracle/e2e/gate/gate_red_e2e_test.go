@@ -72,7 +72,20 @@ func TestGateRedSuite(t *testing.T) {
 		{name: "red the same way at the base: a note, the rest decides",
 			base:   map[string]string{"test/fmt.test.ts": strings.Replace(fmtTestTS, `"$6"`, `"6 dollars"`, 1)},
 			change: map[string]string{"src/price.ts": stronger},
-			code:   0, want: "PASS", note: "test/fmt.test.ts fails on the code as it is and the same way at the base"},
+			code:   0, want: "PASS", note: "in the related test test/fmt.test.ts, formats a total fails on the code as it is and the same way at the base"},
+		// Issue 41: red at the base is per test. One long-broken test of
+		// the only related file is set aside; its other tests decide (the
+		// whole file was set aside: SKIP, no test executes money).
+		{name: "a long-broken test beside the tests of the change",
+			base: map[string]string{"test/fmt.test.ts": fmtTestTS + "it(\"formats cents, broken long ago\", () => {\n  expect(money(1.5)).toBe(\"$1.50\");\n});\n"},
+			change: map[string]string{"src/fmt.ts": strings.Replace(fmtTS, "  return", "  if (n < 0) return \"-$\" + -n;\n  return", 1),
+				"test/fmt.test.ts": fmtTestTS + "it(\"formats cents, broken long ago\", () => {\n  expect(money(1.5)).toBe(\"$1.50\");\n});\n" +
+					"it(\"formats a debt\", () => {\n  expect(money(-2)).toBe(\"-$2\");\n  expect(money(0)).toBe(\"$0\");\n});\n"},
+			code: 0, want: "PASS", note: "formats cents, broken long ago fails on the code as it is and the same way at the base"},
+		{name: "a long-broken test, and a test the change breaks in the same file",
+			base: map[string]string{"test/fmt.test.ts": fmtTestTS + "it(\"formats cents, broken long ago\", () => {\n  expect(money(1.5)).toBe(\"$1.50\");\n});\n"},
+			change: map[string]string{"src/fmt.ts": strings.Replace(fmtTS, "\"$\" + n", "\"USD \" + n", 1)},
+			code:   1, want: "FAIL", attr: "tests", reason: []string{"test/fmt.test.ts", "USD 6"}},
 		{name: "red at the base, red another way now",
 			base:   map[string]string{"test/fmt.test.ts": strings.Replace(fmtTestTS, `"$6"`, `"6 dollars"`, 1)},
 			change: map[string]string{"src/price.ts": stronger, "src/fmt.ts": "", "src/format.ts": fmtTS},
