@@ -83,7 +83,7 @@ func TestGateRedSuite(t *testing.T) {
 					"it(\"formats a debt\", () => {\n  expect(money(-2)).toBe(\"-$2\");\n  expect(money(0)).toBe(\"$0\");\n});\n"},
 			code: 0, want: "PASS", note: "formats cents, broken long ago fails on the code as it is and the same way at the base"},
 		{name: "a long-broken test, and a test the change breaks in the same file",
-			base: map[string]string{"test/fmt.test.ts": fmtTestTS + "it(\"formats cents, broken long ago\", () => {\n  expect(money(1.5)).toBe(\"$1.50\");\n});\n"},
+			base:   map[string]string{"test/fmt.test.ts": fmtTestTS + "it(\"formats cents, broken long ago\", () => {\n  expect(money(1.5)).toBe(\"$1.50\");\n});\n"},
 			change: map[string]string{"src/fmt.ts": strings.Replace(fmtTS, "\"$\" + n", "\"USD \" + n", 1)},
 			code:   1, want: "FAIL", attr: "tests", reason: []string{"test/fmt.test.ts", "USD 6"}},
 		{name: "red at the base, red another way now",
