@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/audit"
+)
+
+// tablesRepo is a repository with one ticket operation the code implements
+// (tickets/a-good.yaml), a test of the function, and bad manifests beside
+// the good one: one that does not parse, one that names a call the
+// function does not make.
+func tablesRepo(t *testing.T) string {
+	t.Helper()
+	op := "ticket: T-1\noperations:\n  - kind: conditional-skip\n    function: src/flags.ts#run\n    flag: opts.skip\n    wrap: %s\n    preserve: [save]\n    args: [1, {}]\n"
+	return auditRepo(t, map[string]string{
+		"package.json":  `{"name":"a","private":true,"type":"module"}`,
+		"src/enrich.ts": "export function enrich(id: number) { return id; }\n",
+		"src/save.ts":   "export function save(id: number) { return id; }\n",
+		"src/flags.ts": `import { enrich } from "./enrich";
+import { save } from "./save";
+export function run(id: number, opts: {
+  skip?: boolean
+  verbose?: boolean
+}) {
+  if (!opts.skip) enrich(id);
+  save(id);
+}
+`,
+		"test/flags.test.ts":   "import { expect, test } from \"vitest\";\nimport { run } from \"../src/flags\";\ntest(\"runs\", () => { expect(run(1, {})).toBe(undefined); });\n",
+		"tickets/a-good.yaml":  strings.Replace(op, "%s", "enrich", 1),
+		"tickets/b-bad.yaml":   "ticket: T-2\noperations:\n  - kind: nope\n",
+		"tickets/c-other.yaml": strings.Replace(op, "%s", "enrichh", 1),
+	})
+}
+
+func auditTablesJSON(t *testing.T, args ...string) (int, *audit.Tables, string) {
+	t.Helper()
+	code, out, errs := oracle(t, append([]string{"audit", "--json"}, args...)...)
+	var doc struct {
+		Tables *audit.Tables `json:"tables"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Tables == nil {
+		t.Fatalf("exit %d %v\n%s\n%s", code, err, out, errs)
+	}
+	return code, doc.Tables, errs
+}
+
+// TestTablesBadManifestRow (issue 41): a manifest that cannot be read, or
+// does not match the code, is a row of its own, FAIL in every cell with its
+// error (file:line) as the note; the other manifests' rows and the other two
+// tables are still written.
+func TestTablesBadManifestRow(t *testing.T) {
+	dir := tablesRepo(t)
+	md := filepath.Join(t.TempDir(), "report.md")
+	code, tb, errs := auditTablesJSON(t, "--static", "--tables", md, "--root", dir)
+	if code != exitFail {
+		t.Errorf("exit %d, want 1 (FAIL cells)\n%s", code, errs)
+	}
+	got := map[string]audit.RequirementRow{}
+	for _, r := range tb.Requirements {
+		got[r.Manifest+" > "+r.Operation] = r
+	}
+	if len(tb.Requirements) != 3 {
+		t.Fatalf("requirements: %+v", tb.Requirements)
+	}
+	good := got["tickets/a-good.yaml > run-skip"]
+	if good.Implemented.Cell != audit.CellPass || good.Function != "src/flags.ts#run" {
+		t.Errorf("the good manifest's row: %+v", good)
+	}
+	for _, w := range []struct{ row, file, evidence string }{
+		{"tickets/b-bad.yaml > " + manifestOperation, "tickets/b-bad.yaml:3", "operations[0].kind"},
+		{"tickets/c-other.yaml > " + manifestOperation, "tickets/c-other.yaml:6", "no call enrichh in the body of run"},
+	} {
+		r, ok := got[w.row]
+		if !ok {
+			t.Errorf("no row %s: %+v", w.row, tb.Requirements)
+			continue
+		}
+		for _, v := range []audit.Verdict{r.Implemented, r.Oracle, r.Proven} {
+			at := v.File + ":" + itoa(v.Line)
+			if v.Cell != audit.CellFail || at != w.file || !strings.Contains(v.Evidence, w.evidence) {
+				t.Errorf("%s: %+v, want FAIL at %s: %s", w.row, v, w.file, w.evidence)
+			}
+		}
+	}
+	if len(tb.Integrity) != 1 || tb.Integrity[0].Integrity.Cell != audit.CellPass {
+		t.Errorf("the integrity table: %+v", tb.Integrity)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| tickets/b-bad.yaml > (the manifest) |  | FAIL | FAIL | FAIL |", "at tickets/c-other.yaml:6: the manifest cannot be used", "## Cross-component integrity", "| test/flags.test.ts > runs | 3 | PASS |"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the report has no %q:\n%s", w, b)
+		}
+	}
+}
+
+// TestTablesInputsReadBeforeRuns (issue 41): audit --tables reads and
+// checks its inputs before any test runs. A test file of the repository
+// records that it ran and rewrites a ticket manifest into one that does not
+// parse: a --tickets that is no directory stops the audit before it runs
+// (exit 2, the test never ran), and the requirements table is the one the
+// manifests made before the tests ran, not after.
+func TestTablesInputsReadBeforeRuns(t *testing.T) {
+	dir := tablesRepo(t)
+	ran := filepath.Join(dir, "ran")
+	good := filepath.Join(dir, "tickets/a-good.yaml")
+	writeFiles(t, dir, map[string]string{"test/rewrite.test.ts": `import { writeFileSync } from "node:fs";
+import { expect, test } from "vitest";
+import { run } from "../src/flags";
+writeFileSync(` + strconv.Quote(ran) + `, "yes");
+writeFileSync(` + strconv.Quote(good) + `, "ticket: [broken\n");
+test("rewrites", () => { expect(run(2, { skip: true })).toBe(undefined); });
+`})
+	md := filepath.Join(t.TempDir(), "report.md")
+	code, out, errs := oracle(t, "audit", "--tables", md, "--tickets", filepath.Join(dir, "nope"), "--root", dir)
+	if _, err := os.Stat(ran); code != exitUsage || err == nil {
+		t.Fatalf("a --tickets that is no directory: exit %d (want 2), a test ran: %v\n%s%s", code, err == nil, out, errs)
+	}
+	if _, err := os.Stat(md); err == nil {
+		t.Error("the report was written")
+	}
+	_, tb, errs := auditTablesJSON(t, "--tables", md, "--root", dir)
+	if b, _ := os.ReadFile(good); !strings.Contains(string(b), "[broken") {
+		t.Fatalf("the test that rewrites the manifest did not run:\n%s", errs)
+	}
+	var rows []string
+	for _, r := range tb.Requirements {
+		rows = append(rows, r.Manifest+" > "+r.Operation)
+	}
+	if want := "tickets/a-good.yaml > run-skip, tickets/b-bad.yaml > (the manifest), tickets/c-other.yaml > (the manifest)"; strings.Join(rows, ", ") != want {
+		t.Errorf("requirements rows %q, want %q (the manifests as they were before the tests ran)", strings.Join(rows, ", "), want)
+	}
+}
