@@ -140,3 +140,44 @@ test("rewrites", () => { expect(run(2, { skip: true })).toBe(undefined); });
 		t.Errorf("requirements rows %q, want %q (the manifests as they were before the tests ran)", strings.Join(rows, ", "), want)
 	}
 }
+
+// TestTablesOracleLimitsUnknown (issue 41): an operation gen cannot write
+// an oracle for, because it cannot observe a call (a function of the
+// function's own module) or has no fixture for it, is a limit of oracle,
+// not a fault of the code: its oracle and proven cells are UNKNOWN with
+// gen's reason, never FAIL; implemented is still judged.
+func TestTablesOracleLimitsUnknown(t *testing.T) {
+	dir := tablesRepo(t)
+	op := "ticket: T-3\noperations:\n  - kind: conditional-skip\n    function: src/local.ts#go\n    flag: opts.skip\n    wrap: %s\n"
+	writeFiles(t, dir, map[string]string{
+		"src/local.ts":           "import { save } from \"./save\";\nfunction helper() {}\nexport function go(opts: { skip?: boolean }) {\n  if (!opts.skip) helper();\n  if (!opts.skip) save(1);\n}\n",
+		"tickets/d-local.yaml":   strings.Replace(op, "%s", "helper", 1) + "    args: [{}]\n",
+		"tickets/e-fixture.yaml": strings.Replace(op, "%s", "save", 1),
+	})
+	os.Remove(filepath.Join(dir, "tickets/b-bad.yaml"))
+	os.Remove(filepath.Join(dir, "tickets/c-other.yaml"))
+	_, tb, errs := auditTablesJSON(t, "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--root", dir)
+	want := map[string]string{
+		"tickets/d-local.yaml":   "cannot observe helper",
+		"tickets/e-fixture.yaml": "no fixture",
+	}
+	seen := 0
+	for _, r := range tb.Requirements {
+		w, ok := want[r.Manifest]
+		if !ok {
+			continue
+		}
+		seen++
+		if r.Implemented.Cell != audit.CellPass {
+			t.Errorf("%s: implemented %+v", r.Manifest, r.Implemented)
+		}
+		for _, v := range []audit.Verdict{r.Oracle, r.Proven} {
+			if v.Cell != audit.CellUnknown || !strings.Contains(v.Evidence, w) || !strings.Contains(v.Evidence, "not the code's") {
+				t.Errorf("%s: %+v, want UNKNOWN: %s", r.Manifest, v, w)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("rows: %+v\n%s", tb.Requirements, errs)
+	}
+}
