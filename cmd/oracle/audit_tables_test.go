@@ -25,8 +25,8 @@ func tablesRepo(t *testing.T) string {
 		"src/flags.ts": `import { enrich } from "./enrich";
 import { save } from "./save";
 export function run(id: number, opts: {
-  skip?: boolean
   verbose?: boolean
+  skip?: boolean // the flag: the second member, after a line break only
 }) {
   if (!opts.skip) enrich(id);
   save(id);
