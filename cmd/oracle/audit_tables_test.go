@@ -106,9 +106,10 @@ func TestTablesBadManifestRow(t *testing.T) {
 // TestTablesInputsReadBeforeRuns (issue 41): audit --tables reads and
 // checks its inputs before any test runs. A test file of the repository
 // records that it ran and rewrites a ticket manifest into one that does not
-// parse: a --tickets that is no directory stops the audit before it runs
-// (exit 2, the test never ran), and the requirements table is the one the
-// manifests made before the tests ran, not after.
+// parse: a --tickets that is no directory, or a --tables path that cannot
+// be written, stops the audit before it runs (exit 2, the test never ran),
+// and the requirements table is the one the manifests made before the
+// tests ran, not after.
 func TestTablesInputsReadBeforeRuns(t *testing.T) {
 	dir := tablesRepo(t)
 	ran := filepath.Join(dir, "ran")
@@ -124,6 +125,10 @@ test("rewrites", () => { expect(run(2, { skip: true })).toBe(undefined); });
 	code, out, errs := oracle(t, "audit", "--tables", md, "--tickets", filepath.Join(dir, "nope"), "--root", dir)
 	if _, err := os.Stat(ran); code != exitUsage || err == nil {
 		t.Fatalf("a --tickets that is no directory: exit %d (want 2), a test ran: %v\n%s%s", code, err == nil, out, errs)
+	}
+	code, out, errs = oracle(t, "audit", "--tables", t.TempDir(), "--root", dir)
+	if _, err := os.Stat(ran); code != exitUsage || err == nil || !strings.Contains(errs, "is a directory") {
+		t.Fatalf("a --tables that is a directory: exit %d (want 2), a test ran: %v\n%s%s", code, err == nil, out, errs)
 	}
 	if _, err := os.Stat(md); err == nil {
 		t.Error("the report was written")
