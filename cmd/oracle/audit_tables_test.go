@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,5 +186,66 @@ func TestTablesOracleLimitsUnknown(t *testing.T) {
 	}
 	if seen != 2 {
 		t.Errorf("rows: %+v\n%s", tb.Requirements, errs)
+	}
+}
+
+// TestTablesEachRowsAreVitestsTests (issue 41): the integration test
+// integrity table has a row per case of a .each test, named as vitest 4
+// names it (`vitest list` prints the same "file > suite > test" names),
+// each judged on its own: the case that never asserts is FAIL.
+func TestTablesEachRowsAreVitestsTests(t *testing.T) {
+	tc := v4(t)
+	dir := auditRepo(t, map[string]string{
+		"package.json": `{"name":"a","private":true,"type":"module"}`,
+		"src/sum.ts":   "export function sum(a: number, b: number) { return a + b; }\n",
+		"test/each.test.ts": `import { describe, expect, it, test } from "vitest";
+import { sum } from "../src/sum";
+it.each([[1, 2, 3], [-1, 0.5, -0.5]])("sum(%i, %f) = %s", (a, b, c) => {
+  expect(sum(a, b)).toBe(c);
+});
+test.each` + "`" + `
+  a    | b      | expected
+  ${1} | ${"x"} | ${true}
+  ${2} | ${"y"} | ${null}
+` + "`" + `("$a and $b give $expected (%#)", ({ a, expected }) => {
+  if (expected === null) return;
+  expect(sum(a, 0) > 0).toBe(expected);
+});
+describe.each([["fast"], ["slow"]])("mode %s", (mode) => {
+  it("asserts when fast", () => {
+    if (mode === "fast") expect(sum(1, 1)).toBe(2);
+  });
+});
+`,
+	})
+	_, tb, errs := auditTablesJSON(t, "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--root", dir)
+	var rows []string
+	cells := map[string]audit.Cell{}
+	for _, r := range tb.Integrity {
+		rows = append(rows, r.Test+" > "+r.Name)
+		cells[r.Name] = r.Integrity.Cell
+	}
+	list := exec.Command(filepath.Join(dir, "node_modules", ".bin", "vitest"), "list")
+	list.Dir = dir
+	list.Env = append(os.Environ(), "PATH="+filepath.Dir(tc.node)+string(os.PathListSeparator)+os.Getenv("PATH"), "CI=1", "NO_COLOR=1")
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("vitest list: %v\n%s", err, out)
+	}
+	vitest := strings.Split(strings.TrimSpace(string(out)), "\n")
+	slices.Sort(rows)
+	slices.Sort(vitest)
+	if strings.Join(rows, "\n") != strings.Join(vitest, "\n") {
+		t.Errorf("integrity rows\n%s\nvitest's tests\n%s\n%s", strings.Join(rows, "\n"), strings.Join(vitest, "\n"), errs)
+	}
+	want := map[string]audit.Cell{
+		"sum(1, 2) = 3": audit.CellPass, "sum(-1, 0.5) = -0.5": audit.CellPass,
+		"1 and 'x' give true (0)": audit.CellPass, "2 and 'y' give null (1)": audit.CellFail,
+		"mode fast > asserts when fast": audit.CellPass, "mode slow > asserts when fast": audit.CellFail,
+	}
+	for name, c := range want {
+		if cells[name] != c {
+			t.Errorf("%s: %s, want %s", name, cells[name], c)
+		}
 	}
 }
