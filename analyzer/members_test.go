@@ -235,6 +235,7 @@ func TestTypeTextMembers(t *testing.T) {
 		{"comments", "{\n  // the fonts\n  a: 1 // one\n  /* two,\n three */ b: 2; /* { c: 3 } */\n  d: 4\n}", "{ a: 1; b: 2; d: 4 }", "a b d"},
 		{"types over several lines", "{\n  kind:\n    | 'a'\n    | 'b'\n  cb?: (\n    a: string,\n  ) => void\n  m: Promise<\n    number\n  >\n  u: A\n    & B\n  z: 1\n}", "{ kind: | 'a' | 'b'; cb?: ( a: string, ) => void; m: Promise< number >; u: A & B; z: 1 }", "kind cb m u z"},
 		{"strings and templates kept", "{\n  a: \"x  // y\"\n  b: `${'}'}\\n  c: d`\n  e: 1\n}", "{ a: \"x  // y\"; b: `${'}'}\\n  c: d`; e: 1 }", "a b e"},
+		{"members named like keywords", "{\n  a: 1\n  is: boolean\n  extends?: string\n  b: T extends U\n    ? 1\n    : 2\n}", "{ a: 1; is: boolean; extends?: string; b: T extends U ? 1 : 2 }", "a is extends b"},
 		{"union with undefined", "{\n  a: 1\n  b: 2\n} | undefined", "{ a: 1; b: 2 } | undefined", "a b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -48,7 +48,7 @@ func typeText(s string) string {
 		}
 		tok := typeToken(s[i:])
 		i += len(tok)
-		if brk && len(open) > 0 && open[len(open)-1] == '{' && !continuesAfter[last] && !continuesBefore[tok] {
+		if brk && len(open) > 0 && open[len(open)-1] == '{' && !continuesAfter[last] && !(continuesBefore[tok] && !memberName(tok, s[i:])) {
 			b.WriteString(";")
 			last = ";"
 		}
@@ -80,6 +80,16 @@ var continuesAfter = map[string]bool{"": true, ":": true, "|": true, "&": true, 
 // of the line before.
 var continuesBefore = map[string]bool{"|": true, "&": true, "?": true, ":": true, "=>": true, ".": true,
 	"extends": true, "is": true, "}": true, ")": true, "]": true, ">": true, ",": true, ";": true, "=": true}
+
+// memberName reports whether word tok, followed by rest, names a member
+// (`is: boolean`, `extends?(): void`) rather than goes on with a type.
+func memberName(tok, rest string) bool {
+	if tok != "extends" && tok != "is" {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return rest != "" && strings.ContainsRune(":?(<", rune(rest[0]))
+}
 
 // typeToken is the token s starts with: a string or template literal, a
 // word, `=>`, `...` or one character.
