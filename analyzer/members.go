@@ -451,11 +451,12 @@ func (x *extraction) memberName(n int32) (string, bool) {
 	return s, s != ""
 }
 
-// annotation is the type of a `: T` annotation as written, trimmed.
+// annotation is the type of a `: T` annotation as written, trimmed and
+// made one line (typeText).
 func annotation(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimPrefix(s, ":")
-	return strings.Join(strings.Fields(s), " ")
+	return typeText(s)
 }
 
 // typeName drops type arguments and whitespace from a heritage or type
@@ -512,6 +513,10 @@ func ObjectTypeProperties(typ string) ([]string, bool) {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		switch c {
+		case '"', '\'', '`': // a literal type: its text is no member
+			i += len(typeToken(body[i:])) - 1
+			start = false
+			continue
 		case '{', '(', '[', '<':
 			if depth == 0 && start && c == '[' {
 				return nil, false // an index signature: any key fits

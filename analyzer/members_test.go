@@ -218,6 +218,43 @@ func TestObjectTypeProperties(t *testing.T) {
 	}
 }
 
+// TestTypeTextMembers: a type made one line keeps the members of its
+// object types apart, however they are separated (shadcn's
+// dryRunComponents: `opts: {\n overwrite?: boolean\n skipFonts?: boolean\n}`),
+// and the parameter's declared type is that text.
+func TestTypeTextMembers(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, text, props string
+	}{
+		{"one line", "{ skip?: boolean; n: number }", "{ skip?: boolean; n: number }", "skip n"},
+		{"newlines only", "{\n  overwrite?: boolean\n  skipFonts?: boolean\n}", "{ overwrite?: boolean; skipFonts?: boolean }", "overwrite skipFonts"},
+		{"CRLF", "{\r\n  a: 1\r\n  b: 2\r\n}", "{ a: 1; b: 2 }", "a b"},
+		{"mixed separators", "{\n  a: number;\n  b: string,\n  c?: boolean\n  d: 1\n}", "{ a: number; b: string, c?: boolean; d: 1 }", "a b c d"},
+		{"nested object type", "{\n  fonts: {\n    x: number\n    y: number\n  }\n  skip?: boolean\n}", "{ fonts: { x: number; y: number }; skip?: boolean }", "fonts skip"},
+		{"methods and optional members", "{\n  log(m: string): void\n  run?<T>(): T\n  readonly skip?: boolean\n}", "{ log(m: string): void; run?<T>(): T; readonly skip?: boolean }", "log run skip"},
+		{"comments", "{\n  // the fonts\n  a: 1 // one\n  /* two,\n three */ b: 2; /* { c: 3 } */\n  d: 4\n}", "{ a: 1; b: 2; d: 4 }", "a b d"},
+		{"types over several lines", "{\n  kind:\n    | 'a'\n    | 'b'\n  cb?: (\n    a: string,\n  ) => void\n  m: Promise<\n    number\n  >\n  u: A\n    & B\n  z: 1\n}", "{ kind: | 'a' | 'b'; cb?: ( a: string, ) => void; m: Promise< number >; u: A & B; z: 1 }", "kind cb m u z"},
+		{"strings and templates kept", "{\n  a: \"x  // y\"\n  b: `${'}'}\\n  c: d`\n  e: 1\n}", "{ a: \"x  // y\"; b: `${'}'}\\n  c: d`; e: 1 }", "a b e"},
+		{"members named like keywords", "{\n  a: 1\n  is: boolean\n  extends?: string\n  b: T extends U\n    ? 1\n    : 2\n}", "{ a: 1; is: boolean; extends?: string; b: T extends U ? 1 : 2 }", "a is extends b"},
+		{"union with undefined", "{\n  a: 1\n  b: 2\n} | undefined", "{ a: 1; b: 2 } | undefined", "a b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := typeText(tc.in)
+			if got != tc.text {
+				t.Errorf("typeText:\n got %q\nwant %q", got, tc.text)
+			}
+			props, ok := ObjectTypeProperties(got)
+			if !ok || strings.Join(props, " ") != tc.props {
+				t.Errorf("properties: got %q %v, want %q", props, ok, tc.props)
+			}
+			f := parseTS(t, "export function f(opts: "+tc.in+") {}\n")
+			if p := f.Functions[0].Params[0]; p.Type != tc.text {
+				t.Errorf("param type: got %q, want %q", p.Type, tc.text)
+			}
+		})
+	}
+}
+
 func TestMocks(t *testing.T) {
 	f := parseTS(t, `import { vi } from "vitest";
 vi.mock("@server/index", () => ({ processItem: vi.fn().mockResolvedValue({ ok: true }) }));

@@ -32,6 +32,12 @@ type TestBlock struct {
 	Parent    int  // index in TestFile.Blocks of the enclosing suite, -1 at the top
 	Call      Node // the call expression
 	Body      Node // the callback's body; NoNode when there is none (it.todo("t"))
+	// Params is the callback's parameter list (NoNode when none).
+	Params Node
+	// Cases are the cases of a `.each` block whose table is written in
+	// place (an array of rows, a template-literal table), in order; nil
+	// otherwise.
+	Cases []EachCase
 }
 
 // Has reports whether the block has modifier m.
@@ -113,13 +119,15 @@ func TestStructureWith(syn *Syntax, imported map[string]bool) *TestFile {
 func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 	fn := syn.Child(call, "function")
 	// test.each([...])("title", fn): the block is the outer call.
+	table := NoNode
 	if syn.Kind(fn) == "call_expression" {
+		table = fn
 		fn = syn.Child(fn, "function")
 	}
 	callee := strings.Join(strings.Fields(syn.Text(fn)), "")
 	parts := strings.Split(callee, ".")
 	base := parts[0]
-	tb := TestBlock{Callee: callee, Modifiers: parts[1:], Line: syn.Line(syn.Start(call)), Parent: suite, Call: call, Body: NoNode}
+	tb := TestBlock{Callee: callee, Modifiers: parts[1:], Line: syn.Line(syn.Start(call)), Parent: suite, Call: call, Body: NoNode, Params: NoNode}
 	switch {
 	case suiteNames[base]:
 		tb.Kind = KindSuite
@@ -145,8 +153,21 @@ func testBlock(syn *Syntax, call Node, suite int) (TestBlock, bool) {
 		case "arrow_function", "function_expression":
 			if tb.Body < 0 {
 				tb.Body = syn.Child(c, "body")
+				tb.Params = syn.Child(c, "parameters")
+				if p := syn.Child(c, "parameter"); p >= 0 {
+					tb.Params = p // x => ...
+				}
 			}
 		}
+	}
+	if table >= 0 && tb.Has("each") {
+		title, literal := tb.Title, false
+		if a := syn.FirstNamed(syn.Child(call, "arguments")); a >= 0 {
+			if v, ok := syn.LiteralValue(a); ok && v.Kind == "string" {
+				title, literal = v.Str, true
+			}
+		}
+		tb.Cases = eachCases(syn, table, title, literal)
 	}
 	return tb, true
 }

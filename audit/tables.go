@@ -236,7 +236,9 @@ func (s *Suite) tables(ctx context.Context, r runner.Runner, findings []Finding,
 	return t, measured, nil
 }
 
-// integrityIn are the integrity rows of the tests of one test file.
+// integrityIn are the integrity rows of the tests of one test file: one
+// per test, one per case of a `.each` test (testCases), each judged on its
+// own.
 func integrityIn(test string, syn *analyzer.Syntax, tf *analyzer.TestFile, findings []Finding) []IntegrityRow {
 	var out []IntegrityRow
 	for i := range tf.Blocks {
@@ -244,21 +246,9 @@ func integrityIn(test string, syn *analyzer.Syntax, tf *analyzer.TestFile, findi
 		if b.Kind != analyzer.KindTest {
 			continue
 		}
-		title := b.Title
-		if title == "" {
-			title = fmt.Sprintf("(the %s at line %d)", b.Callee, b.Line)
-		}
-		name := title
 		skipped := b.Has("skip") || b.Has("todo") || b.Body < 0
 		for p := b.Parent; p >= 0; p = tf.Blocks[p].Parent {
-			st := tf.Blocks[p].Title
-			if st == "" {
-				st = fmt.Sprintf("(line %d)", tf.Blocks[p].Line)
-			}
-			name = st + " > " + name
-			if tf.Blocks[p].Has("skip") || tf.Blocks[p].Has("todo") {
-				skipped = true
-			}
+			skipped = skipped || tf.Blocks[p].Has("skip") || tf.Blocks[p].Has("todo")
 		}
 		first, last := syn.Line(syn.Start(b.Call)), syn.Line(syn.End(b.Call))
 		v := Verdict{Cell: CellPass}
@@ -276,7 +266,13 @@ func integrityIn(test string, syn *analyzer.Syntax, tf *analyzer.TestFile, findi
 			}
 			v = Verdict{Cell: CellUnknown, File: test, Line: b.Line, Evidence: fmt.Sprintf("the test is %s (%s): it runs nothing", kind, b.Callee)}
 		}
-		out = append(out, IntegrityRow{Test: test, Name: name, Line: b.Line, Integrity: v})
+		for _, c := range testCases(tf, syn, i) {
+			cv := v
+			if why := caseUnasserted(syn, tf, i, c); cv.Cell == CellPass && why != "" {
+				cv = Verdict{Cell: CellFail, File: test, Line: c.line, Evidence: "the case of line " + fmt.Sprint(c.line) + " reaches no assertion: " + why}
+			}
+			out = append(out, IntegrityRow{Test: test, Name: c.name, Line: b.Line, Integrity: cv})
+		}
 	}
 	return out
 }

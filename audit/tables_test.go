@@ -450,3 +450,74 @@ func TestNeverAssertedFails(t *testing.T) {
 		t.Errorf("findings on an it.fails test: %+v", got)
 	}
 }
+
+// TestIntegrityEachCases (issue 41): a .each test is a row per case, named
+// as vitest names it (`name [case k]` when the source does not tell the
+// title), each judged on its own: a case whose arguments keep every
+// assertion from running is FAIL, the others PASS.
+func TestIntegrityEachCases(t *testing.T) {
+	src := `import { describe, expect, it, test } from "vitest";
+it.each([[1, true], [2, false]])("checks %i", (n, check) => {
+  if (check) expect(n).toBe(1);
+});
+test.each` + "`" + `
+  a    | expected
+  ${1} | ${"one"}
+  ${2} | ${null}
+` + "`" + `("names $a", ({ a, expected }) => {
+  if (expected === null) return;
+  expect(String(a)).toBe(expected);
+});
+describe.each([["fast"], ["slow"]])("mode %s", (mode) => {
+  it("runs", () => {
+    expect(mode).toBeTruthy();
+  });
+  it("only fast asserts", () => {
+    mode === "fast" && expect(1).toBe(1);
+  });
+});
+it.each([[1], [2]])(` + "`" + `title ${x}` + "`" + `, (n) => {
+  expect(n > 1 ? 1 : 0).toBeDefined();
+});
+it.each(rows)("not in place %s", (n) => {
+  expect(n).toBe(1);
+});
+it.each([[0], [1]])("a vacuous one %i", (n) => {
+  expect(true).toBe(true);
+});
+it.each([[false]])("rebound %s", (check) => {
+  check = !check;
+  if (check) expect(1).toBe(1);
+});
+`
+	_, syn := analyzer.ParseSyntax("test/e.test.ts", []byte(src))
+	findings := []Finding{{Rule: "vacuous-test/constant-assertion", Severity: Warning, File: "test/e.test.ts", Line: 28, Message: "constants"}}
+	rows := integrityIn("test/e.test.ts", syn, analyzer.TestStructure(syn), findings)
+	var got []string
+	for _, r := range rows {
+		s := fmt.Sprintf("%s: %s", r.Name, r.Integrity.Cell)
+		if r.Integrity.Cell != CellPass {
+			s += fmt.Sprintf(" at %s:%d: %s", r.Integrity.File, r.Integrity.Line, r.Integrity.Evidence)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"checks 1: PASS",
+		"checks 2: FAIL at test/e.test.ts:2: the case of line 2 reaches no assertion: `check` at line 3 is false for it (the assertion at line 3)",
+		"names 1: PASS",
+		"names 2: FAIL at test/e.test.ts:8: the case of line 8 reaches no assertion: `if (expected === null) return` at line 10 returns for it (the assertion at line 11)",
+		"mode fast > runs: PASS",
+		"mode slow > runs: PASS",
+		"mode fast > only fast asserts: PASS",
+		"mode slow > only fast asserts: FAIL at test/e.test.ts:13: the case of line 13 reaches no assertion: `mode === \"fast\"` at line 18 is false for it (the assertion at line 18)",
+		"(the it.each at line 21) [case 1]: PASS",
+		"(the it.each at line 21) [case 2]: PASS",
+		"not in place %s: PASS",
+		"a vacuous one 0: FAIL at test/e.test.ts:28: vacuous-test/constant-assertion: constants",
+		"a vacuous one 1: FAIL at test/e.test.ts:28: vacuous-test/constant-assertion: constants",
+		"rebound false: PASS",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

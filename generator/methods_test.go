@@ -131,6 +131,12 @@ func TestFlagPropertyChecked(t *testing.T) {
 		{"object type, typo", "o.skp", "o: { skip?: boolean }", `o (declared { skip?: boolean }) has no property "skp" (properties: skip); did you mean "skip"?`, ""},
 		{"interface, inherited member", "o.verbose", "o: Opts", "", ""},
 		{"interface, typo", "o.skipp", "o: Opts", `has no property "skipp" (properties: skip, verbose); did you mean "skip"?`, ""},
+		// shadcn's dryRunComponents: members separated by newlines only.
+		{"object type, newline-separated", "o.skipFonts", "o: {\n    overwrite?: boolean\n    skipFonts?: boolean\n  }", "", ""},
+		{"object type, newline-separated, typo", "o.skipFont", "o: {\n  overwrite?: boolean\n  skipFonts?: boolean\n}", `(properties: overwrite, skipFonts); did you mean "skipFonts"?`, ""},
+		{"object type, mixed separators", "o.skip", "o: {\n  a: number;\n  b: string,\n  c?: boolean\n  skip?: boolean\n}", "", ""},
+		{"object type, nested, methods, comments", "o.skip", "o: {\n  // the fonts\n  fonts: {\n    x: number\n    y: number\n  }\n  /* a method */ log(m: string): void\n  cb?: (\n    a: string,\n  ) => void\n  kind:\n    | 'a'\n    | 'b'\n  skip?: boolean // skips\n}", "", ""},
+		{"object type, nested member is not the flag's", "o.x", "o: {\n  fonts: {\n    x: number\n  }\n  skip?: boolean\n}", `(properties: fonts, skip)`, ""},
 		{"alias: not read", "o.skp", "o: Alias", "", "the type Alias of o is not read by oracle"},
 		{"no declared type", "o.skp", "o = {} as any", "", "o has no declared type"},
 	} {

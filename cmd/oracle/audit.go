@@ -46,7 +46,7 @@ type auditRun struct {
 	json      bool
 	timings   bool
 	tablesOut string
-	tickets   string
+	manifests []string // with --tables: the ticket manifests (ticketManifests)
 	outs      results
 }
 
@@ -63,6 +63,10 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sandbox.SweepStale("", 0)
 		a.opts.Runner = ll
 	}
+	var reqs []requirement
+	if a.opts.Tables {
+		reqs = readRequirements(a.root, a.manifests) // every manifest read and checked before any test runs
+	}
 	rep, err := measureAudit(ctx, a, stderr)
 	if err != nil {
 		return err
@@ -72,7 +76,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	counts, code := countFindings(rep.Findings)
 	if rep.Tables != nil {
-		failed, err := writeTables(ctx, a, rep.Tables)
+		failed, err := writeTables(ctx, a, reqs, rep.Tables)
 		if err != nil {
 			return err
 		}
@@ -135,9 +139,16 @@ func parseAudit(args []string, stderr io.Writer) (*auditRun, error) {
 	if *tickets != "" && *tablesOut == "" {
 		return nil, auditFail(exitUsage, "--tickets needs --tables FILE.md")
 	}
+	var manifests []string
 	if *tablesOut != "" {
 		if fi, err := os.Stat(filepath.Dir(*tablesOut)); err != nil || !fi.IsDir() {
 			return nil, auditFail(exitUsage, "--tables %s: no directory %s to write it in", *tablesOut, filepath.Dir(*tablesOut))
+		}
+		if err := checkWritable("--tables", *tablesOut); err != nil {
+			return nil, auditFail(exitUsage, "%v", err)
+		}
+		if manifests, err = ticketManifests(root, *tickets); err != nil {
+			return nil, auditFail(exitUsage, "%v", err)
 		}
 	}
 	for _, e := range strings.Split(*enable, ",") {
@@ -161,7 +172,7 @@ func parseAudit(args []string, stderr io.Writer) (*auditRun, error) {
 		}
 		opts.Paths = append(opts.Paths, rel)
 	}
-	a := &auditRun{root: root, static: *static, json: *v.json, timings: *timings, tablesOut: *tablesOut, tickets: *tickets, outs: outs}
+	a := &auditRun{root: root, static: *static, json: *v.json, timings: *timings, tablesOut: *tablesOut, manifests: manifests, outs: outs}
 	if *base != "" {
 		ch, o, err := change.Git(root, *base, *worktree)
 		var ue *change.UsageError
@@ -224,21 +235,14 @@ func countFindings(findings []audit.Finding) (map[string]int, int) {
 	return counts, code
 }
 
-// writeTables fills the requirements table from the ticket manifests and
-// writes the tables to --tables; failed when a cell is FAIL.
-func writeTables(ctx context.Context, a *auditRun, tables *audit.Tables) (failed bool, err error) {
-	reqs, err := requirementRows(ctx, a.root, a.tickets, a.opts.Runner)
-	if ctx.Err() != nil {
-		return false, ctx.Err() // runVerb reports the interrupt
-	}
-	var errs manifest.Errors
-	if errors.As(err, &errs) {
-		return false, &exitStatus{code: exitUsage, errs: errs} // a ticket manifest's errors, each with its file and line
-	}
+// writeTables completes the requirements table read before the runs (the
+// proofs) and writes the tables to --tables; failed when a cell is FAIL.
+func writeTables(ctx context.Context, a *auditRun, reqs []requirement, tables *audit.Tables) (failed bool, err error) {
+	rows, err := proveRequirements(ctx, a.root, reqs, a.opts.Runner)
 	if err != nil {
-		return false, auditFail(exitUsage, "%v", err)
+		return false, err // the interrupt: runVerb reports it
 	}
-	tables.Requirements = reqs
+	tables.Requirements = rows
 	var md strings.Builder
 	if err := tables.WriteMarkdown(&md); err != nil {
 		return false, auditFail(exitError, "%v", err)

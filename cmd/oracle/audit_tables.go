@@ -63,81 +63,125 @@ func ticketManifests(root, dir string) ([]string, error) {
 	return out, err
 }
 
-// requirementRows are the rows of the requirements traceability table:
-// one per operation of the ticket manifests (ticketManifests), nil when
-// there is none. Per operation: implemented (apply's dry run makes no
-// change: the guard is in the code as apply writes it), oracle (the
-// generated oracle is on disk with the bytes gen writes now), proven (the
-// oracle gen writes now passes on the code and fails on red-first, the code
-// with the guard removed: two vitest runs in a sandbox; r nil, the audit is
-// static: UNKNOWN).
-func requirementRows(ctx context.Context, root, dir string, r runner.Runner) ([]audit.RequirementRow, error) {
-	manifests, err := ticketManifests(root, dir)
-	if err != nil || len(manifests) == 0 {
-		return nil, err
-	}
-	rows := []audit.RequirementRow{}
-	box := &proofBox{root: root, r: r}
-	defer box.close()
-	for _, m := range manifests {
-		rs, err := requirementsOf(ctx, root, m, box)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, rs...)
-	}
-	return rows, nil
+// requirement is one row of the requirements traceability table as read
+// before any test runs, and the operation whose proof is still to run (nil
+// when the row is complete: no oracle to prove, or a manifest's error).
+type requirement struct {
+	row   audit.RequirementRow
+	proof *generator.Operation
 }
 
-// requirementsOf are the rows of one manifest.
-func requirementsOf(ctx context.Context, root, m string, box *proofBox) ([]audit.RequirementRow, error) {
-	in, err := generator.Load(root, filepath.Join(root, filepath.FromSlash(m)))
-	if err != nil {
-		return nil, manifestError(m, err)
+// readRequirements reads and checks every ticket manifest (ticketManifests)
+// before any test runs: one requirement per operation, nil when there is
+// no manifest (no table). Per operation: implemented (apply's dry run makes
+// no change: the guard is in the code as apply writes it) and oracle (the
+// generated oracle is on disk with the bytes gen writes now); proven is
+// proveRequirements'. A manifest that cannot be read or does not match the
+// code is a row of its own (manifestRow): one bad ticket never hides the
+// others, nor the report.
+func readRequirements(root string, manifests []string) []requirement {
+	if len(manifests) == 0 {
+		return nil
 	}
-	defer in.Program.Close()
-	plan, err := generator.Plan(in)
-	if err != nil {
-		return nil, manifestError(m, err)
-	}
-	edits, _, err := apply.Edits(in.Program, in.Ticket)
-	if err != nil {
-		return nil, manifestError(m, err)
-	}
-	var rows []audit.RequirementRow
-	for i, o := range plan.Operations {
-		row := audit.RequirementRow{Manifest: m, Operation: o.ID, Function: o.Function}
-		if i < len(edits) && edits[i].ID == o.ID {
-			row.Implemented = implementedVerdict(m, edits[i])
-		} else {
-			row.Implemented = audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: "apply gave no edit for the operation"}
+	reqs := []requirement{}
+	for _, m := range manifests {
+		rs, err := requirementsOf(root, m)
+		if err != nil {
+			rs = []requirement{{row: manifestRow(m, err)}}
 		}
-		switch o.Status {
-		case generator.StatusGenerated:
-			row.Oracle = oracleVerdict(root, o)
-			row.Proven = provenVerdict(ctx, in, o, box)
-		default:
-			v := audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: fmt.Sprintf("gen does not generate this operation's oracle (%s): %s", o.Status, o.Reason)}
-			if o.Status == generator.StatusError {
-				v.Cell = audit.CellFail
-			}
-			row.Oracle, row.Proven = v, v
+		reqs = append(reqs, rs...)
+	}
+	return reqs
+}
+
+// proveRequirements completes the rows with proven: the oracle gen writes
+// now passes on the code and fails on red-first, the code with the guard
+// removed (two vitest runs in a sandbox the proofs share; r nil, the audit
+// is static: UNKNOWN). nil when there is no manifest.
+func proveRequirements(ctx context.Context, root string, reqs []requirement, r runner.Runner) ([]audit.RequirementRow, error) {
+	if reqs == nil {
+		return nil, nil
+	}
+	rows := make([]audit.RequirementRow, 0, len(reqs))
+	box := &proofBox{root: root, r: r}
+	defer box.close()
+	for _, q := range reqs {
+		if q.proof != nil {
+			q.row.Proven = provenVerdict(ctx, root, q.proof, box)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		rows = append(rows, row)
+		rows = append(rows, q.row)
 	}
 	return rows, nil
 }
 
-// manifestError names the manifest an error is about when it does not.
-func manifestError(m string, err error) error {
-	var es manifest.Errors
-	if errors.As(err, &es) || strings.Contains(err.Error(), m) {
-		return err
+// requirementsOf are the requirements of one manifest, read and checked
+// against the code (nothing runs).
+func requirementsOf(root, m string) ([]requirement, error) {
+	in, err := generator.Load(root, filepath.Join(root, filepath.FromSlash(m)))
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Errorf("%s: %w", m, err)
+	defer in.Program.Close()
+	plan, err := generator.Plan(in)
+	if err != nil {
+		return nil, err
+	}
+	edits, _, err := apply.Edits(in.Program, in.Ticket)
+	if err != nil {
+		return nil, err
+	}
+	var reqs []requirement
+	for i, o := range plan.Operations {
+		q := requirement{row: audit.RequirementRow{Manifest: m, Operation: o.ID, Function: o.Function}}
+		if i < len(edits) && edits[i].ID == o.ID {
+			q.row.Implemented = implementedVerdict(m, edits[i])
+		} else {
+			q.row.Implemented = audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: "apply gave no edit for the operation"}
+		}
+		switch o.Status {
+		case generator.StatusGenerated:
+			q.row.Oracle = oracleVerdict(root, o)
+			q.proof = o
+		default:
+			q.row.Oracle = oracleLimit(m, o)
+			q.row.Proven = q.row.Oracle
+		}
+		reqs = append(reqs, q)
+	}
+	return reqs, nil
+}
+
+// oracleLimit is the oracle (and proven) cell of an operation gen writes no
+// oracle for: it cannot observe a call (a function of the function's own
+// module, a package's), or no fixture covers the function. A limit of
+// oracle's, not a fault of the code: UNKNOWN with gen's reason, never FAIL
+// (an implemented requirement would fail the gate for oracle's reason).
+func oracleLimit(m string, o *generator.Operation) audit.Verdict {
+	return audit.Verdict{Cell: audit.CellUnknown, File: m, Evidence: fmt.Sprintf("gen writes no oracle for this operation (%s): %s; a limit of oracle's, not the code's", o.Status, o.Reason)}
+}
+
+// manifestOperation is the operation column of a manifest's own row.
+const manifestOperation = "(the manifest)"
+
+// manifestRow is the row of a manifest that cannot be read or does not
+// match the code: FAIL in every cell, its errors (file:line each) the note.
+func manifestRow(m string, err error) audit.RequirementRow {
+	v := audit.Verdict{Cell: audit.CellFail, File: m}
+	msg := err.Error()
+	var es manifest.Errors
+	if errors.As(err, &es) && len(es) > 0 {
+		v.File, v.Line = filepath.ToSlash(es[0].File), es[0].Line
+		lines := make([]string, len(es))
+		for i, e := range es {
+			lines[i] = e.Error()
+		}
+		msg = strings.Join(lines, "; ")
+	}
+	v.Evidence = "the manifest cannot be used, none of its operations is checked: " + msg
+	return audit.RequirementRow{Manifest: m, Operation: manifestOperation, Implemented: v, Oracle: v, Proven: v}
 }
 
 func implementedVerdict(m string, e apply.Edit) audit.Verdict {
@@ -210,7 +254,7 @@ func (b *proofBox) close() {
 // provenVerdict runs the oracle gen writes now for o in the shared
 // sandbox, on the code (it must pass) and on red-first, the code with the
 // guard removed (it must fail).
-func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operation, box *proofBox) audit.Verdict {
+func provenVerdict(ctx context.Context, root string, o *generator.Operation, box *proofBox) audit.Verdict {
 	r := box.r
 	at := func(c audit.Cell, format string, a ...any) audit.Verdict {
 		return audit.Verdict{Cell: c, File: o.File, Evidence: fmt.Sprintf(format, a...)}
@@ -218,7 +262,6 @@ func provenVerdict(ctx context.Context, in generator.Input, o *generator.Operati
 	if r == nil {
 		return at(audit.CellUnknown, "static audit: the oracle was not run")
 	}
-	root := in.Program.Root()
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.Located.File.Path)))
 	if err != nil {
 		return at(audit.CellUnknown, "%v", err)

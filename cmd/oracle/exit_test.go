@@ -110,7 +110,10 @@ func TestJSONErrorsAreTheVerbsErrors(t *testing.T) {
 		{[]string{"prove", "--json", "--root", dir, bad}, exitUsage, nil},
 		{[]string{"gate", "--json", "--root", badConfig}, exitUsage, nil},
 		{[]string{"audit", "--json", "--root", badConfig}, exitUsage, nil},
-		{[]string{"audit", "--json", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--root", withTickets}, exitUsage, nil},
+		// A bad ticket manifest is a FAIL row of the requirements table
+		// (TestTablesBadManifestRow); a --tickets that is no directory is
+		// the command line's error.
+		{[]string{"audit", "--json", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", filepath.Join(dir, "nope"), "--root", withTickets}, exitUsage, []entry{{Message: "oracle audit: --tickets " + filepath.Join(dir, "nope") + ": no such directory"}}},
 	} {
 		code, out, errs := oracle(t, tc.args...)
 		var doc struct {

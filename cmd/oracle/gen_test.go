@@ -139,3 +139,36 @@ func TestGenMessages(t *testing.T) {
 		t.Errorf("preserve []: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestNewlineSeparatedFlagType: shadcn's dryRunComponents declares its
+// options as an object type whose members are separated by line breaks
+// only; the flag's property is found by apply and gen alike (issue 41).
+func TestNewlineSeparatedFlagType(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"src/fonts.ts": "export async function installFonts() {}\n",
+		"src/files.ts": "export async function writeFiles(c: string[]) {}\n",
+		"src/add.ts": `import { installFonts } from "./fonts";
+import { writeFiles } from "./files";
+export async function dryRunComponents(
+  components: string[],
+  opts: {
+    overwrite?: boolean
+    skipFonts?: boolean // fonts come from the registry
+  }
+) {
+  await writeFiles(components);
+  await installFonts();
+}
+`,
+		"tickets/T.yaml": "ticket: T-41\noperations:\n  - kind: conditional-skip\n    function: src/add.ts#dryRunComponents\n    flag: opts.skipFonts\n    wrap: installFonts\n    preserve: [writeFiles]\n    args: [[\"button\"], {}]\n",
+	})
+	m := filepath.Join(dir, "tickets/T.yaml")
+	if code, out, errs := oracle(t, "apply", "--dry-run", "--root", dir, m); code != 0 || !strings.Contains(out+errs, "skipFonts") {
+		t.Errorf("apply: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := oracle(t, "gen", "--json", "--root", dir, m)
+	if code != 0 || !strings.Contains(out, `"status": "generated"`) {
+		t.Errorf("gen: exit %d\n%s%s", code, out, errs)
+	}
+}
