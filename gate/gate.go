@@ -368,6 +368,10 @@ const redAtBase = "red at the base too: "
 // untestedPrefix begins the Skipped of a target no test executes.
 const untestedPrefix = "no test executes it"
 
+// Untested says whether t is skipped because no test executes it: what
+// --untested fail counts (not a target that could not be measured).
+func (t Target) Untested() bool { return strings.HasPrefix(t.Skipped, untestedPrefix) }
+
 // untested applies --untested fail: a PASS or SKIP with a target that no
 // test executes is a FAIL, attribution untested, naming the target.
 func untested(res *Result, opts Options) {
@@ -376,7 +380,7 @@ func untested(res *Result, opts Options) {
 	}
 	var ids []string
 	for _, t := range res.Targets {
-		if strings.HasPrefix(t.Skipped, untestedPrefix) {
+		if t.Untested() {
 			ids = append(ids, t.ID)
 		}
 	}

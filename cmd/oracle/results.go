@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -55,7 +56,19 @@ func sourceLink(file string, line int, text string) string {
 	if server == "" || repo == "" || sha == "" {
 		return text
 	}
-	return fmt.Sprintf("[%s](%s/%s/blob/%s/%s#L%d)", text, server, repo, sha, file, line)
+	return fmt.Sprintf("[%s](%s/%s/blob/%s/%s#L%d)", text, server, repo, sha, uriPath(file), line)
+}
+
+// uriPath is the repository-relative slash path file as a URI reference
+// (RFC 3986): each segment percent-encoded (a space, a non-ASCII letter),
+// ':' too (a first segment is no scheme), and the parentheses (a Markdown
+// link ends at one).
+func uriPath(file string) string {
+	segs := strings.Split(file, "/")
+	for i, s := range segs {
+		segs[i] = strings.NewReplacer(":", "%3A", "(", "%28", ")", "%29").Replace(url.PathEscape(s))
+	}
+	return strings.Join(segs, "/")
 }
 
 // cell is s fit for a Markdown table cell: one line, pipes escaped.
@@ -238,14 +251,15 @@ type (
 	}
 )
 
-// sarifAt is a location in the repository (%SRCROOT%), line 1 when the
+// sarifAt is a location in the repository (%SRCROOT%; the path
+// percent-encoded, as a uri is), line 1 when the
 // line is not known.
 func sarifAt(file string, line, col, endLine, endCol int) sarifLocation {
 	r := &sarifRegion{StartLine: max(line, 1), StartColumn: col, EndLine: endLine, EndColumn: endCol}
 	if endLine > 0 && endLine < r.StartLine {
 		r.EndLine = 0
 	}
-	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: file, URIBaseID: "%SRCROOT%"}, Region: r}}
+	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(file), URIBaseID: "%SRCROOT%"}, Region: r}}
 }
 
 func sarifDoc(rules []sarifRule, results []sarifResult) ([]byte, error) {
@@ -267,7 +281,9 @@ var gateRules = []sarifRule{
 }
 
 // gateSARIF is the gate's survivors, uncovered mutants, untested targets and
-// a red suite as SARIF results: errors when the gate failed, else warnings.
+// a red suite as SARIF results: errors when the gate failed, else warnings;
+// a target not mutation-tested is a note, but an error when it failed the
+// gate (--untested fail).
 func gateSARIF(res *gate.Result) ([]byte, error) {
 	level := "warning"
 	if res.Verdict == gate.FAIL || res.Verdict == gate.ERROR {
@@ -291,7 +307,11 @@ func gateSARIF(res *gate.Result) ([]byte, error) {
 	}
 	for _, t := range res.Targets {
 		if t.Skipped != "" {
-			out = append(out, sarifResult{RuleID: "gate/untested", Level: "note", Message: sarifMessage{t.ID + ": " + t.Skipped},
+			level := "note"
+			if res.Attribution == gate.AttributionUntested && t.Untested() { // --untested fail: what failed the gate
+				level = "error"
+			}
+			out = append(out, sarifResult{RuleID: "gate/untested", Level: level, Message: sarifMessage{t.ID + ": " + t.Skipped},
 				Locations: []sarifLocation{sarifAt(t.File, t.Line, 0, 0, 0)}})
 		}
 	}

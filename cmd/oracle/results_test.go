@@ -45,13 +45,20 @@ func TestSARIFValid(t *testing.T) {
 	res, findings := resultsSample()
 	red := &gate.Result{Verdict: gate.FAIL, Attribution: gate.AttributionTests, Reason: "test/shipping.test.ts fails on the unmutated code: expected 1 to be 2",
 		Tests: map[string][]gate.TestCase{"test/shipping.test.ts": nil}}
+	// --untested fail, on files whose paths a uri percent-encodes.
+	odd := "src/my shop/prix (€).ts"
+	untested := &gate.Result{Verdict: gate.FAIL, Attribution: gate.AttributionUntested, Reason: "src/my shop/prix (€).ts#label is executed by no test (--untested fail)",
+		Targets: []gate.Target{{ID: odd + "#label", File: odd, Line: 3, Skipped: "no test executes it: no test file imports it"},
+			{ID: odd + "#cut", File: odd, Line: 9, Skipped: "cannot be measured: its candidate test/a.test.ts fails on the code as it is, and the same way at the base"}},
+		Mutants: []gate.Mutant{{ID: odd + "#ship#1", Target: odd + "#ship", File: odd, Line: 4, Column: 7, Operator: "EqualityOperator", Replacement: "a", Outcome: "survived"}}}
 	dir := t.TempDir()
 	var logs []string
 	for name, make := range map[string]func() ([]byte, error){
-		"gate":  func() ([]byte, error) { return gateSARIF(res) },
-		"red":   func() ([]byte, error) { return gateSARIF(red) },
-		"audit": func() ([]byte, error) { return auditSARIF(findings) },
-		"empty": func() ([]byte, error) { return auditSARIF(nil) },
+		"gate":     func() ([]byte, error) { return gateSARIF(res) },
+		"red":      func() ([]byte, error) { return gateSARIF(red) },
+		"untested": func() ([]byte, error) { return gateSARIF(untested) },
+		"audit":    func() ([]byte, error) { return auditSARIF(findings) },
+		"empty":    func() ([]byte, error) { return auditSARIF(nil) },
 	} {
 		b, err := make()
 		if err != nil {
@@ -98,6 +105,9 @@ func TestSARIFValid(t *testing.T) {
 	}
 	if got, want := read("gate"), "gate/survived error src/shipping.ts:4:7\ngate/no-coverage error src/shipping.ts:3:3\ngate/untested note src/shipping.ts:12:0"; got != want {
 		t.Errorf("gate results:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := read("untested"), "gate/survived error src/my%20shop/prix%20%28%E2%82%AC%29.ts:4:7\ngate/untested error src/my%20shop/prix%20%28%E2%82%AC%29.ts:3:0\ngate/untested note src/my%20shop/prix%20%28%E2%82%AC%29.ts:9:0"; got != want {
+		t.Errorf("--untested fail:\n%s\nwant:\n%s", got, want)
 	}
 	if got, want := read("red"), "gate/red-tests error test/shipping.test.ts:1:0"; got != want {
 		t.Errorf("a red suite:\n%s\nwant:\n%s", got, want)
@@ -151,6 +161,11 @@ func TestSummaryMarkdown(t *testing.T) {
 	}
 	if strings.Contains(md, "committed .only") {
 		t.Errorf("an ignored finding in the summary:\n%s", md)
+	}
+	// A path with a space (or a parenthesis) is percent-encoded in the link.
+	odd := &gate.Result{Verdict: gate.FAIL, Mutants: []gate.Mutant{{File: "src/my shop/prix (€).ts", Line: 4, Column: 7, Operator: "EqualityOperator", Outcome: "survived"}}}
+	if md, want := string(gateSummary(odd)), "[src/my shop/prix (€).ts:4:7](https://github.com/acme/shop/blob/abc123/src/my%20shop/prix%20%28%E2%82%AC%29.ts#L4)"; !strings.Contains(md, want) {
+		t.Errorf("the summary's link is not %q:\n%s", want, md)
 	}
 	t.Setenv("GITHUB_SHA", "")
 	if md := string(gateSummary(res)); strings.Contains(md, "](") {
