@@ -103,7 +103,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &exitStatus{code: exitUsage, msg: ce.Error()} // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
-		return fmt.Errorf("environment: %w", err)
+		return environment(err)
 	}
 	if err := writeGateFiles(res, root, f.report, f.htmlOut, f.outs); err != nil {
 		return err
