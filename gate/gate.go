@@ -351,15 +351,25 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if res.Verdict == "" {
 		score(res)
 		if res.Total == 0 {
-			res.Verdict, res.Reason = SKIP, "no mutant could be built on what the change touched"
-			if reason := skippedReason(res.Targets); reason != "" {
-				res.Reason = reason
-			}
+			res.Verdict, res.Reason = SKIP, noMutantReason(res, len(planned))
 		}
 		untested(res, opts)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// noMutantReason is why a gate (a shard) that scored no mutant skips: its
+// shard is empty (planned none of the gate's mutants), its targets were
+// skipped (no test executes them: why), or no mutant could be built.
+func noMutantReason(res *Result, planned int) string {
+	if id := res.Identity; planned == 0 && res.Shard != "" && id != nil && id.Mutants > 0 {
+		return fmt.Sprintf("shard %s is empty: none of the gate's %d mutants is in it (fewer mutants than shards); oracle gate merge of every shard gives the verdict", res.Shard, id.Mutants)
+	}
+	if reason := skippedReason(res.Targets); reason != "" {
+		return reason
+	}
+	return "no mutant could be built on what the change touched"
 }
 
 // redAtBase begins why a candidate red at the base too runs nothing.
