@@ -90,27 +90,64 @@ func code(s string) string {
 	return fence + s + fence
 }
 
+// summaryMax is the most bytes a --summary holds: GitHub drops a step
+// summary over 1 MiB (about 2,400 survivors with their diffs), so a longer
+// one is cut, whole rows and blocks, with a closing line that says where
+// the whole list is.
+const summaryMax = 1000 * 1000
+
+// capped is a Markdown summary under summaryMax: add writes a part (a row,
+// a block) whole, or, once one does not fit, nothing more.
+type capped struct {
+	b   strings.Builder
+	cut bool
+}
+
+func (c *capped) add(format string, a ...any) bool {
+	s := fmt.Sprintf(format, a...)
+	if c.cut || c.b.Len()+len(s) > summaryMax-len(cutLine)-100 /* what it says is there */ {
+		c.cut = true
+		return false
+	}
+	c.b.WriteString(s)
+	return true
+}
+
+// cutLine closes a summary cut at summaryMax (%s: how much of it is
+// there).
+const cutLine = "\n> **This summary is cut here** (%s) to stay under GitHub's 1 MiB limit on a step summary: the SARIF log (`--sarif`), the HTML page (`--html`) and `--json` list them all.\n"
+
+// bytes is the summary, with its closing line when it was cut (listed
+// says how much of it is there).
+func (c *capped) bytes(listed string) []byte {
+	out := strings.TrimRight(c.b.String(), "\n") + "\n"
+	if c.cut {
+		out += fmt.Sprintf(cutLine, listed)
+	}
+	return []byte(out)
+}
+
 // gateSummary is the gate's result as Markdown: the summary line, the
 // reason, the files' scores, the survivors (a table of links, then each
-// diff), the notes and the targets not mutation-tested, with why.
+// diff), the notes and the targets not mutation-tested, with why; cut
+// under summaryMax.
 func gateSummary(res *gate.Result) []byte {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	var c capped
 	var head strings.Builder
 	writeGateText(&head, &gate.Result{Verdict: res.Verdict, Reason: res.Reason, Score: res.Score, Threshold: res.Threshold,
 		Detected: res.Detected, Total: res.Total, Attribution: res.Attribution, Scope: res.Scope, Changed: res.Changed, Shard: res.Shard, Identity: res.Identity}, false)
 	first, _, _ := strings.Cut(head.String(), "\n")
-	w("### oracle %s\n\n", strings.ToLower(first[:4])+first[4:])
+	c.add("### oracle %s\n\n", strings.ToLower(first[:4])+first[4:])
 	if res.Reason != "" {
-		w("%s\n\n", strings.ReplaceAll(strings.TrimSpace(res.Reason), "\n", "  \n"))
+		c.add("%s\n\n", strings.ReplaceAll(strings.TrimSpace(res.Reason), "\n", "  \n"))
 	}
 	if len(res.Files) > 0 {
-		w("| file | score | detected | mutants | errors |\n|---|---:|---:|---:|---:|\n")
+		c.add("| file | score | detected | mutants | errors |\n|---|---:|---:|---:|---:|\n")
 		for _, f := range res.Files {
 			sc, _ := gate.Figures(f.Score, res.Threshold)
-			w("| %s | %s%% | %d | %d | %d |\n", cell(f.File), sc, f.Detected, f.Total, f.Errors)
+			c.add("| %s | %s%% | %d | %d | %d |\n", cell(f.File), sc, f.Detected, f.Total, f.Errors)
 		}
-		w("\n")
+		c.add("\n")
 	}
 	var open []gate.Mutant
 	for _, m := range res.Mutants {
@@ -118,42 +155,53 @@ func gateSummary(res *gate.Result) []byte {
 			open = append(open, m)
 		}
 	}
+	listed, diffs := 0, 0
 	if len(open) > 0 {
-		w("#### Survivors (%d)\n\n| where | outcome | mutant | in |\n|---|---|---|---|\n", len(open))
+		c.add("#### Survivors (%d)\n\n| where | outcome | mutant | in |\n|---|---|---|---|\n", len(open))
 		for _, m := range open {
 			where := fmt.Sprintf("%s:%d:%d", m.File, m.Line, m.Column)
-			w("| %s | %s | %s %s | %s |\n", sourceLink(m.File, m.Line, cell(where)), m.Outcome, cell(m.Operator), cell(code(m.Replacement)), cell(code(m.Target)))
+			if c.add("| %s | %s | %s %s | %s |\n", sourceLink(m.File, m.Line, cell(where)), m.Outcome, cell(m.Operator), cell(code(m.Replacement)), cell(code(m.Target))) {
+				listed++
+			}
 		}
-		w("\n")
+		c.add("\n")
 		for _, m := range open {
-			w("<details><summary>%s:%d:%d %s</summary>\n\n```diff\n%s\n```\n\n</details>\n", m.File, m.Line, m.Column, m.Operator, strings.TrimRight(strings.ReplaceAll(m.Diff, "```", "` ` `"), "\n"))
+			if c.add("<details><summary>%s:%d:%d %s</summary>\n\n```diff\n%s\n```\n\n</details>\n", m.File, m.Line, m.Column, m.Operator, strings.TrimRight(strings.ReplaceAll(m.Diff, "```", "` ` `"), "\n")) {
+				diffs++
+			}
 		}
-		w("\n")
+		c.add("\n")
 	}
+	writeSkipped(&c, res.Targets)
+	for _, n := range res.Notes {
+		c.add("> note: %s\n", cell(n))
+	}
+	return c.bytes(fmt.Sprintf("%d of %d survivors in the table, %d with their diff", listed, len(open), diffs))
+}
+
+// writeSkipped lists the targets not mutation-tested, with why.
+func writeSkipped(c *capped, targets []gate.Target) {
 	var skipped []gate.Target
-	for _, t := range res.Targets {
+	for _, t := range targets {
 		if t.Skipped != "" {
 			skipped = append(skipped, t)
 		}
 	}
-	if len(skipped) > 0 {
-		w("#### Not mutation-tested (%d)\n\n", len(skipped))
-		for _, t := range skipped {
-			w("- %s %s: %s\n", sourceLink(t.File, t.Line, code(t.ID)), fmt.Sprintf("(line %d)", t.Line), cell(t.Skipped))
-		}
-		w("\n")
+	if len(skipped) == 0 {
+		return
 	}
-	for _, n := range res.Notes {
-		w("> note: %s\n", cell(n))
+	c.add("#### Not mutation-tested (%d)\n\n", len(skipped))
+	for _, t := range skipped {
+		c.add("- %s %s: %s\n", sourceLink(t.File, t.Line, code(t.ID)), fmt.Sprintf("(line %d)", t.Line), cell(t.Skipped))
 	}
-	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
+	c.add("\n")
 }
 
 // auditSummary is audit's findings as Markdown: the counts, then a table of
-// the findings that count, errors first.
+// the findings that count, errors first; cut under summaryMax.
 func auditSummary(findings []audit.Finding) []byte {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	var c capped
+	w := func(format string, a ...any) { c.add(format, a...) }
 	var counting []audit.Finding
 	errs, warns, ignored := 0, 0, 0
 	for _, f := range findings {
@@ -171,7 +219,7 @@ func auditSummary(findings []audit.Finding) []byte {
 	w("### oracle audit: %d error(s), %d warning(s), %d ignored\n\n", errs, warns, ignored)
 	if len(counting) == 0 {
 		w("Nothing found.\n")
-		return []byte(b.String())
+		return c.bytes("")
 	}
 	rank := map[audit.Severity]int{audit.Error: 0, audit.Warning: 1}
 	slices.SortStableFunc(counting, func(a, b audit.Finding) int {
@@ -186,11 +234,14 @@ func auditSummary(findings []audit.Finding) []byte {
 		return ra - rb
 	})
 	w("| severity | rule | where | what |\n|---|---|---|---|\n")
+	listed := 0
 	for _, f := range counting {
 		where := fmt.Sprintf("%s:%d", f.File, f.Line)
-		w("| %s | %s | %s | %s |\n", f.Severity, cell(f.Rule), sourceLink(f.File, f.Line, cell(where)), cell(f.Message))
+		if c.add("| %s | %s | %s | %s |\n", f.Severity, cell(f.Rule), sourceLink(f.File, f.Line, cell(where)), cell(f.Message)) {
+			listed++
+		}
 	}
-	return []byte(b.String())
+	return c.bytes(fmt.Sprintf("%d of %d findings listed", listed, len(counting)))
 }
 
 // SARIF 2.1.0, the parts oracle writes.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -170,5 +171,39 @@ func TestSummaryMarkdown(t *testing.T) {
 	t.Setenv("GITHUB_SHA", "")
 	if md := string(gateSummary(res)); strings.Contains(md, "](") {
 		t.Errorf("links without GitHub's variables:\n%s", md)
+	}
+}
+
+// TestSummaryCapped: GitHub drops a step summary over 1 MiB: a summary
+// that would pass it (thousands of survivors with their diffs, or of
+// findings) is cut under it, between rows and blocks (every fence and
+// <details> closed), with a closing line that says how many are listed
+// and where they all are.
+func TestSummaryCapped(t *testing.T) {
+	diff := "@@ -4 +4 @@\n-" + strings.Repeat("x", 150) + "\n+" + strings.Repeat("y", 150) + "\n"
+	res := &gate.Result{Verdict: gate.FAIL, Threshold: 70, Total: 5000}
+	var findings []audit.Finding
+	for i := range 5000 {
+		res.Mutants = append(res.Mutants, gate.Mutant{File: "src/a.ts", Line: i + 1, Column: 3, Operator: "EqualityOperator", Replacement: "a >= b", Target: "src/a.ts#f", Outcome: "survived", Diff: diff})
+	}
+	for i := range 20000 {
+		findings = append(findings, audit.Finding{Rule: "blind-function", Severity: audit.Error, File: "src/a.ts", Line: i + 1, Message: strings.Repeat("no test executes it ", 5)})
+	}
+	for name, md := range map[string]string{"gate": string(gateSummary(res)), "audit": string(auditSummary(findings))} {
+		if len(md) >= 1<<20 {
+			t.Errorf("%s: a summary of %d bytes, GitHub's limit is %d", name, len(md), 1<<20)
+		}
+		if !strings.Contains(md, "> **This summary is cut here** (") || !strings.HasSuffix(md, "the SARIF log (`--sarif`), the HTML page (`--html`) and `--json` list them all.\n") {
+			t.Errorf("%s: no closing line:\n%s", name, md[max(0, len(md)-400):])
+		}
+		if strings.Count(md, "```")%2 != 0 || strings.Count(md, "<details>") != strings.Count(md, "</details>") {
+			t.Errorf("%s: cut inside a block:\n%s", name, md[max(0, len(md)-400):])
+		}
+	}
+	if md := string(gateSummary(res)); !regexp.MustCompile(`\(\d+ of 5000 survivors in the table, \d+ with their diff\)`).MatchString(md) {
+		t.Errorf("the gate's closing line does not count the survivors:\n%s", md[len(md)-400:])
+	}
+	if small := string(gateSummary(&gate.Result{Verdict: gate.PASS, Threshold: 70})); strings.Contains(small, "cut here") {
+		t.Errorf("a small summary cut:\n%s", small)
 	}
 }
