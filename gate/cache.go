@@ -36,13 +36,28 @@ import (
 
 const cacheFile = ".oracle/cache/gate.json"
 
+// cached is a mutant's outcome as the cache keeps it: every field of its
+// result's entry (Mutant) that its run decided, so that an outcome from the
+// cache is the entry its run made, byte for byte in every document (an
+// empty coveredBy stays empty: no test reached it).
 type cached struct {
 	Outcome   lab.Outcome `json:"outcome"`
 	Detail    string      `json:"detail,omitempty"`
 	KilledBy  string      `json:"killedBy,omitempty"`
-	CoveredBy []string    `json:"coveredBy,omitempty"`
+	CoveredBy []string    `json:"coveredBy"`
 	// KilledByTest is the id of the test that killed it (TestCase.ID).
 	KilledByTest string `json:"killedByTest,omitempty"`
+	AloneWhy     string `json:"aloneWhy,omitempty"`
+}
+
+// cachedOf is what the cache keeps of e.
+func cachedOf(e Mutant) cached {
+	return cached{Outcome: e.Outcome, Detail: e.Detail, KilledBy: e.KilledBy, CoveredBy: e.CoveredBy, KilledByTest: e.KilledByTest, AloneWhy: e.AloneWhy}
+}
+
+// fill sets e's outcome to the cached one.
+func (c cached) fill(e *Mutant) {
+	e.Outcome, e.Detail, e.KilledBy, e.CoveredBy, e.KilledByTest, e.AloneWhy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest, c.AloneWhy
 }
 
 type resultCache struct {

@@ -15,6 +15,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -166,8 +167,9 @@ type Mutant struct {
 	// mutant's code (all of them when its code could not be marked).
 	CoveredBy []string `json:"coveredBy"`
 	// AloneWhy says why the mutant ran alone rather than being decided in
-	// a batch (the lab's Alone* reasons); "" when a batch decided it, no
-	// test reached it, or its outcome came from the cache.
+	// a batch (the lab's Alone* reasons); "" when a batch decided it or no
+	// test reached it. From the cache, the reason of the run that decided
+	// it (the same document as that run's).
 	AloneWhy string `json:"aloneWhy,omitempty"`
 }
 
@@ -349,10 +351,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if res.Verdict == "" {
 		score(res)
 		if res.Total == 0 {
-			res.Verdict, res.Reason = SKIP, "no mutant could be built on what the change touched"
-			if reason := skippedReason(res.Targets); reason != "" {
-				res.Reason = reason
-			}
+			res.Verdict, res.Reason = SKIP, noMutantReason(res, len(planned))
 		}
 		untested(res, opts)
 	}
@@ -360,11 +359,28 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	return res, nil
 }
 
+// noMutantReason is why a gate (a shard) that scored no mutant skips: its
+// shard is empty (planned none of the gate's mutants), its targets were
+// skipped (no test executes them: why), or no mutant could be built.
+func noMutantReason(res *Result, planned int) string {
+	if id := res.Identity; planned == 0 && res.Shard != "" && id != nil && id.Mutants > 0 {
+		return fmt.Sprintf("shard %s is empty: none of the gate's %d mutants is in it (fewer mutants than shards); oracle gate merge of every shard gives the verdict", res.Shard, id.Mutants)
+	}
+	if reason := skippedReason(res.Targets); reason != "" {
+		return reason
+	}
+	return "no mutant could be built on what the change touched"
+}
+
 // redAtBase begins why a candidate red at the base too runs nothing.
 const redAtBase = "red at the base too: "
 
 // untestedPrefix begins the Skipped of a target no test executes.
 const untestedPrefix = "no test executes it"
+
+// Untested says whether t is skipped because no test executes it: what
+// --untested fail counts (not a target that could not be measured).
+func (t Target) Untested() bool { return strings.HasPrefix(t.Skipped, untestedPrefix) }
 
 // untested applies --untested fail: a PASS or SKIP with a target that no
 // test executes is a FAIL, attribution untested, naming the target.
@@ -374,7 +390,7 @@ func untested(res *Result, opts Options) {
 	}
 	var ids []string
 	for _, t := range res.Targets {
-		if strings.HasPrefix(t.Skipped, untestedPrefix) {
+		if t.Untested() {
 			ids = append(ids, t.ID)
 		}
 	}
@@ -678,21 +694,51 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned [
 	for _, t := range lr.Idle {
 		m.idle[t] = true
 	}
-	again, done := reuse(hits, lr, res.Tests)
-	res.Cached = len(hits) - len(again)
+	again, kept := reuse(hits, lr, res.Tests)
 	ran, err := m.runAgain(ctx, l, again)
 	if err != nil {
 		return err
 	}
+	decided := maps.Clone(kept)
 	for _, r := range ran {
-		done[r.mu.job] = append(done[r.mu.job], record(r.mu, r.run, res, cache))
+		decided[r.mu] = record(r.mu, r.run, res, cache)
 	}
 	for _, key := range lr.Slowest {
 		r := lr.Mutant(key)
 		res.Timings.Slowest = append(res.Timings.Slowest, SlowMutant{ID: key, Outcome: r.Outcome, Seconds: r.Duration.Seconds()})
 	}
-	res.Mutants, res.Unexecuted = attribute(suite, jobs, planned, done, lr, m)
+	res.Mutants, res.Unexecuted = attribute(suite, jobs, planned, byJob(planned, decided), lr, m)
+	res.Cached = countCached(res.Mutants, planned, kept)
 	return cache.save()
+}
+
+// byJob are the entries of the mutants decided, by job, in the planned
+// order (a fresh run's, whichever came from the cache).
+func byJob(planned []*mutant, decided map[*mutant]Mutant) map[*job][]Mutant {
+	out := map[*job][]Mutant{}
+	for _, mu := range planned {
+		if e, ok := decided[mu]; ok {
+			out[mu.job] = append(out[mu.job], e)
+		}
+	}
+	return out
+}
+
+// countCached is how many of the result's mutants (out) came from the
+// cache (kept): never those of a target found unexecuted, which are not
+// in the result.
+func countCached(out []Mutant, planned []*mutant, kept map[*mutant]Mutant) int {
+	in := map[string]bool{}
+	for _, e := range out {
+		in[e.ID] = true
+	}
+	n := 0
+	for _, mu := range planned {
+		if _, ok := kept[mu]; ok && in[mu.id()] {
+			n++
+		}
+	}
+	return n
 }
 
 // hit is a mutant whose outcome came from the cache.
@@ -713,8 +759,8 @@ func lookUp(cache *resultCache, root string, planned []*mutant, sources map[stri
 			continue
 		}
 		e := mu.describe(sources[mu.edit.Path])
-		e.Outcome, e.Detail, e.KilledBy, e.CoveredBy, e.KilledByTest = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest
-		if e.CoveredBy == nil {
+		c.fill(&e)
+		if e.CoveredBy == nil { // an entry that does not say (never written so since coveredBy is always kept)
 			e.CoveredBy = tests
 		}
 		hits = append(hits, hit{mu, e})
@@ -742,16 +788,30 @@ func newLab(pool *sandbox.Pool, jobs []*job, opts Options, total, done int) *lab
 			}
 			return slots, err
 		},
-		Progress: func(e lab.Event) {
-			if e.Kind != lab.BaselineRun {
-				done++
-			}
-			if opts.Progress != nil {
-				e.Done, e.Total, e.Unit = done, total, lab.Mutants
-				opts.Progress(e)
-			}
-		}}
+		Progress: mutantProgress(opts.Progress, total, done)}
 	return l
+}
+
+// mutantProgress tells report of a lab's events, counting the mutants
+// decided of total: the cached ones, then one per mutant the lab decides.
+// Each execution of the lab tells its baselines before its mutants, and
+// decides every mutant left again (measure runs the lab once more after a
+// red baseline): a baseline after mutants starts the count again from the
+// cached ones, so that it never passes total.
+func mutantProgress(report func(lab.Event), total, cached int) func(lab.Event) {
+	done, counting := cached, false
+	return func(e lab.Event) {
+		switch {
+		case e.Kind != lab.BaselineRun:
+			done, counting = done+1, true
+		case counting: // a new execution
+			done, counting = cached, false
+		}
+		if report != nil {
+			e.Done, e.Total, e.Unit = done, total, lab.Mutants
+			report(e)
+		}
+	}
 }
 
 // labJobs are the lab's jobs of ms: each against its target's test files
@@ -984,14 +1044,14 @@ func newFailure(r redBaseline) string {
 // a cached kill by a test that did not pass in this run's baseline (it is
 // skipped now, or fails, or its file is not related any more) is not
 // reused (SPEC "oracle gate", the cache).
-func reuse(hits []hit, lr *lab.Result, tests map[string][]TestCase) (again []*mutant, kept map[*job][]Mutant) {
-	kept = map[*job][]Mutant{}
+func reuse(hits []hit, lr *lab.Result, tests map[string][]TestCase) (again []*mutant, kept map[*mutant]Mutant) {
+	kept = map[*mutant]Mutant{}
 	for _, h := range hits {
 		if h.entry.Outcome.Kills() && !passedNow(h.entry, lr.Baselines, tests) {
 			again = append(again, h.mu)
 			continue
 		}
-		kept[h.mu.job] = append(kept[h.mu.job], h.entry)
+		kept[h.mu] = h.entry
 	}
 	return again, kept
 }
@@ -1044,7 +1104,7 @@ func record(mu *mutant, r lab.Run, res *Result, cache *resultCache) Mutant {
 		e.KilledByTest = testID(res.Tests[r.Test], r.KilledBy)
 	}
 	if r.Outcome != lab.Error {
-		cache.put(mu.key, cached{Outcome: e.Outcome, Detail: e.Detail, KilledBy: e.KilledBy, CoveredBy: e.CoveredBy, KilledByTest: e.KilledByTest})
+		cache.put(mu.key, cachedOf(e))
 	}
 	return e
 }

@@ -19,7 +19,7 @@ type Part struct {
 // It refuses (an error: the caller's exit 2) a set that is not one gate's,
 // whole: a document without a shard identity, shards whose identities
 // differ (repository, base, head, scope, operators, version, threshold,
-// mutant list), a shard given twice, a shard missing, or mutants that do
+// --untested, mutant list), a shard given twice, a shard missing, or mutants that do
 // not add up.
 func Merge(parts []Part) (*Result, error) {
 	if len(parts) == 0 {
@@ -120,6 +120,7 @@ func identityDiff(a, b *Identity) (field, va, vb string) {
 		{"operators", short(a.Operators), short(b.Operators)},
 		{"oracle version", a.Version, b.Version},
 		{"threshold", strconv.FormatFloat(a.Threshold, 'g', -1, 64), strconv.FormatFloat(b.Threshold, 'g', -1, 64)},
+		{"--untested", short(a.Untested), short(b.Untested)},
 		{"shard count N", strconv.Itoa(a.N), strconv.Itoa(b.N)},
 		{"mutant count", strconv.Itoa(a.Mutants), strconv.Itoa(b.Mutants)},
 		{"mutant list", short(a.Digest), short(b.Digest)},

@@ -10,7 +10,7 @@ import (
 // shards builds the n shards of a gate of total mutants, mutant i killed
 // unless i is in survived.
 func shards(n, total int, survived ...int) []*Result {
-	id := Identity{Repository: "r00t", Base: "b45e", Head: "he4d", Scope: "function", Operators: "ops", Version: "v1", Threshold: 70,
+	id := Identity{Repository: "r00t", Base: "b45e", Head: "he4d", Scope: "function", Operators: "ops", Version: "v1", Threshold: 70, Untested: UntestedSkip,
 		Mutants: total, Digest: "d1g", N: n}
 	var out []*Result
 	for k := 1; k <= n; k++ {
@@ -56,7 +56,7 @@ func TestMergeWhole(t *testing.T) {
 }
 
 // TestMergeRefuses: one shard alone, the same shard twice, shards of
-// another base, repository, scope, version or mutant list, a document with
+// another base, repository, scope, version, --untested or mutant list, a document with
 // no identity, a cut document: each refused, naming what is wrong.
 func TestMergeRefuses(t *testing.T) {
 	names := []string{"s1.json", "s2.json", "s3.json"}
@@ -72,6 +72,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"another head", func() []*Result { p := shards(2, 10); p[1].Identity.Head = "x"; return p }, "head commit differ"},
 		{"another scope", func() []*Result { p := shards(2, 10); p[1].Identity.Scope = "lines"; return p }, "scope differ"},
 		{"another version", func() []*Result { p := shards(2, 10); p[1].Identity.Version = "v2"; return p }, "oracle version differ"},
+		{"another --untested", func() []*Result { p := shards(2, 10); p[1].Identity.Untested = UntestedFail; return p }, "s1.json and s2.json are not shards of one gate: their --untested differ (skip and fail)"},
 		{"another mutant list", func() []*Result { p := shards(2, 10); p[1].Identity.Digest = "x"; return p }, "mutant list differ"},
 		{"another N", func() []*Result { return append(shards(2, 10)[:1], shards(3, 10)[1]) }, "shard count N differ"},
 		{"no identity", func() []*Result { p := shards(2, 10); p[1].Identity = nil; return p }, "s2.json records no shard identity"},

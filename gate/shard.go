@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -55,9 +56,10 @@ func (s Shard) String() string {
 // Identity is what makes the shards of one gate one set (SPEC "Scale out"):
 // the repository (its first commit), the base and head commits and whether
 // the working tree was the change, the scope, the operator set (a digest of
-// its names and the arid loggers), oracle's version, the threshold, the
-// number of mutants of all the shards together and a digest of their list,
-// and which shard this is, K of N. oracle gate merge joins only a set whose
+// its names and the arid loggers), oracle's version, the threshold, what
+// --untested makes of an untested target (skip or fail), the number of
+// mutants of all the shards together and a digest of their list, and
+// which shard this is, K of N. oracle gate merge joins only a set whose
 // identities agree but for K, with every K from 1 to N once.
 type Identity struct {
 	Repository string  `json:"repository"`
@@ -69,8 +71,9 @@ type Identity struct {
 	Operators  string  `json:"operators"`
 	Version    string  `json:"version"`
 	Threshold  float64 `json:"threshold"`
-	Mutants    int     `json:"mutants"` // all shards together
-	Digest     string  `json:"digest"`  // of the list of all the mutants
+	Untested   string  `json:"untested"` // --untested: skip or fail
+	Mutants    int     `json:"mutants"`  // all shards together
+	Digest     string  `json:"digest"`   // of the list of all the mutants
 	K          int     `json:"k"`
 	N          int     `json:"n"`
 }
@@ -101,7 +104,7 @@ func (l *mutantList) add(target string, index int, m edit.Mutant) {
 
 // identity is the run's identity, its mutants listed in l.
 func identity(ch change.Change, opts Options, scope string, l *mutantList) *Identity {
-	id := &Identity{Scope: scope, Version: opts.Version, Threshold: opts.Threshold, Mutants: l.n,
+	id := &Identity{Scope: scope, Version: opts.Version, Threshold: opts.Threshold, Untested: cmp.Or(opts.Untested, UntestedSkip), Mutants: l.n,
 		Digest: hex.EncodeToString(l.h.Sum(nil)), K: max(opts.Shard.K, 1), N: max(opts.Shard.N, 1)}
 	if o := opts.Origin; o != nil {
 		id.Repository, id.Base, id.Head, id.Worktree = o.Repository, o.Base, o.Head, o.Worktree

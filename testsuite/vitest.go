@@ -523,7 +523,7 @@ func readOnly(root string) bool {
 func runNode(root, config, what string, args ...string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "oracle-vitest-")
 	if err != nil {
-		return nil, fmt.Errorf("environment: temp directory: %w", err)
+		return nil, fmt.Errorf("temp directory: %w", err) // the verb says it is the environment
 	}
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a monorepo's project configs take minutes on a loaded machine

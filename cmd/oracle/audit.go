@@ -295,6 +295,9 @@ func printAudit(stdout io.Writer, rep *audit.Report, counts map[string]int, a *a
 		summary += fmt.Sprintf(", %d function(s) cannot be measured (a test file that may run them could not run)", counts[audit.CannotMeasure])
 	}
 	fmt.Fprintln(stdout, summary)
+	if a.timings {
+		writeAuditTimings(stdout, rep.Timings)
+	}
 	if rep.Tables != nil {
 		n := rep.Tables.Count()
 		fmt.Fprintf(stdout, "TABLES %d PASS, %d FAIL, %d UNKNOWN written to %s\n", n[audit.CellPass], n[audit.CellFail], n[audit.CellUnknown], a.tablesOut)
@@ -305,4 +308,14 @@ func printAudit(stdout io.Writer, rep *audit.Report, counts map[string]int, a *a
 	if a.origin != nil {
 		fmt.Fprintf(stdout, "  the change: %s\n", a.origin.Describe())
 	}
+}
+
+// writeAuditTimings prints this run's measures (--timings): where the time
+// went, and how many vitest runs measured the suite (and the tables' swap).
+func writeAuditTimings(w io.Writer, t audit.Timings) {
+	fmt.Fprintf(w, "  timings: suite %.1fs, walk %.1fs, sandbox %.1fs, measure %.1fs (%d runs), rules %.1fs", t.Suite, t.Walk, t.Sandbox, t.Measure, t.Runs, t.Rules)
+	if t.SwapRuns > 0 {
+		fmt.Fprintf(w, ", swap %.1fs (%d runs)", t.Swap, t.SwapRuns)
+	}
+	fmt.Fprintln(w)
 }

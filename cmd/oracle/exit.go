@@ -66,6 +66,15 @@ func inputError(err error) error {
 	return &exitStatus{code: exitError, line: "oracle: " + err.Error()}
 }
 
+// environment is err said as the environment's failing (exit 3), said so
+// once ("environment: environment: ..." when err said it already).
+func environment(err error) error {
+	if strings.HasPrefix(err.Error(), "environment: ") {
+		return err
+	}
+	return fmt.Errorf("environment: %w", err)
+}
+
 // interrupted is how a verb ended by a signal ends.
 type interrupted struct {
 	code int    // exitInterrupt or exitTerminate

@@ -7,8 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/oracle-ts/oracle/gate"
@@ -100,7 +103,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &exitStatus{code: exitUsage, msg: ce.Error()} // the repository's configuration (exit 2), not the environment
 	}
 	if err != nil {
-		return fmt.Errorf("environment: %w", err)
+		return environment(err)
 	}
 	if err := writeGateFiles(res, root, f.report, f.htmlOut, f.outs); err != nil {
 		return err
@@ -317,9 +320,6 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 		if res.Verdict == gate.FAIL && res.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", res.Reason)
 		}
-		if res.Cached > 0 && timings {
-			fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
-		}
 		if res.Timings.HitLimits > 0 {
 			fmt.Fprintf(w, "  %d mutant(s) ran past the hit limit (a loop that does not end): timeout\n", res.Timings.HitLimits)
 		}
@@ -329,6 +329,9 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 			attr = " (attribution: " + res.Attribution + ")"
 		}
 		fmt.Fprintf(w, "GATE %s%s: %s\n", res.Verdict, attr, res.Reason)
+	}
+	if timings {
+		writeGateTimings(w, res)
 	}
 	if res.Change != nil {
 		fmt.Fprintf(w, "  the change: %s\n", res.Change.Describe())
@@ -350,6 +353,31 @@ func writeGateText(w io.Writer, res *gate.Result, timings bool) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s %s:%d:%d %s (%s)\n%s", m.Outcome, m.File, m.Line, m.Column, m.Operator, m.Target, m.Diff)
+	}
+}
+
+// writeGateTimings prints this run's measures (--timings): how many
+// mutants came from the cache, where the time went, the mutants that ran
+// alone (per reason) and the slowest.
+func writeGateTimings(w io.Writer, res *gate.Result) {
+	t := res.Timings
+	if res.Cached > 0 {
+		fmt.Fprintf(w, "  %d of %d mutants from the cache (.oracle/; --no-cache runs them all)\n", res.Cached, len(res.Mutants))
+	}
+	fmt.Fprintf(w, "  timings: %.1fs: setup %.1fs, sandbox %.1fs, baselines %.1fs, batches %.1fs, alone %.1fs\n", res.Seconds, t.Setup, t.Sandbox, t.Baseline, t.Batches, t.Alone)
+	if t.RanAlone > 0 {
+		var why []string
+		for _, r := range slices.Sorted(maps.Keys(t.AloneWhy)) {
+			why = append(why, fmt.Sprintf("%d %s", t.AloneWhy[r], r))
+		}
+		fmt.Fprintf(w, "  ran alone: %d (%s)\n", t.RanAlone, strings.Join(why, "; "))
+	}
+	if len(t.Slowest) > 0 {
+		var slow []string
+		for _, m := range t.Slowest {
+			slow = append(slow, fmt.Sprintf("%s %.1fs (%s)", m.ID, m.Seconds, m.Outcome))
+		}
+		fmt.Fprintf(w, "  slowest: %s\n", strings.Join(slow, ", "))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/gate"
 )
 
@@ -48,6 +49,47 @@ func TestGateTextFigures(t *testing.T) {
 	writeGateText(&b, res, false)
 	if !strings.HasPrefix(b.String(), "GATE FAIL 73.7% (14/19) threshold 74.0\n  src/a.ts scores 73.7%") || !strings.Contains(b.String(), "  src/a.ts 73.7% (14/19)") {
 		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+// TestTimingsText: --timings in text mode prints this run's measures (the
+// gate's: from the cache, phases, ran alone, slowest, whatever the
+// verdict; audit's phases); without it none of them.
+func TestTimingsText(t *testing.T) {
+	res := &gate.Result{Verdict: gate.PASS, Threshold: 70, Score: 100, Detected: 2, Total: 2, Seconds: 12.34, Cached: 1,
+		Mutants: []gate.Mutant{{ID: "src/a.ts#f#1", Outcome: "killed"}, {ID: "src/a.ts#f#2", Outcome: "killed"}},
+		Timings: gate.Timings{Setup: 1.5, Sandbox: 0.25, Baseline: 2, Batches: 3, Alone: 4, RanAlone: 1, AloneWhy: map[string]int{"isolate": 1},
+			Slowest: []gate.SlowMutant{{ID: "src/a.ts#f#2", Outcome: "killed", Seconds: 4}}}}
+	skip := &gate.Result{Verdict: gate.SKIP, Reason: "the diff is empty: no file differs from the base", Seconds: 0.5, Timings: gate.Timings{Setup: 0.5}}
+	for _, tc := range []struct {
+		name    string
+		res     *gate.Result
+		timings bool
+		want    []string
+	}{
+		{"pass", res, true, []string{"  1 of 2 mutants from the cache", "  timings: 12.3s: setup 1.5s, sandbox 0.2s, baselines 2.0s, batches 3.0s, alone 4.0s\n",
+			"  ran alone: 1 (1 isolate)\n", "  slowest: src/a.ts#f#2 4.0s (killed)\n"}},
+		{"skip", skip, true, []string{"  timings: 0.5s: setup 0.5s,"}},
+		{"without --timings", res, false, nil},
+	} {
+		var b bytes.Buffer
+		writeGateText(&b, tc.res, tc.timings)
+		for _, want := range tc.want {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: no %q in\n%s", tc.name, want, b.String())
+			}
+		}
+		if !tc.timings && (strings.Contains(b.String(), "timings") || strings.Contains(b.String(), "cache")) {
+			t.Errorf("%s: measures without --timings:\n%s", tc.name, b.String())
+		}
+	}
+	for _, timings := range []bool{true, false} {
+		var b bytes.Buffer
+		printAudit(&b, &audit.Report{Timings: audit.Timings{Suite: 1, Walk: 0.5, Sandbox: 0.25, Measure: 2, Runs: 3, Rules: 0.1}}, map[string]int{}, &auditRun{timings: timings})
+		want := "  timings: suite 1.0s, walk 0.5s, sandbox 0.2s, measure 2.0s (3 runs), rules 0.1s\n"
+		if got := strings.Contains(b.String(), want); got != timings {
+			t.Errorf("audit --timings=%v: %q in the text is %v:\n%s", timings, want, got, b.String())
+		}
 	}
 }
 

@@ -186,7 +186,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	opts.Progress = line.event
 	jobs, err := proveJobs(in.Program.Root(), plan)
 	if err != nil {
-		return fmt.Errorf("environment: %w", err)
+		return environment(err)
 	}
 	res, err := prove.Prove(ctx, in.Program.Root(), jobs, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
@@ -196,7 +196,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		// The sandbox, the disk, the temp directory: the environment (exit 3),
 		// never the caller's input.
-		return fmt.Errorf("environment: %w", err)
+		return environment(err)
 	}
 	if !*timings {
 		res.DropTimings()

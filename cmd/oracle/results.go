@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -55,7 +56,19 @@ func sourceLink(file string, line int, text string) string {
 	if server == "" || repo == "" || sha == "" {
 		return text
 	}
-	return fmt.Sprintf("[%s](%s/%s/blob/%s/%s#L%d)", text, server, repo, sha, file, line)
+	return fmt.Sprintf("[%s](%s/%s/blob/%s/%s#L%d)", text, server, repo, sha, uriPath(file), line)
+}
+
+// uriPath is the repository-relative slash path file as a URI reference
+// (RFC 3986): each segment percent-encoded (a space, a non-ASCII letter),
+// ':' too (a first segment is no scheme), and the parentheses (a Markdown
+// link ends at one).
+func uriPath(file string) string {
+	segs := strings.Split(file, "/")
+	for i, s := range segs {
+		segs[i] = strings.NewReplacer(":", "%3A", "(", "%28", ")", "%29").Replace(url.PathEscape(s))
+	}
+	return strings.Join(segs, "/")
 }
 
 // cell is s fit for a Markdown table cell: one line, pipes escaped.
@@ -77,27 +90,64 @@ func code(s string) string {
 	return fence + s + fence
 }
 
+// summaryMax is the most bytes a --summary holds: GitHub drops a step
+// summary over 1 MiB (about 2,400 survivors with their diffs), so a longer
+// one is cut, whole rows and blocks, with a closing line that says where
+// the whole list is.
+const summaryMax = 1000 * 1000
+
+// capped is a Markdown summary under summaryMax: add writes a part (a row,
+// a block) whole, or, once one does not fit, nothing more.
+type capped struct {
+	b   strings.Builder
+	cut bool
+}
+
+func (c *capped) add(format string, a ...any) bool {
+	s := fmt.Sprintf(format, a...)
+	if c.cut || c.b.Len()+len(s) > summaryMax-len(cutLine)-100 /* what it says is there */ {
+		c.cut = true
+		return false
+	}
+	c.b.WriteString(s)
+	return true
+}
+
+// cutLine closes a summary cut at summaryMax (%s: how much of it is
+// there).
+const cutLine = "\n> **This summary is cut here** (%s) to stay under GitHub's 1 MiB limit on a step summary: the SARIF log (`--sarif`), the HTML page (`--html`) and `--json` list them all.\n"
+
+// bytes is the summary, with its closing line when it was cut (listed
+// says how much of it is there).
+func (c *capped) bytes(listed string) []byte {
+	out := strings.TrimRight(c.b.String(), "\n") + "\n"
+	if c.cut {
+		out += fmt.Sprintf(cutLine, listed)
+	}
+	return []byte(out)
+}
+
 // gateSummary is the gate's result as Markdown: the summary line, the
 // reason, the files' scores, the survivors (a table of links, then each
-// diff), the notes and the targets not mutation-tested, with why.
+// diff), the notes and the targets not mutation-tested, with why; cut
+// under summaryMax.
 func gateSummary(res *gate.Result) []byte {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	var c capped
 	var head strings.Builder
 	writeGateText(&head, &gate.Result{Verdict: res.Verdict, Reason: res.Reason, Score: res.Score, Threshold: res.Threshold,
 		Detected: res.Detected, Total: res.Total, Attribution: res.Attribution, Scope: res.Scope, Changed: res.Changed, Shard: res.Shard, Identity: res.Identity}, false)
 	first, _, _ := strings.Cut(head.String(), "\n")
-	w("### oracle %s\n\n", strings.ToLower(first[:4])+first[4:])
+	c.add("### oracle %s\n\n", strings.ToLower(first[:4])+first[4:])
 	if res.Reason != "" {
-		w("%s\n\n", strings.ReplaceAll(strings.TrimSpace(res.Reason), "\n", "  \n"))
+		c.add("%s\n\n", strings.ReplaceAll(strings.TrimSpace(res.Reason), "\n", "  \n"))
 	}
 	if len(res.Files) > 0 {
-		w("| file | score | detected | mutants | errors |\n|---|---:|---:|---:|---:|\n")
+		c.add("| file | score | detected | mutants | errors |\n|---|---:|---:|---:|---:|\n")
 		for _, f := range res.Files {
 			sc, _ := gate.Figures(f.Score, res.Threshold)
-			w("| %s | %s%% | %d | %d | %d |\n", cell(f.File), sc, f.Detected, f.Total, f.Errors)
+			c.add("| %s | %s%% | %d | %d | %d |\n", cell(f.File), sc, f.Detected, f.Total, f.Errors)
 		}
-		w("\n")
+		c.add("\n")
 	}
 	var open []gate.Mutant
 	for _, m := range res.Mutants {
@@ -105,42 +155,53 @@ func gateSummary(res *gate.Result) []byte {
 			open = append(open, m)
 		}
 	}
+	listed, diffs := 0, 0
 	if len(open) > 0 {
-		w("#### Survivors (%d)\n\n| where | outcome | mutant | in |\n|---|---|---|---|\n", len(open))
+		c.add("#### Survivors (%d)\n\n| where | outcome | mutant | in |\n|---|---|---|---|\n", len(open))
 		for _, m := range open {
 			where := fmt.Sprintf("%s:%d:%d", m.File, m.Line, m.Column)
-			w("| %s | %s | %s %s | %s |\n", sourceLink(m.File, m.Line, cell(where)), m.Outcome, cell(m.Operator), cell(code(m.Replacement)), cell(code(m.Target)))
+			if c.add("| %s | %s | %s %s | %s |\n", sourceLink(m.File, m.Line, cell(where)), m.Outcome, cell(m.Operator), cell(code(m.Replacement)), cell(code(m.Target))) {
+				listed++
+			}
 		}
-		w("\n")
+		c.add("\n")
 		for _, m := range open {
-			w("<details><summary>%s:%d:%d %s</summary>\n\n```diff\n%s\n```\n\n</details>\n", m.File, m.Line, m.Column, m.Operator, strings.TrimRight(strings.ReplaceAll(m.Diff, "```", "` ` `"), "\n"))
+			if c.add("<details><summary>%s:%d:%d %s</summary>\n\n```diff\n%s\n```\n\n</details>\n", m.File, m.Line, m.Column, m.Operator, strings.TrimRight(strings.ReplaceAll(m.Diff, "```", "` ` `"), "\n")) {
+				diffs++
+			}
 		}
-		w("\n")
+		c.add("\n")
 	}
+	writeSkipped(&c, res.Targets)
+	for _, n := range res.Notes {
+		c.add("> note: %s\n", cell(n))
+	}
+	return c.bytes(fmt.Sprintf("%d of %d survivors in the table, %d with their diff", listed, len(open), diffs))
+}
+
+// writeSkipped lists the targets not mutation-tested, with why.
+func writeSkipped(c *capped, targets []gate.Target) {
 	var skipped []gate.Target
-	for _, t := range res.Targets {
+	for _, t := range targets {
 		if t.Skipped != "" {
 			skipped = append(skipped, t)
 		}
 	}
-	if len(skipped) > 0 {
-		w("#### Not mutation-tested (%d)\n\n", len(skipped))
-		for _, t := range skipped {
-			w("- %s %s: %s\n", sourceLink(t.File, t.Line, code(t.ID)), fmt.Sprintf("(line %d)", t.Line), cell(t.Skipped))
-		}
-		w("\n")
+	if len(skipped) == 0 {
+		return
 	}
-	for _, n := range res.Notes {
-		w("> note: %s\n", cell(n))
+	c.add("#### Not mutation-tested (%d)\n\n", len(skipped))
+	for _, t := range skipped {
+		c.add("- %s %s: %s\n", sourceLink(t.File, t.Line, code(t.ID)), fmt.Sprintf("(line %d)", t.Line), cell(t.Skipped))
 	}
-	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
+	c.add("\n")
 }
 
 // auditSummary is audit's findings as Markdown: the counts, then a table of
-// the findings that count, errors first.
+// the findings that count, errors first; cut under summaryMax.
 func auditSummary(findings []audit.Finding) []byte {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	var c capped
+	w := func(format string, a ...any) { c.add(format, a...) }
 	var counting []audit.Finding
 	errs, warns, ignored := 0, 0, 0
 	for _, f := range findings {
@@ -158,7 +219,7 @@ func auditSummary(findings []audit.Finding) []byte {
 	w("### oracle audit: %d error(s), %d warning(s), %d ignored\n\n", errs, warns, ignored)
 	if len(counting) == 0 {
 		w("Nothing found.\n")
-		return []byte(b.String())
+		return c.bytes("")
 	}
 	rank := map[audit.Severity]int{audit.Error: 0, audit.Warning: 1}
 	slices.SortStableFunc(counting, func(a, b audit.Finding) int {
@@ -173,11 +234,14 @@ func auditSummary(findings []audit.Finding) []byte {
 		return ra - rb
 	})
 	w("| severity | rule | where | what |\n|---|---|---|---|\n")
+	listed := 0
 	for _, f := range counting {
 		where := fmt.Sprintf("%s:%d", f.File, f.Line)
-		w("| %s | %s | %s | %s |\n", f.Severity, cell(f.Rule), sourceLink(f.File, f.Line, cell(where)), cell(f.Message))
+		if c.add("| %s | %s | %s | %s |\n", f.Severity, cell(f.Rule), sourceLink(f.File, f.Line, cell(where)), cell(f.Message)) {
+			listed++
+		}
 	}
-	return []byte(b.String())
+	return c.bytes(fmt.Sprintf("%d of %d findings listed", listed, len(counting)))
 }
 
 // SARIF 2.1.0, the parts oracle writes.
@@ -238,14 +302,15 @@ type (
 	}
 )
 
-// sarifAt is a location in the repository (%SRCROOT%), line 1 when the
+// sarifAt is a location in the repository (%SRCROOT%; the path
+// percent-encoded, as a uri is), line 1 when the
 // line is not known.
 func sarifAt(file string, line, col, endLine, endCol int) sarifLocation {
 	r := &sarifRegion{StartLine: max(line, 1), StartColumn: col, EndLine: endLine, EndColumn: endCol}
 	if endLine > 0 && endLine < r.StartLine {
 		r.EndLine = 0
 	}
-	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: file, URIBaseID: "%SRCROOT%"}, Region: r}}
+	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(file), URIBaseID: "%SRCROOT%"}, Region: r}}
 }
 
 func sarifDoc(rules []sarifRule, results []sarifResult) ([]byte, error) {
@@ -267,7 +332,9 @@ var gateRules = []sarifRule{
 }
 
 // gateSARIF is the gate's survivors, uncovered mutants, untested targets and
-// a red suite as SARIF results: errors when the gate failed, else warnings.
+// a red suite as SARIF results: errors when the gate failed, else warnings;
+// a target not mutation-tested is a note, but an error when it failed the
+// gate (--untested fail).
 func gateSARIF(res *gate.Result) ([]byte, error) {
 	level := "warning"
 	if res.Verdict == gate.FAIL || res.Verdict == gate.ERROR {
@@ -291,7 +358,11 @@ func gateSARIF(res *gate.Result) ([]byte, error) {
 	}
 	for _, t := range res.Targets {
 		if t.Skipped != "" {
-			out = append(out, sarifResult{RuleID: "gate/untested", Level: "note", Message: sarifMessage{t.ID + ": " + t.Skipped},
+			level := "note"
+			if res.Attribution == gate.AttributionUntested && t.Untested() { // --untested fail: what failed the gate
+				level = "error"
+			}
+			out = append(out, sarifResult{RuleID: "gate/untested", Level: level, Message: sarifMessage{t.ID + ": " + t.Skipped},
 				Locations: []sarifLocation{sarifAt(t.File, t.Line, 0, 0, 0)}})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,13 +46,20 @@ func TestSARIFValid(t *testing.T) {
 	res, findings := resultsSample()
 	red := &gate.Result{Verdict: gate.FAIL, Attribution: gate.AttributionTests, Reason: "test/shipping.test.ts fails on the unmutated code: expected 1 to be 2",
 		Tests: map[string][]gate.TestCase{"test/shipping.test.ts": nil}}
+	// --untested fail, on files whose paths a uri percent-encodes.
+	odd := "src/my shop/prix (€).ts"
+	untested := &gate.Result{Verdict: gate.FAIL, Attribution: gate.AttributionUntested, Reason: "src/my shop/prix (€).ts#label is executed by no test (--untested fail)",
+		Targets: []gate.Target{{ID: odd + "#label", File: odd, Line: 3, Skipped: "no test executes it: no test file imports it"},
+			{ID: odd + "#cut", File: odd, Line: 9, Skipped: "cannot be measured: its candidate test/a.test.ts fails on the code as it is, and the same way at the base"}},
+		Mutants: []gate.Mutant{{ID: odd + "#ship#1", Target: odd + "#ship", File: odd, Line: 4, Column: 7, Operator: "EqualityOperator", Replacement: "a", Outcome: "survived"}}}
 	dir := t.TempDir()
 	var logs []string
 	for name, make := range map[string]func() ([]byte, error){
-		"gate":  func() ([]byte, error) { return gateSARIF(res) },
-		"red":   func() ([]byte, error) { return gateSARIF(red) },
-		"audit": func() ([]byte, error) { return auditSARIF(findings) },
-		"empty": func() ([]byte, error) { return auditSARIF(nil) },
+		"gate":     func() ([]byte, error) { return gateSARIF(res) },
+		"red":      func() ([]byte, error) { return gateSARIF(red) },
+		"untested": func() ([]byte, error) { return gateSARIF(untested) },
+		"audit":    func() ([]byte, error) { return auditSARIF(findings) },
+		"empty":    func() ([]byte, error) { return auditSARIF(nil) },
 	} {
 		b, err := make()
 		if err != nil {
@@ -98,6 +106,9 @@ func TestSARIFValid(t *testing.T) {
 	}
 	if got, want := read("gate"), "gate/survived error src/shipping.ts:4:7\ngate/no-coverage error src/shipping.ts:3:3\ngate/untested note src/shipping.ts:12:0"; got != want {
 		t.Errorf("gate results:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := read("untested"), "gate/survived error src/my%20shop/prix%20%28%E2%82%AC%29.ts:4:7\ngate/untested error src/my%20shop/prix%20%28%E2%82%AC%29.ts:3:0\ngate/untested note src/my%20shop/prix%20%28%E2%82%AC%29.ts:9:0"; got != want {
+		t.Errorf("--untested fail:\n%s\nwant:\n%s", got, want)
 	}
 	if got, want := read("red"), "gate/red-tests error test/shipping.test.ts:1:0"; got != want {
 		t.Errorf("a red suite:\n%s\nwant:\n%s", got, want)
@@ -152,8 +163,47 @@ func TestSummaryMarkdown(t *testing.T) {
 	if strings.Contains(md, "committed .only") {
 		t.Errorf("an ignored finding in the summary:\n%s", md)
 	}
+	// A path with a space (or a parenthesis) is percent-encoded in the link.
+	odd := &gate.Result{Verdict: gate.FAIL, Mutants: []gate.Mutant{{File: "src/my shop/prix (€).ts", Line: 4, Column: 7, Operator: "EqualityOperator", Outcome: "survived"}}}
+	if md, want := string(gateSummary(odd)), "[src/my shop/prix (€).ts:4:7](https://github.com/acme/shop/blob/abc123/src/my%20shop/prix%20%28%E2%82%AC%29.ts#L4)"; !strings.Contains(md, want) {
+		t.Errorf("the summary's link is not %q:\n%s", want, md)
+	}
 	t.Setenv("GITHUB_SHA", "")
 	if md := string(gateSummary(res)); strings.Contains(md, "](") {
 		t.Errorf("links without GitHub's variables:\n%s", md)
+	}
+}
+
+// TestSummaryCapped: GitHub drops a step summary over 1 MiB: a summary
+// that would pass it (thousands of survivors with their diffs, or of
+// findings) is cut under it, between rows and blocks (every fence and
+// <details> closed), with a closing line that says how many are listed
+// and where they all are.
+func TestSummaryCapped(t *testing.T) {
+	diff := "@@ -4 +4 @@\n-" + strings.Repeat("x", 150) + "\n+" + strings.Repeat("y", 150) + "\n"
+	res := &gate.Result{Verdict: gate.FAIL, Threshold: 70, Total: 5000}
+	var findings []audit.Finding
+	for i := range 5000 {
+		res.Mutants = append(res.Mutants, gate.Mutant{File: "src/a.ts", Line: i + 1, Column: 3, Operator: "EqualityOperator", Replacement: "a >= b", Target: "src/a.ts#f", Outcome: "survived", Diff: diff})
+	}
+	for i := range 20000 {
+		findings = append(findings, audit.Finding{Rule: "blind-function", Severity: audit.Error, File: "src/a.ts", Line: i + 1, Message: strings.Repeat("no test executes it ", 5)})
+	}
+	for name, md := range map[string]string{"gate": string(gateSummary(res)), "audit": string(auditSummary(findings))} {
+		if len(md) >= 1<<20 {
+			t.Errorf("%s: a summary of %d bytes, GitHub's limit is %d", name, len(md), 1<<20)
+		}
+		if !strings.Contains(md, "> **This summary is cut here** (") || !strings.HasSuffix(md, "the SARIF log (`--sarif`), the HTML page (`--html`) and `--json` list them all.\n") {
+			t.Errorf("%s: no closing line:\n%s", name, md[max(0, len(md)-400):])
+		}
+		if strings.Count(md, "```")%2 != 0 || strings.Count(md, "<details>") != strings.Count(md, "</details>") {
+			t.Errorf("%s: cut inside a block:\n%s", name, md[max(0, len(md)-400):])
+		}
+	}
+	if md := string(gateSummary(res)); !regexp.MustCompile(`\(\d+ of 5000 survivors in the table, \d+ with their diff\)`).MatchString(md) {
+		t.Errorf("the gate's closing line does not count the survivors:\n%s", md[len(md)-400:])
+	}
+	if small := string(gateSummary(&gate.Result{Verdict: gate.PASS, Threshold: 70})); strings.Contains(small, "cut here") {
+		t.Errorf("a small summary cut:\n%s", small)
 	}
 }

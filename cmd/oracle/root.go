@@ -149,8 +149,14 @@ func (v *verb) flagError(err error) string {
 		name = strings.TrimLeft(name, "-")
 		var names []string
 		v.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-		msg = "unknown flag --" + name
-		if m := didYouMean(name, names); m != "" {
+		shown := "--" + name
+		if len(name) == 1 { // a one-letter flag is written -C
+			shown = "-" + name
+		}
+		msg = "unknown flag " + shown
+		if name == "C" { // git's -C DIR: oracle's is the whole command's, before the verb
+			msg += fmt.Sprintf(": -C DIR goes before the verb (oracle -C DIR %s ...); after it, --root DIR names the repository", v.name)
+		} else if m := didYouMean(name, names); m != "" {
 			msg += " (did you mean --" + m + "?)"
 		}
 	} else {

@@ -89,6 +89,7 @@ func TestHelpAndTypos(t *testing.T) {
 	}{
 		{[]string{"gate", "--treshold", "80"}, "oracle gate: unknown flag --treshold (did you mean --threshold?); oracle help gate lists its flags\n"},
 		{[]string{"prove", "--concurency", "2", "x.yaml"}, "oracle prove: unknown flag --concurency (did you mean --concurrency?); oracle help prove lists its flags\n"},
+		{[]string{"gate", "-C", "web"}, "oracle gate: unknown flag -C: -C DIR goes before the verb (oracle -C DIR gate ...); after it, --root DIR names the repository; oracle help gate lists its flags\n"},
 		{[]string{"audt"}, "oracle: unknown verb \"audt\" (did you mean audit?); oracle help lists the verbs\n"},
 		{[]string{"gate", "--threshold", "x"}, "oracle gate: invalid value \"x\" for --threshold: parse error; oracle help gate lists its flags\n"},
 	} {

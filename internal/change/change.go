@@ -79,6 +79,13 @@ func FromGit(root, base string) (Change, error) {
 	return c, err
 }
 
+// shallow says whether the repository at root is a shallow clone (git
+// rev-parse --is-shallow-repository).
+func shallow(root string) bool {
+	out, _ := git(root, "rev-parse", "--is-shallow-repository")
+	return strings.TrimSpace(string(out)) == "true"
+}
+
 // Git reads the change from git: `git diff --merge-base base HEAD` (with
 // worktree, `git diff --merge-base base` and the untracked files: the
 // working tree is the change), limited to root. File names are read with
@@ -106,7 +113,7 @@ func Git(root, base string, worktree bool) (Change, *Origin, error) {
 	}
 	if _, err := git(root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
 		msg := fmt.Sprintf("the base %s does not exist in this repository", base)
-		if out, _ := git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" {
+		if shallow(root) {
 			msg += ": this is a shallow clone; fetch the history the base needs (git fetch --deepen=50, or actions/checkout with fetch-depth: 0)"
 		} else {
 			msg += ": give an existing commit or branch with --base (default HEAD~1; a repository with one commit has no HEAD~1)"
@@ -116,7 +123,11 @@ func Git(root, base string, worktree bool) (Change, *Origin, error) {
 	o := &Origin{Worktree: worktree}
 	mb, err := git(root, "merge-base", base, "HEAD")
 	if err != nil {
-		return nil, nil, &UsageError{Msg: fmt.Sprintf("%s and HEAD have no merge base (a shallow clone?): fetch more history (git fetch --deepen=50)", base)}
+		msg := fmt.Sprintf("%s and HEAD have no merge base: their histories share no commit; give a base HEAD descends from with --base", base)
+		if shallow(root) {
+			msg = fmt.Sprintf("%s and HEAD have no merge base in this shallow clone: fetch the history the base needs (git fetch --deepen=50, or actions/checkout with fetch-depth: 0)", base)
+		}
+		return nil, nil, &UsageError{Msg: msg}
 	}
 	o.Base = strings.TrimSpace(string(mb))
 	head, err := git(root, "rev-parse", "--verify", "HEAD")

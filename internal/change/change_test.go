@@ -191,6 +191,24 @@ func TestGitRefusals(t *testing.T) {
 	if _, _, err := Git(r.dir, "HEAD~1", false); !errors.As(err, &ue) || !strings.Contains(ue.Msg, "does not exist") {
 		t.Errorf("no HEAD~1: %v", err)
 	}
+	// No merge base: a full clone says the histories are unrelated (no
+	// "shallow clone?"), a shallow one says to fetch more.
+	main := strings.TrimSpace(r.git("rev-parse", "--abbrev-ref", "HEAD"))
+	r.git("checkout", "-q", "--orphan", "other")
+	r.commit(map[string]string{"b.ts": "1\n"})
+	if _, _, err := Git(r.dir, main, false); !errors.As(err, &ue) || !strings.Contains(ue.Msg, "no merge base: their histories share no commit") || strings.Contains(ue.Msg, "shallow") {
+		t.Errorf("unrelated histories in a full clone: %v", err)
+	}
+	r.git("checkout", "-q", main)
+	r.git("checkout", "-q", "-b", "feature")
+	r.commit(map[string]string{"a.ts": "2\n"})
+	r.git("checkout", "-q", main)
+	r.commit(map[string]string{"a.ts": "3\n"})
+	clone := &repo{t, t.TempDir()}
+	clone.git("clone", "-q", "--depth", "1", "--no-single-branch", "file://"+r.dir, ".")
+	if _, _, err := Git(clone.dir, "origin/feature", false); !errors.As(err, &ue) || !strings.Contains(ue.Msg, "no merge base in this shallow clone") {
+		t.Errorf("a shallow clone: %v", err)
+	}
 	t.Setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1") // git's own switch for its tests of this refusal
 	if _, _, err := Git(r.dir, "HEAD", false); !errors.As(err, &ue) || !strings.Contains(ue.Msg, "dubious ownership") ||
 		!strings.Contains(ue.Msg, "safe.directory "+r.dir) || strings.Contains(ue.Msg, "not a git repository") {

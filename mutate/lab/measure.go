@@ -43,7 +43,49 @@ func (m *Measurement) EnteredBy(p Probe) []string { return m.entered[p] }
 // coverage. The markers record nothing while a vi.mock factory of
 // Lab.Factories runs: a function called only while a factory builds its
 // stand-in is not run by the test. The files are restored after the runs.
+//
+// Its notes and errors name the repository's files as the repository does
+// (src/hash.ts), never by the sandbox's path on this machine (Lab.Root's:
+// "imported from /tmp/oracle-prove-…/ohash/src/hash.ts").
 func (l *Lab) Measure(ctx context.Context, tests []string, probes []Probe) (*Measurement, error) {
+	m, err := l.measure(ctx, tests, probes)
+	if m != nil {
+		m.scrub(l.Root)
+	}
+	return m, err
+}
+
+// scrub replaces the sandbox root in m's notes and errors with the paths
+// relative to it: a file of the sandbox is the repository's file.
+func (m *Measurement) scrub(root string) {
+	for i, n := range m.Notes {
+		m.Notes[i] = WithoutRoot(n, root)
+	}
+	for f, e := range m.Unrunnable {
+		m.Unrunnable[f] = WithoutRoot(e, root)
+	}
+}
+
+// WithoutRoot is s with the directory root (as given, and as its symbolic
+// links resolve) written as the paths relative to it: root/src/a.ts is
+// src/a.ts, root itself ".".
+func WithoutRoot(s, root string) string {
+	if root == "" {
+		return s
+	}
+	roots := []string{root}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		roots = append(roots, real)
+	}
+	for _, r := range roots {
+		r = strings.TrimSuffix(r, string(filepath.Separator))
+		s = strings.ReplaceAll(s, r+string(filepath.Separator), "")
+		s = strings.ReplaceAll(s, r, ".")
+	}
+	return s
+}
+
+func (l *Lab) measure(ctx context.Context, tests []string, probes []Probe) (*Measurement, error) {
 	if m, ok, err := l.measureTogether(ctx, tests, probes); err != nil || ok {
 		return m, err
 	}

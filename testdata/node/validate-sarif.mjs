@@ -8,7 +8,13 @@ import Ajv from "ajv-draft-04";
 
 const require = createRequire(import.meta.url);
 const schema = require("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }) // the schema has a pattern only non-unicode mode reads;
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false }); // the schema has a pattern only non-unicode mode reads
+// The formats the schema names, as RFC 3986 and 3339 write them (ajv ships
+// none): a uri with a space, say, is invalid SARIF.
+const uriChars = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@\/?#\[\]]|%[0-9A-Fa-f]{2})*$/;
+ajv.addFormat("uri-reference", (s) => uriChars.test(s));
+ajv.addFormat("uri", (s) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) && uriChars.test(s));
+ajv.addFormat("date-time", (s) => !Number.isNaN(Date.parse(s)));
 const validate = ajv.compile(schema);
 let bad = 0;
 for (const f of process.argv.slice(2)) {

@@ -165,3 +165,25 @@ func TestAuditWholeRunFails(t *testing.T) {
 		t.Errorf("findings: %+v", r.Findings)
 	}
 }
+
+// TestAuditNoSandboxPath: a test file that could not run names the file
+// its error is about as the repository does (src/hash.ts), never by the
+// sandbox's temporary path on the machine that ran it, in the text, the
+// --json document and the --summary.
+func TestAuditNoSandboxPath(t *testing.T) {
+	dir := AuditRepo(t, map[string]string{
+		"package.json":      `{"name":"ohash","private":true,"type":"module"}`,
+		"src/hash.ts":       "import { digest } from \"not-installed-pkg\";\nexport function h(s: string): string {\n  return digest(s);\n}\n",
+		"test/hash.test.ts": "import { expect, it } from \"vitest\";\nimport { h } from \"../src/hash\";\nit(\"h\", () => { expect(h(\"a\")).toBe(\"b\"); });\n",
+	})
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	for _, args := range [][]string{{"audit", "--root", dir, "--summary", summary}, {"audit", "--json", "--root", dir}} {
+		_, out, errs := Oracle(t, args...)
+		md, _ := os.ReadFile(summary)
+		for name, text := range map[string]string{"stdout": out, "--summary": string(md)} {
+			if !strings.Contains(text, "imported from src/hash.ts") || strings.Contains(text, "oracle-prove-") || strings.Contains(text, os.TempDir()) {
+				t.Errorf("%v: %s names the sandbox, or not src/hash.ts:\n%s\n%s", args, name, text, errs)
+			}
+		}
+	}
+}

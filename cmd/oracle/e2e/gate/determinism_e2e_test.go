@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,62 @@ func TestSameInputsSameBytes(t *testing.T) {
 				t.Errorf("%s --json without --timings has timings:\n%s", v.name, out1)
 			}
 		}
+	}
+}
+
+// TestGateCachedSameBytes: a gate served from the cache writes the bytes
+// of the fresh gate, in every document (--json, --report, --sarif,
+// --summary, --html): a mutant no test reached keeps its empty coveredBy,
+// one that ran alone its aloneWhy. The cached count is of the mutants in
+// the result: not those of a target no test executes (fee, whose test
+// file loads it and never calls it), which the cache holds too.
+func TestGateCachedSameBytes(t *testing.T) {
+	g := NewGateRepo(t, map[string]string{
+		".gitignore":   "node_modules\n.oracle\n",
+		"src/price.ts": "export function discount(total: number): number {\n  return total;\n}\n\nexport function fee(total: number): number {\n  return 0;\n}\n",
+		"test/price.test.ts": "import { it, expect } from 'vitest';\nimport { discount } from '../src/price';\n" +
+			"it('leaves small totals', () => { expect(discount(50)).toBe(50); });\n",
+	})
+	g.Commit("change", map[string]string{
+		"src/price.ts": "export function discount(total: number): number {\n  if (total > 100) {\n    return total - 10;\n  }\n  return total;\n}\n\n" +
+			"export function fee(total: number): number {\n  return total > 50 ? 5 : 0;\n}\n",
+	})
+	out := t.TempDir()
+	docs := []string{"report.json", "gate.sarif", "summary.md", "gate.html"}
+	run := func() (string, string, map[string]string) {
+		t.Helper()
+		code, stdout, stderr := Oracle(t, "gate", "--json", "--isolate", "--root", g.Dir,
+			"--report", filepath.Join(out, docs[0]), "--sarif", filepath.Join(out, docs[1]), "--summary", filepath.Join(out, docs[2]), "--html", filepath.Join(out, docs[3]))
+		if code != ExitFail {
+			t.Fatalf("gate: exit %d, want 1 (a FAIL: the no-coverage mutants)\n%s\n%s", code, stdout, stderr)
+		}
+		written := map[string]string{}
+		for _, d := range docs {
+			b, err := os.ReadFile(filepath.Join(out, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			written[d] = string(b)
+		}
+		return stdout, stderr, written
+	}
+	fresh, _, freshDocs := run()
+	for _, want := range []string{`"outcome": "no-coverage"`, `"coveredBy": []`, `"aloneWhy": "isolate"`, `src/price.ts#fee`} {
+		if !strings.Contains(fresh, want) {
+			t.Errorf("the fresh gate has no %s:\n%s", want, fresh)
+		}
+	}
+	cached, errs, cachedDocs := run()
+	if cached != fresh {
+		t.Errorf("--json from the cache differs from the fresh gate's:\n%s\n---\n%s", fresh, cached)
+	}
+	for _, d := range docs {
+		if cachedDocs[d] != freshDocs[d] {
+			t.Errorf("%s from the cache differs from the fresh gate's:\n%s\n---\n%s", d, freshDocs[d], cachedDocs[d])
+		}
+	}
+	n := strings.Count(cached, `"mutatorName"`)
+	if want := fmt.Sprintf("oracle gate: %d of %d mutants from the cache", n, n); !strings.Contains(errs, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, errs)
 	}
 }

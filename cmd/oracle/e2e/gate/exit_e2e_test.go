@@ -213,3 +213,17 @@ func interruptWhileReadingConfig(t *testing.T, verb string) {
 		}
 	}
 }
+
+// TestGateEnvironmentSaidOnce: a temporary directory that cannot be made
+// is the environment's failing (exit 3), said once: never "environment:
+// environment: temp directory".
+func TestGateEnvironmentSaidOnce(t *testing.T) {
+	g := NewGateRepo(t, map[string]string{"src/total.ts": TotalTS,
+		"test/total.test.ts": "import { expect, it } from \"vitest\";\nimport { total } from \"../src/total\";\nit(\"totals\", () => expect(total(2, 3)).toBe(6));\n"})
+	g.Commit("change", map[string]string{"src/total.ts": strings.Replace(TotalTS, "price * qty", "price * qty + 0", 1)})
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	code, out, errs := Oracle(t, "gate", "--root", g.Dir)
+	if code != ExitError || !strings.Contains(errs, "oracle gate: environment: temp directory") || strings.Count(errs, "environment:") != 1 {
+		t.Errorf("exit %d, want 3 and the environment said once:\n%s%s", code, out, errs)
+	}
+}

@@ -355,3 +355,22 @@ func reportNamesTests(t *testing.T, report string) {
 		t.Error("no killed mutant in the report")
 	}
 }
+
+// TestGateEmptyShard: a shard none of the gate's mutants falls in says so
+// in its document, not "no mutant could be built" (the gate builds some).
+func TestGateEmptyShard(t *testing.T) {
+	g := NewGateRepo(t, map[string]string{"src/total.ts": TotalTS,
+		"test/total.test.ts": "import { expect, it } from \"vitest\";\nimport { total } from \"../src/total\";\nit(\"totals\", () => expect(total(2, 3)).toBe(6));\n"})
+	g.Commit("change", map[string]string{"src/total.ts": strings.Replace(TotalTS, "price * qty", "price * qty * 1", 1)})
+	code, out, errs := Oracle(t, "gate", "--json", "--root", g.Dir, "--shard", "40/40")
+	var doc struct {
+		Verdict, Reason string
+		Identity        struct{ Mutants int }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc.Identity.Mutants == 0 || doc.Identity.Mutants >= 40 {
+		t.Fatalf("shard 40/40: exit %d %v\n%s\n%s", code, err, out, errs)
+	}
+	if want := fmt.Sprintf("shard 40/40 is empty: none of the gate's %d mutants is in it", doc.Identity.Mutants); doc.Verdict != "SKIP" || !strings.HasPrefix(doc.Reason, want) {
+		t.Errorf("an empty shard: %s %q, want SKIP %q", doc.Verdict, doc.Reason, want)
+	}
+}
