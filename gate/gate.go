@@ -242,6 +242,27 @@ type Result struct {
 	sources map[string][]byte
 }
 
+// noCodeReason is why a change with no code token SKIPs.
+const noCodeReason = "the change touches no code (only comments, whitespace, type syntax or file names changed)"
+
+// codeTokens is the token diff of every TypeScript file of ch (nil, nil
+// for a list of files, which has no base).
+func codeTokens(root string, ch change.Change, opts Options) (change.Tokens, change.Bases, error) {
+	if opts.Origin == nil {
+		return nil, nil, nil
+	}
+	ts := change.Change{}
+	for f, r := range ch {
+		if _, ok := analyzer.LangFor(f); ok {
+			ts[f] = r
+		}
+	}
+	if len(ts) == 0 {
+		return nil, nil, nil
+	}
+	return change.CodeChange(root, opts.Origin, ts)
+}
+
 // AttributionTests: a related test fails before any mutant (SPEC "oracle
 // gate": FAIL, exit 1).
 const AttributionTests = "tests"
@@ -288,6 +309,20 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		return nil, err
 	}
 	defer p.Close()
+	// The token diff first: a change of comments, whitespace or types only
+	// SKIPs before vitest is asked anything (its config probe is most of a
+	// small gate's setup).
+	allToks, allBases, err := codeTokens(root, ch, opts)
+	if err != nil {
+		return nil, err
+	}
+	if allToks != nil && !allToks.Any() {
+		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
+		res.Verdict, res.Reason = SKIP, noCodeReason
+		untested(res, opts)
+		res.Seconds = time.Since(start).Seconds()
+		return res, nil
+	}
 	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures, KeepWarm: runner.WarmOffer(opts.Runner), Stop: ctx.Done()})
 	if err != nil {
 		return nil, err
@@ -311,14 +346,16 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	var toks change.Tokens
 	var bases change.Bases
 	if opts.Origin != nil {
-		prod := change.Change{}
-		for f, r := range ch {
+		toks, bases = change.Tokens{}, change.Bases{}
+		for f := range ch {
 			if suite.IsProduction(f) {
-				prod[f] = r
+				if t, ok := allToks[f]; ok {
+					toks[f] = t
+				}
+				if b, ok := allBases[f]; ok {
+					bases[f] = b
+				}
 			}
-		}
-		if toks, bases, err = change.CodeChange(root, opts.Origin, prod); err != nil {
-			return nil, err
 		}
 		withoutInSourceTests(root, toks)
 	}
@@ -533,7 +570,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	if toks != nil {
 		var code bool
 		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
-			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
+			return nil, nil, noCodeReason
 		}
 	}
 	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)

@@ -22,6 +22,16 @@ type Span struct{ Start, End int }
 // list: all of it counts); one with no span has no code changed.
 type Tokens map[string][]Span
 
+// Any says whether some file has a changed code token.
+func (t Tokens) Any() bool {
+	for _, spans := range t {
+		if len(spans) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // CodeTokens reads the change's code tokens (a token diff of each
 // TypeScript file of ch, base against head, with git's rename detection: a
 // pure `git mv` changes nothing). Files that are not TypeScript are left

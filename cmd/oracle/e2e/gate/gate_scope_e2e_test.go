@@ -349,3 +349,23 @@ func byHand(t *testing.T, dir string, tests []string, ms []handMutant) []string 
 	}
 	return outcomes
 }
+
+// TestGateNoCodeSkipsBeforeVitest (issue 42): a change of types and
+// comments only SKIPs from the token diff, before vitest is asked anything:
+// here vitest's config throws when it loads, which a gate that asked would
+// report as an error (exit 3).
+func TestGateNoCodeSkipsBeforeVitest(t *testing.T) {
+	g := NewGateRepo(t, map[string]string{"src/clamp.ts": clampTS, "test/clamp.test.ts": clampTestTS,
+		"vitest.config.ts": "throw new Error(\"oracle must not load this config\");\nexport default {};\n"})
+	g.Commit("types", map[string]string{"src/clamp.ts": strings.Replace(strings.Replace(clampTS, "hi: number)", "hi: number | bigint)", 1), "return hi;", "return hi; // the ceiling", 1)})
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
+	if code != 0 || r.Verdict != "SKIP" || !strings.Contains(r.Reason, "the change touches no code") {
+		t.Fatalf("exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
+	}
+	// The same config with a change of code: vitest is asked, and says why
+	// it cannot run (the test bites: the config does throw).
+	g.Commit("code", map[string]string{"src/clamp.ts": strings.Replace(clampTS, "return hi;", "return hi + 0;", 1)})
+	if code, r, errs := GateJSON(t, g.Dir, "--no-cache"); code == 0 {
+		t.Errorf("a code change under a config that throws: exit %d %s %q\n%s", code, r.Verdict, r.Reason, errs)
+	}
+}
