@@ -117,7 +117,7 @@ func TestLoopAndHangReal(t *testing.T) {
 	if batched.RanAlone != 2 || batched.HitLimits != 1 {
 		t.Errorf("%d ran alone (want the hang, to confirm it, and the equivalent one), %d hit limits", batched.RanAlone, batched.HitLimits)
 	}
-	if !strings.Contains(hang.Detail, "run again alone with vitest's time-outs raised to") || !strings.Contains(hang.Detail, "it timed out too") {
+	if !strings.Contains(hang.Detail, "run again alone, that test only, with vitest's time-outs raised to 10s") || !strings.Contains(hang.Detail, "it timed out too: the test timed out (vitest's time-out): settles: Test timed out in 10000ms") {
 		t.Errorf("the hang is not confirmed with vitest's time-outs raised: %q", hang.Detail)
 	}
 	t.Logf("batched: baseline %s, batches %s, alone %s", batched.Baseline, batched.Batches, batched.Alone)

@@ -98,6 +98,9 @@ type Lab struct {
 	// runner.Test.Name): they fail the same way at the base revision
 	// (aside.go).
 	Aside map[string][]string
+	// origTests are the tests of each test file's baseline, as the last
+	// ExecuteJobs ran them (their times: slow.go's confirmLimit).
+	origTests map[string][]runner.Test
 }
 
 // Run is one run: a baseline or a mutant.
@@ -250,6 +253,10 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	timeout := l.Timeout
 	if timeout == 0 {
 		timeout = DerivedTimeout(base.slowest)
+	}
+	l.origTests = map[string][]runner.Test{}
+	for _, b := range res.Baselines {
+		l.origTests[b.Test] = b.Tests
 	}
 	phase = time.Now()
 	assign(tasks, base.used, res.Idle, cov)
@@ -669,7 +676,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 				j.detail = RepeatedFailure + j.detail
 			}
 		}
-		if j, err = l.confirmSlow(ctx, sl, m.Path, src, spec, j, marked, &took); err != nil {
+		if j, err = l.confirmSlow(ctx, spec, j, marked, &took); err != nil {
 			return Run{}, err
 		}
 		if j, err = l.confirmLoadKill(ctx, sl, m.Path, src, spec, r, j, marked, &took); err != nil {

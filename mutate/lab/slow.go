@@ -15,24 +15,25 @@ import (
 // 5 s by default, or hookTimeout) is a suspicion, like a hit-limit stop: a
 // loaded machine reaches it with a test that takes 4 s on a quiet one. A
 // mutant whose run failed only by such a time-out, below the run's
-// wall-clock limit (DerivedTimeout of the baselines, or Lab.Timeout), runs
-// again alone with vitest's time-outs raised to that limit: it is a
-// timeout when it runs past the limit again, or passes but takes at least
-// vitest's own time-out and at least SlowFactor times the original code's
-// time for that test, run the same way right after (the mutant made it
-// slow: on a quiet machine too it runs past vitest's time-out); killed
-// when a test then fails otherwise; survived when every test passes in
-// less (the machine was slow, not the mutant). A baseline that failed only by
-// vitest's time-out is the same question: it runs again with the time-outs
-// raised (to half its bound), and is green when each test that timed out
-// now takes less than vitest's own time-out (the first run was the load);
-// else the first run stands (red: the test is past its time-out on this
-// machine each time).
+// wall-clock limit (DerivedTimeout of the baselines, or Lab.Timeout), is
+// confirmed once, that test alone (vitest's -t), its time-outs raised to
+// three times what the test took on the original code (its baseline) plus a
+// second, at least twice vitest's own (confirmLimit), never to the whole
+// file's limit: timing out again, it is a timeout. Finishing, it is no
+// loop: the file runs again whole with vitest's time-outs so raised, and
+// its tests decide (a test that times out there too is a timeout). A
+// baseline that failed only by vitest's time-out is the same question: it
+// runs again with the time-outs raised (to half its bound), and is green
+// when each test that timed out now takes less than vitest's own time-out
+// (the first run was the load); else the first run stands (red: the test is
+// past its time-out on this machine each time).
 
-// SlowFactor: a mutant's test that passes with vitest's time-outs raised
-// is a timeout only when it took at least this many times the original's
-// (and at least vitest's own time-out).
-const SlowFactor = 2
+// confirmLimit is the time-out a test that ran into vitest's own (vitest)
+// is confirmed under, given what it took on the original code (orig; 0:
+// not known).
+func confirmLimit(orig, vitest time.Duration) time.Duration {
+	return max(3*orig+time.Second, 2*vitest)
+}
 
 // timedOutIn reads vitest's time-out from its message: "Test timed out in
 // 5000ms", "Hook timed out in 10000ms".
@@ -63,53 +64,46 @@ func suspect(vitest, limit time.Duration) bool {
 	return vitest > 0 && limit > 0 && vitest < limit
 }
 
-// confirmSlow runs spec (a mutant's run alone in slot sl, its Timeout the
-// wall-clock limit) again with vitest's time-outs raised to that limit,
-// once, when the judgment j of its run rests on vitest's time-out below the
-// limit; otherwise it returns j as it is. When the test passes then, but in
-// at least vitest's own time-out, the original code (path put back as it
-// was, then the mutant, src, written again) runs the same way, at once and
-// in the same kind of process: the mutant is a timeout when its test took
-// SlowFactor times the original's or more. The runs' durations are added
-// to took.
-func (l *Lab) confirmSlow(ctx context.Context, sl Slot, path string, src []byte, spec runner.Spec, j judgment, marked bool, took *time.Duration) (judgment, error) {
-	if j.outcome != Timeout || !suspect(j.vitest, spec.Timeout) || spec.TestTimeout > 0 {
+// confirmSlow confirms the judgment j of spec's run (a mutant's run alone,
+// its Timeout the wall-clock limit) when it rests on vitest's time-out
+// below that limit: the test that timed out runs alone with its time-outs
+// raised (confirmLimit); timing out again it is a timeout, else the file
+// runs whole with them so raised, and that run is judged. Other judgments
+// are returned as they are. The runs' durations are added to took.
+func (l *Lab) confirmSlow(ctx context.Context, spec runner.Spec, j judgment, marked bool, took *time.Duration) (judgment, error) {
+	if j.outcome != Timeout || !suspect(j.vitest, spec.Timeout) || spec.TestTimeout > 0 || j.by == "" {
 		return j, nil
 	}
 	first, id := j, spec.ReachedMarker
-	spec.TestTimeout, spec.Once = spec.Timeout, true
-	r, err := l.Runner.Run(ctx, spec)
+	orig := testTime(l.origTests[spec.TestFile], first.by)
+	spec.TestTimeout, spec.Once = confirmLimit(orig, first.vitest), true
+	one := spec
+	one.TestName, one.Timeout = first.by, spec.Timeout+spec.TestTimeout // vitest's own time-out ends it first
+	r, err := l.Runner.Run(ctx, one)
 	if err != nil {
 		return j, l.fail(ctx, err)
 	}
 	*took += r.Duration
+	again := fmt.Sprintf("%s; run again alone, that test only, with vitest's time-outs raised to %s (3 times its %s on the original code and a second, at least twice vitest's own)", first.detail, round(spec.TestTimeout), round(orig))
+	if j = judgeAlone(r, marked, id); j.outcome == Timeout {
+		j.detail = again + ", it timed out too: " + j.detail
+		return j, nil
+	}
+	if r, err = l.Runner.Run(ctx, spec); err != nil {
+		return j, l.fail(ctx, err)
+	}
+	*took += r.Duration
 	j = judgeAlone(r, marked, id)
-	again := fmt.Sprintf("%s; run again alone with vitest's time-outs raised to %s (the run's limit)", first.detail, round(spec.Timeout))
+	whole := again + ", it finished; the whole file run so"
 	switch j.outcome {
 	case Timeout:
-		j.detail = again + ", it timed out too: " + j.detail
-	case Survived:
-		tm := testTime(r.Tests, first.by)
-		if tm < first.vitest {
-			j.detail = fmt.Sprintf("%s, every test passed (%s in %s, within vitest's own %s): the machine was slow, not the mutant", again, first.by, round(tm), first.vitest)
-			break
-		}
-		// As slow as vitest's own time-out again: the original's time, in
-		// the same conditions, is the measure.
-		o, err := l.runOriginal(ctx, sl, path, src, spec, took)
-		if err != nil {
-			return j, err
-		}
-		orig := testTime(o.Tests, first.by)
-		if tm >= SlowFactor*orig {
-			j = judgment{Timeout, fmt.Sprintf("%s, %s passed in %s: past vitest's own time-out of %s, and %d times the original's %s or more, run the same way: the mutant made it slow", again, first.by, round(tm), first.vitest, SlowFactor, round(orig)), first.by, false, 0}
-		} else {
-			j.detail = fmt.Sprintf("%s, every test passed (%s in %s; the original, run the same way, in %s): the machine was slow, not the mutant", again, first.by, round(tm), round(orig))
-		}
+		j.detail = whole + ", a test timed out: " + j.detail
 	case Killed:
-		j.detail = again + ", a test failed: " + j.detail
+		j.detail = whole + ", a test failed: " + j.detail
+	case Survived:
+		j.detail = whole + ", every test passed: the machine was slow, not the mutant"
 	default:
-		j.detail = strings.TrimSuffix(again+": "+j.detail, ": ")
+		j.detail = strings.TrimSuffix(whole+": "+j.detail, ": ")
 	}
 	return j, nil
 }

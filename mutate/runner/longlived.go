@@ -163,6 +163,9 @@ func (r *LongLivedRunner) Run(ctx context.Context, s Spec) (Result, error) {
 			return Result{}, err
 		}
 	}
+	if s.TestName != "" {
+		return r.fallback(ctx, s, "a run of one test runs in a fresh process")
+	}
 	if s.TestTimeout > 0 {
 		// The process's config holds the repository's time-outs for every run.
 		return r.fallback(ctx, s, "a run with vitest's test time-out raised runs in a fresh process")

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -165,6 +166,11 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		args = append(args, "--config="+inv.config)
 	}
 	args = append(args, timeoutArgs(s)...)
+	if s.TestName != "" {
+		// vitest matches -t against a test's full name: its describe titles
+		// and its own, joined by spaces (Test.Name).
+		args = append(args, "--testNamePattern=^"+regexp.QuoteMeta(s.TestName)+"$")
+	}
 	args = append(args, r.ExtraArgs...)
 
 	progressPath := filepath.Join(tmp, "progress")

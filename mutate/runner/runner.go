@@ -47,6 +47,9 @@ type Spec struct {
 	// test that ran into vitest's own time-out only ran slow (lab: a suspicion, like a hit
 	// limit). The LongLivedRunner hands such a run to its Fallback (a fresh vitest process).
 	TestTimeout time.Duration
+	// TestName, when set, runs only the test of that full name (Test.Name): vitest's
+	// -t, anchored and escaped. The LongLivedRunner hands such a run to its Fallback.
+	TestName string
 }
 
 // ProgressEnv names the file a run may append to, to show it is progressing (Spec.Stall).
