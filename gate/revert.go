@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
@@ -25,6 +26,11 @@ type revertUnit struct {
 	head  change.Span
 	base  change.Span // the base's bytes restored (empty: the unit is deleted)
 	spans []change.Span
+	// swap: each hunk of the unit replaced one token by another (a
+	// literal, an operator, a name); value: every such token is a value
+	// (a literal, an operator, a property's name), whose old value a test
+	// of the change must tell apart whatever an operator makes of it.
+	swap, value bool
 }
 
 // reverts are the revert mutants of job j (its file's source src, parsed
@@ -41,6 +47,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	var units []revertUnit
 	group := analyzer.NoNode // the statement of the last unit, whose next hunk joins it
+	bsyn := baseSyntax(file, base)
 	for _, h := range base.Hunks {
 		mine, every := inHunk(j.changed, h.Head), inHunk(all, h.Head)
 		if len(mine) == 0 {
@@ -67,23 +74,25 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		// `new EmptyObject()` → `Object.create(null)` at a kept `(`, and
 		// half of it restored is neither program.
 		st := statementAround(syn, h.Head)
+		swap, value := swapped(syn, bsyn, h)
 		if n := len(units); n > 0 && st >= 0 && st == group {
 			units[n-1].head.End, units[n-1].base.End = h.Head.End, h.BaseSpan.End
 			units[n-1].spans = append(units[n-1].spans, mine...)
+			units[n-1].swap, units[n-1].value = units[n-1].swap && swap, units[n-1].value && value
 			continue
 		}
-		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine})
+		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine, swap: swap, value: value})
 		group = st
 	}
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
 	for _, u := range units {
-		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
-			continue // the change's code here has a mutant of its own
+		if !u.swap && slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
+			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
 		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) {
+		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
 		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
@@ -119,7 +128,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		for lo < hi && len(text) > 0 && isBlank(src[lo]) && src[lo] == text[0] {
 			lo, text = lo+1, text[1:]
 		}
-		for hi > lo && len(text) > 0 && isBlank(src[hi-1]) && src[hi-1] == text[len(text)-1] {
+		for hi > lo && len(text) > 0 && (isBlank(src[hi-1]) || u.swap && (src[hi-1] == ';' || src[hi-1] == ',')) && src[hi-1] == text[len(text)-1] {
 			hi, text = hi-1, text[:len(text)-1]
 		}
 		m.Original, m.Replacement = edit.SpanOf(src, uint(lo), uint(hi)), text
@@ -127,6 +136,80 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	return ms, notes
 }
+
+// swapped reports whether hunk h replaced one code token of the base
+// (bsyn) by one of the head (syn), and whether both are values: literals
+// (of different values: `1.2` → `1.20` is none), operators or property
+// names (`Math.floor` → `Math.ceil`), not a keyword nor a variable's name
+// (restored, a name may no longer be bound: swappedName decides).
+func swapped(syn, bsyn *analyzer.Syntax, h change.Hunk) (swap, value bool) {
+	if bsyn == nil || !h.Wrote || !h.Deleted {
+		return false, false
+	}
+	a, b := codeLeaves(syn, h.Head), codeLeaves(bsyn, h.BaseSpan)
+	if len(a) != 1 || len(b) != 1 {
+		return false, false
+	}
+	ka, kb := leafKind(syn, a[0]), leafKind(bsyn, b[0])
+	if ka == "" || ka != kb {
+		return false, false
+	}
+	if ka == "number" {
+		x, errx := strconv.ParseFloat(strings.ReplaceAll(syn.Text(a[0]), "_", ""), 64)
+		y, erry := strconv.ParseFloat(strings.ReplaceAll(bsyn.Text(b[0]), "_", ""), 64)
+		if errx == nil && erry == nil && x == y {
+			return false, false // the same value written otherwise
+		}
+	}
+	return true, ka != "identifier"
+}
+
+// codeLeaves are syn's code tokens in span: leaves (a string, template or
+// regular expression whole), without comments, type syntax and the `;`
+// and `,` the token diff does not count.
+func codeLeaves(syn *analyzer.Syntax, span change.Span) []analyzer.Node {
+	var out []analyzer.Node
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if e <= span.Start || s >= span.End || change.TypeSyntax(syn, n) {
+			return false
+		}
+		k := syn.Kind(n)
+		if syn.FirstChild(n) >= 0 && k != "string" && k != "template_string" && k != "regex" {
+			return true
+		}
+		if k != "comment" && k != ";" && k != "," && e > s && s >= span.Start && e <= span.End {
+			out = append(out, n)
+		}
+		return false
+	})
+	return out
+}
+
+// leafKind is a swapped token's class: "number", "string", "regex",
+// "literal" (true, false, null, undefined), "operator", "property",
+// "identifier"; "" for what has no revert of its own (a keyword, a
+// bracket).
+func leafKind(syn *analyzer.Syntax, n analyzer.Node) string {
+	switch k := syn.Kind(n); {
+	case k == "number", k == "string", k == "regex":
+		return k
+	case k == "template_string":
+		return "string"
+	case k == "true", k == "false", k == "null", k == "undefined":
+		return "literal"
+	case k == "property_identifier":
+		return "property"
+	case k == "identifier":
+		return "identifier"
+	case !syn.Named(n) && operatorToken.MatchString(k):
+		return "operator"
+	}
+	return ""
+}
+
+// operatorToken is an operator's text: punctuation, not a bracket.
+var operatorToken = regexp.MustCompile(`^[-+*/%<>=!&|^~?.:]+$`)
 
 // standsForRevert reports whether mutant m, on the change's code, tests
 // what the change wrote there. A Regex mutant does not: it changes one
@@ -207,7 +290,7 @@ func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
 // one under another type (`const k = b as string`, es-toolkit 617056089):
 // restored, the same value.
 func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
-	head, old := strings.TrimSpace(string(src[u.head.Start:u.head.End])), strings.TrimSpace(text)
+	head, old := strings.Trim(string(src[u.head.Start:u.head.End]), " \t\r\n;,"), strings.Trim(text, " \t\r\n;,")
 	if !name.MatchString(head) || !name.MatchString(old) || head == old {
 		return false
 	}

@@ -1,0 +1,91 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
+// TestRefactorMutants (issue 41): from a file's two versions, the mutants
+// the gate makes, as its mutants stage does (every target's operator
+// mutants on the change's code, then its reverts; one mutant per
+// program). A change that changes no behaviour (a deleted declaration
+// nothing reads, a renamed local, a moved function) has none; every
+// replaced token gets its revert, even where an operator mutates it.
+func TestRefactorMutants(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string // "target Operator original => replacement"
+	}{
+		{name: "a changed literal an operator mutates too: its revert beside (`* 1.2` → `* 1.25`)",
+			base: "export function price(p: number, q: number) {\n  return p * q * 1.2;\n}\n",
+			head: "export function price(p: number, q: number) {\n  return p * q * 1.25;\n}\n",
+			want: []string{"price ArithmeticOperator * => /", "price InlineConstant 1.25 => 1", "price Revert 1.25 => 1.2"}},
+		{name: "a changed operator: its revert beside the operator's mutants",
+			base: "export function big(a: number) {\n  return a > 10;\n}\n",
+			head: "export function big(a: number) {\n  return a >= 10;\n}\n",
+			want: []string{"big EqualityOperator >= => >", "big EqualityOperator >= => <"}}, // the revert is the boundary mutant's program: one mutant
+		{name: "a revert that makes an operator's program is that mutant",
+			base: "export function f(a: boolean) {\n  return a ? 1 : 3;\n}\n",
+			head: "export function f(a: boolean) {\n  return a ? 1 : 2;\n}\n",
+			want: []string{"f InlineConstant 2 => 3"}}, // the revert 2 → 3
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := gateMutants(t, tc.base, tc.head)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("mutants\n%s\nwant\n%s\n(%q)", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), got)
+			}
+		})
+	}
+}
+
+// gateMutants are the mutants the gate makes for the change base → head
+// of src/f.ts, described "target Operator original => replacement" (the
+// original is the replaced code, widened to its expression for an
+// operator's mutant), one per program, in order.
+func gateMutants(t *testing.T, base, head string) []string {
+	t.Helper()
+	const path = "src/f.ts"
+	src := []byte(head)
+	_, syn := analyzer.ParseSyntax(path, src)
+	changed, b := change.DiffBase(path, []byte(base), src)
+	file := analyzer.Parse(path, src)
+	var jobs []*job
+	if j, _ := moduleJob(path, src, changed, file.Functions, Options{}, b); j != nil {
+		jobs = append(jobs, j)
+	}
+	for _, fn := range file.Functions {
+		if holds(changed, fn, path, src) {
+			jobs = append(jobs, &job{target: &Target{ID: path + "#" + fn.Qual, File: path}, fn: fn, changed: changed})
+		}
+	}
+	progs := newPrograms()
+	progs.Original(path, src, syn)
+	out := []string{}
+	for _, j := range jobs {
+		ms := targetMutants(path, src, syn, j, nil, Options{})
+		var counted []edit.Mutant
+		for _, mu := range ms {
+			counted = append(counted, mu.edit)
+		}
+		rs, _ := reverts(path, src, syn, j, changed, counted, b, Arid{})
+		for _, r := range rs {
+			ms = append(ms, &mutant{job: j, edit: r})
+		}
+		for _, mu := range ms {
+			if !progs.Add(mu.edit) {
+				continue
+			}
+			m := mu.edit
+			orig, rep := string(src[m.Original.Start.Offset:m.Original.End.Offset]), m.Replacement
+			name := strings.TrimPrefix(j.target.ID, path+"#")
+			out = append(out, fmt.Sprintf("%s %s %s => %s", name, m.Operator, orig, rep))
+		}
+	}
+	return out
+}
