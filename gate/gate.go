@@ -514,6 +514,9 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	if toks != nil {
 		var code bool
 		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
+			if refs := refactors(bases, prod); len(refs) > 0 {
+				return nil, nil, fmt.Sprintf("the change changes no behaviour: %s (nothing else but comments, whitespace, type syntax or file names changed)", strings.Join(refs, "; "))
+			}
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}
@@ -564,6 +567,21 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		return nil, nil, skippedReason(res.Targets)
 	}
 	return jobs, sources, ""
+}
+
+// refactors are what the change did in the production files prod that
+// changes no behaviour (a function moved, a local renamed: change.Base's
+// Refactors), each "file: what".
+func refactors(bases change.Bases, prod []string) []string {
+	var out []string
+	for _, file := range prod {
+		if b := bases[file]; b != nil {
+			for _, r := range b.Refactors {
+				out = append(out, file+": "+r)
+			}
+		}
+	}
+	return out
 }
 
 // skippedReason is the SKIP reason when every target was skipped.

@@ -22,6 +22,9 @@ import (
 func TestGateRefactor(t *testing.T) {
 	price := "export function total(price: number, qty: number): number {\n  const gross = price * qty;\n  return gross * 1.2;\n}\n"
 	priceTest := "import { expect, it } from \"vitest\";\nimport { total } from \"../src/price\";\nit(\"adds the tax\", () => {\n  expect(total(10, 2)).toBeGreaterThan(20);\n});\n"
+	twoFns := "export function net(price: number): number {\n  if (price > 100) {\n    return price - 10;\n  }\n  return price;\n}\n\nexport function double(n: number): number {\n  return n * 2;\n}\n"
+	moved := "export function double(n: number): number {\n  return n * 2;\n}\n\nexport function net(price: number): number {\n  if (price > 100) {\n    return price - 10;\n  }\n  return price;\n}\n"
+	twoTest := "import { expect, it } from \"vitest\";\nimport { net, double } from \"../src/price\";\nit(\"nets\", () => {\n  expect(net(50)).toBe(50);\n  expect(double(2)).toBeGreaterThan(0);\n});\n"
 	for _, tc := range []struct {
 		name       string
 		base, head map[string]string
@@ -30,6 +33,14 @@ func TestGateRefactor(t *testing.T) {
 		reason     string   // what the reason holds
 		mutants    []string // "target operator replacement outcome", in order
 	}{
+		{name: "a local renamed, binding and uses: SKIP (was FAIL, operators on the renamed expression)",
+			base: map[string]string{"src/price.ts": price, "test/price.test.ts": strings.Replace(priceTest, "toBeGreaterThan(20)", "toBeGreaterThan(0)", 1)},
+			head: map[string]string{"src/price.ts": strings.ReplaceAll(price, "gross", "subtotal")},
+			code: 0, verdict: "SKIP", reason: "changes no behaviour"},
+		{name: "a function moved within its file: SKIP (was FAIL, gated as written anew)",
+			base: map[string]string{"src/price.ts": twoFns, "test/price.test.ts": twoTest},
+			head: map[string]string{"src/price.ts": moved},
+			code: 0, verdict: "SKIP", reason: "changes no behaviour"},
 		{name: "a changed literal tested by `> 20` only: its revert 1.25 → 1.2 survives, FAIL (was PASS 100%)",
 			base: map[string]string{"src/price.ts": price, "test/price.test.ts": priceTest},
 			head: map[string]string{"src/price.ts": strings.Replace(price, "1.2;", "1.25;", 1)},
