@@ -2,7 +2,6 @@ package change
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
@@ -15,42 +14,76 @@ import (
 // on the token lists the diff compares, before the diff that counts.
 
 // moved marks the tokens of the top-level function declarations that
-// stand, token for token, once in each version but that the plain diff
-// does not keep in place (a function moved within its file): hm over
-// head's tokens h, bm over base's b. Function declarations are hoisted:
-// their order is no behaviour. what names each one moved.
+// stand, token for token, once in each version but elsewhere (a function
+// moved within its file): hm over head's tokens h, bm over base's b. Each
+// such declaration is one token in a first diff: moved when that token is
+// deleted from the base and inserted in the head; kept in place otherwise
+// (and then left to the token diff, which keeps it). Function
+// declarations are hoisted: their order is no behaviour. what names each
+// one moved.
 func moved(hsyn, bsyn *analyzer.Syntax, h, b []token) (hm, bm []bool, what []string) {
 	hd, bd := functionDecls(hsyn, h), functionDecls(bsyn, b)
-	if len(hd) == 0 || len(bd) == 0 {
+	both := map[string]bool{}
+	for key, hr := range hd {
+		if br, ok := bd[key]; ok && hr.n == 1 && br.n == 1 {
+			both[key] = true
+		}
+	}
+	if len(both) == 0 {
 		return nil, nil, nil
 	}
-	changed, _, deleted := diffTokens(b, h)
-	keys := make([]string, 0, len(hd))
-	for key := range hd {
-		keys = append(keys, key)
-	}
-	sort.Slice(keys, func(i, j int) bool { return hd[keys[i]].from < hd[keys[j]].from }) // in the head's order
-	for _, key := range keys {
-		hr := hd[key]
-		br, ok := bd[key]
-		if !ok || hr.n != 1 || br.n != 1 {
-			continue // absent from the base, or not one of a kind
+	ha, hspan, _ := atomized(h, hd, both)
+	ba, _, bspan := atomized(b, bd, both)
+	changed, _, deleted := diffTokens(ba, ha)
+	gone := map[string]bool{}
+	for k, t := range ba {
+		if deleted[k] && both[t.text] {
+			gone[t.text] = true
 		}
-		if !anyOf(changed[hr.from:hr.to]) && !anyOf(deleted[br.from:br.to]) {
-			continue // kept in place
+	}
+	for i, t := range ha {
+		if !changed[i] || !gone[t.text] {
+			continue
 		}
 		if hm == nil {
 			hm, bm = make([]bool, len(h)), make([]bool, len(b))
 		}
-		for i := hr.from; i < hr.to; i++ {
-			hm[i] = true
+		hr, br := hspan[i], bspan[t.text]
+		for k := hr[0]; k < hr[1]; k++ {
+			hm[k] = true
 		}
-		for i := br.from; i < br.to; i++ {
-			bm[i] = true
+		for k := br[0]; k < br[1]; k++ {
+			bm[k] = true
 		}
-		what = append(what, fmt.Sprintf("function %s moved", hr.name))
+		what = append(what, fmt.Sprintf("function %s moved", hd[t.text].name))
 	}
 	return hm, bm, what
+}
+
+// atomized is toks with each declaration of decls whose key is in keys
+// one token, its key its text; with, per token of the result, the range
+// of toks it stands for (by index), and per key, the same.
+func atomized(toks []token, decls map[string]declRange, keys map[string]bool) ([]token, map[int][2]int, map[string][2]int) {
+	starts := map[int]string{}
+	for key, r := range decls {
+		if keys[key] {
+			starts[r.from] = key
+		}
+	}
+	var out []token
+	at, byKey := map[int][2]int{}, map[string][2]int{}
+	for i := 0; i < len(toks); i++ {
+		key, ok := starts[i]
+		if !ok {
+			out = append(out, toks[i])
+			continue
+		}
+		r := decls[key]
+		at[len(out)], byKey[key] = [2]int{r.from, r.to}, [2]int{r.from, r.to}
+		out = append(out, token{start: toks[r.from].start, end: toks[r.to-1].end, text: key, node: toks[r.from].node})
+		i = r.to - 1
+	}
+	return out, at, byKey
 }
 
 // declRange is a declaration's tokens [from, to) in its version's token
@@ -89,15 +122,6 @@ func functionDecls(syn *analyzer.Syntax, toks []token) map[string]declRange {
 		out[k] = declRange{from: from, to: to, n: r.n + 1, name: syn.Text(syn.Child(d, "name"))}
 	}
 	return out
-}
-
-func anyOf(bs []bool) bool {
-	for _, b := range bs {
-		if b {
-			return true
-		}
-	}
-	return false
 }
 
 // without is toks without the marked ones, and the index in toks of each
