@@ -442,6 +442,10 @@ type job struct {
 	module  bool          // the module's top-level code: fn is the whole program
 	entry   uint          // a module's load marker goes there (also a <fields> no marker wraps)
 	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
+	// read are the exported names of the base the change deleted that
+	// another file of the repository reads (readElsewhere); nil: every
+	// exported name is read.
+	read map[string]bool
 }
 
 // probe is the job's probe: its body's entry (a module's load), which the
@@ -510,17 +514,16 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	}
 	sources := map[string][]byte{}
 	var jobs []*job
-	lines, modules, topLevel := ch, map[string]*job{}, false
+	cc := changedCode{lines: ch, modules: map[string]*job{}}
 	if toks != nil {
-		var code bool
-		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
+		if cc = codeChanged(p, toks, bases, prod, opts); !cc.code {
 			if refs := refactors(bases, prod); len(refs) > 0 {
 				return nil, nil, fmt.Sprintf("the change changes no behaviour: %s (nothing else but comments, whitespace, type syntax or file names changed)", strings.Join(refs, "; "))
 			}
 			return nil, nil, "the change touches no code (only comments, whitespace, type syntax or file names changed)"
 		}
 	}
-	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
+	all := withModules(p.Root(), testsuite.TouchedFunctions(p, cc.lines, prod), cc.modules, toks, prod, cc.read)
 	// Each job's target moves into the result, which the job then points
 	// at (the capacity holds them all: no append moves them).
 	res.Targets = make([]Target, 0, len(all))
@@ -559,7 +562,9 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		jobs = append(jobs, j)
 	}
 	switch {
-	case len(res.Targets) == 0 && topLevel:
+	case len(res.Targets) == 0 && cc.topLevel && len(cc.dead) > 0:
+		return nil, nil, fmt.Sprintf("the change changes no behaviour: it deletes declarations nothing in the repository reads (%s), and no other top-level code it wrote has a mutant", strings.Join(cc.dead, "; "))
+	case len(res.Targets) == 0 && cc.topLevel:
 		return nil, nil, "no mutant could be built on what the change touched: it wrote top-level code no operator changes"
 	case len(res.Targets) == 0:
 		return nil, nil, "the change touches no function of its TypeScript files"

@@ -20,8 +20,26 @@ import (
 func TestRefactorMutants(t *testing.T) {
 	for _, tc := range []struct {
 		name, base, head string
+		read             []string // the base's exported names another file reads
 		want             []string // "target Operator original => replacement"
 	}{
+		{name: "an exported function nothing reads, deleted: no revert",
+			base: "export function used(a: number) {\n  return a + 1;\n}\n\nexport function unused(a: number) {\n  return a * 2;\n}\n",
+			head: "export function used(a: number) {\n  return a + 1;\n}\n",
+			want: []string{}},
+		{name: "an exported function another file reads, deleted: its revert",
+			base: "export function used(a: number) {\n  return a + 1;\n}\n\nexport function unused(a: number) {\n  return a * 2;\n}\n",
+			head: "export function used(a: number) {\n  return a + 1;\n}\n",
+			read: []string{"unused"},
+			want: []string{"<module> Revert  => \nexport function unused(a: number) {\n  return a * 2;\n}\n"}},
+		{name: "an exported constant nothing reads, deleted: no revert",
+			base: "export const RATE = 1.2;\nexport function used(a: number) {\n  return a + 1;\n}\n",
+			head: "export function used(a: number) {\n  return a + 1;\n}\n",
+			want: []string{}},
+		{name: "an exported function the file itself still reads (typeof), deleted: its revert",
+			base: "export function used(a: number) {\n  return typeof unused === \"function\" ? 1 : a;\n}\n\nexport function unused(a: number) {\n  return a * 2;\n}\n",
+			head: "export function used(a: number) {\n  return typeof unused === \"function\" ? 1 : a;\n}\n",
+			want: []string{"<module> Revert  => \nexport function unused(a: number) {\n  return a * 2;\n}\n"}},
 		{name: "a local renamed, binding and uses: no mutant",
 			base: "export function total(price: number, qty: number) {\n  const sum = price * qty;\n  return sum > 100 ? sum * 0.9 : sum;\n}\n",
 			head: "export function total(price: number, qty: number) {\n  const gross = price * qty;\n  return gross > 100 ? gross * 0.9 : gross;\n}\n",
@@ -64,7 +82,7 @@ func TestRefactorMutants(t *testing.T) {
 			want: []string{"f InlineConstant 2 => 3"}}, // the revert 2 → 3
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gateMutants(t, tc.base, tc.head)
+			got := gateMutants(t, tc.base, tc.head, tc.read)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("mutants\n%s\nwant\n%s\n(%q)", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), got)
 			}
@@ -76,7 +94,7 @@ func TestRefactorMutants(t *testing.T) {
 // of src/f.ts, described "target Operator original => replacement" (the
 // original is the replaced code, widened to its expression for an
 // operator's mutant), one per program, in order.
-func gateMutants(t *testing.T, base, head string) []string {
+func gateMutants(t *testing.T, base, head string, read []string) []string {
 	t.Helper()
 	const path = "src/f.ts"
 	src := []byte(head)
@@ -84,12 +102,16 @@ func gateMutants(t *testing.T, base, head string) []string {
 	changed, b := change.DiffBase(path, []byte(base), src)
 	file := analyzer.Parse(path, src)
 	var jobs []*job
-	if j, _ := moduleJob(path, src, changed, file.Functions, Options{}, b); j != nil {
+	readSet := map[string]bool{} // measured: none but read
+	for _, n := range read {
+		readSet[n] = true
+	}
+	if j, _ := moduleJob(path, src, changed, file.Functions, Options{}, b, readSet); j != nil {
 		jobs = append(jobs, j)
 	}
 	for _, fn := range file.Functions {
 		if holds(changed, fn, path, src) {
-			jobs = append(jobs, &job{target: &Target{ID: path + "#" + fn.Qual, File: path}, fn: fn, changed: changed})
+			jobs = append(jobs, &job{target: &Target{ID: path + "#" + fn.Qual, File: path}, fn: fn, changed: changed, read: readSet})
 		}
 	}
 	progs := newPrograms()

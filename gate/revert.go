@@ -101,7 +101,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
-		if deadDeclarations(file, syn, base, u) {
+		if deadDeclarations(file, syn, base, u, j.read) != nil {
 			continue // a declaration nothing reads, deleted: putting it back changes nothing
 		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
@@ -383,20 +383,22 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 	return true
 }
 
-// deadDeclarations reports whether unit u only deleted code (no changed
-// token) and what it deleted is declarations (not exported) of names the
-// new version does not read: dead code removed.
-func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit) bool {
+// deadDeclarations are the names unit u deleted when it only deleted code
+// (no changed token) and what it deleted is declarations of names the new
+// version does not read: dead code removed (nil otherwise). An exported
+// one is dead when no other file of the repository reads it either (read,
+// readElsewhere's: nil, every exported name is read).
+func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit, read map[string]bool) []string {
 	for _, s := range u.spans {
 		if s.Start < s.End {
-			return false
+			return nil
 		}
 	}
 	bsyn := baseSyntax(file, base)
 	if bsyn == nil {
-		return false
+		return nil
 	}
-	var names []string
+	var names, exported []string
 	dead := true
 	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
 		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
@@ -406,33 +408,38 @@ func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u re
 		if s < u.base.Start || e > u.base.End {
 			return true // around the deleted code
 		}
-		switch bsyn.Kind(n) {
-		case "lexical_declaration", "variable_declaration":
-			for _, v := range bsyn.NamedChildren(n) {
-				if bsyn.Kind(v) == "variable_declarator" {
-					for _, id := range bsyn.PatternNames(bsyn.Child(v, "name")) {
-						names = append(names, bsyn.Text(id))
-					}
+		switch ds := declaredNames(bsyn, n); {
+		case bsyn.Kind(n) == "export_statement" && bsyn.Child(n, "declaration") >= 0:
+			for c := bsyn.FirstChild(n); c >= 0; c = bsyn.Next(c) {
+				if !bsyn.Named(c) && bsyn.Kind(c) == "default" {
+					exported = append(exported, "default")
 				}
 			}
-		case "function_declaration", "generator_function_declaration", "class_declaration":
-			names = append(names, bsyn.Text(bsyn.Child(n, "name")))
+			return true // its declaration is walked next
+		case len(ds) > 0:
+			names = append(names, ds...)
+			if bsyn.Kind(bsyn.Parent(n)) == "export_statement" { // the `export` may be a kept token before it
+				exported = append(exported, ds...)
+			}
 		default:
 			dead = false
 		}
 		return false
 	})
-	if !dead || len(names) == 0 {
-		return false
+	if !dead || len(names) == 0 || slices.ContainsFunc(exported, func(x string) bool { return read == nil || read[x] }) {
+		return nil // an export another module may read
 	}
-	read := false
+	read2 := false
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
 		if k := syn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && slices.Contains(names, syn.Text(n)) {
-			read = true
+			read2 = true
 		}
-		return !read
+		return !read2
 	})
-	return !read
+	if read2 {
+		return nil
+	}
+	return names
 }
 
 // baseSyntax is the parse of the base revision (nil when it does not

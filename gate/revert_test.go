@@ -119,7 +119,7 @@ func TestReverts(t *testing.T) {
 			file := analyzer.Parse("src/f.ts", src)
 			var j *job
 			if tc.module {
-				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base); j == nil {
+				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base, nil); j == nil {
 					t.Fatal("no module target")
 				}
 			} else {
