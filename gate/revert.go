@@ -92,7 +92,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		}
 		text := string(base.Src[u.base.Start:u.base.End])
 		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) {
+		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) && !(u.swap && boundAtTop(syn, text)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
 		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
@@ -311,6 +311,15 @@ func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, wi
 		return true
 	})
 	return used && !alias
+}
+
+// boundAtTop reports whether text (a name, as a swapped token's base
+// code) is still a top-level name of syn's module (declared or imported):
+// restored, another value of the module, not a ReferenceError.
+func boundAtTop(syn *analyzer.Syntax, text string) bool {
+	old := strings.Trim(text, " \t\r\n;,")
+	_, ok := topLevelNames(syn)[old]
+	return ok && name.MatchString(old)
 }
 
 // isBlank reports whether c is a space, a tab or a line's end.
