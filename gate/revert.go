@@ -15,8 +15,9 @@ import (
 
 // RevertOperator is the mutatorName of a revert mutant: the base
 // revision's code restored where the change wrote code no operator
-// mutates (SPEC "oracle gate", the change's own code). Its tests still
-// passing, nothing pins the change there.
+// mutates, and where it replaced a token, operator or not (SPEC "oracle
+// gate", the change's own code). Its tests still passing, nothing pins
+// the change there.
 const RevertOperator = "Revert"
 
 // revertUnit is one place a revert mutant restores: the head's bytes
@@ -36,11 +37,15 @@ type revertUnit struct {
 // reverts are the revert mutants of job j (its file's source src, parsed
 // as syn; base its base revision): one per hunk of the change in the
 // job's code that no mutant of counted (the job's mutants on the change's
-// code) touches, restoring the base's code of the hunk (a deletion: the
+// code) touches, or that replaced tokens one for one (swapped: `* 1.2` →
+// `* 1.25`, whatever mutates the `1.25`; the gate keeps one mutant of a
+// program), restoring the base's code of the hunk (a deletion: the
 // deleted code re-inserted; a hunk that only inserted several statements:
-// one mutant per statement, each removed). A revert that needs a top-level
-// name the change removed (an import, a declaration) restores it too; one
-// that does not parse is not built, and notes say why.
+// one mutant per statement, each removed; a local the change renamed,
+// under its new name). A revert that needs a top-level name the change
+// removed (an import, a declaration) restores it too; one that does not
+// parse is not built, and notes say why. A declaration nothing reads,
+// deleted, has none (deadDeclarations).
 func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) (ms []edit.Mutant, notes []string) {
 	if base == nil || syn == nil || j.changed == nil {
 		return nil, nil
@@ -90,7 +95,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		if !u.swap && slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
 			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
 		}
-		text := string(base.Src[u.base.Start:u.base.End])
+		text := underHeadNames(bsyn, base, u)
 		wrote := hasCode(src[u.head.Start:u.head.End])
 		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) && !(u.swap && boundAtTop(syn, text)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
@@ -210,6 +215,42 @@ func leafKind(syn *analyzer.Syntax, n analyzer.Node) string {
 
 // operatorToken is an operator's text: punctuation, not a bracket.
 var operatorToken = regexp.MustCompile(`^[-+*/%<>=!&|^~?.:]+$`)
+
+// underHeadNames is the base's code unit u restores, each local the
+// change renamed around it (base.Renames) under its head name: restored,
+// the base's `sum` in the scope where the local is now `gross` reads
+// `gross`, not a name that is no longer bound.
+func underHeadNames(bsyn *analyzer.Syntax, base *change.Base, u revertUnit) string {
+	text := string(base.Src[u.base.Start:u.base.End])
+	if bsyn == nil || len(base.Renames) == 0 {
+		return text
+	}
+	names := map[string]string{}
+	for _, r := range base.Renames {
+		if r.Scope.Start <= u.head.Start && u.head.End <= r.Scope.End {
+			names[r.Base] = r.Head
+		}
+	}
+	if len(names) == 0 {
+		return text
+	}
+	var out strings.Builder
+	at := u.base.Start
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if e <= u.base.Start || s >= u.base.End {
+			return false
+		}
+		if to, ok := names[bsyn.Text(n)]; ok && bsyn.Kind(n) == "identifier" && s >= at && e <= u.base.End {
+			out.Write(base.Src[at:s])
+			out.WriteString(to)
+			at = e
+		}
+		return true
+	})
+	out.Write(base.Src[at:u.base.End])
+	return out.String()
+}
 
 // standsForRevert reports whether mutant m, on the change's code, tests
 // what the change wrote there. A Regex mutant does not: it changes one

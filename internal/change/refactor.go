@@ -146,8 +146,9 @@ func without(toks []token, marked []bool) ([]token, []int) {
 // identifier (not an object's shorthand key, not a JSX tag) and the
 // scope reads no variable under the base's name (no capture): the head
 // with the binding renamed is then the same program, and the diff against
-// it counts what the change wrote beside the rename. what says each.
-func renames(hsyn, bsyn *analyzer.Syntax, h, b []token, changed, deleted []bool) (out []token, what []string) {
+// it counts what the change wrote beside the rename. what says each, and
+// found is each rename.
+func renames(hsyn, bsyn *analyzer.Syntax, h, b []token, changed, deleted []bool) (out []token, what []string, found []Rename) {
 	for _, p := range substitutions(h, b, changed, deleted) {
 		hn, bn := h[p[0]].node, b[p[1]].node
 		if hsyn.Kind(hn) != "identifier" || bsyn.Kind(bn) != "identifier" {
@@ -168,8 +169,9 @@ func renames(hsyn, bsyn *analyzer.Syntax, h, b []token, changed, deleted []bool)
 		}
 		out = next
 		what = append(what, fmt.Sprintf("local %s renamed %s", to, from))
+		found = append(found, Rename{Base: to, Head: from, Scope: Span{int(hsyn.Start(scope)), int(hsyn.End(scope))}})
 	}
-	return out, what
+	return out, what, found
 }
 
 // substitutions are the places where the plain diff replaced exactly one

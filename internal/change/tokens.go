@@ -44,6 +44,16 @@ type Base struct {
 	// whose tokens are therefore not changed: "function f moved", "total
 	// renamed sum" (refactor.go).
 	Refactors []string
+	// Renames are the locals renamed (Refactors'): what a revert restoring
+	// the base's code in their scope writes under the head's name.
+	Renames []Rename
+}
+
+// Rename is a local binding the change renamed consistently: its name in
+// the base and in the head, and its scope in the head.
+type Rename struct {
+	Base, Head string
+	Scope      Span
 }
 
 // Hunk is one place where the change replaced code: the bytes between two
@@ -214,34 +224,35 @@ func trailing(syn *analyzer.Syntax, n analyzer.Node) bool {
 // were deleted with none written in their place. A nil base is a new
 // file: every token is new.
 func Diff(path string, base, head []byte) []Span {
-	out, _, _ := diff2(path, base, head)
+	out, _, _, _ := diff2(path, base, head)
 	return out
 }
 
 // DiffBase is Diff and the file's base revision with its hunks (nil for a
 // new file).
 func DiffBase(path string, base, head []byte) ([]Span, *Base) {
-	out, hunks, refactors := diff2(path, base, head)
+	out, hunks, refactors, renames := diff2(path, base, head)
 	if base == nil {
 		return out, nil
 	}
-	return out, &Base{Src: base, Hunks: hunks, Refactors: refactors}
+	return out, &Base{Src: base, Hunks: hunks, Refactors: refactors, Renames: renames}
 }
 
 // diff2 is Diff, the hunks (nil for a new file) and what the change
 // refactored (refactor.go): the functions it moved within the file and
 // the locals it renamed, whose tokens are not changed.
-func diff2(path string, base, head []byte) ([]Span, []Hunk, []string) {
+func diff2(path string, base, head []byte) ([]Span, []Hunk, []string, []Rename) {
 	h, nodes, hsyn := parseTokens(path, head)
 	if base == nil {
 		if len(h) == 0 {
-			return []Span{}, nil, nil
+			return []Span{}, nil, nil, nil
 		}
-		return []Span{{h[0].start, h[len(h)-1].end}}, nil, nil
+		return []Span{{h[0].start, h[len(h)-1].end}}, nil, nil, nil
 	}
 	b, _, bsyn := parseTokens(path, base)
 	var hm, bm []bool
 	var refactors []string
+	var rn []Rename
 	if hsyn != nil && bsyn != nil {
 		hm, bm, refactors = moved(hsyn, bsyn, h, b)
 	}
@@ -249,8 +260,8 @@ func diff2(path string, base, head []byte) ([]Span, []Hunk, []string) {
 	bf, _ := without(b, bm)
 	changedF, deletedBeforeF, deleted := diffTokens(bf, hf)
 	if hsyn != nil && bsyn != nil {
-		if r, what := renames(hsyn, bsyn, hf, bf, changedF, deleted); r != nil {
-			hf, refactors = r, append(refactors, what...)
+		if r, what, found := renames(hsyn, bsyn, hf, bf, changedF, deleted); r != nil {
+			hf, refactors, rn = r, append(refactors, what...), found
 			changedF, deletedBeforeF, deleted = diffTokens(bf, hf)
 		}
 	}
@@ -262,7 +273,7 @@ func diff2(path string, base, head []byte) ([]Span, []Hunk, []string) {
 		changed[x], deletedBefore[x] = changedF[i], deletedBeforeF[i]
 	}
 	deletedBefore[len(h)] = deletedBeforeF[len(hf)]
-	return changedSpans(h, changed, deletedBefore), hunks, refactors
+	return changedSpans(h, changed, deletedBefore), hunks, refactors, rn
 }
 
 // changedSpans are the spans of the runs of h's changed tokens and the
