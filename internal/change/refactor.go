@@ -2,6 +2,8 @@ package change
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
@@ -9,81 +11,49 @@ import (
 
 // What changes no behaviour is not a changed token (SPEC "oracle gate",
 // the change's own code; issue 41): a function declaration moved within
-// its file, the same tokens elsewhere (moved), and a local binding renamed
+// its file or a method within its class, the same tokens elsewhere
+// (moved), and a local binding renamed
 // consistently, its declaration and every use (renames). Both are decided
 // on the token lists the diff compares, before the diff that counts.
 
-// moved marks the tokens of the top-level function declarations that
-// stand, token for token, once in each version but elsewhere (a function
-// moved within its file): hm over head's tokens h, bm over base's b. Each
-// such declaration is one token in a first diff: moved when that token is
-// deleted from the base and inserted in the head; kept in place otherwise
-// (and then left to the token diff, which keeps it). Function
-// declarations are hoisted: their order is no behaviour. what names each
-// one moved.
+// moved marks the tokens of the function declarations (and class
+// methods: functionDecls) that stand, token for token, once in each
+// version but that the plain diff does not keep in place: a token inside
+// them (not the first nor the last, which the diff may pair with a
+// neighbour's: a deleted `export const X = 1;` before a kept `export
+// function` takes that function's `export`) written or deleted. hm is over
+// head's tokens h, bm over base's b. Declarations are hoisted and methods
+// defined at once: their order is no behaviour. what names each one moved.
 func moved(hsyn, bsyn *analyzer.Syntax, h, b []token) (hm, bm []bool, what []string) {
 	hd, bd := functionDecls(hsyn, h), functionDecls(bsyn, b)
-	both := map[string]bool{}
+	var keys []string
 	for key, hr := range hd {
-		if br, ok := bd[key]; ok && hr.n == 1 && br.n == 1 {
-			both[key] = true
+		if br, ok := bd[key]; ok && hr.n == 1 && br.n == 1 && hr.to-hr.from > 2 {
+			keys = append(keys, key)
 		}
 	}
-	if len(both) == 0 {
+	if len(keys) == 0 {
 		return nil, nil, nil
 	}
-	ha, hspan, _ := atomized(h, hd, both)
-	ba, _, bspan := atomized(b, bd, both)
-	changed, _, deleted := diffTokens(ba, ha)
-	gone := map[string]bool{}
-	for k, t := range ba {
-		if deleted[k] && both[t.text] {
-			gone[t.text] = true
-		}
-	}
-	for i, t := range ha {
-		if !changed[i] || !gone[t.text] {
-			continue
+	sort.Slice(keys, func(i, j int) bool { return hd[keys[i]].from < hd[keys[j]].from }) // in the head's order
+	changed, _, deleted := diffTokens(b, h)
+	for _, key := range keys {
+		hr, br := hd[key], bd[key]
+		if !slices.Contains(changed[hr.from+1:hr.to-1], true) && !slices.Contains(deleted[br.from+1:br.to-1], true) {
+			continue // kept in place
 		}
 		if hm == nil {
 			hm, bm = make([]bool, len(h)), make([]bool, len(b))
 		}
-		hr, br := hspan[i], bspan[t.text]
-		for k := hr[0]; k < hr[1]; k++ {
-			hm[k] = true
+		for i := hr.from; i < hr.to; i++ {
+			hm[i] = true
 		}
-		for k := br[0]; k < br[1]; k++ {
-			bm[k] = true
+		for i := br.from; i < br.to; i++ {
+			bm[i] = true
 		}
-		what = append(what, fmt.Sprintf("function %s moved", hd[t.text].name))
+		what = append(what, hr.name+" moved")
 	}
 	return hm, bm, what
-}
-
-// atomized is toks with each declaration of decls whose key is in keys
-// one token, its key its text; with, per token of the result, the range
-// of toks it stands for (by index), and per key, the same.
-func atomized(toks []token, decls map[string]declRange, keys map[string]bool) ([]token, map[int][2]int, map[string][2]int) {
-	starts := map[int]string{}
-	for key, r := range decls {
-		if keys[key] {
-			starts[r.from] = key
-		}
-	}
-	var out []token
-	at, byKey := map[int][2]int{}, map[string][2]int{}
-	for i := 0; i < len(toks); i++ {
-		key, ok := starts[i]
-		if !ok {
-			out = append(out, toks[i])
-			continue
-		}
-		r := decls[key]
-		at[len(out)], byKey[key] = [2]int{r.from, r.to}, [2]int{r.from, r.to}
-		out = append(out, token{start: toks[r.from].start, end: toks[r.to-1].end, text: key, node: toks[r.from].node})
-		i = r.to - 1
-	}
-	return out, at, byKey
 }
 
 // declRange is a declaration's tokens [from, to) in its version's token
@@ -94,32 +64,56 @@ type declRange struct {
 }
 
 // functionDecls are syn's top-level function declarations (exported or
-// not), by their tokens' texts.
+// not) and the methods of its top-level classes whose name no other
+// method of the class has (a method's key is its class's name and its
+// tokens: one moved to another class is no move), by their tokens' texts.
 func functionDecls(syn *analyzer.Syntax, toks []token) map[string]declRange {
 	out := map[string]declRange{}
-	for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
-		d := c
-		if syn.Kind(c) == "export_statement" {
-			d = syn.Child(c, "declaration")
-		}
-		if d < 0 || syn.Kind(d) != "function_declaration" && syn.Kind(d) != "generator_function_declaration" {
-			continue
-		}
-		s, e := int(syn.Start(c)), int(syn.End(c))
+	add := func(n analyzer.Node, prefix, name string) {
+		s, e := int(syn.Start(n)), int(syn.End(n))
 		from := 0
 		for from < len(toks) && toks[from].start < s {
 			from++
 		}
 		to := from
 		var key strings.Builder
+		key.WriteString(prefix)
 		for to < len(toks) && toks[to].end <= e {
 			key.WriteString(toks[to].text)
 			key.WriteByte(0)
 			to++
 		}
 		k := key.String()
-		r := out[k]
-		out[k] = declRange{from: from, to: to, n: r.n + 1, name: syn.Text(syn.Child(d, "name"))}
+		out[k] = declRange{from: from, to: to, n: out[k].n + 1, name: name}
+	}
+	for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
+		d := c
+		if syn.Kind(c) == "export_statement" {
+			d = syn.Child(c, "declaration")
+		}
+		switch {
+		case d < 0:
+		case syn.Kind(d) == "function_declaration" || syn.Kind(d) == "generator_function_declaration":
+			add(c, "", "function "+syn.Text(syn.Child(d, "name")))
+		case syn.Kind(d) == "class_declaration":
+			class := syn.Text(syn.Child(d, "name"))
+			methods := map[string][]analyzer.Node{}
+			var names []string
+			for m := syn.FirstChild(syn.Child(d, "body")); m >= 0; m = syn.Next(m) {
+				if syn.Kind(m) == "method_definition" {
+					name := syn.Text(syn.Child(m, "name"))
+					if methods[name] == nil {
+						names = append(names, name)
+					}
+					methods[name] = append(methods[name], m)
+				}
+			}
+			for _, name := range names {
+				if len(methods[name]) == 1 {
+					add(methods[name][0], "class "+class+"\x01", "method "+class+"."+name)
+				}
+			}
+		}
 	}
 	return out
 }
