@@ -318,7 +318,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	}
 	if allToks != nil && !allToks.Any() {
 		res.Identity = identity(ch, opts, opts.scope(), newMutantList())
-		res.Verdict, res.Reason = SKIP, noCodeReason
+		res.Verdict, res.Reason = SKIP, noCode(allBases, slices.Sorted(maps.Keys(allBases)))
 		untested(res, opts)
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
@@ -495,6 +495,10 @@ type job struct {
 	module  bool          // the module's top-level code: fn is the whole program
 	entry   uint          // a module's load marker goes there (also a <fields> no marker wraps)
 	apart   []change.Span // a module's: the analyzer's functions, whose code is theirs
+	// read are the exported names of the base the change deleted that
+	// another file of the repository reads (readElsewhere); nil: every
+	// exported name is read.
+	read map[string]bool
 }
 
 // probe is the job's probe: its body's entry (a module's load), which the
@@ -566,14 +570,13 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 	}
 	sources := map[string][]byte{}
 	var jobs []*job
-	lines, modules, topLevel := ch, map[string]*job{}, false
+	cc := changedCode{lines: ch, modules: map[string]*job{}}
 	if toks != nil {
-		var code bool
-		if lines, modules, code, topLevel = codeChanged(p, toks, bases, prod, opts); !code {
-			return nil, nil, noCodeReason
+		if cc = codeChanged(p, toks, bases, prod, opts); !cc.code {
+			return nil, nil, noCode(bases, prod)
 		}
 	}
-	all := withModules(p.Root(), testsuite.TouchedFunctions(p, lines, prod), modules, toks, prod)
+	all := withModules(p.Root(), testsuite.TouchedFunctions(p, cc.lines, prod), cc.modules, toks, prod, cc.read)
 	// Each job's target moves into the result, which the job then points
 	// at (the capacity holds them all: no append moves them).
 	res.Targets = make([]Target, 0, len(all))
@@ -616,7 +619,9 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		jobs = append(jobs, j)
 	}
 	switch {
-	case len(res.Targets) == 0 && topLevel:
+	case len(res.Targets) == 0 && cc.topLevel && len(cc.dead) > 0:
+		return nil, nil, fmt.Sprintf("the change changes no behaviour: it deletes declarations nothing in the repository reads (%s), and no other top-level code it wrote has a mutant", strings.Join(cc.dead, "; "))
+	case len(res.Targets) == 0 && cc.topLevel:
 		return nil, nil, "no mutant could be built on what the change touched: it wrote top-level code no operator changes"
 	case len(res.Targets) == 0:
 		return nil, nil, "the change touches no function of its TypeScript files"
@@ -624,6 +629,30 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 		return nil, nil, skippedReason(res.Targets)
 	}
 	return jobs, sources, ""
+}
+
+// noCode is why a change with no code token in files SKIPs: the
+// refactors it made, or that it touches no code.
+func noCode(bases change.Bases, files []string) string {
+	if refs := refactors(bases, files); len(refs) > 0 {
+		return fmt.Sprintf("the change changes no behaviour: %s (nothing else but comments, whitespace, type syntax or file names changed)", strings.Join(refs, "; "))
+	}
+	return noCodeReason
+}
+
+// refactors are what the change did in the production files prod that
+// changes no behaviour (a function moved, a local renamed: change.Base's
+// Refactors), each "file: what".
+func refactors(bases change.Bases, prod []string) []string {
+	var out []string
+	for _, file := range prod {
+		if b := bases[file]; b != nil {
+			for _, r := range b.Refactors {
+				out = append(out, file+": "+r)
+			}
+		}
+	}
+	return out
 }
 
 // skippedReason is the SKIP reason when every target was skipped.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
@@ -14,8 +15,9 @@ import (
 
 // RevertOperator is the mutatorName of a revert mutant: the base
 // revision's code restored where the change wrote code no operator
-// mutates (SPEC "oracle gate", the change's own code). Its tests still
-// passing, nothing pins the change there.
+// mutates, and where it replaced a token, operator or not (SPEC "oracle
+// gate", the change's own code). Its tests still passing, nothing pins
+// the change there.
 const RevertOperator = "Revert"
 
 // revertUnit is one place a revert mutant restores: the head's bytes
@@ -25,22 +27,32 @@ type revertUnit struct {
 	head  change.Span
 	base  change.Span // the base's bytes restored (empty: the unit is deleted)
 	spans []change.Span
+	// swap: each hunk of the unit replaced one token by another (a
+	// literal, an operator, a name); value: every such token is a value
+	// (a literal, an operator, a property's name), whose old value a test
+	// of the change must tell apart whatever an operator makes of it.
+	swap, value bool
 }
 
 // reverts are the revert mutants of job j (its file's source src, parsed
 // as syn; base its base revision): one per hunk of the change in the
 // job's code that no mutant of counted (the job's mutants on the change's
-// code) touches, restoring the base's code of the hunk (a deletion: the
+// code) touches, or that replaced tokens one for one (swapped: `* 1.2` →
+// `* 1.25`, whatever mutates the `1.25`; the gate keeps one mutant of a
+// program), restoring the base's code of the hunk (a deletion: the
 // deleted code re-inserted; a hunk that only inserted several statements:
-// one mutant per statement, each removed). A revert that needs a top-level
-// name the change removed (an import, a declaration) restores it too; one
-// that does not parse is not built, and notes say why.
+// one mutant per statement, each removed; a local the change renamed,
+// under its new name). A revert that needs a top-level name the change
+// removed (an import, a declaration) restores it too; one that does not
+// parse is not built, and notes say why. A declaration nothing reads,
+// deleted, has none (deadDeclarations).
 func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) (ms []edit.Mutant, notes []string) {
 	if base == nil || syn == nil || j.changed == nil {
 		return nil, nil
 	}
 	var units []revertUnit
 	group := analyzer.NoNode // the statement of the last unit, whose next hunk joins it
+	bsyn := baseSyntax(file, base)
 	for _, h := range base.Hunks {
 		mine, every := inHunk(j.changed, h.Head), inHunk(all, h.Head)
 		if len(mine) == 0 {
@@ -67,23 +79,25 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		// `new EmptyObject()` → `Object.create(null)` at a kept `(`, and
 		// half of it restored is neither program.
 		st := statementAround(syn, h.Head)
+		swap, value := swapped(syn, bsyn, h)
 		if n := len(units); n > 0 && st >= 0 && st == group {
 			units[n-1].head.End, units[n-1].base.End = h.Head.End, h.BaseSpan.End
 			units[n-1].spans = append(units[n-1].spans, mine...)
+			units[n-1].swap, units[n-1].value = units[n-1].swap && swap, units[n-1].value && value
 			continue
 		}
-		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine})
+		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine, swap: swap, value: value})
 		group = st
 	}
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
 	for _, u := range units {
-		if slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
-			continue // the change's code here has a mutant of its own
+		if !u.swap && slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
+			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
 		}
-		text := string(base.Src[u.base.Start:u.base.End])
+		text := underHeadNames(bsyn, base, u)
 		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) {
+		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) && !(u.swap && boundAtTop(syn, text)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
 		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
@@ -92,7 +106,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
-		if deadDeclarations(file, syn, base, u) {
+		if deadDeclarations(file, syn, base, u, j.read) != nil {
 			continue // a declaration nothing reads, deleted: putting it back changes nothing
 		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
@@ -119,13 +133,123 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		for lo < hi && len(text) > 0 && isBlank(src[lo]) && src[lo] == text[0] {
 			lo, text = lo+1, text[1:]
 		}
-		for hi > lo && len(text) > 0 && isBlank(src[hi-1]) && src[hi-1] == text[len(text)-1] {
+		for hi > lo && len(text) > 0 && (isBlank(src[hi-1]) || u.swap && (src[hi-1] == ';' || src[hi-1] == ',')) && src[hi-1] == text[len(text)-1] {
 			hi, text = hi-1, text[:len(text)-1]
 		}
 		m.Original, m.Replacement = edit.SpanOf(src, uint(lo), uint(hi)), text
 		ms = append(ms, m)
 	}
 	return ms, notes
+}
+
+// swapped reports whether hunk h replaced one code token of the base
+// (bsyn) by one of the head (syn), and whether both are values: literals
+// (of different values: `1.2` → `1.20` is none), operators or property
+// names (`Math.floor` → `Math.ceil`), not a keyword nor a variable's name
+// (restored, a name may no longer be bound: swappedName decides).
+func swapped(syn, bsyn *analyzer.Syntax, h change.Hunk) (swap, value bool) {
+	if bsyn == nil || !h.Wrote || !h.Deleted {
+		return false, false
+	}
+	a, b := codeLeaves(syn, h.Head), codeLeaves(bsyn, h.BaseSpan)
+	if len(a) != 1 || len(b) != 1 {
+		return false, false
+	}
+	ka, kb := leafKind(syn, a[0]), leafKind(bsyn, b[0])
+	if ka == "" || ka != kb {
+		return false, false
+	}
+	if ka == "number" {
+		x, errx := strconv.ParseFloat(strings.ReplaceAll(syn.Text(a[0]), "_", ""), 64)
+		y, erry := strconv.ParseFloat(strings.ReplaceAll(bsyn.Text(b[0]), "_", ""), 64)
+		if errx == nil && erry == nil && x == y {
+			return false, false // the same value written otherwise
+		}
+	}
+	return true, ka != "identifier"
+}
+
+// codeLeaves are syn's code tokens in span: leaves (a string, template or
+// regular expression whole), without comments, type syntax and the `;`
+// and `,` the token diff does not count.
+func codeLeaves(syn *analyzer.Syntax, span change.Span) []analyzer.Node {
+	var out []analyzer.Node
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if e <= span.Start || s >= span.End || change.TypeSyntax(syn, n) {
+			return false
+		}
+		k := syn.Kind(n)
+		if syn.FirstChild(n) >= 0 && k != "string" && k != "template_string" && k != "regex" {
+			return true
+		}
+		if k != "comment" && k != ";" && k != "," && e > s && s >= span.Start && e <= span.End {
+			out = append(out, n)
+		}
+		return false
+	})
+	return out
+}
+
+// leafKind is a swapped token's class: "number", "string", "regex",
+// "literal" (true, false, null, undefined), "operator", "property",
+// "identifier"; "" for what has no revert of its own (a keyword, a
+// bracket).
+func leafKind(syn *analyzer.Syntax, n analyzer.Node) string {
+	switch k := syn.Kind(n); {
+	case k == "number", k == "string", k == "regex":
+		return k
+	case k == "template_string":
+		return "string"
+	case k == "true", k == "false", k == "null", k == "undefined":
+		return "literal"
+	case k == "property_identifier":
+		return "property"
+	case k == "identifier":
+		return "identifier"
+	case !syn.Named(n) && operatorToken.MatchString(k):
+		return "operator"
+	}
+	return ""
+}
+
+// operatorToken is an operator's text: punctuation, not a bracket.
+var operatorToken = regexp.MustCompile(`^[-+*/%<>=!&|^~?.:]+$`)
+
+// underHeadNames is the base's code unit u restores, each local the
+// change renamed around it (base.Renames) under its head name: restored,
+// the base's `sum` in the scope where the local is now `gross` reads
+// `gross`, not a name that is no longer bound.
+func underHeadNames(bsyn *analyzer.Syntax, base *change.Base, u revertUnit) string {
+	text := string(base.Src[u.base.Start:u.base.End])
+	if bsyn == nil || len(base.Renames) == 0 {
+		return text
+	}
+	names := map[string]string{}
+	for _, r := range base.Renames {
+		if r.Scope.Start <= u.head.Start && u.head.End <= r.Scope.End {
+			names[r.Base] = r.Head
+		}
+	}
+	if len(names) == 0 {
+		return text
+	}
+	var out strings.Builder
+	at := u.base.Start
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if e <= u.base.Start || s >= u.base.End {
+			return false
+		}
+		if to, ok := names[bsyn.Text(n)]; ok && bsyn.Kind(n) == "identifier" && s >= at && e <= u.base.End {
+			out.Write(base.Src[at:s])
+			out.WriteString(to)
+			at = e
+		}
+		return true
+	})
+	out.Write(base.Src[at:u.base.End])
+	return out.String()
 }
 
 // standsForRevert reports whether mutant m, on the change's code, tests
@@ -207,7 +331,7 @@ func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
 // one under another type (`const k = b as string`, es-toolkit 617056089):
 // restored, the same value.
 func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
-	head, old := strings.TrimSpace(string(src[u.head.Start:u.head.End])), strings.TrimSpace(text)
+	head, old := strings.Trim(string(src[u.head.Start:u.head.End]), " \t\r\n;,"), strings.Trim(text, " \t\r\n;,")
 	if !name.MatchString(head) || !name.MatchString(old) || head == old {
 		return false
 	}
@@ -228,6 +352,15 @@ func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, wi
 		return true
 	})
 	return used && !alias
+}
+
+// boundAtTop reports whether text (a name, as a swapped token's base
+// code) is still a top-level name of syn's module (declared or imported):
+// restored, another value of the module, not a ReferenceError.
+func boundAtTop(syn *analyzer.Syntax, text string) bool {
+	old := strings.Trim(text, " \t\r\n;,")
+	_, ok := topLevelNames(syn)[old]
+	return ok && name.MatchString(old)
 }
 
 // isBlank reports whether c is a space, a tab or a line's end.
@@ -300,20 +433,22 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 	return true
 }
 
-// deadDeclarations reports whether unit u only deleted code (no changed
-// token) and what it deleted is declarations (not exported) of names the
-// new version does not read: dead code removed.
-func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit) bool {
+// deadDeclarations are the names unit u deleted when it only deleted code
+// (no changed token) and what it deleted is declarations of names the new
+// version does not read: dead code removed (nil otherwise). An exported
+// one is dead when no other file of the repository reads it either (read,
+// readElsewhere's: nil, every exported name is read).
+func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u revertUnit, read map[string]bool) []string {
 	for _, s := range u.spans {
 		if s.Start < s.End {
-			return false
+			return nil
 		}
 	}
 	bsyn := baseSyntax(file, base)
 	if bsyn == nil {
-		return false
+		return nil
 	}
-	var names []string
+	var names, exported []string
 	dead := true
 	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
 		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
@@ -323,33 +458,38 @@ func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u re
 		if s < u.base.Start || e > u.base.End {
 			return true // around the deleted code
 		}
-		switch bsyn.Kind(n) {
-		case "lexical_declaration", "variable_declaration":
-			for _, v := range bsyn.NamedChildren(n) {
-				if bsyn.Kind(v) == "variable_declarator" {
-					for _, id := range bsyn.PatternNames(bsyn.Child(v, "name")) {
-						names = append(names, bsyn.Text(id))
-					}
+		switch ds := declaredNames(bsyn, n); {
+		case bsyn.Kind(n) == "export_statement" && bsyn.Child(n, "declaration") >= 0:
+			for c := bsyn.FirstChild(n); c >= 0; c = bsyn.Next(c) {
+				if !bsyn.Named(c) && bsyn.Kind(c) == "default" {
+					exported = append(exported, "default")
 				}
 			}
-		case "function_declaration", "generator_function_declaration", "class_declaration":
-			names = append(names, bsyn.Text(bsyn.Child(n, "name")))
+			return true // its declaration is walked next
+		case len(ds) > 0:
+			names = append(names, ds...)
+			if bsyn.Kind(bsyn.Parent(n)) == "export_statement" { // the `export` may be a kept token before it
+				exported = append(exported, ds...)
+			}
 		default:
 			dead = false
 		}
 		return false
 	})
-	if !dead || len(names) == 0 {
-		return false
+	if !dead || len(names) == 0 || slices.ContainsFunc(exported, func(x string) bool { return read == nil || read[x] }) {
+		return nil // an export another module may read
 	}
-	read := false
+	read2 := false
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
 		if k := syn.Kind(n); (k == "identifier" || k == "shorthand_property_identifier") && slices.Contains(names, syn.Text(n)) {
-			read = true
+			read2 = true
 		}
-		return !read
+		return !read2
 	})
-	return !read
+	if read2 {
+		return nil
+	}
+	return names
 }
 
 // baseSyntax is the parse of the base revision (nil when it does not

@@ -47,6 +47,10 @@ func TestReverts(t *testing.T) {
 			base: fn("  const c = a.child;\n  return g(c, b);"),
 			head: fn("  const kid = a.child;\n  return g(kid, b);"),
 			want: []string{}},
+		{name: "a callee swapped for another the module still imports: the old one restored (issue 41: every replaced token)",
+			base: "import { foo, bar } from \"./fns\";\nexport function f(a: any, b: any) {\n  return g(foo(a), b);\n}\n",
+			head: "import { foo, bar } from \"./fns\";\nexport function f(a: any, b: any) {\n  return g(bar(a), b);\n}\n",
+			want: []string{"3: bar => foo"}},
 		{name: "a callee replaced in an argument",
 			base: fn("  return g(foo(a), b);"),
 			head: fn("  return g(bar(a), b);"),
@@ -55,10 +59,10 @@ func TestReverts(t *testing.T) {
 			base: fn("  return /^(a|b)$/.test(a);"),
 			head: fn("  return /^(a|b|c)$/.test(a);"),
 			want: []string{"3: /^(a|b|c)$/ => /^(a|b)$/"}},
-		{name: "a string's value changed: its StringLiteral mutant, no revert",
+		{name: "a string's value changed: its revert beside its StringLiteral mutant (issue 41)",
 			base: fn("  return g(a, \"x-id\");"),
 			head: fn("  return g(a, \"x-request-id\");"),
-			want: []string{}},
+			want: []string{"3: \"x-request-id\" => \"x-id\""}},
 		{name: "a logging call deleted: arid, no revert",
 			base: fn("  console.log(a);\n  await logger.info(b);\n  return a;"),
 			head: fn("  return a;"),
@@ -79,10 +83,18 @@ func TestReverts(t *testing.T) {
 			base: fn("  return a;"),
 			head: fn("  a.n = b;\n  a.m = b + 1;\n  return a;"),
 			want: []string{"3: a.n = b; => "}},
-		{name: "a literal changed: its own mutant, no revert",
+		{name: "a literal changed: its revert beside its own mutants (issue 41: the old value is the one a test must tell apart)",
 			base: fn("  return a * 1;"),
 			head: fn("  return a * 2;"),
+			want: []string{"3: 2 => 1"}},
+		{name: "a number written otherwise, the same value: no revert",
+			base: fn("  return a * 1.2;"),
+			head: fn("  return a * 1.20;"),
 			want: []string{}},
+		{name: "an operator changed: its revert (the boundary mutant's program: the gate keeps one)",
+			base: fn("  return a > b;"),
+			head: fn("  return a >= b;"),
+			want: []string{"3: >= => >"}},
 		{name: "a condition changed by a deletion: forced true and false, no revert",
 			base: fn("  if (!a) {\n    return 1;\n  }\n  return 2;"),
 			head: fn("  if (a) {\n    return 1;\n  }\n  return 2;"),
@@ -98,11 +110,11 @@ func TestReverts(t *testing.T) {
 		{name: "an unused declaration deleted: dead code, no revert", module: true,
 			base: "import { x } from \"./x\";\nexport type T = string;\nconst OLD = (() => 1)() as unknown as number;\nexport const n = x + 1;\n",
 			head: "import { x } from \"./x\";\nexport const n = x + 2;\n",
-			want: []string{}},
+			want: []string{"2: 2 => 1"}}, // the literal's revert alone
 		{name: "an import removed alone: no revert", module: true,
 			base: "import { x } from \"./x\";\nexport const n = 1 + 1;\n",
 			head: "export const n = 1 + 2;\n",
-			want: []string{}},
+			want: []string{"1: 2 => 1"}}, // the literal's revert alone
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.head)
@@ -111,7 +123,7 @@ func TestReverts(t *testing.T) {
 			file := analyzer.Parse("src/f.ts", src)
 			var j *job
 			if tc.module {
-				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base); j == nil {
+				if j, _ = moduleJob("src/f.ts", src, changed, file.Functions, Options{}, base, nil); j == nil {
 					t.Fatal("no module target")
 				}
 			} else {

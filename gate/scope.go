@@ -415,7 +415,7 @@ func inImport(syn *analyzer.Syntax, start, end uint) bool {
 // mutant undoes it (base, the file's base revision); nil otherwise. wrote says whether the change wrote top-level code at all.
 // What the analyzer takes for a function (fns) is not top-level code: it
 // is a target of its own.
-func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options, base *change.Base) (j *job, wrote bool) {
+func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.Function, opts Options, base *change.Base, read map[string]bool) (j *job, wrote bool) {
 	if len(changed) == 0 {
 		return nil, false
 	}
@@ -429,7 +429,7 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 		return nil, false
 	}
 	fn, entry := moduleBody(syn, file)
-	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart}
+	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart, read: read}
 	if ms := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
 		if rs, _ := reverts(file, src, syn, j, changed, nil, base, opts.Arid); len(rs) == 0 {
 			return nil, true // declarations, imports: nothing an operator changes, nothing to revert
@@ -457,49 +457,67 @@ func holds(changed []change.Span, fn *analyzer.Function, file string, src []byte
 	return change.Counts(change.Site{Replaced: change.Span{Start: int(fn.StartByte), End: int(fn.EndByte)}}, changed)
 }
 
+// changedCode is what codeChanged reads of the change's token diff.
+type changedCode struct {
+	lines   change.Change   // the lines that hold changed tokens (what TouchedFunctions reads)
+	modules map[string]*job // each file's <module> job
+	// code: the change touched code at all; topLevel: it wrote top-level
+	// code (an operator may find nothing there).
+	code, topLevel bool
+	dead           []string // "file: name" of each declaration it deleted that nothing reads (deadDeletions)
+	// read are, per file, the exports of its base the change deleted that
+	// another file reads (readElsewhere): every job of the file's.
+	read map[string]map[string]bool
+}
+
 // codeChanged reads the token diff toks of the change's production files
-// prod: the lines that hold changed tokens (what TouchedFunctions reads),
-// each file's <module> job, whether the change touched code at all, and
-// whether it wrote top-level code (an operator may find nothing there).
-func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, prod []string, opts Options) (lines change.Change, modules map[string]*job, code, topLevel bool) {
-	lines, modules = change.Change{}, map[string]*job{}
+// prod (changedCode).
+func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, prod []string, opts Options) changedCode {
+	cc := changedCode{lines: change.Change{}, modules: map[string]*job{}, read: map[string]map[string]bool{}}
 	for _, file := range prod {
 		src, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(file)))
 		if err != nil {
 			continue
 		}
-		lines[file] = toks.Lines(file, src)
-		code = code || len(toks[file]) > 0
+		cc.lines[file] = toks.Lines(file, src)
+		cc.code = cc.code || len(toks[file]) > 0
 		var fns []*analyzer.Function
 		if f, _ := p.Module(file); f != nil {
 			fns = f.Functions
 		}
-		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file])
+		read := readElsewhere(p, opts.Origin, file, deletedExports(file, src, bases[file]))
+		cc.read[file] = read
+		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file], read)
 		if j != nil {
-			modules[file] = j
+			cc.modules[file] = j
+		} else if wrote {
+			for _, name := range deadDeletions(file, src, toks[file], bases[file], read) {
+				cc.dead = append(cc.dead, file+": "+name)
+			}
 		}
-		topLevel = topLevel || wrote
+		cc.topLevel = cc.topLevel || wrote
 	}
-	return lines, modules, code, topLevel
+	return cc
 }
 
 // withModules are the jobs of the touched functions (those whose own code
-// holds a changed token, with toks) and of the <module> targets, in file
-// order, a file's module first.
-func withModules(root string, touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string) []*job {
-	read := map[string][]byte{}
+// holds a changed token, with toks; read, their file's deleted exports
+// another file reads) and of the <module> targets, in file order, a
+// file's module first.
+func withModules(root string, touched []testsuite.Touched, modules map[string]*job, toks change.Tokens, prod []string, read map[string]map[string]bool) []*job {
+	sources := map[string][]byte{}
 	srcs := func(file string) []byte {
-		if read[file] == nil {
-			read[file], _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		if sources[file] == nil {
+			sources[file], _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
 		}
-		return read[file]
+		return sources[file]
 	}
 	var all []*job
 	for _, t := range touched {
 		if toks != nil && !holds(toks[t.File], t.Function, t.File, srcs(t.File)) {
 			continue // only a line it shares with the change's code
 		}
-		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File]})
+		all = append(all, &job{target: &Target{ID: t.ID(), File: t.File, Line: t.Function.Line}, fn: t.Function, changed: toks[t.File], read: read[t.File]})
 	}
 	for _, file := range prod {
 		if m := modules[file]; m != nil {

@@ -135,7 +135,7 @@ func TestTokenScopeMutants(t *testing.T) {
 			changed := change.Diff("src/f.ts", []byte(tc.base), src)
 			var j *job
 			if tc.module {
-				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{}, nil)
+				j, _ = moduleJob("src/f.ts", src, changed, analyzer.Parse("src/f.ts", src).Functions, Options{}, nil, nil)
 				if j == nil {
 					t.Fatal("no module target")
 				}

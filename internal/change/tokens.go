@@ -50,6 +50,20 @@ type Bases map[string]*Base
 type Base struct {
 	Src   []byte
 	Hunks []Hunk
+	// Refactors say what the change did that changes no behaviour and
+	// whose tokens are therefore not changed: "function f moved", "total
+	// renamed sum" (refactor.go).
+	Refactors []string
+	// Renames are the locals renamed (Refactors'): what a revert restoring
+	// the base's code in their scope writes under the head's name.
+	Renames []Rename
+}
+
+// Rename is a local binding the change renamed consistently: its name in
+// the base and in the head, and its scope in the head.
+type Rename struct {
+	Base, Head string
+	Scope      Span
 }
 
 // Hunk is one place where the change replaced code: the bytes between two
@@ -113,10 +127,12 @@ func CodeChange(root string, o *Origin, ch Change) (Tokens, Bases, error) {
 	return t, bases, nil
 }
 
-// token is one code token: its byte range and text.
+// token is one code token: its byte range, its text (as the diff
+// compares it) and its node in its version's parse.
 type token struct {
 	start, end int
 	text       string
+	node       analyzer.Node
 }
 
 // codeTokens are src's tokens as the analyzer's tree-sitter parse has
@@ -124,16 +140,17 @@ type token struct {
 // (annotations, type arguments and parameters, interfaces and type
 // aliases, `as T`, `satisfies T`, `x!`, `import type`, `declare`).
 func codeTokens(path string, src []byte) []token {
-	out, _ := parseTokens(path, src)
+	out, _, _ := parseTokens(path, src)
 	return out
 }
 
-// parseTokens is codeTokens and the spans of src's named nodes of more
-// than one token (what an insertion should cover whole: see slide).
-func parseTokens(path string, src []byte) ([]token, []Span) {
+// parseTokens is codeTokens, the spans of src's named nodes of more than
+// one token (what an insertion should cover whole: see slide) and the
+// parse.
+func parseTokens(path string, src []byte) ([]token, []Span, *analyzer.Syntax) {
 	_, syn := analyzer.ParseSyntax(path, src)
 	if syn == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var out []token
 	var nodes []Span
@@ -156,10 +173,10 @@ func parseTokens(path string, src []byte) ([]token, []Span) {
 		if k == "string" && len(text) >= 2 {
 			text = text[1 : len(text)-1] // 'a' is "a"
 		}
-		out = append(out, token{s, e, text})
+		out = append(out, token{s, e, text, n})
 		return false
 	})
-	return out, nodes
+	return out, nodes, syn
 }
 
 // TypeSyntax reports whether n is type syntax, erased when TypeScript
@@ -217,33 +234,61 @@ func trailing(syn *analyzer.Syntax, n analyzer.Node) bool {
 // were deleted with none written in their place. A nil base is a new
 // file: every token is new.
 func Diff(path string, base, head []byte) []Span {
-	out, _ := diff2(path, base, head)
+	out, _, _, _ := diff2(path, base, head)
 	return out
 }
 
 // DiffBase is Diff and the file's base revision with its hunks (nil for a
 // new file).
 func DiffBase(path string, base, head []byte) ([]Span, *Base) {
-	out, hunks := diff2(path, base, head)
+	out, hunks, refactors, renames := diff2(path, base, head)
 	if base == nil {
 		return out, nil
 	}
-	return out, &Base{Src: base, Hunks: hunks}
+	return out, &Base{Src: base, Hunks: hunks, Refactors: refactors, Renames: renames}
 }
 
-// diff2 is Diff and the hunks (nil for a new file).
-func diff2(path string, base, head []byte) ([]Span, []Hunk) {
-	h, nodes := parseTokens(path, head)
+// diff2 is Diff, the hunks (nil for a new file) and what the change
+// refactored (refactor.go): the functions it moved within the file and
+// the locals it renamed, whose tokens are not changed.
+func diff2(path string, base, head []byte) ([]Span, []Hunk, []string, []Rename) {
+	h, nodes, hsyn := parseTokens(path, head)
 	if base == nil {
 		if len(h) == 0 {
-			return []Span{}, nil
+			return []Span{}, nil, nil, nil
 		}
-		return []Span{{h[0].start, h[len(h)-1].end}}, nil
+		return []Span{{h[0].start, h[len(h)-1].end}}, nil, nil, nil
 	}
-	b := codeTokens(path, base)
-	changed, deletedBefore, deleted := diffTokens(b, h)
-	slide(h, changed, nodes)
-	hunks := hunksOf(b, h, changed, deleted, len(base), len(head))
+	b, _, bsyn := parseTokens(path, base)
+	var hm, bm []bool
+	var refactors []string
+	var rn []Rename
+	if hsyn != nil && bsyn != nil {
+		hm, bm, refactors = moved(hsyn, bsyn, h, b)
+	}
+	hf, hIdx := without(h, hm)
+	bf, _ := without(b, bm)
+	changedF, deletedBeforeF, deleted := diffTokens(bf, hf)
+	if hsyn != nil && bsyn != nil {
+		if r, what, found := renames(hsyn, bsyn, hf, bf, changedF, deleted); r != nil {
+			hf, refactors, rn = r, append(refactors, what...), found
+			changedF, deletedBeforeF, deleted = diffTokens(bf, hf)
+		}
+	}
+	slide(hf, changedF, nodes)
+	hunks := cutMoved(hunksOf(bf, hf, changedF, deleted, len(base), len(head)), h, hm, b, bm)
+	// Back to every token of head: a moved one is kept.
+	changed, deletedBefore := make([]bool, len(h)), make([]bool, len(h)+1)
+	for i, x := range hIdx {
+		changed[x], deletedBefore[x] = changedF[i], deletedBeforeF[i]
+	}
+	deletedBefore[len(h)] = deletedBeforeF[len(hf)]
+	return changedSpans(h, changed, deletedBefore), hunks, refactors, rn
+}
+
+// changedSpans are the spans of the runs of h's changed tokens and the
+// points where base tokens were deleted with none written.
+func changedSpans(h []token, changed, deletedBefore []bool) []Span {
 	out := []Span{}
 	for i := 0; i < len(h); i++ {
 		if deletedBefore[i] && !changed[i] && (i == 0 || !changed[i-1]) {
@@ -270,7 +315,7 @@ func diff2(path string, base, head []byte) ([]Span, []Hunk) {
 		}
 		out = append(out, Span{p, p})
 	}
-	return out, hunks
+	return out
 }
 
 // hunksOf pairs the kept tokens of base (b, deleted) and head (h,

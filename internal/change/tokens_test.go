@@ -194,7 +194,7 @@ func TestHunks(t *testing.T) {
 		{"no change", "const a = 1;\n", "const a = 1; // one\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, hunks := diff2("x.ts", []byte(tc.base), []byte(tc.head))
+			_, hunks, _, _ := diff2("x.ts", []byte(tc.base), []byte(tc.head))
 			var got []string
 			restored := tc.head
 			for k := len(hunks) - 1; k >= 0; k-- {
@@ -219,4 +219,57 @@ func codeText(src string) string {
 		out = append(out, tk.text)
 	}
 	return strings.Join(out, " ")
+}
+
+// TestDiffRefactors (issue 41): what changes no behaviour is no changed
+// token: a local renamed consistently (its declaration and every use), a
+// function declaration moved within its file; what only looks like one
+// is (a rename that captures a name, an object's shorthand key, a
+// top-level name).
+func TestDiffRefactors(t *testing.T) {
+	fn := func(body string) string { return "export function f(a: number, b: number) {\n" + body + "\n}\n" }
+	for _, tc := range []struct {
+		name, base, head string
+		want             []string
+		refactors        []string
+	}{
+		{"a local renamed", fn("  const c = a * 2;\n  return c > 9 ? c : b;"), fn("  const kid = a * 2;\n  return kid > 9 ? kid : b;"), []string{}, []string{"local c renamed kid"}},
+		{"a parameter renamed", "export function f(n: number) {\n  return n + 1;\n}\n", "export function f(value: number) {\n  return value + 1;\n}\n", []string{}, []string{"local n renamed value"}},
+		{"an arrow's parameter and a loop's variable renamed",
+			"export function f(xs: number[]) {\n  for (const x of xs) {\n    g(x);\n  }\n  return xs.map((v) => v * 2);\n}\n",
+			"export function f(xs: number[]) {\n  for (const item of xs) {\n    g(item);\n  }\n  return xs.map((n) => n * 2);\n}\n", []string{}, []string{"local x renamed item", "local v renamed n"}},
+		{"a destructured local renamed", fn("  const [x, y] = [a, b];\n  return x - y;"), fn("  const [lo, y] = [a, b];\n  return lo - y;"), []string{}, []string{"local x renamed lo"}},
+		{"a local renamed and a literal changed: the literal", fn("  const c = a * 2;\n  return c + 1;"), fn("  const kid = a * 2;\n  return kid + 3;"), []string{"3"}, []string{"local c renamed kid"}},
+		{"renamed to a name the function reads (captured): the use that changed meaning", fn("  const c = a * 2;\n  return c + b;"), fn("  const b2 = a * 2;\n  return b2 + b2;"), []string{"b2"}, []string{"local c renamed b2"}},
+		{"renamed to a name an outer variable has: the use that now reads the local", fn("  const c = a * 2;\n  return c + b + d;"), fn("  const d = a * 2;\n  return d + b + d;"), []string{"d"}, []string{"local c renamed d"}},
+		{"renamed where the scope reads the old name (captured): no rename", fn("  const c = a * 2;\n  return g(c, e);"), fn("  const e = a * 2;\n  return g(e, c);"), []string{"e", "^e, c", ", c"}, nil},
+		{"a shorthand key renamed with its variable: the key changed", fn("  const n = a + 1;\n  return { n };"), fn("  const m = a + 1;\n  return { m };"), []string{"m", "m"}, nil},
+		{"a top-level name renamed: not a local", "const K = 1;\nexport function f() {\n  return K;\n}\n", "const L = 1;\nexport function f() {\n  return L;\n}\n", []string{"L", "L"}, nil},
+		{"a name swapped for another in scope: not a rename", fn("  return g(a, b);"), fn("  return g(b, b);"), []string{"b"}, nil},
+		{"a function moved", "export function a(x: number) {\n  return x + 1;\n}\n\nexport function b(x: number) {\n  return x * 2;\n}\n",
+			"export function b(x: number) {\n  return x * 2;\n}\n\nexport function a(x: number) {\n  return x + 1;\n}\n", []string{}, []string{"function b moved", "function a moved"}},
+		{"a method moved within its class", "export class C {\n  a(x: number) {\n    return x + 1;\n  }\n  b(x: number) {\n    return x * 2;\n  }\n}\n",
+			"export class C {\n  b(x: number) {\n    return x * 2;\n  }\n  a(x: number) {\n    return x + 1;\n  }\n}\n", []string{}, []string{"method C.b moved", "method C.a moved"}},
+		{"a method moved to another class: written anew there", "export class C {\n  a(x: number) {\n    return x + 1;\n  }\n}\nexport class D {\n  b(x: number) {\n    return x * 2;\n  }\n}\n",
+			"export class C {\n}\nexport class D {\n  b(x: number) {\n    return x * 2;\n  }\n  a(x: number) {\n    return x + 1;\n  }\n}\n", []string{"^\n}\ne", "^\nexp", "a(x: number) {\n    return x + 1;\n  }"}, nil},
+		{"methods of one name (the last wins): their order is behaviour, no move", "export class C {\n  a() {\n    return 1;\n  }\n  a() {\n    return 2;\n  }\n}\n",
+			"export class C {\n  a() {\n    return 2;\n  }\n  a() {\n    return 1;\n  }\n}\n", []string{"2", "1"}, nil},
+		{"a declaration deleted before a function kept in place: a deletion, no move", "export const RATE = 1.2;\nexport function used(a: number) {\n  return a + 1;\n}\n",
+			"export function used(a: number) {\n  return a + 1;\n}\n", []string{"^ fun"}, nil},
+		{"a function moved, another changed: the change", "function a(x: number) {\n  return x + 1;\n}\nexport const K = 1;\nfunction b(x: number) {\n  return x * 2;\n}\n",
+			"function b(x: number) {\n  return x * 2;\n}\nexport const K = 2;\nfunction a(x: number) {\n  return x + 1;\n}\n", []string{"2"}, []string{"function b moved", "function a moved"}},
+		{"a function moved above one that changed: the change", "function a(x: number) {\n  return x + 1;\n}\nfunction b(x: number) {\n  return x * 2;\n}\n",
+			"function b(x: number) {\n  return x * 2;\n}\nfunction a(x: number) {\n  return x + 2;\n}\n", []string{"2"}, []string{"function b moved"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := changedText("x.ts", tc.base, tc.head)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+				t.Errorf("changed %q, want %q", got, tc.want)
+			}
+			_, b := DiffBase("x.ts", []byte(tc.base), []byte(tc.head))
+			if !reflect.DeepEqual(b.Refactors, tc.refactors) {
+				t.Errorf("refactors %q, want %q", b.Refactors, tc.refactors)
+			}
+		})
+	}
 }
