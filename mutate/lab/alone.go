@@ -56,6 +56,12 @@ const (
 	// with vitest's time-outs raised to that limit, the run confirms it
 	// (timeout) or not (slow.go).
 	AloneSlowTest = "vitest's time-out confirmation"
+	// AloneConcurrentKill: in the batch a test killed it that did not itself
+	// run its code, as far as the batch can tell: the code ran in a
+	// concurrent test, which every test beside it counts as having run
+	// (a flaky concurrent neighbour's failure is no kill); alone, the kill
+	// is repeated and checked against the original (loadkill.go).
+	AloneConcurrentKill = "its kill in the batch is by a test beside a concurrent one that ran its code: confirmed alone"
 	// AloneOtherTest: in the batch only tests that never executed the
 	// variant's code failed: no kill there, repeated alone.
 	AloneOtherTest = "another test failed: repeated alone"

@@ -106,6 +106,10 @@ const (
 	// outside a test (while the file loaded, or in a beforeAll hook).
 	ranNote    = "oracle-ran-"
 	ranAllNote = "oracle-ranall-"
+	// concNote: the variant's code ran in a concurrent test, which shares
+	// the flag with the tests beside it (so every test counts as having run
+	// it, and a kill by one that did not is possible: concurrentKill).
+	concNote = "oracle-conc-"
 	// selNote: variant i ran only the tests of its selection, whose
 	// baseline is block j ("oracle-sel-i-j"; select.go).
 	selNote = "oracle-sel-"
@@ -503,7 +507,10 @@ func harnessVariant(b *strings.Builder) {
   afterEach((ctx) => {
     // A concurrent test shares the flag with the tests running beside it:
     // what it saw counts for every test.
-    if (hits.ran && ctx?.task?.concurrent) ranOutside();
+    if (hits.ran && ctx?.task?.concurrent) {
+      ranOutside();
+      if (v !== 0) note("` + runner.ReachedEnv + `", "` + concNote + `" + i);
+    }
     if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
     if (i === 0) covered(ctx?.task?.concurrent ? covOut : testCov(ctx?.task));
     hits.ran = false;
@@ -833,6 +840,10 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			t.finished, t.hit = t.hit, "" // it finished under the raised limit: no loop
 		}
 		o, detail, by := variantOutcome(bl.heard.variant, b.limit)
+		if o == Killed && bl.heard.concurrent && !bl.heard.ran[by] {
+			t.why = AloneConcurrentKill // alone, the kill is repeated and checked on the original (loadkill.go)
+			continue
+		}
 		if by != "" && bl.heard.selected && !keptBefore(first.heard.tests, bl.heard.tests, by) {
 			t.whole, t.why = true, AloneSelectionKill // confirmed on the whole file (again.go)
 			continue
@@ -893,6 +904,10 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded, overlapped bool) {
 			preloaded = true
 		case m == overlapNote:
 			overlapped = true
+		case strings.HasPrefix(m, concNote):
+			if bl := at(strings.TrimPrefix(m, concNote)); bl != nil {
+				bl.heard.concurrent = true
+			}
 		case strings.HasPrefix(m, ranAllNote):
 			if bl := at(strings.TrimPrefix(m, ranAllNote)); bl != nil {
 				bl.heard.ranAll = true

@@ -298,6 +298,8 @@ type variant struct {
 	slow   bool
 	ran    map[string]bool
 	ranAll bool
+	// concurrent: its code ran in a concurrent test (ranAll with it).
+	concurrent bool
 }
 
 // variantOutcome judges one variant of a trusted batch (batchTrusted), in
