@@ -509,7 +509,7 @@ func harnessVariant(b *strings.Builder) {
     // what it saw counts for every test.
     if (hits.ran && ctx?.task?.concurrent) {
       ranOutside();
-      if (v !== 0) note("` + runner.ReachedEnv + `", "` + concNote + `" + i);
+      if (v !== 0) note("`+runner.ReachedEnv+`", "`+concNote+`" + i);
     }
     if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
     if (i === 0) covered(ctx?.task?.concurrent ? covOut : testCov(ctx?.task));
