@@ -323,7 +323,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
-	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures, KeepWarm: runner.WarmOffer(opts.Runner), Stop: ctx.Done()})
+	suite, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, Fixtures: opts.Fixtures, KeepWarm: runner.WarmOffer(opts.Runner), Stop: ctx.Done(), TypeTests: true})
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,11 @@ type Options struct {
 	// Stop, when closed, ends the wait for that kept process's answer (the
 	// verb was interrupted: a process of its own group hears no Ctrl-C).
 	Stop <-chan struct{}
+	// TypeTests keeps the type tests vitest lists (*.test-d.ts under its
+	// typecheck) as test files (SPEC "A type test is a test like any
+	// other": the gate's red suite); without it they are Problems (they
+	// execute no code: audit measures nothing with them).
+	TypeTests bool
 }
 
 // Suite is the test suite of one repository.
@@ -104,6 +109,7 @@ type Suite struct {
 	// candidates are Candidates' answers, by module, computed once.
 	candidates map[string][]string
 	unparsed   map[string]bool // Unparsed
+	typeTests  bool            // Options.TypeTests
 }
 
 // Problem is a test file oracle cannot count as running anything.
@@ -224,7 +230,7 @@ func namedBy(err error, root, config, script string) error {
 
 // New builds the suite from the test files and setupFiles opts names.
 func New(p *callgraph.Program, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}, unparsed: map[string]bool{}}
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}, unparsed: map[string]bool{}, typeTests: opts.TypeTests}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	if opts.Vitest != nil {
@@ -297,7 +303,7 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 // nothing here.
 func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	p := s.Program
-	if strings.Contains(t, ".test-d.") || strings.Contains(t, ".spec-d.") {
+	if !s.typeTests && (strings.Contains(t, ".test-d.") || strings.Contains(t, ".spec-d.")) {
 		return nil, &Problem{File: t, Line: 1, Reason: "a type test: it type-checks, and runs nothing"}
 	}
 	f, why := p.Module(t)

@@ -277,3 +277,24 @@ func TestGateNoReportIsAnError(t *testing.T) {
 		t.Logf("%s %q", r.Verdict, r.Reason)
 	}
 }
+
+// TestGateRedTypeTest (issue 41): with vitest's typecheck enabled, a type
+// test (*.test-d.ts) is a test like any other: a change that breaks it
+// (vitest run is red) is FAIL attribution tests, naming it, where the
+// runtime test beside it passes every mutant (it was PASS 100%).
+func TestGateRedTypeTest(t *testing.T) {
+	typeTest := "import { expectTypeOf, test } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
+		"test(\"total gives a number\", () => {\n  expectTypeOf(total).returns.toEqualTypeOf<number>();\n});\n"
+	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": totalTestTS, "test/price.test-d.ts": typeTest,
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"module":"esnext","moduleResolution":"bundler","target":"es2022","noEmit":true},"include":["src","test"]}`,
+		"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { typecheck: { enabled: true } } });\n"})
+	broken := strings.Replace(TotalTS, "): number {\n  return price * qty;", ") {\n  return qty > 0 ? price * qty : String(price);", 1)
+	if broken == TotalTS {
+		t.Fatalf("the sample's total changed: %q", TotalTS)
+	}
+	g.Commit("change", map[string]string{"src/price.ts": broken})
+	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
+	if code != 1 || r.Verdict != "FAIL" || r.Attribution != "tests" || !strings.Contains(r.Reason, "test/price.test-d.ts") {
+		t.Fatalf("exit %d %s (%s) %q, want FAIL (tests) naming test/price.test-d.ts\nnotes %q\n%s", code, r.Verdict, r.Attribution, r.Reason, r.Notes, errs)
+	}
+}
