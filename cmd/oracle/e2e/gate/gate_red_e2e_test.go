@@ -286,7 +286,7 @@ func TestGateRedTypeTest(t *testing.T) {
 	typeTest := "import { expectTypeOf, test } from \"vitest\";\nimport { total } from \"../src/price\";\n" +
 		"test(\"total gives a number\", () => {\n  expectTypeOf(total).returns.toEqualTypeOf<number>();\n});\n"
 	g := NewGateRepo(t, map[string]string{"src/price.ts": TotalTS, "test/price.test.ts": totalTestTS, "test/price.test-d.ts": typeTest,
-		"tsconfig.json": `{"compilerOptions":{"strict":true,"module":"esnext","moduleResolution":"bundler","target":"es2022","noEmit":true},"include":["src","test"]}`,
+		"tsconfig.json":    `{"compilerOptions":{"strict":true,"module":"esnext","moduleResolution":"bundler","target":"es2022","noEmit":true},"include":["src","test"]}`,
 		"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { typecheck: { enabled: true } } });\n"})
 	broken := strings.Replace(TotalTS, "): number {\n  return price * qty;", ") {\n  return qty > 0 ? price * qty : String(price);", 1)
 	if broken == TotalTS {
