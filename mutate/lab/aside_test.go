@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -53,6 +54,31 @@ func TestAsideReal(t *testing.T) {
 			if r.KilledBy == "add broken long ago" {
 				t.Errorf("isolate %v: %s killed by the test set aside", iso, r.Mutant.Name)
 			}
+		}
+	}
+}
+
+// TestIncludeByPathReal (issue 42): under a config whose include lists the
+// test files by path, the batch harness (a file of its own beside the test
+// file) matched nothing, every batch "did not load" and every mutant ran
+// alone. The batches decide, with the outcomes Isolate gives.
+func TestIncludeByPathReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
+	ms := [][3]string{{"minus", "a + b", "a - b"}, {"times", "a + b", "a * b"}, {"same", "a + b", "b + a"}}
+	cfg := "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { include: [\"src/add.test.ts\"] } });\n"
+	run := func(l Lab) *Result {
+		repo := pipelineCopy(t, "pipeline", map[string]string{"src/add.ts": asideSrc, "src/add.test.ts": strings.Replace(asideTestFile, "  it(\"broken long ago\", () => { expect(add(1, 1)).toBe(3); });\n", "", 1), "vitest.path.config.ts": cfg})
+		l.Coverage, l.Config = true, "vitest.path.config.ts"
+		res, _ := labRun(t, repo, "", l, []string{"src/add.test.ts"}, textMutants(t, "src/add.ts", asideSrc, ms))
+		return res
+	}
+	iso, res := run(Lab{Isolate: true}), run(Lab{})
+	if got, want := outcomesOnly(res), outcomesOnly(iso); got != want || want != "test:minus=killed test:times=killed test:same=survived" {
+		t.Errorf("batched  %s\nisolated %s", got, want)
+	}
+	for _, r := range res.Mutants {
+		if !r.Batched {
+			t.Errorf("%s ran alone: %s", r.Mutant.Name, r.AloneWhy)
 		}
 	}
 }

@@ -52,6 +52,11 @@ import (
 // file for a batched run.
 const HarnessPrefix = "__oracle_batch__."
 
+// MovedPrefix starts the name the test file's own content takes beside it
+// when the harness takes its place (Lab.inPlace): a config whose include
+// lists test files by path matches no file of another name.
+const MovedPrefix = "__oracle_tests__."
+
 // variantTitle is the describe title of block i of a batch (switch value v).
 func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", i, v) }
 
@@ -689,8 +694,9 @@ func byFile(tasks []*task, keep func(*task) bool) ([]string, map[string][]*task)
 // batchRun is one batch as run: its harness, its blocks (the original's
 // first and last), each variant's time limit and the run's spec.
 type batchRun struct {
-	again   bool // batchPlan.again
+	plan    batchPlan
 	test    string
+	moved   string // where the test file's content is, when the harness took its place
 	harness string
 	snap    string // the harness's snapshot file ("" when none was written)
 	blocks  []*block
@@ -710,7 +716,23 @@ type batchRun struct {
 // not trust (it timed out, did not load, a baseline of it failed: maybe for
 // another batch's leftovers), runs again alone, as every batch did before;
 // so the outcomes are those of batches run one by one.
+//
+// A batch whose run reported no test at all, its harness beside the test
+// file, runs again with the harness in the test file's place (inPlace): a
+// config whose include lists the test files by path runs no other file.
 func (l *Lab) batchWave(ctx context.Context, wave []batchPlan, timeout time.Duration, baseline map[string]time.Duration) error {
+	retry, err := l.runWave(ctx, wave, timeout, baseline)
+	if err != nil || len(retry) == 0 {
+		return err
+	}
+	_, err = l.runWave(ctx, retry, timeout, baseline)
+	return err
+}
+
+// runWave is batchWave's one wave: it returns the plans of the batches that
+// reported no test with the harness beside the test file (now marked to run
+// in its place).
+func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Duration, baseline map[string]time.Duration) ([]batchPlan, error) {
 	var runs []batchRun
 	defer func() {
 		for _, b := range runs {
@@ -718,12 +740,15 @@ func (l *Lab) batchWave(ctx context.Context, wave []batchPlan, timeout time.Dura
 			if b.snap != "" {
 				l.Files.Restore(b.snap)
 			}
+			if b.moved != "" {
+				l.Files.Restore(b.moved)
+			}
 		}
 	}()
 	for _, plan := range wave {
 		b, ok, err := l.writeHarness(plan, timeout, baseline[plan.test])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if ok {
 			runs = append(runs, b)
@@ -745,20 +770,27 @@ func (l *Lab) batchWave(ctx context.Context, wave []batchPlan, timeout time.Dura
 		}
 		var err error
 		if joint, err = jr.RunJoint(ctx, spec, hs); err != nil {
-			return l.fail(ctx, err)
+			return nil, l.fail(ctx, err)
 		}
 	}
+	var retry []batchPlan
 	for _, b := range runs {
 		if r, ok := joint[b.harness]; ok && l.batchRead(r, b) {
 			continue
 		}
 		r, err := l.Runner.Run(ctx, b.spec)
 		if err != nil {
-			return l.fail(ctx, err)
+			return nil, l.fail(ctx, err)
 		}
-		l.batchRead(r, b)
+		if !l.batchRead(r, b) && len(r.Tests) == 0 && !r.TimedOut && b.moved == "" && !l.inPlace[b.test] {
+			if l.inPlace == nil {
+				l.inPlace = map[string]bool{}
+			}
+			l.inPlace[b.test] = true
+			retry = append(retry, b.plan)
+		}
 	}
-	return nil
+	return retry, nil
 }
 
 // writeHarness writes the harness of plan's batch next to its test file
@@ -773,7 +805,18 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 		return batchRun{}, false, nil
 	}
 	blocks := selectBlocks(plan)
-	h := path.Join(path.Dir(test), HarnessPrefix+path.Base(test))
+	h, imported, moved := path.Join(path.Dir(test), HarnessPrefix+path.Base(test)), path.Base(test), ""
+	if l.inPlace[test] {
+		// The harness in the test file's place, the file's content beside it.
+		src, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(test)))
+		if err != nil {
+			return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
+		}
+		h, imported, moved = test, MovedPrefix+path.Base(test), path.Join(path.Dir(test), MovedPrefix+path.Base(test))
+		if err := l.Files.WriteFile(moved, src); err != nil {
+			return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	limit := l.Timeout
 	if limit == 0 {
 		limit = DerivedTimeout(base)
@@ -782,12 +825,18 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	if plan.again {
 		hr = confirmHits
 	}
-	if err := l.Files.WriteFile(h, harness(path.Base(test), blocks, limit, hr, l.Aside[test])); err != nil {
+	if err := l.Files.WriteFile(h, harness(imported, blocks, limit, hr, l.Aside[test])); err != nil {
+		if moved != "" {
+			l.Files.Restore(moved)
+		}
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
 	snap, err := l.harnessSnapshots(test, h, blocks)
 	if err != nil {
 		l.Files.Restore(h)
+		if moved != "" {
+			l.Files.Restore(moved)
+		}
 		return batchRun{}, false, fmt.Errorf("sandbox: %w", err)
 	}
 	// The batch may take as long as every variant's run after start-up, and
@@ -795,7 +844,7 @@ func (l *Lab) writeHarness(plan batchPlan, timeout, base time.Duration) (batchRu
 	// within its limit, or its worker is stuck.
 	spec := l.spec(l.Root, h, timeout+time.Duration(len(blocks))*base, "")
 	spec.Stall, spec.Once = 3*limit+5*time.Second, true
-	return batchRun{again: plan.again, test: test, harness: h, snap: snap, blocks: blocks, limit: limit, spec: spec}, true, nil
+	return batchRun{plan: plan, test: test, harness: h, moved: moved, snap: snap, blocks: blocks, limit: limit, spec: spec}, true, nil
 }
 
 // batchRead records what the batch run r of b establishes, as batchWave
@@ -811,7 +860,7 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 		}
 		for _, bl := range b.blocks {
 			switch {
-			case bl.task != nil && b.again && bl.task.hit != "":
+			case bl.task != nil && b.plan.again && bl.task.hit != "":
 				bl.task.why = AloneHitLimit // no count confirmed it: alone, under the clock
 			case bl.task != nil:
 				bl.task.why = w
@@ -829,14 +878,14 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			continue
 		}
 		switch {
-		case bl.heard.hit && b.again:
+		case bl.heard.hit && b.plan.again:
 			t.run = &Run{Test: b.test, Mutant: &t.job.Mutant, Batched: true, Outcome: Timeout, HitLimit: true, Detail: hitAgainDetail(t.hit, bl.heard), Duration: b.took(r, bl)}
 			continue
 		case bl.heard.hit:
 			// A suspicion: it runs again with the limit raised (again.go),
 			// or, where that batch decides nothing, alone without the counter.
 			t.hit, t.suspect = bl.heard.limit, true
-		case b.again && t.hit != "":
+		case b.plan.again && t.hit != "":
 			t.finished, t.hit = t.hit, "" // it finished under the raised limit: no loop
 		}
 		o, detail, by := variantOutcome(bl.heard.variant, b.limit)

@@ -98,6 +98,9 @@ type Lab struct {
 	// runner.Test.Name): they fail the same way at the base revision
 	// (aside.go).
 	Aside map[string][]string
+	// inPlace are the test files whose batch harness takes the file's own
+	// place (batchWave): beside it, vitest ran no test.
+	inPlace map[string]bool
 	// origTests are the tests of each test file's baseline, as the last
 	// ExecuteJobs ran them (their times: slow.go's confirmLimit).
 	origTests map[string][]runner.Test
