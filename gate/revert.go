@@ -91,8 +91,17 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
+	// The sites of the mutants that stand for a revert, found once (each
+	// unit asks of them all: a 1500-line change has as many units and ten
+	// thousand mutants).
+	var sites []change.Site
+	for _, m := range counted {
+		if standsForRevert(m) {
+			sites = append(sites, site(syn, m))
+		}
+	}
 	for _, u := range units {
-		if !u.swap && slices.ContainsFunc(counted, func(m edit.Mutant) bool { return standsForRevert(m) && change.Counts(site(syn, m), u.spans) }) {
+		if !u.swap && slices.ContainsFunc(sites, func(s change.Site) bool { return change.Counts(s, u.spans) }) {
 			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
 		}
 		text := underHeadNames(bsyn, base, u)
@@ -119,7 +128,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		chs = append(chs, deps...)
 		m, err := edit.NewMutant(RevertOperator, "", file, src, chs)
 		if err == nil {
-			err = accept.Check(m.Source)
+			err = accept.CheckWhole(m.Source)
 		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))

@@ -22,19 +22,40 @@ type Acceptance struct {
 	path   string
 	before int // tree-sitter errors of the original
 	edits  *analyzer.Edits
+	w      *windows // window.go
+}
+
+// windows are what the checks in a window keep: the original, its syntax
+// tree (parsed when first needed) and its windows by span.
+type windows struct {
+	orig []byte
+	syn  *analyzer.Syntax
+	seen map[[2]uint]*window
 }
 
 // Accepting is the rule for sources mutated from orig, the source of path.
 func Accepting(path string, orig []byte) Acceptance {
-	return Acceptance{path: path, before: len(analyzer.Parse(path, orig).Errors), edits: analyzer.NewEdits(path, orig)}
+	return Acceptance{path: path, before: len(analyzer.Parse(path, orig).Errors), edits: analyzer.NewEdits(path, orig),
+		w: &windows{orig: orig, seen: map[[2]uint]*window{}}}
 }
 
 // Close frees what the rule holds.
 func (a Acceptance) Close() { a.edits.Close() }
 
-// Check returns nil when out is accepted, else which parser refused it and
-// where ("line 3: ..." or "esbuild: line 3: ...").
+// Check returns nil when out, a mutant of the original by an operator, is
+// accepted, else which parser refused it and where ("line 3: ..." or
+// "esbuild: line 3: ..."): in its window when it can (window.go), else as
+// CheckWhole.
 func (a Acceptance) Check(out []byte) error {
+	if a.windowAccepts(out) {
+		return nil
+	}
+	return a.CheckWhole(out)
+}
+
+// CheckWhole is Check on the whole file: for any source made from the
+// original (a schema, a revert to the base's code).
+func (a Acceptance) CheckWhole(out []byte) error {
 	if !a.edits.Clean(out) {
 		if f := analyzer.Parse(a.path, out); len(f.Errors) > a.before {
 			e := f.Errors[0]

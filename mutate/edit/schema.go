@@ -146,7 +146,7 @@ func buildSchema(path string, orig []byte, ms []Mutant, ids []int, hits bool) (*
 	}
 	accept := Accepting(path, orig)
 	defer accept.Close()
-	if err := accept.Check(out); err != nil {
+	if err := accept.CheckWhole(out); err != nil {
 		return nil, fmt.Errorf("schema of %s does not parse (%w)", path, err)
 	}
 	sc.Source = out

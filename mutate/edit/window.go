@@ -1,0 +1,125 @@
+package edit
+
+import (
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/syntaxcheck"
+)
+
+// Acceptance in a window (issue 42: a 1500-line function's 12,000 mutants
+// were each parsed whole, twice: tree-sitter and esbuild, quadratic in the
+// change, minutes before the first run). In a file of at least WindowFloor
+// bytes, a mutant whose change lies within one statement (or class member)
+// is first checked on that statement alone, in a wrapper that gives it the
+// most permissive context (a module, an async generator function, a loop:
+// `await`, `yield`, `return`, `break` and `continue` are all valid there);
+// only when the original statement passes both parsers so wrapped. A
+// window can only accept: a mutant it does not accept is checked on the
+// whole file, which decides. The wrapper is looser than the real context
+// only for tokens a mutation operator never writes (an operator replaces
+// operators, literals and conditions, or removes code: it writes no
+// `await`, `yield`, `return`, `break` or `continue` that was not there), so
+// a mutant accepted in its window is accepted whole; a revert, which puts
+// back any code of the base, is checked whole (CheckWhole).
+
+// WindowFloor is the size of a file from which mutants are checked in a
+// window: below it the whole file is cheap to parse.
+const WindowFloor = 8 << 10
+
+// windowWrap are the texts around a statement of a function body, of a
+// class body, and of a module.
+var windowWrap = map[string][2]string{
+	"statement_block": {"export {};\nasync function* __oracle_window__() { for (;;) { switch (0) { default:\n", "\n} } }\n"},
+	"class_body":      {"export {};\nclass __oracle_window__ extends Object {\n", "\n}\n"},
+	"program":         {"export {};\n", "\n"},
+}
+
+// window is one statement's span in the original and whether it passes
+// both parsers wrapped (checked once).
+type window struct {
+	start, end uint
+	wrap       [2]string
+	ok         bool
+}
+
+// windowAccepts says whether out, a mutant of the original, is accepted in
+// its window (false: not known; the whole file decides).
+func (a Acceptance) windowAccepts(out []byte) bool {
+	orig := a.w.orig
+	if len(orig) < WindowFloor {
+		return false
+	}
+	pre, suf := commonEnds(orig, out)
+	w := a.windowOf(uint(pre), uint(len(orig)-suf))
+	if w == nil || !w.ok {
+		return false
+	}
+	delta := len(out) - len(orig)
+	return wrappedClean(a.path, w.wrap, out[w.start:int(w.end)+delta])
+}
+
+// windowOf is the window of the change [start, end) of the original: the
+// smallest statement of a function body or module, or member of a class
+// body, that holds it; nil when none does.
+func (a Acceptance) windowOf(start, end uint) *window {
+	if a.w.syn == nil {
+		_, a.w.syn = analyzer.ParseSyntax(a.path, a.w.orig)
+		if a.w.syn == nil {
+			return nil
+		}
+	}
+	syn := a.w.syn
+	n := syn.Root()
+	for c := syn.FirstChild(n); c >= 0; {
+		if syn.Start(c) <= start && end <= syn.End(c) {
+			n, c = c, syn.FirstChild(c)
+			continue
+		}
+		c = syn.Next(c)
+	}
+	for ; n >= 0; n = syn.Parent(n) {
+		p := syn.Parent(n)
+		if p < 0 {
+			return nil // the whole module
+		}
+		wrap, ok := windowWrap[syn.Kind(p)]
+		if !ok || !syn.Named(n) {
+			continue
+		}
+		key := [2]uint{syn.Start(n), syn.End(n)}
+		if w, seen := a.w.seen[key]; seen {
+			return w
+		}
+		w := &window{start: key[0], end: key[1], wrap: wrap}
+		w.ok = wrappedClean(a.path, wrap, a.w.orig[w.start:w.end])
+		a.w.seen[key] = w
+		return w
+	}
+	return nil
+}
+
+// wrappedClean says whether text, wrapped, parses with neither a
+// tree-sitter ERROR or MISSING node nor an esbuild error.
+func wrappedClean(path string, wrap [2]string, text []byte) bool {
+	src := make([]byte, 0, len(wrap[0])+len(text)+len(wrap[1]))
+	src = append(append(append(src, wrap[0]...), text...), wrap[1]...)
+	e := analyzer.NewEdits(path, src)
+	clean := e.Clean(src)
+	e.Close()
+	return clean && syntaxcheck.Check(path, src) == nil
+}
+
+// commonEnds are the lengths of the longest common prefix and suffix of a
+// and b (not overlapping).
+func commonEnds(a, b []byte) (pre, suf int) {
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
+}
+
+// WindowAccepts says whether a accepts out in its window (for tests: Check
+// uses it).
+func WindowAccepts(a Acceptance, out []byte) bool { return a.windowAccepts(out) }
