@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -84,7 +85,34 @@ func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) [
 			add(d.Specifier, n)
 		}
 	}
+	for _, g := range f.Globs {
+		if skip != nil && skip(g.StartByte) {
+			continue
+		}
+		name := g.Import
+		if name == "" {
+			name = "*"
+		}
+		for _, m := range p.Resolver().ViteGlob(f.Path, g.Patterns) {
+			if _, ok := analyzer.ScriptLangFor(m); ok {
+				add("./"+relativeTo(path.Dir(f.Path), m), name)
+			}
+		}
+	}
 	return out
+}
+
+// relativeTo is repo-relative file m written from directory dir, without
+// its leading "./" ("../lib/x.ts").
+func relativeTo(dir, m string) string {
+	up := ""
+	for dir != "." && m != dir && !strings.HasPrefix(m, dir+"/") {
+		dir, up = path.Dir(dir), up+"../"
+	}
+	if dir == "." {
+		return up + m
+	}
+	return up + strings.TrimPrefix(m, dir+"/")
 }
 
 // RuntimeModules is RuntimeImports without the names.
