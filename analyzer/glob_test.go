@@ -40,3 +40,43 @@ func TestGlobs(t *testing.T) {
 		})
 	}
 }
+
+// TestImportUses: an import whose local the code never reads is Unused;
+// a namespace read only as `ns.name` lists the names (Members); types,
+// the import statements themselves and property names are no reads; JSX
+// and decorators turn the marking off.
+func TestImportUses(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, src string
+		want            string
+	}{
+		{"unused and used", "a.ts", "import { a, b } from './m';\nimport c from './c';\nexport const x = a();\n", "[a: b:unused c:unused]"},
+		{"a type read only", "a.ts", "import { A, f } from './m';\nlet v: A;\nconst o = { f: 1 };\no.f;\n", "[A:unused f:unused]"},
+		{"shorthand, export, typeof", "a.ts", "import { a, b, c } from './m';\nexport const o = { a };\nexport { b };\nconst z = 1 as unknown as typeof c;\n", "[a: b: c:]"},
+		{"namespace members", "a.ts", "import * as ns from './m';\nns.f(1);\nconst v = ns.g;\nns?.h();\n", "[ns:[f g h]]"},
+		{"namespace passed whole", "a.ts", "import * as ns from './m';\nns.f(1);\nuse(ns);\n", "[ns:]"},
+		{"namespace computed", "a.ts", "import * as ns from './m';\nns['f']();\n", "[ns:]"},
+		{"namespace unused", "a.ts", "import * as ns from './m';\n", "[ns:unused]"},
+		{"shadowed: still a read", "a.ts", "import { a } from './m';\nfunction g(a: number) { return a; }\n", "[a:]"},
+		{"jsx", "a.tsx", "import { h, b } from './m';\nexport const v = <div />;\n", "[h: b:]"},
+		{"decorators", "a.ts", "import { Svc } from './m';\n@dec class A { constructor(s: Svc) {} }\n", "[Svc:]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse(tc.path, []byte(tc.src))
+			var got []string
+			for _, im := range f.Imports {
+				s := im.Local + ":"
+				switch {
+				case im.Unused:
+					s += "unused"
+				case im.Members != nil:
+					s += fmt.Sprint(im.Members)
+				}
+				got = append(got, s)
+			}
+			if fmt.Sprint(got) != tc.want {
+				t.Errorf("got %v, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -374,6 +374,15 @@ type Import struct {
 	Specifier string
 	TypeOnly  bool // `import type ...` or `import { type a }`: erased at run time
 	Line      int
+	// Unused: the local name is read nowhere in the file's code (only in
+	// types, or not at all), so the import takes nothing by name. Never
+	// set in a file with JSX (a JSX factory is read implicitly) or
+	// decorators (their metadata may read a type's class).
+	Unused bool
+	// Members, for a namespace import every read of which is `ns.name`,
+	// are the names read, sorted; nil when it is read otherwise (passed
+	// whole, `ns[k]`) or not at all, and under Unused's exceptions.
+	Members []string
 }
 
 // ExportKind is the form of an export.

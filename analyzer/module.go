@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // This file extracts the module level: imports, exports, top-level
 // declarations and the functions they define. Decisions where TypeScript
@@ -91,7 +94,74 @@ func (t *tree) extract() {
 	x.inferMembers()
 	x.dynamicImports()
 	x.mocks()
+	x.importUses()
 	f.Errors = t.errors()
+}
+
+// importUses marks the imports whose local name the file's code never
+// reads (Import.Unused), and the names read of a namespace import read
+// only as `ns.name` (Import.Members). A read is any identifier of that
+// name outside the import statements, shadowing bindings included (more
+// reads, never fewer); types are not code. A file with JSX or decorators
+// reads names its text does not show: nothing is marked there.
+func (x *extraction) importUses() {
+	locals := map[string]bool{}
+	for _, im := range x.file.Imports {
+		if im.Local != "" && im.Kind != ImportEquals {
+			locals[im.Local] = true
+		}
+	}
+	if len(locals) == 0 {
+		return
+	}
+	reads := map[string]int{}
+	whole := map[string]bool{}
+	members := map[string]map[string]bool{}
+	for i := range x.nodes {
+		n := int32(i)
+		k := x.nodes[n].kind
+		if strings.HasPrefix(k, "jsx_") || k == "decorator" {
+			return
+		}
+		if k != "identifier" && k != "shorthand_property_identifier" && k != "shorthand_property_identifier_pattern" {
+			continue
+		}
+		name := x.text(n)
+		if !locals[name] {
+			continue
+		}
+		up := x.nodes[n].parent
+		if up >= 0 {
+			switch x.nodes[up].kind {
+			case "import_specifier", "import_clause", "namespace_import":
+				continue
+			}
+		}
+		reads[name]++
+		if up >= 0 && x.nodes[up].kind == "member_expression" && x.child(up, "object") == n {
+			if prop := x.child(up, "property"); prop >= 0 && x.nodes[prop].kind == "property_identifier" {
+				if members[name] == nil {
+					members[name] = map[string]bool{}
+				}
+				members[name][x.text(prop)] = true
+				continue
+			}
+		}
+		whole[name] = true
+	}
+	for i := range x.file.Imports {
+		im := &x.file.Imports[i]
+		if im.Local == "" || im.Kind == ImportEquals {
+			continue
+		}
+		im.Unused = reads[im.Local] == 0
+		if im.Kind == ImportNamespace && !im.Unused && !whole[im.Local] {
+			for m := range members[im.Local] {
+				im.Members = append(im.Members, m)
+			}
+			sort.Strings(im.Members)
+		}
+	}
 }
 
 // statement handles one top-level statement.

@@ -29,14 +29,29 @@ func (p *Program) RuntimeImports(f *analyzer.File) []Import {
 	if v, ok := p.imports.Load(f.Path); ok {
 		return v.([]Import)
 	}
-	out := p.runtimeImports(f, nil)
+	out := p.runtimeImports(f, nil, false)
 	p.imports.Store(f.Path, out)
 	return out
 }
 
+// TakenImports is RuntimeImports with the names f's code reads only: an
+// import whose local is never read loads its module and takes no name,
+// and a namespace read only as `ns.name` takes those names, not the whole
+// module (analyzer's Import.Unused and Import.Members). The function walk
+// (ReachFunctions) takes what it names.
+func (p *Program) TakenImports(f *analyzer.File) []Import {
+	if v, ok := p.taken.Load(f.Path); ok {
+		return v.([]Import)
+	}
+	out := p.runtimeImports(f, nil, true)
+	p.taken.Store(f.Path, out)
+	return out
+}
+
 // runtimeImports lists what f imports at run time; skip, when set, leaves
-// out the dynamic imports it refuses.
-func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) []Import {
+// out the dynamic imports it refuses; read takes the names f reads only
+// (TakenImports).
+func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool, read bool) []Import {
 	byModule := map[string]int{}
 	var out []Import
 	add := func(spec, name string) {
@@ -56,6 +71,16 @@ func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) [
 	}
 	for _, im := range f.Imports {
 		if im.TypeOnly {
+			continue
+		}
+		if read && im.Unused {
+			add(im.Specifier, "") // loaded: its module-level code runs
+			continue
+		}
+		if read && im.Kind == analyzer.ImportNamespace && im.Members != nil {
+			for _, m := range im.Members {
+				add(im.Specifier, m)
+			}
 			continue
 		}
 		switch im.Kind {
