@@ -22,8 +22,10 @@ type Import struct {
 }
 
 // RuntimeImports lists the repository modules f loads at run time: its
-// static imports (type-only ones erase), re-exports, and dynamic imports
-// anywhere in it, in source order. Packages outside the repository are not
+// static imports (type-only ones erase), re-exports, dynamic imports
+// anywhere in it, and the modules its import.meta.glob calls match (eager
+// or lazy: modules.ViteGlob; the whole module, or the `import` option's
+// export), in source order. Packages outside the repository are not
 // listed.
 func (p *Program) RuntimeImports(f *analyzer.File) []Import {
 	if v, ok := p.imports.Load(f.Path); ok {
