@@ -35,7 +35,12 @@ type File struct {
 	// string literal, import.meta.glob(...). Read from the syntax tree, never
 	// from text inside strings or comments.
 	OpaqueLoads []OpaqueLoad
-	Errors      []ParseError
+	// Globs lists every import.meta.glob (and the old import.meta.globEager)
+	// whose patterns and options are written down, in source order: vite
+	// expands them against the file system (callgraph reads them as
+	// imports). One it cannot read is an OpaqueLoad instead.
+	Globs  []Glob
+	Errors []ParseError
 	// Classes lists every class (top-level, nested, class expressions bound
 	// to a name) and top-level interface of the file, in source order.
 	Classes []*Class
@@ -127,6 +132,22 @@ type Member struct {
 type OpaqueLoad struct {
 	Kind string
 	Line int
+}
+
+// Glob is one `import.meta.glob(patterns, options)` whose patterns are
+// string literals (one, or an array of them) and whose options, when
+// given, are an object literal without `base`.
+type Glob struct {
+	// Patterns as written, in order: a leading "!" excludes.
+	Patterns []string
+	// Eager: `{ eager: true }`, or import.meta.globEager: the modules load
+	// with the file; otherwise each loads when its loader is called.
+	Eager bool
+	// Import is the `import` option: the one export taken from each module
+	// ("default", a name; "" or "*" the whole module).
+	Import    string
+	Line      int
+	StartByte uint
 }
 
 // DynamicImport is one `import("m")` expression.
@@ -353,6 +374,15 @@ type Import struct {
 	Specifier string
 	TypeOnly  bool // `import type ...` or `import { type a }`: erased at run time
 	Line      int
+	// Unused: the local name is read nowhere in the file's code (only in
+	// types, or not at all), so the import takes nothing by name. Never
+	// set in a file with JSX (a JSX factory is read implicitly) or
+	// decorators (their metadata may read a type's class).
+	Unused bool
+	// Members, for a namespace import every read of which is `ns.name`,
+	// are the names read, sorted; nil when it is read otherwise (passed
+	// whole, `ns[k]`) or not at all, and under Unused's exceptions.
+	Members []string
 }
 
 // ExportKind is the form of an export.

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // This file extracts the module level: imports, exports, top-level
 // declarations and the functions they define. Decisions where TypeScript
@@ -91,7 +94,74 @@ func (t *tree) extract() {
 	x.inferMembers()
 	x.dynamicImports()
 	x.mocks()
+	x.importUses()
 	f.Errors = t.errors()
+}
+
+// importUses marks the imports whose local name the file's code never
+// reads (Import.Unused), and the names read of a namespace import read
+// only as `ns.name` (Import.Members). A read is any identifier of that
+// name outside the import statements, shadowing bindings included (more
+// reads, never fewer); types are not code. A file with JSX or decorators
+// reads names its text does not show: nothing is marked there.
+func (x *extraction) importUses() {
+	locals := map[string]bool{}
+	for _, im := range x.file.Imports {
+		if im.Local != "" && im.Kind != ImportEquals {
+			locals[im.Local] = true
+		}
+	}
+	if len(locals) == 0 {
+		return
+	}
+	reads := map[string]int{}
+	whole := map[string]bool{}
+	members := map[string]map[string]bool{}
+	for i := range x.nodes {
+		n := int32(i)
+		k := x.nodes[n].kind
+		if strings.HasPrefix(k, "jsx_") || k == "decorator" {
+			return
+		}
+		if k != "identifier" && k != "shorthand_property_identifier" && k != "shorthand_property_identifier_pattern" {
+			continue
+		}
+		name := x.text(n)
+		if !locals[name] {
+			continue
+		}
+		up := x.nodes[n].parent
+		if up >= 0 {
+			switch x.nodes[up].kind {
+			case "import_specifier", "import_clause", "namespace_import":
+				continue
+			}
+		}
+		reads[name]++
+		if up >= 0 && x.nodes[up].kind == "member_expression" && x.child(up, "object") == n {
+			if prop := x.child(up, "property"); prop >= 0 && x.nodes[prop].kind == "property_identifier" {
+				if members[name] == nil {
+					members[name] = map[string]bool{}
+				}
+				members[name][x.text(prop)] = true
+				continue
+			}
+		}
+		whole[name] = true
+	}
+	for i := range x.file.Imports {
+		im := &x.file.Imports[i]
+		if im.Local == "" || im.Kind == ImportEquals {
+			continue
+		}
+		im.Unused = reads[im.Local] == 0
+		if im.Kind == ImportNamespace && !im.Unused && !whole[im.Local] {
+			for m := range members[im.Local] {
+				im.Members = append(im.Members, m)
+			}
+			sort.Strings(im.Members)
+		}
+	}
 }
 
 // statement handles one top-level statement.
@@ -668,6 +738,10 @@ func (x *extraction) dynamicImports() {
 			x.file.DynamicImports = append(x.file.DynamicImports, DynamicImport{Specifier: spec, Line: x.line(x.nodes[n].start), StartByte: uint(x.nodes[n].start)})
 			continue
 		}
+		if g, ok := x.glob(n); ok {
+			x.file.Globs = append(x.file.Globs, g)
+			continue
+		}
 		if kind := x.opaqueLoad(n); kind != "" {
 			x.file.OpaqueLoads = append(x.file.OpaqueLoads, OpaqueLoad{Kind: kind, Line: x.line(x.nodes[n].start)})
 			continue
@@ -716,6 +790,91 @@ func (x *extraction) opaqueLoad(n int32) string {
 		}
 	}
 	return ""
+}
+
+// glob reads call n when it is import.meta.glob (or import.meta.globEager)
+// with its patterns written down: a string literal or an array of them,
+// and options, if any, an object literal whose `eager` and `import` are
+// literals and that has no `base` (which moves the patterns elsewhere).
+func (x *extraction) glob(n int32) (Glob, bool) {
+	f := x.child(n, "function")
+	args := x.child(n, "arguments")
+	if f < 0 || args < 0 || x.nodes[f].kind != "member_expression" {
+		return Glob{}, false
+	}
+	g := Glob{Line: x.line(x.nodes[n].start), StartByte: uint(x.nodes[n].start)}
+	switch joinSpace(x.text(f)) {
+	case "import.meta.glob":
+	case "import.meta.globEager":
+		g.Eager = true
+	default:
+		return Glob{}, false
+	}
+	as := x.namedChildren(args)
+	if len(as) == 0 || len(as) > 2 {
+		return Glob{}, false
+	}
+	pats := []int32{x.unwrap(as[0])}
+	if pats[0] >= 0 && x.nodes[pats[0]].kind == "array" {
+		pats = x.namedChildren(pats[0])
+	}
+	for _, p := range pats {
+		v, ok := x.stringValue(x.unwrap(p))
+		if !ok {
+			return Glob{}, false
+		}
+		g.Patterns = append(g.Patterns, v)
+	}
+	if len(g.Patterns) == 0 {
+		return Glob{}, false
+	}
+	if len(as) == 2 && !x.globOptions(x.unwrap(as[1]), &g) {
+		return Glob{}, false
+	}
+	return g, true
+}
+
+// globOptions reads an import.meta.glob's options object into g; false
+// when it cannot (not an object literal, a spread, `base`, an `eager` or
+// `import` that is not a literal).
+func (x *extraction) globOptions(obj int32, g *Glob) bool {
+	if obj < 0 || x.nodes[obj].kind != "object" {
+		return false
+	}
+	for _, c := range x.namedChildren(obj) {
+		if x.nodes[c].kind != "pair" {
+			return false
+		}
+		k := x.child(c, "key")
+		key := x.text(k)
+		if s, ok := x.stringValue(k); ok {
+			key = s
+		}
+		v := x.unwrap(x.child(c, "value"))
+		if k < 0 || v < 0 {
+			return false
+		}
+		switch key {
+		case "base":
+			return false
+		case "eager":
+			switch x.text(v) {
+			case "true":
+				g.Eager = true
+			case "false":
+				g.Eager = false
+			default:
+				return false
+			}
+		case "import":
+			s, ok := x.stringValue(v)
+			if !ok {
+				return false
+			}
+			g.Import = s
+		}
+	}
+	return true
 }
 
 // requireCall reports whether n is require("m") with a written specifier

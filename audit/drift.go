@@ -29,10 +29,14 @@ import (
 //     members are known) does not have;
 //   - unknown-export: the factory sets an export the real module does not
 //     have;
+//   - missing-export: a whole-module factory leaves out an export that code
+//     the test loads calls (driftmissing.go);
 //   - async: a promise where the real function is synchronous, or a plain
-//     value (any literal) where it is async (declared async, `Promise<...>`,
-//     or every return a promise: `new Promise`, `.then(...)`, a call of an
-//     async function of the repository).
+//     value (any literal, null; a const of the file passed by name; the
+//     argument of an implementation `(x) => x` where the real parameter is
+//     declared a non-promise) where it is async (declared async,
+//     `Promise<...>`, or every return a promise: `new Promise`,
+//     `.then(...)`, a call of an async function of the repository).
 //
 // Where the real value or its async-ness cannot be read (it returns a call's
 // result, a spread, a type of a package), nothing is said: no finding
@@ -62,6 +66,7 @@ type mocked struct{ spec, module, export string }
 type drift struct {
 	p     *callgraph.Program
 	test  string
+	file  *analyzer.File // the test file
 	syn   *analyzer.Syntax
 	bound map[string]mocked // expressions (`f`, `mocks.f`) that are a mocked export
 	ns    map[string]mocked // namespace imports of modules of the repository
@@ -75,7 +80,7 @@ var mockSetters = map[string]bool{
 }
 
 func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) []Finding {
-	d := &drift{p: p, test: test, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+	d := &drift{p: p, test: test, file: f, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
 	for _, im := range f.Imports {
 		if im.TypeOnly || im.Local == "" {
 			continue
@@ -174,6 +179,7 @@ func (d *drift) factory(m analyzer.Mock) {
 		return
 	}
 	obj := returnedObject(syn, args[1])
+	d.missingExports(d.file, m, r.Path, obj)
 	for _, c := range syn.NamedChildren(obj) {
 		var key string
 		var val analyzer.Node = analyzer.NoNode
@@ -338,6 +344,10 @@ type mockVal struct {
 	obj   analyzer.Node // the object literal it returns (resolves to, for a promise), or NoNode
 	async asyncness
 	empty bool // nothing, null or undefined: no claim on the value
+	// returnsArg: an implementation every return of which is its own
+	// parameter, the returnsArg-th (1-based; 0 when not): what the real
+	// function's parameter is declared decides (check).
+	returnsArg int
 }
 
 // setValue reads the value of a mock setter call (mockReturnValue(v), ...).
@@ -347,7 +357,7 @@ func setValue(syn *analyzer.Syntax, call analyzer.Node) (mockVal, bool) {
 	method := syn.Text(syn.Child(fnc, "property"))
 	var arg analyzer.Node = analyzer.NoNode
 	if len(args) > 0 {
-		arg = syn.Unwrap(args[0])
+		arg = constValue(syn, syn.Unwrap(args[0]))
 	}
 	switch method {
 	case "mockReturnValue", "mockReturnValueOnce":
@@ -371,6 +381,7 @@ func setValue(syn *analyzer.Syntax, call analyzer.Node) (mockVal, bool) {
 
 // plainValue reads v, a value a mock returns as it is.
 func plainValue(syn *analyzer.Syntax, v analyzer.Node) mockVal {
+	v = constValue(syn, v)
 	out := mockVal{obj: analyzer.NoNode, async: valueAsync(syn, v), empty: isEmpty(syn, v)}
 	switch {
 	case syn.Kind(v) == "object":
@@ -390,12 +401,12 @@ func isEmpty(syn *analyzer.Syntax, v analyzer.Node) bool {
 
 // valueAsync classifies an expression: a promise (new Promise, Promise.x(),
 // a .then/.catch/.finally chain), a plain value (a string, number, boolean,
-// template, object or array literal; a comparison, arithmetic, `!x`,
-// `typeof x`), or unknown.
+// template, object or array literal, null; a comparison, arithmetic, `!x`,
+// `typeof x`), or unknown. undefined is unknown: a vi.fn()'s own value.
 func valueAsync(syn *analyzer.Syntax, v analyzer.Node) asyncness {
 	v = syn.Unwrap(v)
 	switch syn.Kind(v) {
-	case "string", "template_string", "number", "true", "false", "object", "array", "regex":
+	case "string", "template_string", "number", "true", "false", "object", "array", "regex", "null":
 		return isSync
 	case "binary_expression":
 		switch syn.Text(syn.Child(v, "operator")) {
@@ -468,7 +479,14 @@ func implValue(syn *analyzer.Syntax, fn analyzer.Node) (mockVal, bool) {
 	} else {
 		returns = returnsOf(syn, body)
 	}
+	for i, e := range returns {
+		returns[i] = constValue(syn, syn.Unwrap(e))
+	}
 	v.async = allOf(returns, func(e analyzer.Node) asyncness { return valueAsync(syn, e) })
+	if v.obj < 0 && len(returns) == 1 && syn.Kind(returns[0]) == "object" {
+		v.obj = returns[0] // () => FIXTURE
+	}
+	v.returnsArg = returnedParam(syn, fn, returns)
 	for _, e := range returns {
 		if isEmpty(syn, syn.Unwrap(e)) {
 			v.empty = true
@@ -532,6 +550,13 @@ func (d *drift) check(target mocked, v mockVal, line int) {
 	what := fmt.Sprintf("the mock of %s (%s)", target.export, target.spec)
 	at := []Location{{File: defFile, Line: fn.Line}}
 	real, void := realAsync(d.p, dsyn, df, fn, 2)
+	if v.async == unknownAsync && v.returnsArg > 0 && v.returnsArg <= len(fn.Params) {
+		// (x) => x: the value the code passes, as the real parameter is
+		// declared (a string is never a promise).
+		if param := fn.Params[v.returnsArg-1]; !param.Rest && param.Type != "" {
+			v.async = declaredAsync(d.p, defFile, param.Type, maxAliasDepth)
+		}
+	}
 	switch {
 	case v.async == isAsync && real == isSync && !(void && v.empty):
 		d.find("async", line, at, "%s returns a promise, but %s#%s is synchronous (%s:%d)", what, defFile, fn.Qual, defFile, fn.Line)

@@ -81,6 +81,7 @@ type Program struct {
 	parsers   chan *analyzer.Parser
 	exports   sync.Map // "file#name" -> symbol (see exportOf)
 	imports   sync.Map // file -> []Import (RuntimeImports)
+	taken     sync.Map // file -> []Import (TakenImports)
 	targets   sync.Map // "file#qual" ("file#" for module-level code) -> []target (callTargets)
 	funcIndex sync.Map // file -> map[qual]*analyzer.Function (functionOf)
 

@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -21,21 +22,38 @@ type Import struct {
 }
 
 // RuntimeImports lists the repository modules f loads at run time: its
-// static imports (type-only ones erase), re-exports, and dynamic imports
-// anywhere in it, in source order. Packages outside the repository are not
+// static imports (type-only ones erase), re-exports, dynamic imports
+// anywhere in it, and the modules its import.meta.glob calls match (eager
+// or lazy: modules.ViteGlob; the whole module, or the `import` option's
+// export), in source order. Packages outside the repository are not
 // listed.
 func (p *Program) RuntimeImports(f *analyzer.File) []Import {
 	if v, ok := p.imports.Load(f.Path); ok {
 		return v.([]Import)
 	}
-	out := p.runtimeImports(f, nil)
+	out := p.runtimeImports(f, nil, false)
 	p.imports.Store(f.Path, out)
 	return out
 }
 
+// TakenImports is RuntimeImports with the names f's code reads only: an
+// import whose local is never read loads its module and takes no name,
+// and a namespace read only as `ns.name` takes those names, not the whole
+// module (analyzer's Import.Unused and Import.Members). The function walk
+// (ReachFunctions) takes what it names.
+func (p *Program) TakenImports(f *analyzer.File) []Import {
+	if v, ok := p.taken.Load(f.Path); ok {
+		return v.([]Import)
+	}
+	out := p.runtimeImports(f, nil, true)
+	p.taken.Store(f.Path, out)
+	return out
+}
+
 // runtimeImports lists what f imports at run time; skip, when set, leaves
-// out the dynamic imports it refuses.
-func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) []Import {
+// out the dynamic imports it refuses; read takes the names f reads only
+// (TakenImports).
+func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool, read bool) []Import {
 	byModule := map[string]int{}
 	var out []Import
 	add := func(spec, name string) {
@@ -55,6 +73,16 @@ func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) [
 	}
 	for _, im := range f.Imports {
 		if im.TypeOnly {
+			continue
+		}
+		if read && im.Unused {
+			add(im.Specifier, "") // loaded: its module-level code runs
+			continue
+		}
+		if read && im.Kind == analyzer.ImportNamespace && im.Members != nil {
+			for _, m := range im.Members {
+				add(im.Specifier, m)
+			}
 			continue
 		}
 		switch im.Kind {
@@ -84,7 +112,34 @@ func (p *Program) runtimeImports(f *analyzer.File, skip func(start uint) bool) [
 			add(d.Specifier, n)
 		}
 	}
+	for _, g := range f.Globs {
+		if skip != nil && skip(g.StartByte) {
+			continue
+		}
+		name := g.Import
+		if name == "" {
+			name = "*"
+		}
+		for _, m := range p.Resolver().ViteGlob(f.Path, g.Patterns) {
+			if _, ok := analyzer.ScriptLangFor(m); ok {
+				add("./"+relativeTo(path.Dir(f.Path), m), name)
+			}
+		}
+	}
 	return out
+}
+
+// relativeTo is repo-relative file m written from directory dir, without
+// its leading "./" ("../lib/x.ts").
+func relativeTo(dir, m string) string {
+	up := ""
+	for dir != "." && m != dir && !strings.HasPrefix(m, dir+"/") {
+		dir, up = path.Dir(dir), up+"../"
+	}
+	if dir == "." {
+		return up + m
+	}
+	return up + strings.TrimPrefix(m, dir+"/")
 }
 
 // RuntimeModules is RuntimeImports without the names.

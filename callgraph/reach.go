@@ -173,7 +173,7 @@ func (p *Program) rmod(id int32) *rmod {
 			return
 		}
 		m.top = p.rtargets(p.callTargets(m.file, m.path+"#", m.file.TopCalls))
-		m.imps = p.rimports(p.RuntimeImports(m.file))
+		m.imps = p.rimports(p.TakenImports(m.file))
 		for _, fn := range m.file.Functions {
 			if fn.Parent == nil && (fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression) {
 				m.held = append(m.held, p.reach.fnID(m.path+"#"+fn.Qual))
@@ -509,14 +509,14 @@ func (p *Program) ReachFunctions(from *analyzer.File, stub Stub) (fns map[string
 	w.loaded.add(p.reach.modID(from.Path))
 	key, calls, imports := from.Path+"#", from.TopCalls, []Import(nil)
 	if len(factories) > 0 {
-		key, calls, imports = from.Path+"# outside vi.mock factories", nil, p.runtimeImports(from, inFactory)
+		key, calls, imports = from.Path+"# outside vi.mock factories", nil, p.runtimeImports(from, inFactory, true)
 		for _, c := range from.TopCalls {
 			if !inFactory(c.StartByte) {
 				calls = append(calls, c)
 			}
 		}
 	} else {
-		imports = p.RuntimeImports(from)
+		imports = p.TakenImports(from)
 	}
 	w.edges(p.rtargets(p.callTargets(from, key, calls)))
 	w.imports(p.rimports(imports))

@@ -403,14 +403,14 @@ func (p *Program) referenceReachFunctions(from *analyzer.File, stub Stub) (fns m
 		loaded[f.Path] = true
 		key, calls, imports := f.Path+"#", f.TopCalls, []Import(nil)
 		if f == from && len(factories) > 0 {
-			key, calls, imports = f.Path+"# outside vi.mock factories", nil, p.runtimeImports(f, inFactory)
+			key, calls, imports = f.Path+"# outside vi.mock factories", nil, p.runtimeImports(f, inFactory, true)
 			for _, c := range f.TopCalls {
 				if !inFactory(c.StartByte) {
 					calls = append(calls, c)
 				}
 			}
 		} else {
-			imports = p.RuntimeImports(f)
+			imports = p.TakenImports(f)
 		}
 		edges(f, key, calls)
 		for _, fn := range f.Functions {

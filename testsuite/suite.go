@@ -134,7 +134,8 @@ type TestFile struct {
 	// met them, each with the modules it was imported from.
 	Stopped map[string][]string
 	// Opaque: the file loads modules in ways the walk cannot follow
-	// (require, a computed import()): it is a candidate for every module.
+	// (require, a computed import() or import.meta.glob pattern): it is a
+	// candidate for every module.
 	Opaque bool
 	// Syntax is the file's syntax tree (Options.Syntax; nil without it),
 	// parsed from the source File was extracted from: File's nodes (a
@@ -361,8 +362,10 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 		}
 	}
 	if len(f.OpaqueLoads) > 0 {
-		// require(), import() of a computed specifier, import.meta.glob:
-		// what it loads is not written down; it may load any module.
+		// require(), import() of a computed specifier, an import.meta.glob
+		// whose patterns or options are not written down (written ones are
+		// followed: callgraph's RuntimeImports): what it loads is not
+		// written down; it may load any module.
 		tf.Opaque = true
 	}
 	slices.Sort(loads)

@@ -111,8 +111,10 @@ func jsReplacement(s string) string {
 // applyAlias replaces spec by the first alias that matches it, as vite's
 // alias plugin does, in the deepest scope holding dir that has one (then
 // the scopes around it: a module two projects load resolves as either
-// would, so the walk misses neither).
-func (r *Resolver) applyAlias(dir, spec string) (string, bool) {
+// would, so the walk misses neither). root is the matching scope's
+// directory: the vite root a replacement written from the root ("/src")
+// is under.
+func (r *Resolver) applyAlias(dir, spec string) (to, root string, ok bool) {
 	for i := range r.aliases {
 		s := &r.aliases[i]
 		if s.dir != "." && dir != s.dir && !strings.HasPrefix(dir, s.dir+"/") {
@@ -121,7 +123,7 @@ func (r *Resolver) applyAlias(dir, spec string) (string, bool) {
 		for _, a := range s.aliases {
 			if a.re == nil {
 				if spec == a.find || strings.HasPrefix(spec, strings.TrimSuffix(a.find, "/")+"/") {
-					return a.repl + spec[len(a.find):], true
+					return a.repl + spec[len(a.find):], s.dir, true
 				}
 				continue
 			}
@@ -131,8 +133,36 @@ func (r *Resolver) applyAlias(dir, spec string) (string, bool) {
 			}
 			var b []byte
 			b = a.re.ExpandString(b, a.repl, spec, m)
-			return spec[:m[0]] + string(b) + spec[m[1]:], true
+			return spec[:m[0]] + string(b) + spec[m[1]:], s.dir, true
 		}
 	}
-	return spec, false
+	return spec, "", false
+}
+
+// viteRoot is the vite root of the files in dir: the deepest vitest
+// project (SetAliases) holding it, "." without one.
+func (r *Resolver) viteRoot(dir string) string {
+	root := "."
+	for i := range r.aliases {
+		d := r.aliases[i].dir
+		if (dir == d || strings.HasPrefix(dir, d+"/")) && len(d) > len(root) {
+			root = d
+		}
+	}
+	return root
+}
+
+// fromRoot is where vite looks first for an absolute id outside the vite
+// root (its resolve plugin: "/src/x" is <root>/src/x when that exists, the
+// file system's /src/x only after): the repo-relative path, and false when
+// to is not such an id or that path leaves the repository.
+func (r *Resolver) fromRoot(root, to string) (string, bool) {
+	if !path.IsAbs(to) || !outside(path.Clean(r.relOf(to))) {
+		return "", false
+	}
+	rel := path.Join(root, strings.TrimPrefix(path.Clean(to), "/"))
+	if outside(rel) || rel == "." {
+		return "", false
+	}
+	return rel, true
 }

@@ -230,12 +230,19 @@ func (r *Resolver) resolve(dir string, p *project, spec string) Result {
 	if strings.ContainsRune(spec, 0) {
 		return unresolved("specifier contains a NUL byte")
 	}
-	if to, ok := r.applyAlias(dir, spec); ok {
+	if to, root, ok := r.applyAlias(dir, spec); ok {
 		if to == "" {
 			return unresolved("resolve.alias replaces %q by nothing", spec)
 		}
 		if strings.HasPrefix(to, "/@fs/") || strings.HasPrefix(to, "\x00") {
 			return external(spec) // vite's own modules (@vite/env, @vite/client)
+		}
+		if rel, ok := r.fromRoot(root, to); ok {
+			// A replacement written from the vite root ("@": "/src"): vite
+			// tries <root>/src first.
+			if res := r.resolvePlain(".", p, "./"+rel); res.Kind == KindFile {
+				return res
+			}
 		}
 		if (path.IsAbs(to) || filepath.IsAbs(to)) && outside(path.Clean(r.relOf(to))) {
 			return external(spec) // a replacement outside the repository is not its code

@@ -219,3 +219,37 @@ func NewGateRepo(t testing.TB, files map[string]string) Repo {
 // GateExit is the exit code of each of the gate's verdicts
 // (cmd/oracle/gate.go).
 var GateExit = map[gate.Verdict]int{gate.PASS: ExitOK, gate.SKIP: ExitOK, gate.FAIL: ExitFail, gate.ERROR: ExitError}
+
+// ViteApp is a repository shaped like a vite app whose modules a test
+// reaches only as vite finds them: src/plugins/*.ts through an eager
+// import.meta.glob (its `import` option, a `!` pattern), src/lazy/*.ts
+// through a lazy one written from the vite root, and src/shared/round.ts
+// through an alias whose replacement is root-relative ("@": "/src").
+// ViteAppChange changes one function of each.
+var ViteApp = map[string]string{
+	"package.json":     `{"name":"viteapp","private":true,"type":"module"}`,
+	"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ resolve: { alias: [{ find: \"@\", replacement: \"/src\" }] } });\n",
+	"src/registry.ts": "import { round } from \"@/shared/round\";\n\n" +
+		"const plugins = import.meta.glob<(n: number) => number>([\"./plugins/*.ts\", \"!./plugins/draft.ts\"], { eager: true, import: \"apply\" });\n" +
+		"const lazy = import.meta.glob<{ fee: (n: number) => number }>(\"/src/lazy/*.ts\");\n\n" +
+		"export function applyAll(n: number): number {\n  let v = n;\n  for (const k of Object.keys(plugins).sort()) {\n    v = plugins[k](v);\n  }\n  return round(v);\n}\n\n" +
+		"export async function fee(name: string, n: number): Promise<number> {\n  const m = await lazy[`/src/lazy/${name}.ts`]();\n  return m.fee(n);\n}\n",
+	"src/plugins/tax.ts":   "export function apply(n: number): number {\n  return n * 2;\n}\n",
+	"src/plugins/draft.ts": "export function apply(n: number): number {\n  return n - 1000;\n}\n",
+	"src/lazy/card.ts":     "export function fee(n: number): number {\n  return n + 3;\n}\n",
+	"src/shared/round.ts":  "export function round(n: number): number {\n  return Math.round(n * 100) / 100;\n}\n",
+	"test/registry.test.ts": "import { expect, it } from \"vitest\";\nimport { applyAll, fee } from \"../src/registry\";\n\n" +
+		"it(\"applies the plugins\", () => {\n  expect(applyAll(1.255)).toBe(2.51);\n  expect(applyAll(10)).toBe(20);\n});\n\n" +
+		"it(\"charges the fee\", async () => {\n  expect(await fee(\"card\", 10)).toBe(13);\n});\n",
+}
+
+// ViteAppChange is the change of ViteApp: the glob-loaded functions and
+// the aliased one, each in a way its (updated) test tells apart.
+var ViteAppChange = map[string]string{
+	"src/plugins/tax.ts":  "export function apply(n: number): number {\n  return n * 3;\n}\n",
+	"src/lazy/card.ts":    "export function fee(n: number): number {\n  return n + 4;\n}\n",
+	"src/shared/round.ts": "export function round(n: number): number {\n  return Math.round(n * 10) / 10;\n}\n",
+	"test/registry.test.ts": "import { expect, it } from \"vitest\";\nimport { applyAll, fee } from \"../src/registry\";\n\n" +
+		"it(\"applies the plugins\", () => {\n  expect(applyAll(1.25)).toBe(3.8);\n  expect(applyAll(10)).toBe(30);\n});\n\n" +
+		"it(\"charges the fee\", async () => {\n  expect(await fee(\"card\", 10)).toBe(14);\n});\n",
+}

@@ -1,0 +1,149 @@
+package audit
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
+
+// A whole-module vi.mock factory replaces the module by the object it
+// returns: an export it leaves out throws when the code reads it (vitest:
+// `No "x" export is defined on the mock`). Code that catches the error (a
+// try/catch, a fallback) passes without ever running what the test meant
+// to stand in for: the test's table row says PASS on both sides, and only
+// the factory's keys show it. missing-export names, for each export the
+// code under test calls that the factory leaves out, the call.
+
+// factoryKeys are the exports an object literal a factory returns sets;
+// ok is false when they cannot all be read (a spread, a computed key).
+func factoryKeys(syn *analyzer.Syntax, obj analyzer.Node) (map[string]bool, bool) {
+	if syn.Kind(obj) != "object" {
+		return nil, false
+	}
+	keys := map[string]bool{}
+	for _, c := range syn.NamedChildren(obj) {
+		switch syn.Kind(c) {
+		case "pair", "method_definition":
+			k := syn.Child(c, "key")
+			if k < 0 {
+				k = syn.Child(c, "name")
+			}
+			if syn.Kind(k) == "computed_property_name" {
+				return nil, false
+			}
+			keys[strings.Trim(syn.Text(k), "\"'`")] = true
+		case "shorthand_property_identifier":
+			keys[syn.Text(c)] = true
+		case "comment":
+		default:
+			return nil, false // a spread: the keys are not all written down
+		}
+	}
+	return keys, true
+}
+
+// omitted is one call of an export the factory leaves out.
+type omitted struct {
+	export, file string
+	line         int
+}
+
+// missingExports reports the exports of module that code the test loads
+// calls and the factory of m (returning obj) leaves out.
+func (d *drift) missingExports(test *analyzer.File, m analyzer.Mock, module string, obj analyzer.Node) {
+	if m.Call != "vi.mock" || m.Partial {
+		return
+	}
+	keys, ok := factoryKeys(d.syn, obj)
+	if !ok {
+		return
+	}
+	mocked := d.wholeMocks(test)
+	_, stopped := d.p.Reach(test, func(mod string) bool { return mocked[mod] })
+	var found []omitted
+	seen := map[string]bool{}
+	for _, user := range stopped[module] {
+		if user == test.Path {
+			continue // the test's own calls are the test's: it means them
+		}
+		for _, o := range d.omittedCalls(user, module, keys) {
+			if _, _, exists := realFunction(d.p, module, o.export); exists && !seen[o.export] {
+				seen[o.export] = true
+				found = append(found, o)
+			}
+		}
+	}
+	slices.SortFunc(found, func(a, b omitted) int { return strings.Compare(a.export, b.export) })
+	for _, o := range found {
+		d.find("missing-export", m.Line, []Location{{File: o.file, Line: o.line}},
+			"vi.mock(%q) leaves out %s, which %s calls (%s:%d): vitest throws there, and code that tolerates the error passes without running it",
+			m.Specifier, o.export, o.file, o.file, o.line)
+	}
+}
+
+// wholeMocks are the modules the test's own whole-module vi.mocks replace.
+func (d *drift) wholeMocks(test *analyzer.File) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range test.Mocks {
+		if m.Call != "vi.mock" || m.Partial {
+			continue
+		}
+		if r := d.p.Resolver().Resolve(d.test, m.Specifier); r.Kind == "file" {
+			out[r.Path] = true
+		}
+	}
+	return out
+}
+
+// omittedCalls are user's calls of exports of module not among keys: by
+// a name imported from it, or through a namespace import of it.
+func (d *drift) omittedCalls(user, module string, keys map[string]bool) []omitted {
+	f, _ := d.p.Module(user)
+	if f == nil {
+		return nil
+	}
+	named := map[string]string{} // local → export
+	ns := map[string]bool{}
+	for _, im := range f.Imports {
+		if im.TypeOnly || im.Local == "" {
+			continue
+		}
+		if r := d.p.Resolver().Resolve(user, im.Specifier); r.Kind != "file" || r.Path != module {
+			continue
+		}
+		switch im.Kind {
+		case analyzer.ImportNamed, analyzer.ImportDefault:
+			named[im.Local] = im.Imported
+		case analyzer.ImportNamespace:
+			ns[im.Local] = true
+		}
+	}
+	var out []omitted
+	visit := func(c analyzer.Call) {
+		if c.Callee.Binding.Kind != analyzer.BindModule {
+			return
+		}
+		export := ""
+		switch c.Callee.Kind {
+		case analyzer.CalleeIdent:
+			export = named[c.Callee.Root]
+		case analyzer.CalleeMember:
+			if ns[c.Callee.Root] && len(c.Callee.Path) > 0 {
+				export = c.Callee.Path[0]
+			}
+		}
+		if export != "" && !keys[export] {
+			out = append(out, omitted{export: export, file: user, line: c.Line})
+		}
+	}
+	for _, fn := range f.Functions {
+		for _, c := range fn.Calls {
+			visit(c)
+		}
+	}
+	for _, c := range f.TopCalls {
+		visit(c)
+	}
+	return out
+}
