@@ -91,15 +91,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
-	// The sites of the mutants that stand for a revert, found once (each
-	// unit asks of them all: a 1500-line change has as many units and ten
-	// thousand mutants).
-	var sites []change.Site
-	for _, m := range counted {
-		if standsForRevert(m) {
-			sites = append(sites, site(syn, m))
-		}
-	}
+	sites := revertSites(syn, counted)
 	for _, u := range units {
 		if !u.swap && slices.ContainsFunc(sites, func(s change.Site) bool { return change.Counts(s, u.spans) }) {
 			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
@@ -745,4 +737,17 @@ func topLevelNames(syn *analyzer.Syntax) map[string]binding {
 		}
 	}
 	return out
+}
+
+// revertSites are the sites of the mutants of counted that stand for a
+// revert, found once (each unit asks of them all: a 1500-line change has as
+// many units and ten thousand mutants).
+func revertSites(syn *analyzer.Syntax, counted []edit.Mutant) []change.Site {
+	var sites []change.Site
+	for _, m := range counted {
+		if standsForRevert(m) {
+			sites = append(sites, site(syn, m))
+		}
+	}
+	return sites
 }
