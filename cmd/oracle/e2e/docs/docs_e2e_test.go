@@ -170,7 +170,11 @@ func runSession(t *testing.T, dir string, cmds []command) {
 	script.WriteString("exec 2>&1\n")
 	var run []command
 	for _, c := range cmds {
-		e := expected[c.line]
+		e, known := expected[c.line]
+		if !known { // never run: it may write anywhere (a fixed path in the shared /tmp); TestDocsCommands fails on it
+			t.Logf("not run: %s: not in expected", c.line)
+			continue
+		}
 		if e.skip != "" {
 			t.Logf("not run: %s: %s", c.line, e.skip)
 			continue
