@@ -38,8 +38,13 @@ type progress struct {
 }
 
 // plainEvery is the least time between two plain progress lines of a
-// phase, and the most between two lines once beat runs.
-const plainEvery = 10 * time.Second
+// phase, and the most between two lines once beat runs: beat says the
+// phase again beatEvery after its last line, looking every beatTick.
+const (
+	plainEvery = 10 * time.Second
+	beatEvery  = plainEvery - 2*beatTick
+	beatTick   = 500 * time.Millisecond
+)
 
 // progressLine is the progress of verb on w: the live line when w is a
 // terminal and live is set (no --json), else plain lines.
@@ -92,7 +97,7 @@ func (p *progress) beat() {
 	}
 	p.stop = make(chan struct{})
 	go func(stop <-chan struct{}) {
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(beatTick)
 		defer t.Stop()
 		for {
 			select {
@@ -105,8 +110,8 @@ func (p *progress) beat() {
 	}(p.stop)
 }
 
-// tick says the phase again, with the time it has taken, when plainEvery
-// has gone by since the last line: "oracle gate: baselines 0/3 (1m40s so
+// tick says the phase again, with the time it has taken, when beatEvery
+// has gone by since the last line: "oracle gate: baselines 0/3 (1m39s so
 // far)".
 func (p *progress) tick() {
 	p.mu.Lock()
@@ -115,7 +120,7 @@ func (p *progress) tick() {
 		return
 	}
 	now := p.now()
-	if now.Sub(p.last) < plainEvery {
+	if now.Sub(p.last) < beatEvery {
 		return
 	}
 	p.last = now

@@ -75,11 +75,12 @@ func TestProgressPlain(t *testing.T) {
 }
 
 // TestProgressBeat: once beat runs, no phase of the gate goes more than
-// plainEvery (10 s) without a line, however long its runs take (the
+// plainEvery (10 s) without a line (beat looks twice a second, and says
+// the phase again 9 s after its last line), however long its runs take (the
 // baselines run together for 109 s, a batch of mutants for minutes): tick
 // says the phase again with its count and the time it has taken. The
 // baselines count k/N as they finish. A fake clock drives it (tick is what
-// beat's ticker calls every second); nothing is said after clear.
+// beat's ticker calls; here every second); nothing is said after clear.
 func TestProgressBeat(t *testing.T) {
 	var b bytes.Buffer
 	clock := time.Unix(0, 0)
@@ -126,14 +127,14 @@ func TestProgressBeat(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"oracle gate: reading the change, the code and the test suite\n",
-		"oracle gate: reading the change, the code and the test suite (10s so far)\n",
-		"oracle gate: reading the change, the code and the test suite (20s so far)\n",
+		"oracle gate: reading the change, the code and the test suite (9s so far)\n",
+		"oracle gate: reading the change, the code and the test suite (18s so far)\n",
 		"oracle gate: baselines 0/3\n",
-		"oracle gate: baselines 0/3 (10s so far)\n",
-		"oracle gate: baselines 0/3 (1m40s so far)\n",
+		"oracle gate: baselines 0/3 (9s so far)\n",
+		"oracle gate: baselines 0/3 (1m39s so far)\n",
 		"oracle gate: baselines 2/3: test/c.test.ts (", // the counter moved
 		"oracle gate: mutants 1/103\n",
-		"oracle gate: mutants 1/103 (1m0s so far)\n",
+		"oracle gate: mutants 1/103 (1m3s so far)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
