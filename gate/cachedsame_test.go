@@ -106,3 +106,27 @@ func TestMutantProgress(t *testing.T) {
 }
 
 func fmtCount(e lab.Event) string { return fmt.Sprintf("%d/%d", e.Done, e.Total) }
+
+// TestBaselineProgress: the baselines count as they finish, of the test
+// files the execution runs (baselinesStart: "0/2" before the files run
+// together); each execution of the lab counts its own; the mutants' count
+// goes on as before.
+func TestBaselineProgress(t *testing.T) {
+	var got []string
+	p := mutantProgress(func(e lab.Event) {
+		got = append(got, fmt.Sprintf("%s %s %d/%d %s", e.Kind, e.Unit, e.Done, e.Total, e.Test))
+	}, 3, 1)
+	l := &lab.Lab{Progress: p}
+	baselinesStart(l, 2)
+	p(lab.Event{Kind: lab.BaselineRun, Test: "test/a.test.ts"})
+	p(lab.Event{Kind: lab.BaselineRun, Test: "test/b.test.ts"})
+	p(lab.Event{Kind: lab.Batched, Mutant: "a"})
+	baselinesStart(l, 1) // again, without a file red at the base too
+	p(lab.Event{Kind: lab.BaselineRun, Test: "test/a.test.ts"})
+	p(lab.Event{Kind: lab.Alone, Mutant: "b"})
+	want := "[baseline baseline 0/2  baseline baseline 0/2 test/a.test.ts baseline baseline 1/2 test/b.test.ts batch mutant 2/3  " +
+		"baseline baseline 0/1  baseline baseline 0/1 test/a.test.ts alone mutant 2/3 ]"
+	if fmtList(got) != want {
+		t.Errorf("progress\n%s, want\n%s", fmtList(got), want)
+	}
+}

@@ -858,25 +858,59 @@ func newLab(pool *sandbox.Pool, jobs []*job, opts Options, total, done int) *lab
 	return l
 }
 
+// BaselineFiles is the Unit of the gate's baseline events (lab.BaselineRun):
+// their Done of Total count the test files whose baseline has finished, of
+// those the lab runs, and their Test is the file that starts (none when the
+// lab starts: the files then run together first).
+const BaselineFiles lab.Unit = "baseline"
+
+// baselinesStart tells l's progress that an execution of the lab starts,
+// over files test files: "baselines 0/N".
+func baselinesStart(l *lab.Lab, files int) {
+	if l.Progress != nil {
+		l.Progress(lab.Event{Kind: lab.BaselineRun, Done: 0, Total: files, Unit: BaselineFiles})
+	}
+}
+
 // mutantProgress tells report of a lab's events, counting the mutants
 // decided of total: the cached ones, then one per mutant the lab decides.
 // Each execution of the lab tells its baselines before its mutants, and
 // decides every mutant left again (measure runs the lab once more after a
 // red baseline): a baseline after mutants starts the count again from the
-// cached ones, so that it never passes total.
+// cached ones, so that it never passes total. A baseline event counts the
+// baselines instead (BaselineFiles): the lab tells of each test file's as
+// it starts, after the one before it finished, so the k-th says k-1 of the
+// files have finished (files: how many the execution runs, as measure set
+// it with baselinesStart).
 func mutantProgress(report func(lab.Event), total, cached int) func(lab.Event) {
-	done, counting := cached, false
+	done, counting, baselines, files := cached, false, 0, 0
 	return func(e lab.Event) {
 		switch {
 		case e.Kind != lab.BaselineRun:
 			done, counting = done+1, true
+		case e.Unit == BaselineFiles: // an execution starts (baselinesStart)
+			baselines, files = 0, e.Total
+			if counting {
+				done, counting = cached, false
+			}
+			if report != nil {
+				report(e)
+			}
+			return
 		case counting: // a new execution
-			done, counting = cached, false
+			done, counting, baselines = cached, false, 0
 		}
-		if report != nil {
-			e.Done, e.Total, e.Unit = done, total, lab.Mutants
+		if report == nil {
+			return
+		}
+		if e.Kind == lab.BaselineRun && files > 0 {
+			baselines++
+			e.Done, e.Total, e.Unit = min(baselines-1, files), files, BaselineFiles
 			report(e)
+			return
 		}
+		e.Done, e.Total, e.Unit = done, total, lab.Mutants
+		report(e)
 	}
 }
 
@@ -964,6 +998,7 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 		m.ran[mu.id()] = mu
 	}
 	var err error
+	baselinesStart(l, len(m.related))
 	if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, nil)); err != nil {
 		return nil, err
 	}
@@ -990,6 +1025,7 @@ func measure(ctx context.Context, root string, l *lab.Lab, jobs []*job, left []*
 			return m, nil
 		}
 		l.Aside = m.aside
+		baselinesStart(l, len(m.related))
 		if m.lr, err = l.ExecuteJobs(ctx, m.related, labJobs(left, m.idle)); err != nil {
 			return nil, err
 		}

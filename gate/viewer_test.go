@@ -124,11 +124,16 @@ func render(t *testing.T, browser, url, name string) (seen seenPage) {
 	return seen
 }
 
-// run runs chromium for at most 40 s, with its helper processes in a
-// process group of their own that is killed with it.
+// run runs chromium, with its helper processes in a process group of their
+// own that is killed with it. It has no cap of its own (a loaded machine
+// makes any fixed one too short): a chromium that hangs is killed shortly
+// before go test's -timeout, which then names the test.
 func run(t *testing.T, browser string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	if end, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), end.Add(-30*time.Second))
+	}
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

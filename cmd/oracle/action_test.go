@@ -204,3 +204,87 @@ devdep() { [ -n "$FAKE_DEVDEP" ] && fake node_modules/.bin/oracle devDependency;
 		})
 	}
 }
+
+// TestActionNodeVersion runs docs/github/actions/oracle/node-version.sh on
+// sample repositories: the Node version the action sets up is the
+// repository's (.nvmrc, .node-version, engines.node; the nearest from the
+// working directory up), the active LTS when the repository names none or
+// its range allows it, and the active LTS in place of a version older than
+// the package manager runs on (pnpm 11 on Node 20 cannot install:
+// unjs/ohash). The workflow pins no Node version: the action sets it up.
+func TestActionNodeVersion(t *testing.T) {
+	script, err := filepath.Abs("../../docs/github/actions/oracle/node-version.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pnpm11 := `"packageManager": "pnpm@11.1.0+sha512.0123"`
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		dir     string
+		env     []string
+		version string
+		from    string
+		warn    string
+	}{
+		{"nothing named: the active LTS", map[string]string{"package.json": `{"name":"a"}`}, "", nil, "lts/*", "the active LTS (the repository names no Node version)", ""},
+		{".nvmrc", map[string]string{".nvmrc": "v20.11.0\n", ".node-version": "18", "package.json": `{"engines":{"node":">=22"}}`}, "", nil, "v20.11.0", ".nvmrc", ""},
+		{".node-version", map[string]string{".node-version": "22\n", "package.json": `{"engines":{"node":">=18"}}`}, "", nil, "22", ".node-version", ""},
+		{".nvmrc at the root of a workspace", map[string]string{".nvmrc": "lts/jod", "packages/a/package.json": `{"name":"a"}`}, "packages/a", nil, "lts/jod", ".nvmrc", ""},
+		{"engines allowing the LTS", map[string]string{"package.json": "{\n  \"engines\": {\n    \"node\": \">= 18.12\"\n  }\n}"}, "", nil, "lts/*", `the active LTS, which package.json's engines.node ">= 18.12" allows`, ""},
+		{"engines with alternatives", map[string]string{"package.json": `{"engines":{"node":"^18.18.0 || ^20.9.0 || >=21.1.0"}}`}, "", nil, "lts/*", "", ""},
+		{"engines ruling the LTS out: the range", map[string]string{"package.json": `{"engines":{"node":"^20 || ^22"}}`}, "", nil, "^20 || ^22", "package.json's engines.node", ""},
+		{"engines below 24", map[string]string{"package.json": `{"engines":{"node":">=18 <23"}}`}, "", nil, ">=18 <23", "package.json's engines.node", ""},
+		{"pnpm 11, nothing named: the active LTS", map[string]string{"package.json": "{" + pnpm11 + "}"}, "", nil, "lts/*", "the active LTS (the repository names no Node version)", ""},
+		{"pnpm 11 and .nvmrc 20: the LTS, warned", map[string]string{"package.json": "{" + pnpm11 + "}", ".nvmrc": "20"}, "", nil, "lts/*", "pnpm@11.1.0's need, Node >= 22.13 (.nvmrc says 20)",
+			"::warning::oracle action: Node 20 (from .nvmrc) is older than pnpm@11.1.0 runs on (Node >= 22.13): using lts/*"},
+		{"pnpm 11 and lts/iron (20)", map[string]string{"package.json": "{" + pnpm11 + "}", ".nvmrc": "lts/iron"}, "", nil, "lts/*", "", "older than pnpm@11.1.0"},
+		{"pnpm 11 and 22.12.0", map[string]string{"package.json": "{" + pnpm11 + "}", ".node-version": "22.12.0"}, "", nil, "lts/*", "", "older than pnpm@11.1.0"},
+		{"pnpm 11 and 22.13.0: enough", map[string]string{"package.json": "{" + pnpm11 + "}", ".node-version": "22.13.0"}, "", nil, "22.13.0", ".node-version", ""},
+		{"pnpm 11 and 22: its latest is enough", map[string]string{"package.json": "{" + pnpm11 + "}", ".nvmrc": "22"}, "", nil, "22", ".nvmrc", ""},
+		{"the input wins", map[string]string{".nvmrc": "20"}, "", []string{"ORACLE_NODE_VERSION=23"}, "23", "ORACLE_NODE_VERSION (the action's node-version input)", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sample, bin := t.TempDir(), t.TempDir()
+			writeFiles(t, sample, c.files)
+			for _, name := range []string{"bash", "sed", "head", "tr", "grep", "dirname"} {
+				p, err := exec.LookPath(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(p, filepath.Join(bin, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command("bash", script)
+			cmd.Dir = filepath.Join(sample, c.dir)
+			cmd.Env = append([]string{"PATH=" + bin, "GITHUB_WORKSPACE=" + sample}, c.env...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			out := stdout.String()
+			if !strings.HasPrefix(out, "version="+c.version+"\nfrom=") || (c.from != "" && !strings.Contains(out, "\nfrom="+c.from+"\n")) {
+				t.Errorf("printed\n%s\nwant version=%s from=%s", out, c.version, c.from)
+			}
+			if (c.warn == "") != (stderr.Len() == 0) || !strings.Contains(stderr.String(), c.warn) {
+				t.Errorf("stderr %q, want %q", stderr.String(), c.warn)
+			}
+		})
+	}
+	// The action sets Node up from the script; the workflow pins none.
+	action, _ := os.ReadFile("../../docs/github/actions/oracle/action.yml")
+	for _, want := range []string{`run: bash "$GITHUB_ACTION_PATH/node-version.sh" | tee -a "$GITHUB_OUTPUT"`, "uses: actions/setup-node@v4", "node-version: ${{ steps.node.outputs.version }}"} {
+		if !strings.Contains(string(action), want) {
+			t.Errorf("action.yml has no %q", want)
+		}
+	}
+	if strings.Index(string(action), "uses: actions/setup-node@v4") > strings.Index(string(action), "- id: oracle") {
+		t.Error("action.yml sets up Node after it runs oracle.sh")
+	}
+	workflow, _ := os.ReadFile("../../docs/github/workflows/oracle.yml")
+	if strings.Contains(string(workflow), "node-version:") || strings.Contains(string(workflow), "setup-node") {
+		t.Errorf("the workflow pins a Node version of its own:\n%s", workflow)
+	}
+}

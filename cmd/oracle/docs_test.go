@@ -236,13 +236,21 @@ func TestCIWorkflow(t *testing.T) {
 func TestCompositeAction(t *testing.T) {
 	var action struct {
 		Runs struct {
-			Steps []struct{ Run string }
+			Steps []struct{ ID, Run string }
 		}
 	}
-	if err := yaml.Unmarshal([]byte(readDoc(t, "docs/github/actions/oracle/action.yml")), &action); err != nil || len(action.Runs.Steps) != 1 {
+	if err := yaml.Unmarshal([]byte(readDoc(t, "docs/github/actions/oracle/action.yml")), &action); err != nil {
 		t.Fatalf("docs/github/actions/oracle/action.yml: %v", err)
 	}
-	script := action.Runs.Steps[0].Run
+	script := ""
+	for _, st := range action.Runs.Steps { // the step that runs oracle (the first ones set up Node)
+		if st.ID == "oracle" {
+			script = st.Run
+		}
+	}
+	if script == "" {
+		t.Fatal("docs/github/actions/oracle/action.yml: no step with id oracle")
+	}
 	actionDir, _ := filepath.Abs(filepath.Join("..", "..", "docs", "github", "actions", "oracle"))
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -311,4 +319,68 @@ func TestDocLinks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestYourRepositoryQuotesTheSample: the files docs/your-repository.md
+// quotes as the sample's (testdata/pipeline: oracle.yaml, the fixture, the
+// ticket) are what the sample has, comments aside (the doc explains in its
+// own); a block of keys the sample does not set says so.
+func TestYourRepositoryQuotesTheSample(t *testing.T) {
+	doc := readDoc(t, "docs/your-repository.md")
+	quoted := map[string]string{ // a block's first line → the sample's file
+		"fixtures:":                    "testdata/pipeline/oracle.yaml",
+		`import { vi } from "vitest";`: "testdata/pipeline/test/fixtures/pipeline.fixture.ts",
+		"ticket: PROJ-142":             "testdata/pipeline/tickets/PROJ-142.yaml",
+	}
+	notInSample := map[string]string{"gate:": "which the sample does not set"}
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?s)\n([^\n]*)\n\n```(yaml|ts)\n(.*?)```").FindAllStringSubmatch(doc, -1) {
+		before, lang, body := m[1], m[2], m[3]
+		first := strings.SplitN(body, "\n", 2)[0]
+		seen[first] = true
+		if why, ok := notInSample[first]; ok {
+			if !strings.Contains(before, why) {
+				t.Errorf("the block %q is not the sample's, and the line before it does not say so (%q): %q", first, why, before)
+			}
+			continue
+		}
+		file, ok := quoted[first]
+		if !ok {
+			t.Errorf("a %s block this test does not know (%q): say which file of the sample it quotes", lang, first)
+			continue
+		}
+		comment := "#"
+		if lang == "ts" {
+			comment = "//"
+		}
+		if got, want := codeOf(body, comment), codeOf(readDoc(t, file), comment); got != want {
+			t.Errorf("docs/your-repository.md quotes %s as\n%s\nthe sample has\n%s", file, got, want)
+		}
+	}
+	for first := range quoted {
+		if !seen[first] {
+			t.Errorf("docs/your-repository.md no longer quotes the block starting %q", first)
+		}
+	}
+}
+
+// codeOf is text without its comments (from comment to the end of a line,
+// and /** ... */ lines) and blank lines, each line's trailing space trimmed.
+func codeOf(text, comment string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		for i := 0; i < len(l); i++ { // a comment starts a line or follows a space (not index.ts#fn)
+			if strings.HasPrefix(l[i:], comment) && (i == 0 || l[i-1] == ' ') {
+				l = l[:i]
+				break
+			}
+		}
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "/**") && strings.HasSuffix(t, "*/") {
+			l = ""
+		}
+		if l = strings.TrimRight(l, " "); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -93,6 +93,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	line := progressLine(stderr, !f.json, "gate")
 	opts.Progress = line.event
 	line.step("setup", "reading the change, the code and the test suite")
+	line.beat() // no phase silent for more than 10 s
 	res, err := gate.Run(ctx, root, ch, opts)
 	line.clear() // before anything else is printed, on stdout or stderr
 	if ctx.Err() != nil {

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
 // TestMain lets the test binary be oracle itself (ORACLE_TEST_RUN_CLI=1):
@@ -150,14 +151,14 @@ func TestGateSIGKILLLeavesNoVitest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
+	// Waits for the related test without a cap of its own (one that never
+	// runs is go test's -timeout, naming this test).
 	var spinning int
-	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && spinning == 0; time.Sleep(50 * time.Millisecond) {
+	testenv.Await(func() bool {
 		b, _ := os.ReadFile(mark)
 		spinning, _ = strconv.Atoi(string(b))
-	}
-	if spinning == 0 {
-		t.Fatal("the related test never ran")
-	}
+		return spinning != 0
+	})
 	if pgid, err := syscall.Getpgid(spinning); err == nil && pgid > 1 && pgid != syscall.Getpgrp() {
 		defer syscall.Kill(-pgid, syscall.SIGKILL) // vitest's group, whatever the sweep did
 	}
@@ -173,11 +174,8 @@ func TestGateSIGKILLLeavesNoVitest(t *testing.T) {
 		t.Fatal("the worker ended with oracle: nothing is left to stop")
 	}
 	oracle(t, "gate", "--root", g.dir, "--files", os.DevNull) // its sweep
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && !gone(); time.Sleep(50 * time.Millisecond) {
-	}
-	if !gone() {
-		t.Errorf("the worker %d of the killed run still runs after the next run's sweep", spinning)
-	}
+	// The worker of the killed run ends with the next run's sweep.
+	testenv.Await(gone)
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
 		t.Errorf("left in the temp dir: %v", entries)
 	}

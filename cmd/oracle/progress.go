@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oracle-ts/oracle/gate"
 	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
@@ -14,7 +15,10 @@ import (
 // replaces it; clear removes it, so that the result never starts on the same
 // line. Elsewhere (CI, a log, --json) it is plain lines, "oracle gate:
 // mutants 240/421": one when a phase starts and at most one every
-// plainEvery after that.
+// plainEvery after that. Once beat has started it, a phase that goes
+// plainEvery without an event (a long vitest run: the baselines run
+// together, a batch of mutants) is said again with the time it has taken,
+// so that no phase is silent for more than plainEvery.
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -23,18 +27,30 @@ type progress struct {
 	plain bool
 	verb  string
 	phase string
-	last  time.Time
+	last  time.Time // the last line (plain), or the last show (live)
 	now   func() time.Time
+	// text is what the latest event or step said (a plain line or the live
+	// line's), since is when its phase started.
+	text    string
+	since   time.Time
+	stop    chan struct{}
+	cleared bool
 }
 
-// plainEvery is the least time between two plain progress lines of a phase.
-const plainEvery = 10 * time.Second
+// plainEvery is the least time between two plain progress lines of a
+// phase, and the most between two lines once beat runs: beat says the
+// phase again beatEvery after its last line, looking every beatTick.
+const (
+	plainEvery = 10 * time.Second
+	beatEvery  = plainEvery - 2*beatTick
+	beatTick   = 500 * time.Millisecond
+)
 
 // progressLine is the progress of verb on w: the live line when w is a
 // terminal and live is set (no --json), else plain lines.
 func progressLine(w io.Writer, live bool, verb string) *progress {
 	if live && isTerminal(w) {
-		return &progress{w: w}
+		return &progress{w: w, now: time.Now}
 	}
 	return &progress{w: w, plain: true, verb: verb, now: time.Now}
 }
@@ -45,14 +61,18 @@ func (p *progress) step(phase, format string, a ...any) {
 	if p == nil {
 		return
 	}
-	if !p.plain {
-		p.show(format, a...)
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.phase, p.last = phase, p.now()
-	fmt.Fprintf(p.w, "oracle %s: "+format+"\n", append([]any{p.verb}, a...)...)
+	p.phase = phase
+	p.text = fmt.Sprintf(format, a...)
+	if p.now != nil {
+		p.last, p.since = p.now(), p.now()
+	}
+	if !p.plain {
+		p.showLocked(p.text)
+		return
+	}
+	fmt.Fprintf(p.w, "oracle %s: %s\n", p.verb, p.text)
 }
 
 func (p *progress) show(format string, a ...any) {
@@ -61,18 +81,78 @@ func (p *progress) show(format string, a ...any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r\033[K"+format, a...)
+	p.showLocked(fmt.Sprintf(format, a...))
+}
+
+func (p *progress) showLocked(text string) {
+	fmt.Fprint(p.w, "\r\033[K"+text)
 	p.shown = true
+}
+
+// beat starts saying the phase again every plainEvery it goes without a
+// line (tick), until clear.
+func (p *progress) beat() {
+	if p == nil || p.stop != nil {
+		return
+	}
+	p.stop = make(chan struct{})
+	go func(stop <-chan struct{}) {
+		t := time.NewTicker(beatTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				p.tick()
+			}
+		}
+	}(p.stop)
+}
+
+// tick says the phase again, with the time it has taken, when beatEvery
+// has gone by since the last line: "oracle gate: baselines 0/3 (1m39s so
+// far)".
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.text == "" || p.now == nil || p.cleared {
+		return
+	}
+	now := p.now()
+	if now.Sub(p.last) < beatEvery {
+		return
+	}
+	p.last = now
+	text := fmt.Sprintf("%s (%s so far)", p.text, now.Sub(p.since).Round(time.Second))
+	if !p.plain {
+		p.showLocked(text)
+		return
+	}
+	fmt.Fprintf(p.w, "oracle %s: %s\n", p.verb, text)
 }
 
 // event shows a lab's progress: "run 3 of 12: op-1 baseline" (prove),
 // "mutant 3 of 40: ConditionalExpression" (gate).
 func (p *progress) event(e lab.Event) {
-	if p != nil && p.plain {
+	if p == nil {
+		return
+	}
+	if p.plain {
 		p.plainEvent(e)
 		return
 	}
-	p.show("%s", eventText(e))
+	phase, _ := plainText(e)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.text = eventText(e)
+	if p.now != nil {
+		if phase != p.phase {
+			p.phase, p.since = phase, p.now()
+		}
+		p.last = p.now()
+	}
+	p.showLocked(p.text)
 }
 
 // plainEvent prints e as a plain line when its phase (the baselines, or the
@@ -82,7 +162,10 @@ func (p *progress) plainEvent(e lab.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
-	if phase == p.phase && now.Sub(p.last) < plainEvery {
+	p.text = text
+	if phase != p.phase {
+		p.since = now
+	} else if now.Sub(p.last) < plainEvery {
 		return
 	}
 	p.phase, p.last = phase, now
@@ -96,13 +179,29 @@ func plainText(e lab.Event) (phase, text string) {
 	switch {
 	case e.Unit == lab.Runs:
 		return "runs", fmt.Sprintf("runs %d/%d: %s", e.Done, e.Total, eventWhat(e))
+	case e.Kind == lab.BaselineRun && e.Unit == gate.BaselineFiles:
+		return "baselines", baselineText(e, "/")
 	case e.Kind == lab.BaselineRun:
 		return "baselines", "baselines: " + e.Test
 	}
 	return "mutants", fmt.Sprintf("%ss %d/%d", e.Unit, e.Done, e.Total)
 }
 
+// baselineText is the gate's count of baselines: "baselines 1/3:
+// test/b.test.ts" (sep "/"), "baselines 1 of 3: test/b.test.ts" (" of ");
+// before the test files run together, none is named.
+func baselineText(e lab.Event, sep string) string {
+	s := fmt.Sprintf("baselines %d%s%d", e.Done, sep, e.Total)
+	if e.Test != "" {
+		s += ": " + e.Test
+	}
+	return s
+}
+
 func eventText(e lab.Event) string {
+	if e.Kind == lab.BaselineRun && e.Unit == gate.BaselineFiles {
+		return baselineText(e, " of ")
+	}
 	return fmt.Sprintf("%s %d of %d: %s", e.Unit, e.Done, e.Total, eventWhat(e))
 }
 
@@ -119,11 +218,19 @@ func eventWhat(e lab.Event) string {
 }
 
 func (p *progress) clear() {
-	if p == nil || p.plain {
+	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
+	p.cleared = true
+	if p.plain {
+		return
+	}
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false

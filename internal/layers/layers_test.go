@@ -21,7 +21,7 @@ var layer = map[string]int{
 	"mutate/lab": 2, "mutate/report": 2, "testsuite": 2, "generator": 2,
 	"prove": 3, "apply": 3, "gate": 3, "audit": 3, // the verbs (gen is the generator's, run by cmd)
 	"cmd/oracle": 4, "cmd/oracle/e2e/e2etest": 4, // the end-to-end tests' helpers
-	"cmd/oracle/e2e/gate": 5, "cmd/oracle/e2e/audit": 5, "cmd/oracle/e2e/prove": 5, "cmd/oracle/e2e/tables": 5, // tests only
+	"cmd/oracle/e2e/gate": 5, "cmd/oracle/e2e/audit": 5, "cmd/oracle/e2e/prove": 5, "cmd/oracle/e2e/tables": 5, "cmd/oracle/e2e/docs": 5, // tests only
 }
 
 const verbs = 3

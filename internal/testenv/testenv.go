@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // InCI reports whether the tests run under CI (.ci/run sets CI=1).
@@ -92,4 +93,14 @@ func Git(t testing.TB, dir string, args ...string) string {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return string(out)
+}
+
+// Await polls cond until it holds. It has no deadline of its own: on a
+// loaded machine (a 2-core machine at load 30) any fixed cap fails a correct
+// program, so a wait that never ends is go test's -timeout, whose panic
+// names the test that hung (scripts/gotestlog counts it as failed).
+func Await(cond func() bool) {
+	for !cond() {
+		time.Sleep(50 * time.Millisecond)
+	}
 }

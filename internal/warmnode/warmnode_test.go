@@ -73,7 +73,7 @@ func TestBecome(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	line, _, err := p.Answer(time.Minute, nil)
+	line, _, err := p.Answer(time.Hour, nil)
 	if err != nil || string(line) != `{"argv":["x","y"]}` {
 		t.Fatalf("answer %q, %v", line, err)
 	}
@@ -132,7 +132,7 @@ func TestNoAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	_, printed, err := p.Answer(time.Minute, nil)
+	_, printed, err := p.Answer(time.Hour, nil)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(string(printed), "config must export an object") {
 		t.Fatalf("answer: %v, printed %q", err, printed)
@@ -152,9 +152,10 @@ func TestStopped(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	time.AfterFunc(100*time.Millisecond, func() { close(stop) })
-	start := time.Now()
-	if _, _, err := p.Answer(time.Minute, stop); !errors.Is(err, ErrStopped) || time.Since(start) > 30*time.Second {
-		t.Fatalf("answer: %v after %s", err, time.Since(start))
+	// ErrStopped, not Answer's own time-out: the stop ended the wait (no
+	// assertion on the time it took, which a loaded machine stretches).
+	if _, _, err := p.Answer(time.Hour, stop); !errors.Is(err, ErrStopped) {
+		t.Fatalf("answer: %v", err)
 	}
 	if err := syscall.Kill(p.Pid(), 0); err == nil {
 		t.Errorf("process %d still runs", p.Pid())
@@ -171,7 +172,7 @@ func TestKillAndStdinEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := p.Answer(time.Minute, nil); err != nil {
+		if _, _, err := p.Answer(time.Hour, nil); err != nil {
 			t.Fatal(err)
 		}
 		pid := p.Pid()
@@ -179,11 +180,7 @@ func TestKillAndStdinEnd(t *testing.T) {
 			p.Kill()
 		} else {
 			p.stdin.Close()
-			select {
-			case <-p.exited:
-			case <-time.After(time.Minute):
-				t.Fatal("the end of stdin did not end the process")
-			}
+			<-p.exited // the end of stdin ends the process (a hang is go test's -timeout)
 			p.Kill()
 		}
 		if err := syscall.Kill(pid, 0); err == nil {

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
 // gone reports whether pid has exited (a zombie nobody reaps counts).
@@ -25,13 +26,10 @@ func gone(pid int) bool {
 	return i >= 0 && strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
 }
 
-func waitGone(pid int, d time.Duration) bool {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if gone(pid) {
-			return true
-		}
-	}
-	return false
+// waitGone waits until pid is gone, without a deadline of its own (one that
+// never goes is go test's -timeout, naming the test: testenv.Await).
+func waitGone(pid int) {
+	testenv.Await(func() bool { return gone(pid) })
 }
 
 // TestSweepStopsDeadRunsProcesses: a SIGKILLed oracle leaves vitest (the
@@ -94,14 +92,8 @@ func TestSweepStopsDeadRunsProcesses(t *testing.T) {
 	if len(removed) != 1 || removed[0] != dir {
 		t.Errorf("removed %v", removed)
 	}
-	select {
-	case <-exited:
-	case <-time.After(10 * time.Second):
-		t.Error("the group leader (the long-lived vitest) still runs after the sweep")
-	}
-	if !waitGone(worker, 10*time.Second) {
-		t.Error("the worker of an exited leader still runs after the sweep")
-	}
+	<-exited         // the group leader (the long-lived vitest) ends after the sweep
+	waitGone(worker) // the worker of an exited leader ends after the sweep
 	if gone(other.Process.Pid) {
 		t.Error("the sweep killed a process that reused a recorded pid")
 	}

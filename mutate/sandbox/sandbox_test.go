@@ -293,12 +293,9 @@ func TestSymlinkLoopsDoNotHang(t *testing.T) {
 		s, err = New(repo, Options{TempDir: base})
 		done <- err
 	}()
-	select {
-	case err := <-done:
-		must(t, err)
-	case <-time.After(2 * time.Minute): // a loop followed never ends; a loaded machine copies in seconds
-		t.Fatal("New hangs on symlink loops")
-	}
+	// A loop followed never ends: go test's -timeout names this test
+	// (no cap of its own, which a loaded machine could pass).
+	must(t, <-done)
 	defer s.Close()
 	for _, rel := range []string{"loop/self", "loop/up", "loop/a", "loop/b", "loop/sub/root"} {
 		if fi, err := os.Lstat(filepath.Join(s.Root, rel)); err != nil || fi.Mode()&fs.ModeSymlink == 0 {

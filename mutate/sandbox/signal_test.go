@@ -71,28 +71,25 @@ func startHelper(t *testing.T, f *fixture, tmp string) (*exec.Cmd, string, *byte
 		close(lines)
 	}()
 	var dir string
-	timeout := time.After(60 * time.Second)
+	// No deadline of its own: a helper that never gets ready is go test's
+	// -timeout, naming the test (a loaded machine makes any cap too short).
 	for {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				t.Fatalf("helper exited before ready; stderr:\n%s", stderr.String())
-			}
-			if d, ok := strings.CutPrefix(line, "dir "); ok {
-				dir = d
-			}
-			if strings.HasPrefix(line, "error:") {
-				t.Fatal(line)
-			}
-			if line == "ready" {
-				go func() { // drain
-					for range lines {
-					}
-				}()
-				return cmd, dir, &stderr
-			}
-		case <-timeout:
-			t.Fatalf("helper not ready; stderr:\n%s", stderr.String())
+		line, ok := <-lines
+		if !ok {
+			t.Fatalf("helper exited before ready; stderr:\n%s", stderr.String())
+		}
+		if d, ok := strings.CutPrefix(line, "dir "); ok {
+			dir = d
+		}
+		if strings.HasPrefix(line, "error:") {
+			t.Fatal(line)
+		}
+		if line == "ready" {
+			go func() { // drain
+				for range lines {
+				}
+			}()
+			return cmd, dir, &stderr
 		}
 	}
 }

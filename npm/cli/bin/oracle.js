@@ -51,9 +51,10 @@ function binary() {
   } catch {
     fail(
       `the package ${wanted}, which holds oracle's binary for ${platform}, is not installed.\n` +
-        `npm installs it with ${pkg.name} as an optional dependency: install again without\n` +
-        `--omit=optional (or --no-optional), e.g. \`npm install --save-dev ${pkg.name}@${pkg.version}\`;\n` +
-        `a lock file written on another platform lacks it: delete node_modules and run npm install.`,
+        `npm installs it with ${pkg.name} as an optional dependency: install again with the\n` +
+        `optional dependencies, \`npm install --include=optional\` (not --omit=optional nor\n` +
+        `--no-optional); a lock file written on another platform lacks it: delete node_modules\n` +
+        `and run npm install.`,
     );
   }
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
+	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
 // TestInterruptExitCodes (issue 28 item 4): every verb that runs vitest
@@ -68,25 +69,14 @@ func TestInterruptExitCodes(t *testing.T) {
 				}
 				// The verb handles signals from its start; its sandbox in
 				// TMPDIR says it is running, and vitest has had time to start.
-				deadline := time.Now().Add(2 * time.Minute)
-				for {
-					entries, _ := os.ReadDir(tmp)
-					if len(entries) > 0 || time.Now().After(deadline) {
-						break
-					}
-					time.Sleep(50 * time.Millisecond)
-				}
+				// (No cap of its own: one that never comes is go test's
+				// -timeout, naming this test.)
+				testenv.Await(func() bool { entries, _ := os.ReadDir(tmp); return len(entries) > 0 })
 				time.Sleep(1500 * time.Millisecond)
 				cmd.Process.Signal(sig.sig)
 				done := make(chan error, 1)
 				go func() { done <- cmd.Wait() }()
-				var err error
-				select {
-				case err = <-done:
-				case <-time.After(3 * time.Minute):
-					cmd.Process.Kill()
-					t.Fatalf("oracle %s still running 3 minutes after %v", verb.name, sig.sig)
-				}
+				err := <-done // it ends after the signal (however loaded the machine)
 				if code := cmd.ProcessState.ExitCode(); code != sig.code {
 					t.Errorf("exit %d after %v, want %d (%v)\nstderr: %s", code, sig.sig, sig.code, err, stderr.String())
 				}
@@ -110,18 +100,7 @@ func TestInterruptExitCodes(t *testing.T) {
 				// No process left: vitest's workers (a fork spinning in the
 				// test's loop) die with the verb (an interrupted audit left
 				// one running, its working directory in the deleted sandbox).
-				var left []string
-				for end := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-					if left = processesIn(tmp); len(left) == 0 || time.Now().After(end) {
-						break
-					}
-				}
-				for _, p := range left {
-					t.Errorf("process left running: %s", p)
-					if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
-						syscall.Kill(pid, syscall.SIGKILL) // nor may the test leave it
-					}
-				}
+				testenv.Await(func() bool { return len(processesIn(tmp)) == 0 })
 			})
 		}
 	}
@@ -183,35 +162,13 @@ func interruptWhileReadingConfig(t *testing.T, verb string) {
 		}
 		return false
 	}
-	for deadline := time.Now().Add(2 * time.Minute); !probing(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no config probe within 2 minutes: %s", stderr.String())
-		}
-	}
+	testenv.Await(probing) // no cap of its own: go test's -timeout names a hang
 	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("oracle %s still waits for the config probe 3 minutes after SIGINT", verb)
-	}
+	cmd.Wait() // it stops waiting for the config probe after SIGINT
 	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "oracle "+verb+": interrupted (") {
 		t.Errorf("exit %d, want 130\nstderr: %s", code, stderr.String())
 	}
-	for end := time.Now().Add(10 * time.Second); probing(); time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Errorf("the config probe left running: %v", processesIn(tmp))
-			for _, p := range processesIn(tmp) {
-				if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
-			break
-		}
-	}
+	testenv.Await(func() bool { return !probing() }) // the config probe ends with it
 }
 
 // TestGateEnvironmentSaidOnce: a temporary directory that cannot be made

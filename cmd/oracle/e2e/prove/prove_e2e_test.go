@@ -16,6 +16,7 @@ import (
 	"time"
 
 	. "github.com/oracle-ts/oracle/cmd/oracle/e2e/e2etest"
+	"github.com/oracle-ts/oracle/internal/testenv"
 )
 
 type proveResult struct {
@@ -307,15 +308,10 @@ func TestProveInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the sandbox exists and vitest has had time to start.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		entries, _ := os.ReadDir(tmp)
-		if len(entries) > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	// Wait until the sandbox exists (no cap: a loaded machine may take
+	// minutes; one that never comes is go test's -timeout, naming this
+	// test) and vitest has had time to start.
+	testenv.Await(func() bool { entries, _ := os.ReadDir(tmp); return len(entries) > 0 })
 	time.Sleep(1500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
