@@ -298,7 +298,7 @@ func TestLongLivedCloseLeavesNoProcess(t *testing.T) {
 		done <- err
 	}()
 	testenv.Await(func() bool { return len(processesIn(dir)) >= 2 }) // the worker started
-	time.Sleep(4 * time.Second) // the worker is in the loop by now (deaf to its parent's death)
+	time.Sleep(4 * time.Second)                                      // the worker is in the loop by now (deaf to its parent's death)
 	groups = r.groups()
 	r.Close()
 	if err := <-done; !errors.Is(err, ErrClosed) {
