@@ -119,7 +119,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		chs = append(chs, deps...)
 		m, err := edit.NewMutant(RevertOperator, "", file, src, chs)
 		if err == nil {
-			err = accept.Check(m.Source)
+			err = accept.Check(m.Source())
 		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))
