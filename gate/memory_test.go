@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 )
 
 // bigFunction is a function of n lines of arithmetic, comparisons and
@@ -33,7 +34,8 @@ func bigFunction(n int) []byte {
 
 // TestMutantsMemory (issue 42): a mutant holds its change and the one
 // source of its file, not a mutated copy of the file: the gate's mutants
-// of a 600-line function (about 5,000, the file 20 KB) live in memory
+// of a 600-line function (about 5,000, the file 20 KB), as its mutants
+// stage hands them to the lab, live in memory
 // proportional to the change (a copy each was 100 MB and grew with the
 // square of the lines).
 func TestMutantsMemory(t *testing.T) {
@@ -42,11 +44,14 @@ func TestMutantsMemory(t *testing.T) {
 	}
 	const lines = 600
 	src := bigFunction(lines)
-	f, syn := analyzer.ParseSyntax("src/big.ts", src)
+	file := analyzer.Parse("src/big.ts", src)
+	j := &job{target: &Target{ID: "src/big.ts#big", File: "src/big.ts"}, fn: file.Functions[0]}
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	ms := Mutants("src/big.ts", src, syn, f.Functions[0], Arid{})
+	// The gate's mutants stage: every operator's mutant of the function,
+	// one of each program, as they go to the lab.
+	ms, _, _ := mutants([]*job{j}, map[string][]byte{"src/big.ts": src}, change.Change{"src/big.ts": {{1, lines + 4}}}, nil, nil, Options{Scope: ScopeFunction})
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
