@@ -34,10 +34,10 @@ func bigFunction(n int) []byte {
 
 // TestMutantsMemory (issue 42): a mutant holds its change and the one
 // source of its file, not a mutated copy of the file: the gate's mutants
-// of a 600-line function (about 5,000, the file 20 KB), as its mutants
-// stage hands them to the lab, live in memory
-// proportional to the change (a copy each was 100 MB and grew with the
-// square of the lines).
+// of a 600-line function (4,804, the file 20 KB), as its mutants stage
+// hands them to the lab, live in memory proportional to the change (3.9 MB;
+// a copy of the file each was 129 MB, and grew with the square of the
+// lines).
 func TestMutantsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds thousands of mutants")
