@@ -686,7 +686,7 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 		src := sources[file]
 		_, syn := analyzer.ParseSyntax(file, src)
 		progs.Original(file, src, syn) // a mutant that makes it is none
-		ms := targetMutants(file, src, syn, j, ch, opts)
+		ms, all := scopedMutants(file, src, syn, j, ch, opts)
 		var counted []edit.Mutant // those on the change's code (every mutant of the function may be a target's)
 		for _, mu := range ms {
 			if opts.scope() == ScopeLines || j.module || j.changed == nil || change.Counts(site(syn, mu.edit), j.changed) {
@@ -695,12 +695,8 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 		}
 		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid)
 		notes = append(notes, why...)
-		n := 0
-		if len(rs) > 0 { // after every operator's mutant: the ids of those stay
-			n = len(jobMutants(file, src, syn, j.fn, opts.Arid))
-		}
-		for k, m := range rs {
-			ms = append(ms, &mutant{job: j, edit: m, index: n + k})
+		for k, m := range rs { // after every operator's mutant: the ids of those stay
+			ms = append(ms, &mutant{job: j, edit: m, index: all + k})
 		}
 		for _, mu := range ms {
 			if !progs.Add(mu.edit) {

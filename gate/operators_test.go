@@ -39,10 +39,10 @@ func TestMutantsSameProgram(t *testing.T) {
 		for _, mu := range ms {
 			m := mu.edit
 			got = append(got, fmt.Sprintf("%d %s %d:%d %q", mu.index, m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement))
-			if prev, ok := seen[string(m.Source)]; ok {
+			if prev, ok := seen[string(m.Source())]; ok {
 				t.Errorf("%s: %s and %s make the same program", scope, prev, m.Operator)
 			}
-			seen[string(m.Source)] = string(m.Operator)
+			seen[string(m.Source())] = string(m.Operator)
 		}
 		want := `0 BlockStatement 1:46 "{}"|3 BlockStatement 2:10 "{}"|5 InlineConstant 3:14 "0"`
 		if scope == ScopeFunction {

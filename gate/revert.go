@@ -120,7 +120,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 		chs = append(chs, deps...)
 		m, err := edit.NewMutant(RevertOperator, "", file, src, chs)
 		if err == nil {
-			err = accept.CheckWhole(m.Source)
+			err = accept.CheckWhole(m.Source())
 		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))

@@ -142,11 +142,11 @@ func TestReverts(t *testing.T) {
 				s := fmt.Sprintf("%d: %s => %s", m.Original.Start.Line, src[m.Original.Start.Offset:m.Original.End.Offset], m.Replacement)
 				applied := string(src[:m.Original.Start.Offset]) + m.Replacement + string(src[m.Original.End.Offset:])
 				switch {
-				case applied == string(m.Source):
-				case strings.HasSuffix(string(m.Source), applied):
-					s += " +" + strings.TrimSpace(strings.TrimSuffix(string(m.Source), applied))
+				case applied == string(m.Source()):
+				case strings.HasSuffix(string(m.Source()), applied):
+					s += " +" + strings.TrimSpace(strings.TrimSuffix(string(m.Source()), applied))
 				default:
-					s += " restored:\n" + string(m.Source)
+					s += " restored:\n" + string(m.Source())
 				}
 				got = append(got, s)
 			}

@@ -349,8 +349,15 @@ func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Func
 // changed spans), or, for a list of files, those on its lines (all of
 // them); a module's only on its top-level code.
 func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) []*mutant {
-	var out []*mutant
-	for i, m := range jobMutants(file, src, syn, j.fn, opts.Arid) {
+	out, _ := scopedMutants(file, src, syn, j, ch, opts)
+	return out
+}
+
+// scopedMutants are targetMutants and how many mutants the operators made
+// in the body (the index after the last: revert mutants number from it).
+func scopedMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch change.Change, opts Options) (out []*mutant, all int) {
+	ms := jobMutants(file, src, syn, j.fn, opts.Arid)
+	for i, m := range ms {
 		switch {
 		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
 			continue // a function's: its own target
@@ -366,7 +373,7 @@ func targetMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		}
 		out = append(out, &mutant{job: j, edit: m, index: i})
 	}
-	return out
+	return out, len(ms)
 }
 
 // within reports whether mutant m lies in one of spans.

@@ -56,8 +56,8 @@ func TestReportLocationsAddressTheOriginal(t *testing.T) {
 	for _, m := range ms {
 		run := mutantRun(m, []byte(src))
 		got := spliceUTF16(src, run.Line, run.Column, run.EndLine, run.EndColumn, run.Replacement)
-		if len(m.Sites) == 1 && got != string(m.Source) {
-			t.Errorf("%s: the report's location and replacement give\n%s\nnot the mutant\n%s", m.Name, got, m.Source)
+		if len(m.Sites) == 1 && got != string(m.Source()) {
+			t.Errorf("%s: the report's location and replacement give\n%s\nnot the mutant\n%s", m.Name, got, m.Source())
 		}
 		if run.Line < 1 || run.Column < 1 || run.EndLine < run.Line {
 			t.Errorf("%s: location %d:%d-%d:%d", m.Name, run.Line, run.Column, run.EndLine, run.EndColumn)

@@ -203,7 +203,7 @@ h.n = 0;
 try { sc.down(3); out.push("down returned"); } catch (e) { out.push("limit:" + e.message.startsWith(` + "`" + HitLimitMessage + "`" + `) + ":" + h.hit); }
 console.log(out.join(" "));`, write("schema.mjs", sc.Source)}
 	for i, m := range ms {
-		args = append(args, write(fmt.Sprintf("m%d.mjs", i+1), m.Source))
+		args = append(args, write(fmt.Sprintf("m%d.mjs", i+1), m.Source()))
 	}
 	orig := exec.Command(node, "--input-type=module", "-e", `const s = await import(process.argv[1]);
 console.log([String(s.down(3)), String(s.pick([1, 2], -1)), JSON.stringify(s.obj(1)), String(s.add(5)(2)), String(await s.later(1))].join(","));`, write("orig.mjs", []byte(arrowSample)))

@@ -103,7 +103,8 @@ func SpanOf(src []byte, start, end uint) Span {
 // NewMutant applies chs to the original source orig of path and describes
 // the result: the (first) change's original span and replacement, the sites
 // in the mutated source, and the diff. It does not parse: an operator checks
-// that its mutant parses.
+// that its mutant parses. The mutant keeps orig, not a copy (the mutants of
+// a file share it): the caller does not change it afterwards.
 func NewMutant(op Operator, subject, path string, orig []byte, chs []Change) (Mutant, error) {
 	src, sites, err := Apply(orig, chs)
 	if err != nil {
@@ -113,8 +114,8 @@ func NewMutant(op Operator, subject, path string, orig []byte, chs []Change) (Mu
 	if subject != "" {
 		name += ":" + subject
 	}
-	m := Mutant{Name: name, Operator: op, Subject: subject, Path: path, Source: src, Sites: sites,
-		Diff: Diff(path, orig, src)}
+	m := Mutant{Name: name, Operator: op, Subject: subject, Path: path, Sites: sites,
+		Diff: Diff(path, orig, src), orig: orig, changes: slices.Clone(chs)}
 	if len(chs) > 0 {
 		first := slices.MinFunc(chs, func(a, b Change) int { return int(a.Start) - int(b.Start) })
 		m.Original = SpanOf(orig, first.Start, first.End)

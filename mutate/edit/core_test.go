@@ -49,7 +49,7 @@ func TestNewMutant(t *testing.T) {
 	if m.Original != want || m.Replacement != "(undefined)" || m.Line != 2 {
 		t.Errorf("original %+v replacement %q line %d", m.Original, m.Replacement, m.Line)
 	}
-	if string(m.Source[m.Site[0]:m.Site[1]]) != "(undefined)" || !strings.Contains(m.Diff, "+  (undefined);") {
+	if string(m.Source()[m.Site[0]:m.Site[1]]) != "(undefined)" || !strings.Contains(m.Diff, "+  (undefined);") {
 		t.Errorf("site %v diff\n%s", m.Site, m.Diff)
 	}
 	if _, err := NewMutant(FlagInverted, "", "x.ts", orig, []Change{{Start: 1, End: 3}, {Start: 2, End: 4}}); err == nil {

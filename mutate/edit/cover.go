@@ -70,7 +70,7 @@ func coverMarks(s *analyzer.Syntax, orig []byte, bs, be uint, ms []Mutant, ids [
 	var offs []uint
 	first := map[uint]int{}
 	for k, m := range ms {
-		start, end := changedRange(orig, m.Source)
+		start, end := changedRange(orig, m.Source())
 		off, ok := statementMark(s, bs, be, start, end)
 		if !ok {
 			continue

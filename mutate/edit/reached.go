@@ -8,7 +8,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 )
 
-// MarkReached returns m.Source with stmt (one line of JavaScript, e.g.
+// MarkReached returns m.Source() with stmt (one line of JavaScript, e.g.
 // `globalThis.__oracleReached?.("red-first");`) inserted right before each
 // statement that holds a mutated site, in the same block, on the same line:
 // it runs iff control reaches that statement, and no line moves. The
@@ -26,7 +26,8 @@ func MarkReached(m Mutant, stmt string) ([]byte, error) {
 	if !strings.HasSuffix(stmt, ";") {
 		stmt += ";"
 	}
-	f, s := analyzer.ParseSyntax(m.Path, m.Source)
+	src := m.Source()
+	f, s := analyzer.ParseSyntax(m.Path, src)
 	if s == nil {
 		return nil, fmt.Errorf("cannot parse mutant %s: %s", m.Name, f.Errors[0].Message)
 	}
@@ -58,7 +59,7 @@ func MarkReached(m Mutant, stmt string) ([]byte, error) {
 	for _, a := range at {
 		chs = append(chs, change{start: a, end: a, text: stmt + " "})
 	}
-	out, _, err := Apply(m.Source, toCore(chs))
+	out, _, err := Apply(src, toCore(chs))
 	if err != nil {
 		return nil, fmt.Errorf("mutant %s: reached marker: %w", m.Name, err)
 	}

@@ -171,7 +171,7 @@ func chooseBodies(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, ids
 		if m.Path != path || id <= 0 {
 			return nil, fmt.Errorf("schema: mutant %s of %s (id %d) in the schema of %s", m.Name, m.Path, id, path)
 		}
-		start, end := changedRange(orig, m.Source)
+		start, end := changedRange(orig, m.Source())
 		n := functionBody(s, start, end)
 		switch {
 		case n < 0:
@@ -215,9 +215,10 @@ func placeVariants(s *analyzer.Syntax, path string, orig []byte, ms []Mutant, id
 		}
 		bs, be := bodyRange(s, n)
 		tail := uint(len(orig)) - be
-		inner := string(m.Source[bs : uint(len(m.Source))-tail])
+		src := m.Source()
+		inner := string(src[bs : uint(len(src))-tail])
 		if hits {
-			if inner, err = countHitsFn(path, s, n, m.Source, tail); err != nil {
+			if inner, err = countHitsFn(path, s, n, src, tail); err != nil {
 				return nil, fmt.Errorf("schema: mutant %s: %w", m.Name, err)
 			}
 		}

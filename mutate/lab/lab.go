@@ -628,7 +628,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	src, merr := edit.MarkReached(*m, runner.RanMarkerStatement(id))
 	marked := merr == nil
 	if !marked {
-		src, id = m.Source, ""
+		src, id = m.Source(), ""
 	} else {
 		src = withLoadMarker(src, id)
 	}
@@ -728,14 +728,15 @@ func (l *Lab) jointPasses(ctx context.Context, sl Slot, m *edit.Mutant, tests []
 	if !ok || l.NoJoint {
 		return nil, nil
 	}
-	src, marked := m.Source, false
+	var src []byte
+	marked := false
 	if id != "" {
 		if s, err := edit.MarkReached(*m, runner.FileMarkerStatement(id)); err == nil {
 			src, marked = s, true
 		}
 	}
 	if !marked {
-		id = ""
+		src, id = m.Source(), ""
 	}
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)

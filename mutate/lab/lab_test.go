@@ -62,7 +62,13 @@ func (m *memFiles) WriteFile(rel string, data []byte) error {
 func (m *memFiles) Restore(rel string) error { m.current = m.orig; return nil }
 
 func mutant(name, src string) edit.Mutant {
-	return edit.Mutant{Name: name, Operator: edit.Operator(name), Path: "x.ts", Source: []byte(src)}
+	m, err := edit.NewMutant(edit.Operator(name), "", "x.ts", nil, []edit.Change{{Text: src}})
+	if err != nil {
+		panic(err)
+	}
+	// The whole file is its source, and nothing says where it changed.
+	m.Line, m.Diff, m.Original, m.Replacement, m.Site, m.Sites = 0, "", edit.Span{}, "", [2]uint{}, nil
+	return m
 }
 
 // TestExecute: baselines first, each mutant against the test files until

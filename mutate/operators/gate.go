@@ -30,7 +30,7 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 	var out []edit.Mutant
 	for _, c := range cands {
 		m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes)
-		if err != nil || accept.Check(m.Source) != nil {
+		if err != nil || accept.Check(m.Source()) != nil {
 			continue
 		}
 		out = append(out, m)

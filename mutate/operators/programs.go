@@ -68,7 +68,7 @@ func (p *Programs) Original(path string, src []byte, syn *analyzer.Syntax) {
 func (p *Programs) Add(m edit.Mutant) bool {
 	k, ok := p.onOriginal(m)
 	if !ok {
-		k = key(m.Path, func(h *canonWriter) { h.raw(parsedCanon(m.Path, m.Source)) })
+		k = key(m.Path, func(h *canonWriter) { h.raw(parsedCanon(m.Path, m.Source())) })
 	}
 	if p.seen[k] {
 		return false

@@ -104,7 +104,7 @@ func TestProgramsAgree(t *testing.T) {
 					continue
 				}
 				n++
-				if slow := key(m.Path, func(h *canonWriter) { h.raw(parsedCanon(m.Path, m.Source)) }); fast != slow {
+				if slow := key(m.Path, func(h *canonWriter) { h.raw(parsedCanon(m.Path, m.Source())) }); fast != slow {
 					t.Errorf("%s: %s at %d:%d %q: read on the original, another program than its parse", path, m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement)
 				}
 			}

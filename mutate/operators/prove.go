@@ -37,7 +37,7 @@ func Prove(t edit.Target, wrap *analyzer.Call, preserves []*analyzer.Call) ([]ed
 				if err != nil {
 					return err
 				}
-				if err := accept.Check(m.Source); err != nil {
+				if err := accept.Check(m.Source()); err != nil {
 					return fmt.Errorf("mutant %s of %s#%s does not parse (%v): not written", m.Name, t.Path, t.Fn.Name, err)
 				}
 				m.Note = mu.Note

@@ -31,7 +31,7 @@ func mutants(t *testing.T, src string, flag edit.Flag, wrap string, preserves ..
 	for _, m := range ms {
 		out[m.Name] = m
 		names = append(names, m.Name)
-		if m.Diff != edit.Diff("x.ts", tg.Src, m.Source) {
+		if m.Diff != edit.Diff("x.ts", tg.Src, m.Source()) {
 			t.Errorf("%s: edit.Diff is not the diff of the source", m.Name)
 		}
 	}
@@ -52,8 +52,8 @@ func expect(t *testing.T, ms map[string]edit.Mutant, name, want string, line int
 	if !ok {
 		t.Fatalf("no mutant %s", name)
 	}
-	if string(m.Source) != want {
-		t.Errorf("%s: got\n%s\nwant\n%s\n%s", name, m.Source, want, edit.Diff("x", []byte(want), m.Source))
+	if string(m.Source()) != want {
+		t.Errorf("%s: got\n%s\nwant\n%s\n%s", name, m.Source(), want, edit.Diff("x", []byte(want), m.Source()))
 	}
 	if m.Line != line {
 		t.Errorf("%s: line %d, want %d", name, m.Line, line)
@@ -90,11 +90,11 @@ func TestMutantsGuarded(t *testing.T) {
 	expect(t, ms, "preserve-moved-under-guard:audit", r("audit(id)", "(!opts.skip ? audit(id) : undefined)"), 9)
 
 	m := ms["preserve-removed:selectTargets"]
-	if got := string(m.Source[m.Site[0]:m.Site[1]]); got != "(undefined)" {
+	if got := string(m.Source()[m.Site[0]:m.Site[1]]); got != "(undefined)" {
 		t.Errorf("site %q", got)
 	}
 	m = ms["red-first"]
-	if got := string(m.Source[m.Site[0]:m.Site[1]]); got != "(undefined)" {
+	if got := string(m.Source()[m.Site[0]:m.Site[1]]); got != "(undefined)" {
 		t.Errorf("site %q", got)
 	}
 	wantDiff := `--- a/x.ts
@@ -165,7 +165,7 @@ func TestMutantsNoGuard(t *testing.T) {
 	src := "async function f(x, opts) {\n  log();\n  const e = await enrichItem(x);\n  use(e);\n}\n"
 	ms := mutants(t, src, optsSkip, "enrichItem")
 	rf := ms["red-first"]
-	if string(rf.Source) != src || rf.Diff != "" || !strings.Contains(rf.Note, "never reads opts.skip") || rf.Line != 3 {
+	if string(rf.Source()) != src || rf.Diff != "" || !strings.Contains(rf.Note, "never reads opts.skip") || rf.Line != 3 {
 		t.Errorf("red-first: %+v", rf)
 	}
 	expect(t, ms, "flag-always-set", strings.Replace(src, "enrichItem(x)", "(undefined)", 1), 3)

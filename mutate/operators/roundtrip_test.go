@@ -114,7 +114,7 @@ func TestRoundTripNode(t *testing.T) {
 			}
 			sources := map[string]string{"original": orig, "guarded": string(guardedSrc)}
 			for _, m := range ms {
-				sources[m.Name] = string(m.Source)
+				sources[m.Name] = string(m.Source())
 				// Reached markers must keep the mutant running.
 				marked, err := edit.MarkReached(m, `(globalThis as any).reached = true`)
 				if err != nil {

@@ -76,7 +76,7 @@ func TestSchemaVariants(t *testing.T) {
 	schema := write("schema", sc.Source)
 	files := []string{write("orig", tg.Src)}
 	for k, m := range ms {
-		files = append(files, write(fmt.Sprintf("m%d", k+1), m.Source))
+		files = append(files, write(fmt.Sprintf("m%d", k+1), m.Source()))
 	}
 	driver := `const [schema, ...files] = process.argv.slice(1); // node -e: no script path in argv
 const s = await import(schema);

@@ -88,7 +88,7 @@ func mutateWith(t *testing.T, op *Operator, body string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := string(m.Source)
+		got := string(m.Source())
 		if !strings.HasPrefix(got, tableHead) || !strings.HasSuffix(got, "\n}\n") {
 			t.Fatalf("%s changed the code around the body: %q", op.Name, got)
 		}

@@ -45,11 +45,11 @@ func TestWindowAgreesWithWhole(t *testing.T) {
 					continue
 				}
 				checked++
-				whole := accept.CheckWhole(m.Source) == nil
-				if got := accept.Check(m.Source) == nil; got != whole {
+				whole := accept.CheckWhole(m.Source()) == nil
+				if got := accept.Check(m.Source()) == nil; got != whole {
 					t.Errorf("%s: %s at %d:%d %q: accepted in its window %v, whole %v", path, m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement, got, whole)
 				}
-				if edit.WindowAccepts(accept, m.Source) {
+				if edit.WindowAccepts(accept, m.Source()) {
 					windowed++
 				}
 			}
