@@ -1123,3 +1123,35 @@ function selected(i, k, ok) {
 }
 `, runner.ReachedEnv, selNote)
 }
+
+// SchemaBytes bounds the source a file's schema holds in one batch: each
+// variant is a copy of its function's body, so the mutants of a 1500-line
+// function (12,000 of them) would make a schema of most of a gigabyte,
+// quadratic in the change (issue 42). A file whose mutants would pass it
+// has them in several schemas, one after the other, each its own batches.
+var SchemaBytes int64 = 16 << 20
+
+// schemaGroups splits tasks (in order) into groups whose schemas stay under
+// SchemaBytes: a file of size s holds at most SchemaBytes/s variants (at
+// least one) in a group; group k has each file's k-th such slice. One group
+// (tasks itself) when every file's variants fit.
+func schemaGroups(root string, tasks []*task) [][]*task {
+	per, seen := map[string]int{}, map[string]int{}
+	groups := [][]*task{nil}
+	for _, t := range tasks {
+		p := t.job.Mutant.Path
+		if _, ok := per[p]; !ok {
+			per[p] = 1 << 30
+			if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && fi.Size() > 0 {
+				per[p] = int(max(1, SchemaBytes/fi.Size()))
+			}
+		}
+		k := seen[p] / per[p]
+		seen[p]++
+		for len(groups) <= k {
+			groups = append(groups, nil)
+		}
+		groups[k] = append(groups[k], t)
+	}
+	return groups
+}

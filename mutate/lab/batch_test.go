@@ -337,3 +337,22 @@ func TestBatchTimeouts(t *testing.T) {
 		t.Errorf("%d hit limits, slowest %v", res.HitLimits, res.Slowest)
 	}
 }
+
+// TestSchemaGroups (issue 42): a file whose variants would make a schema
+// past SchemaBytes has them in several schemas, one after the other, each
+// its own batch; the outcomes are those of one schema.
+func TestSchemaGroups(t *testing.T) {
+	behs := []behaviour{{"kill", "kill"}, {"pass", "pass"}, {"kill", "kill"}, {"kill", "limit"}, {"kill", "kill"}}
+	one, r1 := runBatched(t, behs)
+	defer func(b int64) { SchemaBytes = b }(SchemaBytes)
+	SchemaBytes = 2 * int64(len("export function f(a: number) {\n  return a + 1;\n}\n")) // two variants a schema
+	split, r2 := runBatched(t, behs)
+	if split != one {
+		t.Errorf("split %s\none   %s", split, one)
+	}
+	// One schema: its batch and the hit limit's run again; three: a batch
+	// each, and the run again in the second.
+	if r1.batches != 2 || r2.batches != 4 {
+		t.Errorf("%d batches in one schema (want 2), %d in three (want 4)", r1.batches, r2.batches)
+	}
+}

@@ -458,8 +458,10 @@ func (l *Lab) batchAll(ctx context.Context, tasks []*task, tests []string, basel
 	for _, b := range baselines {
 		baseline[b.Test] = b.Duration
 	}
-	if err := l.batch(ctx, tests, tasks, timeout, baseline); err != nil {
-		return err
+	for _, group := range schemaGroups(l.Root, tasks) {
+		if err := l.batch(ctx, tests, group, timeout, baseline); err != nil {
+			return err
+		}
 	}
 	for _, t := range tasks {
 		if t.run != nil && t.run.Batched {
