@@ -314,6 +314,7 @@ let lastLoad = -1;
 function nameOf(t) {
   const n = [];
   for (let x = t; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name));
+  if (n[n.length - 1] === "") n.pop(); // vitest's fullName of a test with an empty title
   return n.join(" ");
 }
 // A schema loaded before the harness (a setup file imports it) keeps an

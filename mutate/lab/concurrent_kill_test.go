@@ -51,3 +51,28 @@ func TestConcurrentFlakyKillReal(t *testing.T) {
 		t.Errorf("three: alone because %q, want %q", r.AloneWhy, AloneConcurrentKill)
 	}
 }
+
+// TestEmptyTitleKillReal (found on unjs/ufo 6cd1fcd: tests named by object
+// keys, one of them ""): a test with an empty title is named by vitest's
+// report by its describe titles alone; the marker that records which tests
+// ran the mutated code named it with a trailing space, so its kill was
+// "only a test that never executed the mutated code failed": an error, in
+// both modes, where vitest by hand fails it. Killed, batched and isolated.
+func TestEmptyTitleKillReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
+	const test = `import { describe, expect, it } from "vitest";
+import { double } from "./double";
+
+describe("double", () => {
+  it("", () => { expect(double(2)).toBe(4); });
+});
+`
+	for _, iso := range []bool{true, false} {
+		repo := pipelineCopy(t, "pipeline", map[string]string{"src/double.ts": doubleSrc, "src/double.test.ts": test})
+		ms := textMutants(t, "src/double.ts", doubleSrc, [][3]string{{"three", "x * 2", "x * 3"}, {"plus", "x * 2", "x + 3"}})
+		res, _ := labRun(t, repo, "", Lab{Coverage: true, Isolate: iso}, []string{"src/double.test.ts"}, ms)
+		if got, want := outcomesOnly(res), "test:three=killed test:plus=killed"; got != want {
+			t.Errorf("isolate %v: got  %s\nwant %s\n%s", iso, got, want, details(res))
+		}
+	}
+}

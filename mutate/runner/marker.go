@@ -52,7 +52,8 @@ func FileMarkersStatement(ids ...string) string {
 // RanMarkerStatement is MarkerStatement for a mutant run alone: it appends, once per test
 // (or per suite, or per file load) that executes it, "<id>\t@t\t<test>" where <test> is the
 // JSON string of the test's full name as Test.Name has it (describe titles and the test's
-// title joined by spaces), or "<id>\t@s\t<suite>" when it runs outside a test: in a
+// title joined by spaces; a test with an empty title is its describe titles alone, as
+// vitest's fullName has it: ufo's trailing-slash tests are named by object keys, "" one), or "<id>\t@s\t<suite>" when it runs outside a test: in a
 // beforeAll or afterAll hook of the describe block <suite> (its full name), or while the
 // file loads or is collected (""). vitest's worker state (__vitest_worker__.current, vitest
 // 4 and 5) names the task that runs: the test during its beforeEach hooks, body and
@@ -71,7 +72,7 @@ func FileMarkersStatement(ids ...string) string {
 func RanMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? n.join(" ") : "") + "\n"); } } } } catch {}`
+	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } } } catch {}`
 }
 
 // ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a
