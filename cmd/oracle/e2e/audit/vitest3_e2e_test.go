@@ -55,14 +55,15 @@ func TestGateVitest31(t *testing.T) {
 	g.Commit("change", map[string]string{"src/grade.ts": gradeNew, "src/money.ts": strings.Replace(money, "n * 10", "n * 100", 1)})
 
 	code, r, errs := GateJSON(t, g.Dir, "--no-cache")
-	if code != 1 || r.Verdict != "FAIL" || !strings.Contains(r.Reason, "src/money.ts scores 0% (0/2)") {
-		t.Errorf("gate: exit %d %s %q, want FAIL: src/money.ts scores 0%% (0/2)\n%s", code, r.Verdict, r.Reason, errs)
+	if code != 1 || r.Verdict != "FAIL" || !strings.Contains(r.Reason, "src/money.ts scores 0% (0/3)") {
+		t.Errorf("gate: exit %d %s %q, want FAIL: src/money.ts scores 0%% (0/3)\n%s", code, r.Verdict, r.Reason, errs)
 	}
 	// By hand with vitest 3.1.1, each mutant applied and its file's test
-	// run: >= → > and <, 50 → 51 killed; * → / and 100 → 101 survive.
+	// run: >= → > and <, 50 → 51 and the revert 50 → 40 killed (grade(49));
+	// * → /, 100 → 101 and the revert 100 → 10 survive (cents(0)).
 	want := map[string]int{
-		"src/grade.ts:2 EqualityOperator killed": 2, "src/grade.ts:2 InlineConstant killed": 1,
-		"src/money.ts:2 ArithmeticOperator survived": 1, "src/money.ts:2 InlineConstant survived": 1,
+		"src/grade.ts:2 EqualityOperator killed": 2, "src/grade.ts:2 InlineConstant killed": 1, "src/grade.ts:2 Revert killed": 1,
+		"src/money.ts:2 ArithmeticOperator survived": 1, "src/money.ts:2 InlineConstant survived": 1, "src/money.ts:2 Revert survived": 1,
 	}
 	got := map[string]int{}
 	for _, m := range r.Mutants {
