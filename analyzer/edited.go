@@ -101,14 +101,7 @@ func (e *Edits) Clean(out []byte) bool {
 	if e == nil || e.tree == nil || e.bad {
 		return false
 	}
-	pre := 0
-	for pre < len(e.src) && pre < len(out) && e.src[pre] == out[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(e.src)-pre && suf < len(out)-pre && e.src[len(e.src)-1-suf] == out[len(out)-1-suf] {
-		suf++
-	}
+	pre, suf := CommonEnds(e.src, out)
 	ed := C.tsaInputEdit{
 		start_byte:    C.uint32_t(pre),
 		old_end_byte:  C.uint32_t(len(e.src) - suf),
@@ -118,6 +111,26 @@ func (e *Edits) Clean(out []byte) bool {
 		new_end_point: point(out, len(out)-suf),
 	}
 	return C.tsa_reparse(e.p.p, e.tree, &ed, cbytes(out), C.uint32_t(len(out))) == 0
+}
+
+// ParsesClean reports whether src parses with no ERROR or MISSING node
+// (one parse; false is "not known clean", as Clean's).
+func ParsesClean(path string, src []byte) bool {
+	e := NewEdits(path, src)
+	defer e.Close()
+	return e.tree != nil && !e.bad
+}
+
+// CommonEnds are the lengths of the longest common prefix and suffix of a
+// and b (not overlapping): where an edit of a made b.
+func CommonEnds(a, b []byte) (pre, suf int) {
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
 }
 
 // point is tree-sitter's position of byte offset off of src: its row and its

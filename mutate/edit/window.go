@@ -48,7 +48,7 @@ func (a Acceptance) windowAccepts(out []byte) bool {
 	if len(orig) < WindowFloor {
 		return false
 	}
-	pre, suf := commonEnds(orig, out)
+	pre, suf := analyzer.CommonEnds(orig, out)
 	w := a.windowOf(uint(pre), uint(len(orig)-suf))
 	if w == nil || !w.ok {
 		return false
@@ -102,22 +102,7 @@ func (a Acceptance) windowOf(start, end uint) *window {
 func wrappedClean(path string, wrap [2]string, text []byte) bool {
 	src := make([]byte, 0, len(wrap[0])+len(text)+len(wrap[1]))
 	src = append(append(append(src, wrap[0]...), text...), wrap[1]...)
-	e := analyzer.NewEdits(path, src)
-	clean := e.Clean(src)
-	e.Close()
-	return clean && syntaxcheck.Check(path, src) == nil
-}
-
-// commonEnds are the lengths of the longest common prefix and suffix of a
-// and b (not overlapping).
-func commonEnds(a, b []byte) (pre, suf int) {
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	return pre, suf
+	return analyzer.ParsesClean(path, src) && syntaxcheck.Check(path, src) == nil
 }
 
 // WindowAccepts says whether a accepts out in its window (for tests: Check

@@ -77,7 +77,7 @@ func (a asideRunner) mask(file string, r runner.Result) runner.Result {
 	failed := false
 	for i, t := range r.Tests {
 		name := t.Name
-		if strings.HasPrefix(name, "oracle-variant-") { // a batch harness's block (in the file's place, or beside it)
+		if strings.HasPrefix(name, variantPrefix) { // a batch harness's block (in the file's place, or beside it)
 			_, name, _ = strings.Cut(name, " ")
 		}
 		if set[name] {

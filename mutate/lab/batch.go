@@ -58,7 +58,10 @@ const HarnessPrefix = "__oracle_batch__."
 const MovedPrefix = "__oracle_tests__."
 
 // variantTitle is the describe title of block i of a batch (switch value v).
-func variantTitle(i, v int) string { return fmt.Sprintf("oracle-variant-%d-%d", i, v) }
+func variantTitle(i, v int) string { return fmt.Sprintf("%s%d-%d", variantPrefix, i, v) }
+
+// variantPrefix starts every block's title: a test named so is a harness's.
+const variantPrefix = "oracle-variant-"
 
 // block is one describe block of a batch's harness, built once
 // (selectBlocks) and carried to the harness, its snapshots and the reading
