@@ -285,6 +285,10 @@ type Timings struct {
 	// AloneWhy counts the mutants that ran alone, per reason (a mutant's
 	// aloneWhy).
 	AloneWhy map[string]int `json:"aloneWhy"`
+	// Refused are the batches whose results were not used (their mutants
+	// ran alone): the test file, why, and what the run said (the baseline
+	// test that failed in the batch and its failure, the unhandled error).
+	Refused []lab.Refusal `json:"refusedBatches"`
 }
 
 // SlowMutant is one of the slowest mutant runs, in seconds.
@@ -303,7 +307,7 @@ type SlowMutant struct {
 func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Threshold: opts.Threshold, Files: []FileScore{}, Targets: []Target{}, Mutants: []Mutant{}, Scope: opts.scope(), Change: opts.Origin,
-		Timings: Timings{Slowest: []SlowMutant{}, AloneWhy: map[string]int{}}}
+		Timings: Timings{Slowest: []SlowMutant{}, AloneWhy: map[string]int{}, Refused: []lab.Refusal{}}}
 	p, err := callgraph.NewProgram(root)
 	if err != nil {
 		return nil, err
@@ -973,6 +977,7 @@ func (m *measured) timings(res *Result) {
 	lr := m.lr
 	res.Timings.Baseline, res.Timings.Batches, res.Timings.Alone = lr.Baseline.Seconds(), lr.Batches.Seconds(), lr.Alone.Seconds()
 	res.Timings.RanAlone, res.Timings.HitLimits = lr.RanAlone, lr.HitLimits
+	res.Timings.Refused = append(res.Timings.Refused, lr.Refused...)
 }
 
 // measure runs the lab over the candidates and the mutants left. A red

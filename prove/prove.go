@@ -55,6 +55,16 @@ type Timings struct {
 	RanAlone                 int
 	HitLimits                int       // mutants that ran past the hit limit (timeouts)
 	Slowest                  []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
+	// Refused are the batches whose results were not used (their mutants
+	// ran alone), by operation: why, and what the run said.
+	Refused []RefusedBatch
+}
+
+// RefusedBatch is a batch of an operation's mutants whose results were not
+// used.
+type RefusedBatch struct {
+	Operation string `json:"operation"`
+	lab.Refusal
 }
 
 // SlowRun is one of the slowest mutant runs.
@@ -73,6 +83,9 @@ func (t *Timings) addLab(op string, r *lab.Result) {
 	t.Alone += r.Alone
 	t.RanAlone += r.RanAlone
 	t.HitLimits += r.HitLimits
+	for _, f := range r.Refused {
+		t.Refused = append(t.Refused, RefusedBatch{Operation: op, Refusal: f})
+	}
 	for _, k := range r.Slowest {
 		run := r.Mutant(k)
 		t.Slowest = append(t.Slowest, SlowRun{Operation: op, Mutant: run.Mutant.Name, Outcome: run.Outcome, Batched: run.Batched, Duration: run.Duration})

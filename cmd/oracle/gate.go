@@ -373,6 +373,9 @@ func writeGateTimings(w io.Writer, res *gate.Result) {
 		}
 		fmt.Fprintf(w, "  ran alone: %d (%s)\n", t.RanAlone, strings.Join(why, "; "))
 	}
+	for _, r := range t.Refused {
+		writeRefused(w, "  ", r.Test, r.Why, r.Detail)
+	}
 	if len(t.Slowest) > 0 {
 		var slow []string
 		for _, m := range t.Slowest {
@@ -380,6 +383,16 @@ func writeGateTimings(w io.Writer, res *gate.Result) {
 		}
 		fmt.Fprintf(w, "  slowest: %s\n", strings.Join(slow, ", "))
 	}
+}
+
+// writeRefused prints, after indent, the line of a batch whose results
+// were not used (--timings): its test file, why, and what its run said.
+func writeRefused(w io.Writer, indent, test, why, detail string) {
+	line := fmt.Sprintf("%sbatch of %s not used: %s", indent, test, why)
+	if detail != "" {
+		line += ": " + detail
+	}
+	fmt.Fprintln(w, line)
 }
 
 // runGateMerge is `oracle gate merge SHARD.json...`: the shards' --json

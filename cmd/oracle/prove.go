@@ -85,6 +85,9 @@ type proveTimings struct {
 	// AloneWhy counts the mutants run alone per reason (a run's aloneWhy).
 	AloneWhy map[string]int `json:"alone_why"`
 	Slowest  []slowTime     `json:"slowest"`
+	// RefusedBatches are the batches whose results were not used: why, and
+	// what the run said (the baseline test that failed there, and how).
+	RefusedBatches []prove.RefusedBatch `json:"refused_batches"`
 }
 
 // slowTime is one of the slowest mutant runs.
@@ -100,7 +103,8 @@ func timingsOf(res *prove.Result) proveTimings {
 	rt := res.Timings
 	t := proveTimings{SandboxSeconds: rt.Sandbox.Seconds(), TotalSeconds: rt.Total.Seconds(), Concurrency: rt.Concurrency,
 		BaselineSeconds: rt.Baseline.Seconds(), BatchesSeconds: rt.Batches.Seconds(), AloneSeconds: rt.Alone.Seconds(),
-		RanAlone: rt.RanAlone, HitLimits: rt.HitLimits, AloneWhy: map[string]int{}, Slowest: []slowTime{}}
+		RanAlone: rt.RanAlone, HitLimits: rt.HitLimits, AloneWhy: map[string]int{}, Slowest: []slowTime{},
+		RefusedBatches: append([]prove.RefusedBatch{}, rt.Refused...)}
 	for _, s := range rt.Slowest {
 		t.Slowest = append(t.Slowest, slowTime{Operation: s.Operation, Mutant: s.Mutant, Outcome: string(s.Outcome), Batched: s.Batched, Seconds: s.Duration.Seconds()})
 	}
@@ -328,6 +332,9 @@ func writeProveText(w io.Writer, res *prove.Result, timings bool) {
 				rate = float64(t.Mutants) / t.TotalSeconds
 			}
 			fmt.Fprintf(w, "%d runs (%d mutants) in %.1fs, %d at once: %.1f mutants/s\n", t.Runs, t.Mutants, t.TotalSeconds, t.Concurrency, rate)
+			for _, r := range t.RefusedBatches {
+				writeRefused(w, r.Operation+": ", r.Test, r.Why, r.Detail)
+			}
 		}
 		if t.HitLimits > 0 {
 			fmt.Fprintf(w, "%d mutant(s) ran past the hit limit (a loop that does not end): timeout\n", t.HitLimits)

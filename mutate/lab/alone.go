@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"strings"
+
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -97,6 +99,50 @@ func untrustedWhy(r runner.Result, first, last []runner.Test) string {
 	default:
 		return AloneClosingFailed
 	}
+}
+
+// Refusal is a batch whose results were not used (batchTrusted): its test
+// file, why (one of the Alone* reasons its mutants ran alone for), and what
+// the run said (refusalDetail). Result.Refused lists them, for --timings.
+type Refusal struct {
+	Test   string `json:"test"`
+	Why    string `json:"why"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// refusalDetail says what the batch run r said that made why: the first
+// failed test of the baseline it names (first or last: its name within the
+// test file, as readBlocks left it, and its failure), the first unhandled
+// error, or the file's own message.
+func refusalDetail(why string, r runner.Result, first, last []runner.Test) string {
+	failed := func(ts []runner.Test) string {
+		for _, t := range ts {
+			if t.Status != runner.TestPassed && t.Status != runner.TestSkipped {
+				return strings.TrimSpace(t.Name + ": " + firstLine(t.Failure))
+			}
+		}
+		return ""
+	}
+	switch why {
+	case AloneBaselineFailed:
+		return failed(first)
+	case AloneClosingFailed:
+		return failed(last)
+	case AloneBatchUnhandled:
+		return firstLine(r.Unhandled[0])
+	case AloneBatchNoTests:
+		return firstLine(r.FileMessage)
+	}
+	return ""
+}
+
+// firstLine is s up to its first line break, at most 300 bytes.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
 }
 
 // undecidedWhy says why variantOutcome left v undecided in a trusted

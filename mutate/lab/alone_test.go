@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
 // TestAloneWhy: every mutant that runs alone says why (Run.AloneWhy), one
@@ -96,5 +97,65 @@ func TestAloneWhyOfTheLab(t *testing.T) {
 				t.Errorf("aloneWhy %s\nwant     %s\n%s", got, c.want, fmt.Sprint(summarize(res)))
 			}
 		})
+	}
+}
+
+// TestRefusedSays: a batch whose results are not used is listed in
+// Result.Refused with why and what its run said: the baseline test that
+// failed there and its failure; a batch that was used is not listed.
+func TestRefusedSays(t *testing.T) {
+	cases := []struct {
+		name string
+		behs []behaviour
+		want string
+	}{
+		{"used", []behaviour{{"kill", "kill"}, {"pass", "pass"}}, ""},
+		{"the opening baseline", []behaviour{{"kill", "basefail"}, {"kill", "kill"}}, AloneBaselineFailed + ": t: red"},
+		{"contamination", []behaviour{{"kill", "contaminate"}, {"pass", "pass"}}, AloneClosingFailed + ": t: polluted"},
+		{"the batch timed out", []behaviour{{"kill", "kill"}, {"kill", "hang"}}, AloneBatchTimedOut},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := runBatchedResult(t, c.behs)
+			var got []string
+			for _, r := range res.Refused {
+				if r.Test != "x.test.ts" {
+					t.Errorf("refused batch of %q, want x.test.ts", r.Test)
+				}
+				got = append(got, strings.TrimSuffix(r.Why+": "+r.Detail, ": "))
+			}
+			if strings.Join(got, "|") != c.want {
+				t.Errorf("refused %q\nwant    %q", strings.Join(got, "|"), c.want)
+			}
+		})
+	}
+}
+
+// TestRefusalDetail: what a refused batch's run said, per reason: the
+// failed baseline test's name within the file and its failure's first
+// line; the unhandled error; the file's
+// message.
+func TestRefusalDetail(t *testing.T) {
+	failed := []runner.Test{
+		{Name: "s", Status: runner.TestPassed},
+		{Name: "checkout saves", Status: runner.TestFailed, Failure: "Error: no such table: orders\n    at repo.ts:3"},
+	}
+	green := []runner.Test{{Name: "t", Status: runner.TestPassed}}
+	cases := []struct {
+		why         string
+		r           runner.Result
+		first, last []runner.Test
+		want        string
+	}{
+		{AloneBaselineFailed, runner.Result{}, failed, green, "checkout saves: Error: no such table: orders"},
+		{AloneClosingFailed, runner.Result{}, green, failed, "checkout saves: Error: no such table: orders"},
+		{AloneBatchUnhandled, runner.Result{Unhandled: []string{"TypeError: x is not a function\nstack"}}, green, green, "TypeError: x is not a function"},
+		{AloneBatchNoTests, runner.Result{FileMessage: "Failed to load url ./x"}, nil, nil, "Failed to load url ./x"},
+		{AloneBatchTimedOut, runner.Result{TimedOut: true}, green, green, ""},
+	}
+	for _, c := range cases {
+		if got := refusalDetail(c.why, c.r, c.first, c.last); got != c.want {
+			t.Errorf("%s: %q, want %q", c.why, got, c.want)
+		}
 	}
 }

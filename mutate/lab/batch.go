@@ -229,6 +229,7 @@ function globalsMoved() {
 	b.WriteString("// A test's name within its block: its full name after the block's title.\n")
 	b.WriteString("const aside = (t) => ASIDE.size > 0 && ASIDE.has(nameOf(t).slice(nameOf(t).indexOf(\" \") + 1));\n")
 	harnessSelect(&b)
+	harnessRegistry(&b)
 	harnessLoad(&b)
 	harnessPrune(&b)
 	harnessVariant(&b)
@@ -326,6 +327,78 @@ function nameOf(t) {
 if (Reflect.get(globalThis, %q)) note(%q, %q);
 Reflect.deleteProperty(globalThis, %q);
 `, limit.Milliseconds(), hr.floor, hr.factor, edit.HitState, runner.ProgressEnv, runner.ReachedEnv, edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads)
+}
+
+// harnessRegistry writes collected and registryOf: each block runs its
+// tests on the module registry its own load left. vitest collects every
+// block (each load a fresh import of the test file after vi.resetModules)
+// before any test runs, so a test that imports a module at run time
+// (`await import("../repo")` in a beforeEach, a generated oracle's way)
+// would get the instance the last block loaded, not the one its own test
+// file and fixture hold: a fixture that imports the database statically
+// migrated one instance, the code under test wrote to another ("no such
+// table"), and the batch's baseline failed where the file alone passes.
+// The registry's entries (vitest 4 and 5: evaluatedModules; vitest 2 and
+// 3: moduleCache) are noted as each block's collection ends, and set back
+// as its tests start; an entry loaded since is reset, as vi.resetModules
+// resets it. vitest's own modules are left alone, as vi.resetModules
+// leaves them. A registry of another shape: nothing is done.
+func harnessRegistry(b *strings.Builder) {
+	b.WriteString(`const OWN_MODULES = [/\/vitest\/dist\//, /\/vite-node\/dist\//, /vitest-virtual-\w+\/dist/, /@vitest\/dist/];
+const MODULE_FIELDS = ["promise", "exports", "evaluated", "resolving"];
+function registry() {
+  const m = worker?.evaluatedModules?.idToModuleMap ?? worker?.moduleCache;
+  return m instanceof Map ? m : null;
+}
+function registryNodes(f) {
+  const m = registry();
+  for (const [id, node] of m ?? []) {
+    if (node !== null && typeof node === "object" && !OWN_MODULES.some((re) => re.test(String(id)))) f(node);
+  }
+}
+function registrySnapshot() {
+  const s = new Map();
+  registryNodes((node) => {
+    s.set(node, {
+      fields: MODULE_FIELDS.map((k) => [k, Object.hasOwn(node, k), node[k]]),
+      importers: node.importers instanceof Set ? [...node.importers] : null,
+    });
+  });
+  return s;
+}
+function registryRestore(s) {
+  registryNodes((node) => {
+    const saved = s.get(node);
+    if (saved) {
+      for (const [k, had, v] of saved.fields) {
+        if (had) node[k] = v;
+        else delete node[k];
+      }
+    } else {
+      node.promise = undefined;
+      node.exports = undefined;
+      node.evaluated = false;
+    }
+    if (node.importers instanceof Set) {
+      node.importers.clear();
+      for (const x of saved?.importers ?? []) node.importers.add(x);
+    }
+  });
+}
+// The registry each block's collection left, by block; the block being
+// collected (-1: none).
+const registries = new Map();
+let collecting = -1;
+function collected(i) {
+  if (collecting >= 0) registries.set(collecting, registrySnapshot());
+  collecting = i;
+}
+function registryOf(i) {
+  collected(-1);
+  const s = registries.get(i);
+  if (s) registryRestore(s);
+}
+`)
 }
 
 // harnessLoad writes load: the test file imported afresh under a variant.
@@ -463,12 +536,14 @@ func harnessVariant(b *strings.Builder) {
     ranAll = true;
   };
   note(%q, "collect " + i);
+  collected(i);
   if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
   beforeAll(function () {
     if (running !== -1) note(%q, %q);
     running = i;
     own = [...arguments].find(isSuite) ?? null;
     restoreProcess();
+    registryOf(i);
     Reflect.set(globalThis, %q, v);
     hits.limit = v === 0 ? Infinity : Math.max(FLOOR, FACTOR * hits.most);
     hits.hit = false;
@@ -779,8 +854,11 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 	}
 	var retry []batchPlan
 	for _, b := range runs {
-		if r, ok := joint[b.harness]; ok && l.batchRead(r, b) {
-			continue
+		if r, ok := joint[b.harness]; ok {
+			if l.batchRead(r, b) {
+				continue
+			}
+			l.refused = l.refused[:len(l.refused)-1] // its run of its own below has the last word
 		}
 		r, err := l.Runner.Run(ctx, b.spec)
 		if err != nil {
@@ -792,6 +870,7 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 			}
 			l.inPlace[b.test] = true
 			retry = append(retry, b.plan)
+			l.refused = l.refused[:len(l.refused)-1] // the run in its place has the last word
 		}
 	}
 	return retry, nil
@@ -862,6 +941,7 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 		if overlapped {
 			w = AloneOverlap
 		}
+		l.refused = append(l.refused, Refusal{Test: b.test, Why: w, Detail: refusalDetail(w, r, first.heard.tests, last.heard.tests)})
 		for _, bl := range b.blocks {
 			switch {
 			case bl.task != nil && b.plan.again && bl.task.hit != "":

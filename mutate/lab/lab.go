@@ -101,6 +101,9 @@ type Lab struct {
 	// inPlace are the test files whose batch harness takes the file's own
 	// place (batchWave): beside it, vitest ran no test.
 	inPlace map[string]bool
+	// refused are the batches the last ExecuteJobs did not trust
+	// (Result.Refused).
+	refused []Refusal
 	// origTests are the tests of each test file's baseline, as the last
 	// ExecuteJobs ran them (their times: slow.go's confirmLimit).
 	origTests map[string][]runner.Test
@@ -171,6 +174,10 @@ type Result struct {
 	// Slowest are the keys of the (at most) SlowestKept runs of Mutants
 	// that took longest, slowest first.
 	Slowest []string
+	// Refused are the batches whose results were not used, and what each
+	// run said, in the order they ran (a joint run refused is run again on
+	// its own: that run's word is kept).
+	Refused []Refusal
 }
 
 // SlowestKept is how many of the slowest mutant runs a Result keeps.
@@ -236,6 +243,8 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 		bt = l.BaselineBound(nil)
 	}
 	res := &Result{}
+	l.refused = nil
+	defer func() { res.Refused = l.refused }()
 	phase := time.Now()
 	tasks := newTasks(l, jobs)
 	var cov *coverage
