@@ -6,7 +6,7 @@
 // run, and the ratio of the prove time to one plain vitest run of the same
 // oracle, all measured in one run, and that ratio per round.
 //
-//	go run ./bench/prove [-runs N] [-sample pipeline|orders] [-modes isolate/1,batched/1]
+//	go run ./bench/prove [-runs N] [-sample pipeline|orders|orders-mocked] [-modes isolate/1,batched/1]
 //
 // Variants are measured interleaved in each round, all with the long-lived
 // vitest runner: every mutant alone (--isolate, the engine before batching)
@@ -31,18 +31,23 @@ import (
 
 // samples are the samples the benchmark knows: the ticket and the oracle
 // gen writes for it.
-var samples = map[string]struct{ ticket, oracle string }{
-	"pipeline": {"tickets/PROJ-142.yaml", "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"},
-	"orders":   {"tickets/PROJ-310.yaml", "src/orders/__oracles__/checkout.quiet-checkout.oracle.test.ts"},
+var samples = map[string]struct{ dir, ticket, oracle string }{
+	"pipeline": {"pipeline", "tickets/PROJ-142.yaml", "src/server/__oracles__/processItem.skip-enrichment.oracle.test.ts"},
+	"orders":   {"orders", "tickets/PROJ-310.yaml", "src/orders/__oracles__/checkout.quiet-checkout.oracle.test.ts"},
+	// orders-mocked: testdata/orders with bench/prove/overlays/orders-mocked
+	// written over it (the held-out shape: a fixture that imports the
+	// sql.js database statically, the collaborators mocked by hoisted
+	// vi.mocks in the generated oracle).
+	"orders-mocked": {"orders", "tickets/PROJ-310.yaml", "src/orders/__oracles__/checkout.quiet-checkout.oracle.test.ts"},
 }
 
 func main() {
 	runs := flag.Int("runs", 3, "how many times to measure each")
-	sample := flag.String("sample", "pipeline", "the sample: pipeline or orders")
+	sample := flag.String("sample", "pipeline", "the sample: pipeline, orders or orders-mocked")
 	modes := flag.String("modes", "isolate/1,isolate/2,batched/1,batched/2", "the prove runs to measure, mode/concurrency")
 	flag.Parse()
 	if _, ok := samples[*sample]; !ok {
-		fmt.Fprintf(os.Stderr, "bench/prove: unknown -sample %q (pipeline, orders)\n", *sample)
+		fmt.Fprintf(os.Stderr, "bench/prove: unknown -sample %q (pipeline, orders, orders-mocked)\n", *sample)
 		os.Exit(2)
 	}
 	if err := mainErr(*runs, *sample, strings.Split(*modes, ",")); err != nil {
@@ -57,7 +62,7 @@ func mainErr(runs int, sample string, runners []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	src, err := filepath.Abs("testdata/" + sample)
+	src, err := filepath.Abs("testdata/" + samples[sample].dir)
 	if err != nil {
 		return err
 	}
@@ -68,6 +73,11 @@ func mainErr(runs int, sample string, runners []string) error {
 	repo := filepath.Join(tmp, "repo")
 	if err := samplecopy.Copy(src, repo, nm); err != nil {
 		return err
+	}
+	if sample != samples[sample].dir {
+		if err := overlay(filepath.Join("bench/prove/overlays", sample), repo); err != nil {
+			return err
+		}
 	}
 	bin := filepath.Join(tmp, "oracle")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/oracle").CombinedOutput(); err != nil {
@@ -185,4 +195,19 @@ func median(xs []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), xs...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// overlay writes the files under dir over repo, at the same paths.
+func overlay(dir, repo string) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(repo, rel), b, 0o644)
+	})
 }
