@@ -37,12 +37,8 @@ func MutationReport(ops []ReportOperation) ([]byte, error) {
 		for _, run := range op.Runs {
 			m := report.Mutant{ID: op.ID + ":" + run.Name, MutatorName: mutatorName(run.Name), Description: run.Name,
 				Replacement: run.Replacement, Outcome: run.Outcome, Reason: run.Detail, Seconds: run.Seconds,
-				Line: run.Line, Column: run.Column, EndLine: run.EndLine, EndColumn: run.EndColumn,
-				CoveredBy: run.CoveredBy, KilledBy: run.KilledBy}
-			if run.ID != "" {
-				m.ID = run.ID
-			}
-			if run.CoveredBy == nil && run.KilledBy == nil && op.Oracle != "" {
+				Line: run.Line, Column: run.Column, EndLine: run.EndLine, EndColumn: run.EndColumn}
+			if op.Oracle != "" {
 				if run.Outcome != NoCoverage {
 					m.CoveredBy = []string{op.Oracle}
 				}

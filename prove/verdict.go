@@ -69,11 +69,6 @@ type Run struct {
 	// mutation report. Zero for the baseline.
 	Column, EndLine, EndColumn int    `json:"-"`
 	Replacement                string `json:"-"`
-	// For a report of runs against several test files (the gate): the
-	// mutant's own id and the test files that covered and killed it. Unset,
-	// the report uses the operation's id and oracle.
-	ID                  string   `json:"-"`
-	CoveredBy, KilledBy []string `json:"-"`
 }
 
 // Judge renders the verdict of one operation from its runs: the baseline

@@ -5,20 +5,17 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
 // registry holds the open sandboxes of the process.
 var registry struct {
 	sync.Mutex
-	open    map[*Sandbox]bool
-	closing bool // CloseAll on a signal is under way: no new sandbox
+	open map[*Sandbox]bool
 }
 
 // register runs mkdir (which makes s.dir) and records s as open, atomically
@@ -26,9 +23,6 @@ var registry struct {
 func register(s *Sandbox, mkdir func() error) error {
 	registry.Lock()
 	defer registry.Unlock()
-	if registry.closing {
-		return ErrClosed
-	}
 	if err := mkdir(); err != nil {
 		return err
 	}
@@ -59,46 +53,6 @@ func CloseAll() error {
 		errs = append(errs, s.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// CloseAllOnSignal installs a handler of SIGINT and SIGTERM that refuses new
-// sandboxes, removes every open one, and exits the process with the
-// conventional status, 130 for SIGINT and 143 for SIGTERM. stop uninstalls
-// the handler (once the sandboxes are closed, before the process reports
-// and exits on its own). Processes started in a sandbox are not the
-// handler's business: the caller passes functions that stop them (before),
-// which run first.
-func CloseAllOnSignal(before ...func()) (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			for _, f := range before {
-				f() // stop what runs inside the sandboxes first (vitest)
-			}
-			registry.Lock()
-			registry.closing = true
-			registry.Unlock()
-			if err := CloseAll(); err != nil {
-				fmt.Fprintln(os.Stderr, "oracle:", err)
-			}
-			code := 130
-			if sig == syscall.SIGTERM {
-				code = 143
-			}
-			os.Exit(code)
-		case <-done:
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			signal.Stop(ch)
-			close(done)
-		})
-	}
 }
 
 // writeOwner records in dir the process that owns the sandbox.

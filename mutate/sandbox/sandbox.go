@@ -47,9 +47,9 @@
 // and [Sandbox.Restore] refuse a path that leaves Root, lexically or through a
 // link (such as a node_modules entry, which links into the checkout), and
 // [Sandbox.Close] removes the directory without following links. Open sandboxes
-// are registered, so that [CloseAll] and the handler installed by
-// [CloseAllOnSignal] remove them on an interrupt; [SweepStale] removes what a
-// killed process left behind.
+// are registered, so that [CloseAll] removes them on an interrupt (the command
+// cancels its run on SIGINT or SIGTERM, then closes them all); [SweepStale]
+// removes what a killed process left behind.
 package sandbox
 
 import (

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,8 +29,10 @@ func TestHelperProcess(t *testing.T) {
 	if os.Getenv(helperEnv) != "1" {
 		t.Skip("helper process of the interrupt tests")
 	}
-	stop := CloseAllOnSignal()
-	defer stop()
+	// As cmd/oracle does: an interrupt or a termination ends the run, the
+	// sandboxes are closed (CloseAll), and the process exits 130 or 143.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	s, err := New(os.Getenv("ORACLE_SANDBOX_REPO"), Options{TempDir: os.Getenv("ORACLE_SANDBOX_TMP")})
 	if err != nil {
 		fmt.Println("error:", err)
@@ -45,9 +48,14 @@ func TestHelperProcess(t *testing.T) {
 	os.MkdirAll(filepath.Join(s.Root, "node_modules/.vite/vitest"), 0o755)
 	fmt.Println("dir", s.Dir())
 	fmt.Println("ready")
-	for {
-		time.Sleep(time.Hour)
+	code := 130
+	if <-sig == syscall.SIGTERM {
+		code = 143
 	}
+	if err := CloseAll(); err != nil {
+		fmt.Fprintln(os.Stderr, "oracle:", err)
+	}
+	os.Exit(code)
 }
 
 // startHelper starts TestHelperProcess on the fixture and returns once it is
