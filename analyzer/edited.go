@@ -122,12 +122,22 @@ func ParsesClean(path string, src []byte) bool {
 }
 
 // CommonEnds are the lengths of the longest common prefix and suffix of a
-// and b (not overlapping): where an edit of a made b.
+// and b (not overlapping): where an edit of a made b. Both are compared 64
+// bytes at a time where they agree (bytes.Equal's vector compare): a
+// mutant of a 60 KB file is asked this for each of its checks.
 func CommonEnds(a, b []byte) (pre, suf int) {
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+	n := min(len(a), len(b))
+	for pre+64 <= n && bytes.Equal(a[pre:pre+64], b[pre:pre+64]) {
+		pre += 64
+	}
+	for pre < n && a[pre] == b[pre] {
 		pre++
 	}
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+	m := n - pre
+	for suf+64 <= m && bytes.Equal(a[len(a)-suf-64:len(a)-suf], b[len(b)-suf-64:len(b)-suf]) {
+		suf += 64
+	}
+	for suf < m && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
 	return pre, suf

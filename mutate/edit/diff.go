@@ -1,8 +1,11 @@
 package edit
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
 )
 
 // Diff returns a unified diff of before and after (3 lines of context,
@@ -14,11 +17,78 @@ func Diff(path string, before, after []byte) string {
 	if string(before) == string(after) {
 		return ""
 	}
-	a, b := splitLines(string(before)), splitLines(string(after))
+	// Only the lines between the two sides' common first and last lines,
+	// with a hunk's context around them, are split and compared: a mutant of
+	// a 1500-line file changes a line or two, and splitting the whole file
+	// twice per mutant was most of a large change's diff time.
+	from, toA, toB, skipped := diffWindow(before, after, diffContext)
+	return diffText(path, splitLines(string(before[from:toA])), splitLines(string(after[from:toB])), skipped)
+}
+
+// diffContext is how many unchanged lines a hunk shows around a change.
+const diffContext = 3
+
+// diffWindow returns the byte range of before ([from, toA)) and of after
+// ([from, toB)) that Diff compares, and how many lines come before from:
+// the lines both sides share at their start and end are left out but for
+// context lines next to the first and last difference.
+func diffWindow(before, after []byte, context int) (from, toA, toB, skipped int) {
+	p, q := analyzer.CommonEnds(before, after)
+	// The lines wholly within the common prefix (each with its "\n"): all
+	// but the last context of them are left out. The window starts after
+	// the (context+1)th last "\n" of the prefix, when it has that many.
+	x := p
+	for range context + 1 {
+		if x = bytes.LastIndexByte(before[:x], '\n'); x < 0 {
+			break
+		}
+	}
+	if x >= 0 {
+		from = x + 1
+		skipped = bytes.Count(before[:from], []byte{'\n'})
+	}
+	// The common suffix, not overlapping the prefix on either side, and
+	// the lines wholly within it: all but the first context of them are
+	// left out. The window ends at the start of the (context+1)th.
+	end, pos := len(before), len(before)-q
+	shift := len(after) - len(before)
+	// The first line start within it, a line start on both sides (a byte
+	// suffix can begin inside a line of one side: "a\n" ends "aaa\n").
+	if !lineStart(before, pos) || !lineStart(after, pos+shift) {
+		if k := bytes.IndexByte(before[pos:], '\n'); k >= 0 {
+			pos += k + 1
+		} else {
+			pos = len(before)
+		}
+	}
+	for range context {
+		if pos >= len(before) {
+			break
+		}
+		if k := bytes.IndexByte(before[pos:], '\n'); k >= 0 {
+			pos += k + 1
+		} else {
+			pos = len(before)
+		}
+	}
+	if pos < len(before) {
+		end = pos
+	}
+	return from, end, end + shift, skipped
+}
+
+// lineStart: a line of buf starts at i.
+func lineStart(buf []byte, i int) bool {
+	return i == 0 || buf[i-1] == '\n'
+}
+
+// diffText renders the unified diff of lines a and b, which start after
+// skipped lines both sides share.
+func diffText(path string, a, b []string, skipped int) string {
 	ops := diffLines(a, b)
+	const context = diffContext
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
-	const context = 3
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
 			i++
@@ -40,7 +110,7 @@ func Diff(path string, before, after []byte) string {
 		}
 		stop := min(end+1+context, len(ops))
 		var aStart, bStart, aLen, bLen int
-		aStart, bStart = ops[start].a, ops[start].b
+		aStart, bStart = ops[start].a+skipped, ops[start].b+skipped
 		for _, o := range ops[start:stop] {
 			if o.kind != '+' {
 				aLen++

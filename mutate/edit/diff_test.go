@@ -134,3 +134,38 @@ func TestDiffRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffWindowSame: Diff, which splits and compares only the lines
+// between the common first and last lines (and their context), gives the
+// bytes the whole files' comparison gives, on random files with long
+// common starts and ends, with and without a final newline, the change at
+// the start, the end, or both.
+func TestDiffWindowSame(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	lines := func(n int) string {
+		var b strings.Builder
+		for range n {
+			// Some lines longer than the 64 bytes compared at a time.
+			b.WriteString(strings.Repeat(string(rune('a'+rng.Intn(3))), 1+rng.Intn(3)*rng.Intn(60)))
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	for i := 0; i < 5000; i++ {
+		pre, post := lines(rng.Intn(12)), lines(rng.Intn(12))
+		a, b := pre+lines(rng.Intn(4))+post, pre+lines(rng.Intn(4))+post
+		if rng.Intn(3) == 0 {
+			a += "z"
+			if rng.Intn(2) == 0 {
+				b += "z"
+			}
+		}
+		whole := ""
+		if a != b {
+			whole = diffText("p", splitLines(a), splitLines(b), 0)
+		}
+		if got := Diff("p", []byte(a), []byte(b)); got != whole {
+			t.Fatalf("Diff(%q, %q):\n%s\nthe whole files':\n%s", a, b, got, whole)
+		}
+	}
+}
