@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -495,9 +496,36 @@ func (c *Config) AliasScopes() []modules.AliasScope {
 // workspace's root.
 func findVitest(root string) (string, error) {
 	if p := vitestloc.Find(root); p != "" {
-		return filepath.Dir(p), nil
+		dir := filepath.Dir(p)
+		return dir, vitestTooOld(root, dir)
 	}
 	return "", fmt.Errorf("vitest is not installed (no node_modules/vitest at %s or above it up to the workspace root): oracle asks the repository's vitest which test files it runs; install the repository's dependencies first (gate and audit work on vitest suites)", root)
+}
+
+// vitestTooOld says why the vitest installed at dir cannot serve oracle: a
+// vitest before 2.0 has no `vitest list` (oracle asks it which test files
+// it runs and which tests they hold); nil for vitest 2 and later, and for
+// a version it cannot read (vitest itself says more then).
+func vitestTooOld(root, dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil
+	}
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(b, &pkg) != nil {
+		return nil
+	}
+	major, _, _ := strings.Cut(pkg.Version, ".")
+	if n, err := strconv.Atoi(major); err != nil || n >= 2 {
+		return nil
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = dir
+	}
+	return fmt.Errorf("vitest %s is installed (%s): oracle needs vitest 2 or later, whose `vitest list` tells it which test files the suite runs and which tests they hold (vitest 1 has no `vitest list`); upgrade the repository's vitest and run oracle again", pkg.Version, filepath.ToSlash(rel))
 }
 
 // readOnly reports whether root cannot be written: vite's default config
