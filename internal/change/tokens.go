@@ -102,14 +102,14 @@ func CodeChange(root string, o *Origin, ch Change) (Tokens, Bases, error) {
 		}
 		i += 2
 	}
-	t, bases := Tokens{}, Bases{}
+	var files []revisions
 	for _, file := range ch.Files() {
 		if _, ok := analyzer.LangFor(file); !ok {
 			continue
 		}
 		head, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
 		if err != nil {
-			continue // deleted: nothing of it is left
+			head = nil // deleted: nothing of it is left (what it held may have moved)
 		}
 		old := file
 		if r, ok := renamed[file]; ok {
@@ -119,9 +119,17 @@ func CodeChange(root string, o *Origin, ch Change) (Tokens, Bases, error) {
 		if err != nil {
 			base = nil // a new file: all of it was written
 		}
+		files = append(files, revisions{path: file, base: base, head: head})
+	}
+	moves := crossMoves(files)
+	t, bases := Tokens{}, Bases{}
+	for _, f := range files {
+		if f.head == nil {
+			continue
+		}
 		var b *Base
-		if t[file], b = DiffBase(file, base, head); b != nil {
-			bases[file] = b
+		if t[f.path], b = diffBase(f.path, f.base, f.head, moves[f.path]); b != nil {
+			bases[f.path] = b
 		}
 	}
 	return t, bases, nil
@@ -234,14 +242,20 @@ func trailing(syn *analyzer.Syntax, n analyzer.Node) bool {
 // were deleted with none written in their place. A nil base is a new
 // file: every token is new.
 func Diff(path string, base, head []byte) []Span {
-	out, _, _, _ := diff2(path, base, head)
+	out, _, _, _ := diff2(path, base, head, nil)
 	return out
 }
 
 // DiffBase is Diff and the file's base revision with its hunks (nil for a
 // new file).
 func DiffBase(path string, base, head []byte) ([]Span, *Base) {
-	out, hunks, refactors, renames := diff2(path, base, head)
+	return diffBase(path, base, head, nil)
+}
+
+// diffBase is DiffBase with the file's part of the moves across files (x;
+// nil: none).
+func diffBase(path string, base, head []byte, x *crossMarks) ([]Span, *Base) {
+	out, hunks, refactors, renames := diff2(path, base, head, x)
 	if base == nil {
 		return out, nil
 	}
@@ -251,13 +265,16 @@ func DiffBase(path string, base, head []byte) ([]Span, *Base) {
 // diff2 is Diff, the hunks (nil for a new file) and what the change
 // refactored (refactor.go): the functions it moved within the file and
 // the locals it renamed, whose tokens are not changed.
-func diff2(path string, base, head []byte) ([]Span, []Hunk, []string, []Rename) {
+func diff2(path string, base, head []byte, x *crossMarks) ([]Span, []Hunk, []string, []Rename) {
 	h, nodes, hsyn := parseTokens(path, head)
-	if base == nil {
+	if base == nil && x == nil {
 		if len(h) == 0 {
 			return []Span{}, nil, nil, nil
 		}
 		return []Span{{h[0].start, h[len(h)-1].end}}, nil, nil, nil
+	}
+	if base == nil {
+		base = []byte{} // a new file a function moved to: its other tokens are written
 	}
 	b, _, bsyn := parseTokens(path, base)
 	var hm, bm []bool
@@ -265,6 +282,13 @@ func diff2(path string, base, head []byte) ([]Span, []Hunk, []string, []Rename) 
 	var rn []Rename
 	if hsyn != nil && bsyn != nil {
 		hm, bm, refactors = moved(hsyn, bsyn, h, b)
+	}
+	if x != nil && hsyn != nil && bsyn != nil { // moved to or from another file
+		hm, bm = markSpans(h, hm, x.head), markSpans(b, bm, x.base)
+		if r := renameTokens(hsyn, bsyn, h, b, x.renames); r != nil {
+			h = r
+		}
+		refactors = append(refactors, x.what...)
 	}
 	hf, hIdx := without(h, hm)
 	bf, _ := without(b, bm)

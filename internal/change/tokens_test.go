@@ -194,7 +194,7 @@ func TestHunks(t *testing.T) {
 		{"no change", "const a = 1;\n", "const a = 1; // one\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, hunks, _, _ := diff2("x.ts", []byte(tc.base), []byte(tc.head))
+			_, hunks, _, _ := diff2("x.ts", []byte(tc.base), []byte(tc.head), nil)
 			var got []string
 			restored := tc.head
 			for k := len(hunks) - 1; k >= 0; k-- {
