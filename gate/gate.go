@@ -410,6 +410,16 @@ func noMutantReason(res *Result, planned int) string {
 	if reason := skippedReason(res.Targets); reason != "" {
 		return reason
 	}
+	errs, first := 0, ""
+	for _, m := range res.Mutants {
+		if m.Outcome == lab.Error {
+			errs++
+			first = cmp.Or(first, m.ID+": "+m.Detail)
+		}
+	}
+	if errs > 0 && errs == len(res.Mutants) {
+		return fmt.Sprintf("every mutant of the change was an error (%d), and errors are never counted: %s", errs, first)
+	}
 	return "no mutant could be built on what the change touched"
 }
 
