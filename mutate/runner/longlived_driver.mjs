@@ -323,12 +323,19 @@ async function runV2(specs) {
     await vitest.cache?.stats?.populateStats?.(vitest.config.root, specs);
     await vitest.runFiles(specs, true);
   } finally {
-    if (specs.some((s) => s.pool === "vmForks")) {
-      const pool = vitest.pool;
-      vitest.pool = undefined;
-      await pool?.close?.();
-    }
+    await closeVMPool(specs, ["vmForks"]);
   }
+}
+
+// closeVMPool closes vitest's pool (runFiles makes a new one) after a run whose specs used one
+// of the vm pools named: vitest 2 and 3 keep a vm pool's workers from run to run (recycled
+// for memory only), where a test's writes to process.env, say, would meet the next run.
+// (vitest 4 stops a pool runner when its queue is empty.)
+async function closeVMPool(specs, vm) {
+  if (!specs.some((s) => vm.includes(s.pool))) return;
+  const pool = vitest.pool;
+  vitest.pool = undefined;
+  await pool?.close?.();
 }
 
 function flushStdout(sentinel) {
@@ -428,7 +435,13 @@ for await (const line of rl) {
     }
     if (joint) await runJoint(specs);
     else if (v2) await runV2(specs);
-    else await vitest.runTestSpecifications(specs, true);
+    else {
+      try {
+        await vitest.runTestSpecifications(specs, true);
+      } finally {
+        if (vitestMajor === 3) await closeVMPool(specs, ["vmForks", "vmThreads"]);
+      }
+    }
     const ms = performance.now() - t0;
     const exit = Number(process.exitCode ?? 0) || 0;
     process.exitCode = undefined;
