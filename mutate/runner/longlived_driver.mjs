@@ -21,8 +21,9 @@
 // ones are invalidated (vitest.invalidateFile), so a mutant written between runs is
 // re-transformed, and so is the restored original. Workers are fresh per run (vitest 4+ stops
 // a pool runner when its queue is empty; vitest 3 recycles its workers after each run, under
-// isolate: false too), so the module registry, vi.mock hoisting and globalThis start from
-// scratch as in a fresh `vitest run`. vitest 3 calls standalone() init().
+// isolate: false too, but for its vm pools, which a run that used one closes: closeVMPool),
+// so the module registry, vi.mock hoisting and globalThis start from scratch as in a fresh
+// `vitest run`. vitest 3 calls standalone() init().
 //
 // vitest 2 (2.1 and later; 2.0's specifications were bare tuples) is served through the API it
 // has, what its own `vitest run <file>` and watch mode do: init() once, then per run
