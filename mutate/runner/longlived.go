@@ -37,7 +37,7 @@ var longLivedDriver []byte
 // file list is re-globbed (an oracle written since is found); the workers are fresh per run
 // (module registry, vi.mock hoisting, globalThis); the same reporters write the same
 // report, read by the same code. A config vitest cannot serve that way (globalSetup,
-// browser mode, a custom pool, vitest < 4) and any protocol failure (the driver crashed,
+// browser mode, a custom pool, vitest < 2.1, vitest 2's vmThreads pool) and any protocol failure (the driver crashed,
 // said something unreadable, the run threw) fall back to Fallback for that run, and so does a
 // test file of a project in typecheck mode (the config's other files stay served): never a
 // different outcome, only a slower one. Stats and OnFallback tell about them.

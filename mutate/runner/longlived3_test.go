@@ -92,3 +92,43 @@ func TestLongLivedVitest3(t *testing.T) {
 		t.Errorf("want one process per config and no fallback; stats %+v", st)
 	}
 }
+
+// TestLongLivedVitest3VMPools: vitest 3 keeps a vm pool's workers from run to run (recycled
+// for memory only), so a test's write to process.env met the next run in the long-lived
+// process, where a fresh `vitest run` starts clean: the second run failed. The driver now
+// closes the pool after a run that used a vm pool.
+func TestLongLivedVitest3VMPools(t *testing.T) {
+	t.Parallel()
+	v3 := testenv.Testdata("vitest3/node_modules")
+	testenv.NeedFile(t, filepath.Join(v3, "vitest", "vitest.mjs"), "run scripts/deps")
+	repo := testenv.WriteTree(t, "", map[string]string{
+		"package.json": `{"name":"vm","private":true,"type":"module"}`,
+		"vitest.vmthreads.config.ts": "import { defineConfig } from \"vitest/config\";\n" +
+			"export default defineConfig({ test: { include: [\"test/**/*.test.ts\"], pool: \"vmThreads\" } });\n",
+		"vitest.vmforks.config.ts": "import { defineConfig } from \"vitest/config\";\n" +
+			"export default defineConfig({ test: { include: [\"test/**/*.test.ts\"], pool: \"vmForks\" } });\n",
+		"test/env.test.ts": "import { expect, it } from \"vitest\";\n" +
+			"it(\"starts in a fresh worker\", () => {\n  expect(process.env.ORACLE_LEFT_BEFORE).toBeUndefined();\n  process.env.ORACLE_LEFT_BEFORE = \"1\";\n});\n",
+	})
+	if err := os.Symlink(v3, filepath.Join(repo, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sbox.New(repo, sbox.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	dir := sb.Root
+	r := newLL(t, dir, false)
+	for _, cfg := range []string{"vitest.vmthreads.config.ts", "vitest.vmforks.config.ts"} {
+		s := Spec{Dir: dir, TestFile: "test/env.test.ts", Config: cfg, Timeout: time.Minute}
+		for i := 0; i < 3; i++ {
+			if res := llRun(t, r, s); shapeOf(res) != passed {
+				t.Errorf("%s, run %d: want passed (a fresh worker); got %+v", cfg, i+1, res)
+			}
+		}
+	}
+	if st := r.Stats(); st.Starts != 2 || st.Fallbacks != 0 || st.Runs != 6 {
+		t.Errorf("want one process per config serving every run; stats %+v", st)
+	}
+}

@@ -21,8 +21,22 @@
 // ones are invalidated (vitest.invalidateFile), so a mutant written between runs is
 // re-transformed, and so is the restored original. Workers are fresh per run (vitest 4+ stops
 // a pool runner when its queue is empty; vitest 3 recycles its workers after each run, under
-// isolate: false too), so the module registry, vi.mock hoisting and globalThis start from
-// scratch as in a fresh `vitest run`. vitest 3 calls standalone() init().
+// isolate: false too, but for its vm pools, which a run that used one closes: closeVMPool),
+// so the module registry, vi.mock hoisting and globalThis start from scratch as in a fresh
+// `vitest run`. vitest 3 calls standalone() init().
+//
+// vitest 2 (2.1 and later; 2.0's specifications were bare tuples) is served through the API it
+// has, what its own `vitest run <file>` and watch mode do: init() once, then per run
+// globTestSpecs(filters) + filterTestsBySource (start()'s selection), runFiles(specs, true); a
+// changed file is invalidated in each vite server's one module graph (vite 5 has no
+// environments: vitest.server's and every project's, what vitest 2's watch mode does in
+// updateLastChanged), after which vite-node re-transforms it (its fetch cache compares the
+// module's lastInvalidationTimestamp). Its forks and threads pools give every file a fresh
+// worker (isolate), or recycle the workers after each group (isolate: false) or before it
+// (singleFork/singleThread); its vmForks pool keeps its workers across runs, so a run that
+// used it closes the pool (the next run makes a new one, as a fresh process would). Its
+// vmThreads pool is refused: its worker threads, in the driver's own process, crash it
+// (node segfaults within a few runs on Node 20, with or without the pool closed after each).
 import { createHash } from "node:crypto";
 import { readFileSync, realpathSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -60,8 +74,9 @@ let api;
 let vitestMajor = 0;
 try {
   const pkg = JSON.parse(readFileSync(join(vitestDir, "package.json"), "utf8"));
-  const major = Number(String(pkg.version).split(".")[0]);
-  if (!(major >= 3)) fatal(true, `vitest ${pkg.version}: the long-lived runner needs vitest >= 3`);
+  const [major, minor] = String(pkg.version).split(".").map(Number);
+  // vitest 2.0's specifications are tuples ([project, file, {pool}]), not TestSpecification.
+  if (!(major >= 3 || (major === 2 && minor >= 1))) fatal(true, `vitest ${pkg.version}: the long-lived runner needs vitest >= 2.1`);
   vitestMajor = major;
   const rel = pickExport(pkg.exports?.["./node"]) || "./dist/node.js";
   api = await import(pathToFileURL(join(vitestDir, rel)).href);
@@ -85,14 +100,37 @@ try {
   fatal(false, "createVitest: " + msg(e));
 }
 
-// vitest 3 calls standalone() init().
+// vitest 2 has one module graph per vite server (vite 5), no vite environments, and the
+// older names of the same steps (v2).
+const v2 = vitestMajor === 2;
+// vitest 2 and 3 call standalone() init().
 if (typeof vitest.standalone !== "function" && typeof vitest.init === "function") vitest.standalone = vitest.init.bind(vitest);
-for (const m of ["standalone", "getRelevantTestSpecifications", "runTestSpecifications", "invalidateFile"]) {
+const needs = v2 ? ["standalone", "globTestSpecs", "filterTestsBySource", "runFiles"] : ["standalone", "getRelevantTestSpecifications", "runTestSpecifications", "invalidateFile"];
+for (const m of needs) {
   if (typeof vitest[m] !== "function") fatal(true, `this vitest has no Vitest.${m}()`);
 }
-if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.environments)) {
+if (v2) {
+  if (!vitest.server?.moduleGraph || !Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.server?.moduleGraph)) {
+    fatal(true, "this vitest exposes no vite module graph per project");
+  }
+} else if (!Array.isArray(vitest.projects) || vitest.projects.some((p) => !p?.vite?.environments)) {
   fatal(true, "this vitest exposes no vite environments per project");
 }
+
+// The vite servers: the root one and each project's (vitest 2 calls them server, later vite).
+function servers() {
+  return v2 ? [vitest.server, ...vitest.projects.map((p) => p.server)] : [vitest.vite, ...vitest.projects.map((p) => p.vite)];
+}
+
+// projectOf: the project (an entry of vitest.projects) spec s belongs to. vitest 2's
+// specification holds the TestProject that wraps its WorkspaceProject.
+function projectOf(s) {
+  return v2 ? s.project?.workspaceProject : s.project;
+}
+
+// The pools a run may use: a project's is checked at start-up, and under vitest 2 a file's
+// too (poolMatchGlobs picks one per file). Not vmThreads under vitest 2 (see above).
+const pools = v2 ? ["forks", "threads", "vmForks"] : ["forks", "threads", "vmForks", "vmThreads"];
 // Whatever lives across runs in the main process would make a run differ from a fresh
 // `vitest run`: refuse it (the caller then uses one process per run). Type tests (a project
 // in typecheck mode: its *.test-d.ts files, which vitest hands to tsc, pool "typescript")
@@ -111,7 +149,8 @@ const typecheckOnly = new Set(); // projects whose every file is a type test (ty
 const browser = [];
 for (const p of vitest.projects) {
   const c = p.config || {};
-  const name = p.name ? `project ${p.name}: ` : "";
+  const pname = typeof p.getName === "function" ? p.getName() : p.name;
+  const name = pname ? `project ${pname}: ` : "";
   const gs = c.globalSetup;
   if (gs && (!Array.isArray(gs) || gs.length)) fatal(true, name + "globalSetup runs once per vitest process");
   if (c.browser?.enabled) {
@@ -126,7 +165,7 @@ for (const p of vitest.projects) {
       continue;
     }
   }
-  if (!["forks", "threads", "vmForks", "vmThreads"].includes(c.pool)) fatal(true, `${name}pool ${c.pool}`);
+  if (!pools.includes(c.pool)) fatal(true, `${name}pool ${c.pool}${v2 && c.pool === "vmThreads" ? " under vitest 2 (its worker threads crash a long-lived node)" : ""}`);
 }
 
 if (browser.length) {
@@ -153,9 +192,11 @@ function inBrowser(f) {
 
 // typeTest: spec s runs in tsc (a type test), or may (a vitest that does not say its pool).
 function typeTest(s) {
-  if (!typecheck.has(s.project)) return false;
-  return typecheckOnly.has(s.project) || typeof s.pool !== "string" || s.pool === "typescript" || s.pool === "typecheck";
+  const p = projectOf(s);
+  if (!typecheck.has(p)) return false;
+  return typecheckOnly.has(p) || typeof s.pool !== "string" || s.pool === "typescript" || s.pool === "typecheck";
 }
+
 
 try {
   await vitest.standalone();
@@ -171,12 +212,28 @@ function hash(file) {
   }
 }
 
+// environments: whatever holds a module graph (env.moduleGraph): vite's environments, or
+// under vitest 2 the servers themselves.
 function environments() {
   const out = new Set();
-  for (const server of [vitest.vite, ...vitest.projects.map((p) => p.vite)]) {
+  for (const server of servers()) {
+    if (v2) {
+      if (server?.moduleGraph) out.add(server);
+      continue;
+    }
     for (const env of Object.values(server?.environments || {})) if (env?.moduleGraph) out.add(env);
   }
   return out;
+}
+
+// invalidateFile: vitest.invalidateFile, or under vitest 2 what its watch mode does
+// (updateLastChanged) in every server's graph, the root server's too.
+function invalidateFile(f) {
+  if (!v2) return vitest.invalidateFile(f);
+  for (const server of environments()) {
+    const g = server.moduleGraph;
+    for (const m of g.getModulesByFile(f) || []) g.invalidateModule(m);
+  }
 }
 
 function graphFiles() {
@@ -190,12 +247,16 @@ function graphFiles() {
 }
 
 // The config file and everything it imports: a change needs a new process.
+// (vitest 2 and 3 read a workspace file too, vitest.workspace.ts, through their own runner.)
 const configDeps = new Map();
-for (const server of [vitest.vite, ...vitest.projects.map((p) => p.vite)]) {
+for (const server of servers()) {
   const c = server?.config;
   for (const f of [c?.configFile, ...(c?.configFileDependencies || [])]) {
     if (f && !configDeps.has(f)) configDeps.set(f, hash(f));
   }
+}
+if (typeof vitest._workspaceConfigPath === "string" && !configDeps.has(vitest._workspaceConfigPath)) {
+  configDeps.set(vitest._workspaceConfigPath, hash(vitest._workspaceConfigPath));
 }
 
 const hashes = new Map(); // file -> content hash of the version the module graph holds
@@ -207,7 +268,7 @@ function invalidateChanged() {
     const old = hashes.get(f);
     if (old === h) continue;
     // A file the graph holds but this map does not (loaded outside a run): invalidate it too.
-    vitest.invalidateFile(f);
+    invalidateFile(f);
     n++;
     hashes.set(f, h);
   }
@@ -229,7 +290,7 @@ function recordNew() {
 // all of them. Globals are shared: the caller re-runs alone every file that does not pass.
 function jointRefusal(specs) {
   // Checked under vitest 4 and 5 only (vitest 3.1 has no configOverride; 3.2's pools were
-  // not): under vitest 3 each file runs alone, in this process.
+  // not): under vitest 2 and 3 each file runs alone, in this process.
   if (vitestMajor < 4) return `vitest ${vitestMajor}: joint runs need vitest >= 4`;
   if (!vitest.configOverride || typeof vitest.configOverride !== "object") return "this vitest has no configOverride";
   for (const s of specs) {
@@ -240,7 +301,7 @@ function jointRefusal(specs) {
 }
 
 async function runJoint(specs) {
-  const projects = new Set(specs.map((s) => s.project));
+  const projects = new Set(specs.map(projectOf));
   const saved = [...projects].map((p) => [p, p.config.isolate]);
   const o = vitest.configOverride;
   const had = Object.prototype.hasOwnProperty.call(o, "isolate"),
@@ -254,6 +315,28 @@ async function runJoint(specs) {
     if (had) o.isolate = old;
     else delete o.isolate;
   }
+}
+
+// runV2 runs specs as vitest 2's start() does after its selection; a run that used the
+// vmForks pool closes the pool, whose workers would otherwise serve the next run.
+async function runV2(specs) {
+  try {
+    await vitest.cache?.stats?.populateStats?.(vitest.config.root, specs);
+    await vitest.runFiles(specs, true);
+  } finally {
+    await closeVMPool(specs, ["vmForks"]);
+  }
+}
+
+// closeVMPool closes vitest's pool (runFiles makes a new one) after a run whose specs used one
+// of the vm pools named: vitest 2 and 3 keep a vm pool's workers from run to run (recycled
+// for memory only), where a test's writes to process.env, say, would meet the next run.
+// (vitest 4 stops a pool runner when its queue is empty.)
+async function closeVMPool(specs, vm) {
+  if (!specs.some((s) => vm.includes(s.pool))) return;
+  const pool = vitest.pool;
+  vitest.pool = undefined;
+  await pool?.close?.();
 }
 
 function flushStdout(sentinel) {
@@ -283,16 +366,21 @@ for await (const line of rl) {
       }
     }
     if (vitestMajor < 4) {
-      // vitest 3 keeps every file of its earlier runs in its state, and a run exits 1 when
-      // any of them failed (and bail counts their failures): each run starts with none,
+      // vitest 2 and 3 keep every file of their earlier runs in their state, and a run exits 1
+      // when any of them failed (and bail counts their failures): each run starts with none,
       // as a fresh process does. (vitest 4 judges a run by its own files.)
       const st = vitest.state;
       for (const k of ["filesMap", "pathsSet", "idMap", "errorsSet", "processTimeoutCauses"]) st?.[k]?.clear?.();
     }
     const invalidated = invalidateChanged();
-    // vitest caches the glob of the include patterns: a test file written since must be found.
+    // vitest caches the glob of the include patterns (and of the typecheck ones): a test file
+    // written since must be found.
     if (typeof vitest.clearSpecificationsCache === "function") vitest.clearSpecificationsCache();
-    for (const p of vitest.projects) p.testFilesList = null;
+    else vitest._cachedSpecs?.clear?.(); // vitest 2
+    for (const p of vitest.projects) {
+      p.testFilesList = null;
+      if ("typecheckFilesList" in p) p.typecheckFilesList = null;
+    }
     process.exitCode = undefined;
     if (!joint && inBrowser(file)) {
       reply({ id, type: "unsupported", error: "a browser-mode project runs it" });
@@ -307,7 +395,8 @@ for await (const line of rl) {
       reply({ id, type: "nomatch", refused: inBrowsers });
       continue;
     }
-    let specs = await vitest.getRelevantTestSpecifications(asked);
+    // (vitest 2: what start() selects, getRelevantTestSpecifications' body in vitest 3.)
+    let specs = v2 ? await vitest.filterTestsBySource(await vitest.globTestSpecs(asked)) : await vitest.getRelevantTestSpecifications(asked);
     let refusedFiles = [...inBrowsers];
     if (joint) {
       // Only the files asked for; a file of a project in typecheck mode or in browser mode is
@@ -334,13 +423,26 @@ for await (const line of rl) {
       reply({ id, type: "nomatch", refused: refusedFiles });
       continue;
     }
-    const refused = specs.filter(typeTest).map((s) => typecheck.get(s.project)).find(Boolean);
+    const refused = specs.filter(typeTest).map((s) => typecheck.get(projectOf(s))).find(Boolean);
     if (refused) {
       reply({ id, type: "unsupported", error: refused });
       continue;
     }
+    const otherPool = v2 && specs.find((s) => !pools.includes(s.pool));
+    if (otherPool) {
+      // (poolMatchGlobs: vmThreads, a custom pool or a browser.)
+      reply({ id, type: "unsupported", error: `pool ${otherPool.pool} (poolMatchGlobs)` });
+      continue;
+    }
     if (joint) await runJoint(specs);
-    else await vitest.runTestSpecifications(specs, true);
+    else if (v2) await runV2(specs);
+    else {
+      try {
+        await vitest.runTestSpecifications(specs, true);
+      } finally {
+        if (vitestMajor === 3) await closeVMPool(specs, ["vmForks", "vmThreads"]);
+      }
+    }
     const ms = performance.now() - t0;
     const exit = Number(process.exitCode ?? 0) || 0;
     process.exitCode = undefined;
