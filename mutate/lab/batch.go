@@ -1,8 +1,8 @@
 package lab
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -93,39 +93,6 @@ type heard struct {
 // title is the block's describe title.
 func (bl *block) title() string { return variantTitle(bl.n, bl.v) }
 
-// What the harness appends to the reached file ($ORACLE_REACHED) about
-// variant i: it hit the hit limit (and which), it ran past its time limit
-// (batchWave's limit), and how long it took, in milliseconds; and about the
-// batch: a schema was loaded before it (preloadNote).
-const (
-	limitNote = "oracle-limit-"
-	// preloadNote: a schema was loaded before the harness's first variant.
-	preloadNote = "oracle-preloaded"
-	// globalsNote: a load or a variant added or replaced a global.
-	globalsNote = "oracle-globals"
-	slowNote    = "oracle-slow-"
-	// noLoadNote: the variant's load threw, at import or in a describe
-	// body vitest collected: the tests it registered are not the file's, and
-	// it runs alone (AloneLoadThrew).
-	noLoadNote = "oracle-noload-"
-	timeNote   = "oracle-time-"
-	// ranNote: a test of variant i executed the variant's code (its name,
-	// a JSON string, after a tab); ranAllNote: the variant's code ran
-	// outside a test (while the file loaded, or in a beforeAll hook).
-	ranNote    = "oracle-ran-"
-	ranAllNote = "oracle-ranall-"
-	// concNote: the variant's code ran in a concurrent test, which shares
-	// the flag with the tests beside it (so every test counts as having run
-	// it, and a kill by one that did not is possible: concurrentKill).
-	concNote = "oracle-conc-"
-	// selNote: variant i ran only the tests of its selection, whose
-	// baseline is block j ("oracle-sel-i-j"; select.go).
-	selNote = "oracle-sel-"
-	// overlapNote: a block started while another was running: the variants
-	// did not run one after the other (they share the switch).
-	overlapNote = "oracle-overlap"
-)
-
 // HitLimitFloor and HitLimitFactor derive a batch's hit limit from its
 // opening baseline: HitLimitFactor times the most hits any of its tests
 // counted, at least HitLimitFloor (StrykerJS's factor).
@@ -157,465 +124,6 @@ var (
 	batchHits   = hitRule{HitLimitFloor, HitLimitFactor}
 	confirmHits = hitRule{max(ConfirmHitFloor, ConfirmRaise*HitLimitFloor), ConfirmRaise * HitLimitFactor}
 )
-
-// harness is the source of the batch harness for test file base (a name in
-// the harness's directory) running blocks in order (each its describe
-// block, titled by its title, its notes naming its number), each variant
-// within limit.
-//
-// Per variant: the switch is set before its tests and cleared after; the
-// hit counter (edit.HitState) is reset before the variant's beforeAll hooks
-// and before each test, unlimited for the original (the opening baseline
-// records the most hits its beforeAll hooks or a test counted) and
-// limited for a mutant (HitLimitFactor times that, at least HitLimitFloor);
-// every test and hook of the test file gets vitest's own time-out capped at
-// limit (applied as the file is collected: vitest binds a test's time-out
-// when it is defined), and once the variant has run past limit its later
-// tests are skipped. The harness appends to $ORACLE_PROGRESS as it goes
-// (the runner's Spec.Stall), and to $ORACLE_REACHED what the batch reads
-// (limitNote, slowNote, timeNote), each line after the harness file's path
-// and a tab (the file vitest's worker runs: a joint run of several harnesses
-// tells whose note it is).
-func harness(base string, blocks []*block, limit time.Duration, hr hitRule, aside []string) []byte {
-	var b strings.Builder
-	b.WriteString("// Written by oracle prove for a batched run; removed with the sandbox.\n")
-	b.WriteString("import { afterAll, afterEach, beforeAll, beforeEach, describe, vi } from \"vitest\";\n")
-	// The realm's globals as the harness starts (setup files have run): a
-	// variant's load or tests that add a global or replace one's value
-	// leave it to the variants after it (a module that builds a table once
-	// per realm, kept in globalThis, builds it once per batch), so a variant
-	// passing in that batch may pass only because an earlier one set the
-	// global: globalsNote, and the batch's survivors are not trusted (a
-	// global added with the value undefined is no state). Accessors are
-	// compared by their functions (Node replaces some lazy
-	// globals by data properties on first use: not a change).
-	fmt.Fprintf(&b, `const OWN = new Set([%q, %q, %q]);
-function realm() {
-  const m = new Map();
-  for (const k of Reflect.ownKeys(globalThis)) {
-    if (OWN.has(k)) continue;
-    const d = Reflect.getOwnPropertyDescriptor(globalThis, k);
-    m.set(k, d && "value" in d ? d.value : undefined);
-  }
-  return m;
-}
-const base = realm();
-let globalsNoted = false;
-function globalsMoved() {
-  if (globalsNoted) return;
-  for (const [k, v] of realm()) {
-    // A global added whose value is undefined holds nothing a later variant
-    // could read (vercel/ai's telemetry tests reset the one they set with
-    // globalThis.X = undefined in an afterEach, and every survivor of
-    // stream-text.test.ts's batch ran alone for it).
-    if (!base.has(k) && v === undefined && "value" in (Reflect.getOwnPropertyDescriptor(globalThis, k) ?? {})) continue;
-    // Node's fetch (undici) makes its default dispatcher, an Agent (a
-    // connection pool), on first use and keeps it in globalThis under this
-    // symbol: Node's state, not a variant's (vercel/ai on Node 20: every
-    // batch that fetched saw it added). A test's MockAgent there still is.
-    if (typeof k === "symbol" && (Symbol.keyFor(k) ?? "").startsWith("undici.globalDispatcher") && v?.constructor?.name === "Agent") continue;
-    if (!base.has(k) || (v !== undefined && base.get(k) !== undefined && !Object.is(v, base.get(k)))) {
-      globalsNoted = true;
-      note(%q, %q);
-      return;
-    }
-  }
-}
-`, edit.HitState, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, globalsNote)
-	harnessRuntime(&b, limit, hr)
-	// The tests set aside (aside.go): every block leaves them out.
-	names, _ := json.Marshal(append([]string{}, aside...))
-	fmt.Fprintf(&b, "const ASIDE = new Set(%s);\n", names)
-	b.WriteString("// A test's name within its block: its full name after the block's title.\n")
-	b.WriteString("const aside = (t) => ASIDE.size > 0 && ASIDE.has(nameOf(t).slice(nameOf(t).indexOf(\" \") + 1));\n")
-	harnessSelect(&b)
-	harnessRegistry(&b)
-	harnessLoad(&b)
-	harnessPrune(&b)
-	harnessVariant(&b)
-	spec, _ := jsonString("./" + base)
-	for _, bl := range blocks {
-		// Once a test of a variant failed, its later tests are skipped (the
-		// variant is killed or sent alone either way), as StrykerJS bails.
-		// The block's suite collector (what suite returns) is load's: it
-		// guards the describe bodies the test file registers in it.
-		fmt.Fprintf(&b, `const block%d = suite(%q, async () => {
-  variant(%d, %d, %d);
-  await load(%d, %d, () => import(%s), block%d);
-  vi.resetConfig();
-});
-`, bl.n, bl.title(), bl.n, bl.v, bl.key, bl.n, bl.v, spec, bl.n)
-	}
-	return []byte(b.String())
-}
-
-// harnessRuntime writes the harness's state and helpers: the variant's time
-// limit, the hit counter, how it notes what the batch reads, and how a
-// test's full name is read.
-func harnessRuntime(b *strings.Builder, limit time.Duration, hr hitRule) {
-	fmt.Fprintf(b, `const LIMIT = %d;
-// A variant's hit limit: FACTOR times the most hits a test (or the load) of
-// the original counted, at least FLOOR.
-const FLOOR = %d;
-const FACTOR = %d;
-const hits = { n: 0, limit: Infinity, hit: false, most: 0 };
-Reflect.set(globalThis, %q, hits);
-const proc = Reflect.get(globalThis, "process");
-const fs = proc?.getBuiltinModule?.("node:fs");
-const worker = Reflect.get(globalThis, "__vitest_worker__");
-const self = worker?.filepath ?? "?";
-// A progress line (the runner's stall watch reads only that the file
-// grows) is written at most every 100 ms: one per test cost a file append
-// per test of every variant.
-let progressed = 0;
-function note(env, line) {
-  try {
-    if (env === %q) {
-      const now = performance.now();
-      if (now - progressed < 100) return;
-      progressed = now;
-    }
-    const f = proc?.env?.[env];
-    if (f) fs?.appendFileSync(f, (env === %q ? self + "\t" : "") + line + "\n");
-  } catch {}
-}
-const config = worker?.config;
-// A test's location (the source-mapped stack of its definition) is read
-// from the baselines, never from a batch: without it, the registration of
-// each variant's tests formats no stack (a third of a batch on unjs/pathe).
-if (config && typeof config === "object") config.includeTaskLocation = false;
-// process's own functions as the harness starts: a test that replaces one
-// (process.cwd = () => "C:\\w", pathe's "on Windows" tests) and restores it
-// only when its assertions pass leaves it replaced once a variant fails
-// it, for every block after; each block starts with them restored, as a
-// run of the test file alone starts with them.
-const procFns = new Map();
-for (const k of proc ? Reflect.ownKeys(proc) : []) {
-  const d = Reflect.getOwnPropertyDescriptor(proc, k);
-  if (d && "value" in d && typeof d.value === "function") procFns.set(k, d.value);
-}
-function restoreProcess() {
-  for (const [k, f] of procFns) {
-    try {
-      if (Reflect.get(proc, k) !== f) Reflect.set(proc, k, f);
-    } catch {}
-  }
-}
-// Under a config that runs suites concurrently, the variants still run one
-// after the other (they share the switch): describe.sequential up to vitest
-// 4, a describe with { concurrent: false } from 5 (which has no
-// describe.sequential: plain describe blocks ran at the same time there).
-const suite = !config?.sequence?.concurrent ? describe : describe.sequential ?? ((name, fn) => describe(name, { concurrent: false }, fn));
-// The block running now (-1: none): a block that starts while another runs
-// (variants run concurrently after all) notes it, and the batch is not read.
-let running = -1;
-const cap = (t) => (typeof t === "number" && t > 0 && t < LIMIT ? t : LIMIT);
-let loadMost = 0;
-// The variants whose code ran while the file loaded (ranAllNote).
-const loadRan = new Set();
-let lastLoad = -1;
-// A test's full name as the report has it (describe titles and its title).
-function nameOf(t) {
-  const n = [];
-  for (let x = t; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name));
-  if (n[n.length - 1] === "") n.pop(); // vitest's fullName of a test with an empty title
-  return n.join(" ");
-}
-// A schema loaded before the harness (a setup file imports it) keeps an
-// instance the variants' loads do not replace, whose load-time code ran
-// without a variant: the batch's survivors are not trusted then.
-if (Reflect.get(globalThis, %q)) note(%q, %q);
-Reflect.deleteProperty(globalThis, %q);
-`, limit.Milliseconds(), hr.floor, hr.factor, edit.HitState, runner.ProgressEnv, runner.ReachedEnv, edit.SchemaLoads, runner.ReachedEnv, preloadNote, edit.SchemaLoads)
-}
-
-// harnessRegistry writes collected and registryOf: each block runs its
-// tests on the module registry its own load left. vitest collects every
-// block (each load a fresh import of the test file after vi.resetModules)
-// before any test runs, so a test that imports a module at run time
-// (`await import("../repo")` in a beforeEach, a generated oracle's way)
-// would get the instance the last block loaded, not the one its own test
-// file and fixture hold: a fixture that imports the database statically
-// migrated one instance, the code under test wrote to another ("no such
-// table"), and the batch's baseline failed where the file alone passes.
-// The registry's entries (vitest 4 and 5: evaluatedModules; vitest 2 and
-// 3: moduleCache) are noted as each block's collection ends, and set back
-// as its tests start; an entry loaded since is reset, as vi.resetModules
-// resets it. vitest's own modules are left alone, as vi.resetModules
-// leaves them. A registry of another shape: nothing is done.
-func harnessRegistry(b *strings.Builder) {
-	b.WriteString(`const OWN_MODULES = [/\/vitest\/dist\//, /\/vite-node\/dist\//, /vitest-virtual-\w+\/dist/, /@vitest\/dist/];
-const MODULE_FIELDS = ["promise", "exports", "evaluated", "resolving"];
-function registry() {
-  const m = worker?.evaluatedModules?.idToModuleMap ?? worker?.moduleCache;
-  return m instanceof Map ? m : null;
-}
-function registryNodes(f) {
-  const m = registry();
-  for (const [id, node] of m ?? []) {
-    if (node !== null && typeof node === "object" && !OWN_MODULES.some((re) => re.test(String(id)))) f(node);
-  }
-}
-function registrySnapshot() {
-  const s = new Map();
-  registryNodes((node) => {
-    s.set(node, {
-      fields: MODULE_FIELDS.map((k) => [k, Object.hasOwn(node, k), node[k]]),
-      importers: node.importers instanceof Set ? [...node.importers] : null,
-    });
-  });
-  return s;
-}
-function registryRestore(s) {
-  registryNodes((node) => {
-    const saved = s.get(node);
-    if (saved) {
-      for (const [k, had, v] of saved.fields) {
-        if (had) node[k] = v;
-        else delete node[k];
-      }
-    } else {
-      node.promise = undefined;
-      node.exports = undefined;
-      node.evaluated = false;
-    }
-    if (node.importers instanceof Set) {
-      node.importers.clear();
-      for (const x of saved?.importers ?? []) node.importers.add(x);
-    }
-  });
-}
-// The registry each block's collection left, by block; the block being
-// collected (-1: none).
-const registries = new Map();
-let collecting = -1;
-function collected(i) {
-  if (collecting >= 0) registries.set(collecting, registrySnapshot());
-  collecting = i;
-}
-function registryOf(i) {
-  collected(-1);
-  const s = registries.get(i);
-  if (s) registryRestore(s);
-}
-`)
-}
-
-// harnessLoad writes load: the test file imported afresh under a variant.
-func harnessLoad(b *strings.Builder) {
-	fmt.Fprintf(b, `// load imports the test file, and so every module it loads afresh, under
-// variant v, as a run of the mutant alone would: code that runs while a
-// module loads (a table built at the top level), or while vitest collects
-// the file's describe bodies after it, is the variant's too, under
-// the hit limit derived from the original's load. A variant that fails to
-// load has no test: it runs alone, where that failure is judged.
-async function load(i, v, importIt, block) {
-  Reflect.set(globalThis, %q, v);
-  hits.limit = v === 0 ? Infinity : Math.max(FLOOR, FACTOR * loadMost);
-  hits.hit = false;
-  hits.n = 0;
-  // The describe bodies vitest collected after the last load ran under its
-  // switch, which stays set: what they ran of the variant is its load's.
-  if (hits.ran && lastLoad >= 0) loadRan.add(lastLoad);
-  hits.ran = false;
-  try {
-    await importIt();
-  } catch (e) {
-    if (v === 0) throw e;
-    note(%q, %q + i); // the suites it registered before the throw are not the file's
-  } finally {
-    if (hits.ran && v !== 0) loadRan.add(i);
-    hits.ran = false;
-    lastLoad = v !== 0 ? i : -1;
-    globalsMoved();
-    if (v === 0) loadMost = Math.max(loadMost, hits.n);
-    if (hits.hit) note(%q, %q + i + "-" + hits.limit + "-" + loadMost);
-    // The switch stays set: vitest runs the test file's describe bodies
-    // after the import returns, and code there (an app built with its
-    // middleware) is the variant's too; the next variant's load sets its
-    // own, and the last one loaded is the original's (0).
-    Reflect.deleteProperty(globalThis, %q);
-    hits.limit = Infinity;
-    hits.hit = false;
-    hits.n = 0;
-  }
-  if (v !== 0) guard(block, i);
-}
-// guard: a describe body of the test file that throws under a variant (code
-// under test called while vitest collects: pathe's test/utils.spec.ts calls
-// normalizeAliases in its describe) would fail the collection of the whole
-// harness, every variant's tests with it. Each suite the variant's load
-// registered is collected through a wrapper that, when its body throws,
-// gives that suite skipped and empty, and the variant's other tests are
-// not read (noLoadNote): it runs alone, as one that throws at import. (A
-// suite collector's tasks and collect are vitest's own, from vitest 1 to 5;
-// without them, nothing.)
-function guard(block, i) {
-  for (const c of Array.isArray(block?.tasks) ? block.tasks : []) {
-    if (c?.type !== "collector" || typeof c.collect !== "function") continue;
-    const collect = c.collect;
-    c.collect = async (file) => {
-      try {
-        return await collect.call(c, file);
-      } catch (e) {
-        const s = c.suite;
-        if (!s || typeof s !== "object") throw e;
-        note(%q, %q + i);
-        s.tasks = [];
-        s.mode = "skip";
-        return s;
-      }
-    };
-  }
-}
-`, edit.SchemaSwitch, runner.ReachedEnv, noLoadNote, runner.ReachedEnv, limitNote, edit.SchemaLoads, runner.ReachedEnv, noLoadNote)
-}
-
-// harnessPrune writes prune and bail: the tests a variant does not run
-// taken out of its block, or marked skipped.
-func harnessPrune(b *strings.Builder) {
-	b.WriteString(`// The tests a variant does not run are taken out of its block before they
-// start, not skipped one by one in a hook: each skipped test cost its
-// hooks, a context and two task updates sent to vitest's main process, for
-// hundreds of tests per variant (unjs/pathe: 196,000 of a batch's 214,000
-// tests skipped, 57 s; without them 34 s). prune, in the block's beforeAll
-// (vitest lists a suite's children after its beforeAll hooks): a test the
-// selection does not keep is removed, and a describe left with no test;
-// vitest's -t filter runs the same tests. bail, after the variant's first
-// failure (or its time limit): every test and describe not yet started is
-// marked skipped (the lists vitest is walking are already made). A removed
-// test stays in the report without a result (pending: skipped).
-const isSuite = (x) => x !== null && typeof x === "object" && x.type === "suite" && Array.isArray(x.tasks);
-function prune(s, keep) {
-  s.tasks = s.tasks.filter((t) => (isSuite(t) ? (prune(t, keep), t.tasks.length > 0) : keep(t)));
-}
-const firstTest = (s) => s.tasks.reduce((f, t) => f ?? (isSuite(t) ? firstTest(t) : t), null);
-const keeps = (s, keep) => s.tasks.some((t) => (isSuite(t) ? keeps(t, keep) : keep(t)));
-// select: prune to the tests keep keeps; where it keeps none (a baseline
-// whose key has no selection), the block keeps its first test, skipped: a
-// block with no test is a suite vitest fails ("No test found in suite").
-function select(s, keep) {
-  if (keeps(s, keep)) return prune(s, keep);
-  const first = firstTest(s);
-  prune(s, (t) => t === first);
-  if (first) {
-    first.mode = "skip";
-    first.result = { state: "skip" };
-  }
-}
-function bail(s) {
-  for (const t of isSuite(s) ? s.tasks : []) {
-    if (t.result) {
-      bail(t);
-      continue;
-    }
-    t.mode = "skip";
-    if (!isSuite(t)) t.result = { state: "skip" };
-  }
-}
-`)
-}
-
-// harnessVariant writes variant: the hooks that set a variant's switch,
-// count its hits, cap its time and note what it ran.
-func harnessVariant(b *strings.Builder) {
-	fmt.Fprintf(b, `function variant(i, v, k) {
-  let failed = false;
-  let start = 0;
-  // The block's suite (its beforeAll's argument: the first up to vitest 4,
-  // the second from 5).
-  let own = null;
-  // The tests this block runs (full names: selection), null: every test.
-  let sel = null;
-  // Which tests executed the variant's code (the schema sets hits.ran in
-  // its branch): code run outside a test (at load, in a beforeAll hook)
-  // counts for every test after it.
-  let ranAll = false;
-  const ranOutside = () => {
-    if (!ranAll && v !== 0) note(%q, %q + i);
-    ranAll = true;
-  };
-  note(%q, "collect " + i);
-  collected(i);
-  if (v !== 0 && k > 0) variants.set(k, (variants.get(k) ?? 0) + 1);
-  beforeAll(function () {
-    if (running !== -1) note(%q, %q);
-    running = i;
-    own = [...arguments].find(isSuite) ?? null;
-    restoreProcess();
-    registryOf(i);
-    Reflect.set(globalThis, %q, v);
-    hits.limit = v === 0 ? Infinity : Math.max(FLOOR, FACTOR * hits.most);
-    hits.hit = false;
-    hits.n = 0;
-    start = performance.now();
-    if (loadRan.has(i)) ranOutside();
-    hits.ran = false;
-    if (i === 0) covered(covOut);
-    sel = k > 0 ? selection(i, v, k) : null;
-    if ((sel !== null || ASIDE.size > 0) && own) select(own, (t) => !aside(t) && (sel === null || sel.has(keyOf(t))));
-    note(%q, "start " + i);
-  });
-  afterAll(() => {
-    running = -1;
-    Reflect.deleteProperty(globalThis, %q);
-    Reflect.deleteProperty(globalThis, %q); // a module its tests loaded
-    globalsMoved();
-    if (hits.hit) note(%q, %q + i + "-" + hits.limit + "-" + hits.most);
-    note(%q, %q + i + "-" + Math.round(performance.now() - start));
-    if (i === 0) opened(!failed);
-    if (v === 0 && k > 0) selected(i, k, !failed);
-    hits.limit = Infinity;
-    note(%q, "done " + i);
-  });
-  beforeEach((ctx) => {
-    ctx.onTestFailed?.(() => {
-      failed = true;
-      bail(own);
-    });
-    if (v === 0) hits.most = Math.max(hits.most, hits.n); // the file's beforeAll hooks, before the first test
-    hits.n = 0;
-    if (hits.ran) ranOutside(); // a beforeAll (or afterAll) hook since the last test
-    hits.ran = false;
-    if (!failed && performance.now() - start > LIMIT) {
-      failed = true;
-      note(%q, %q + i);
-      bail(own);
-    }
-    if (i === 0) covered(covOut);
-    if (failed && typeof ctx.skip === "function") ctx.skip();
-    if (sel !== null && !sel.has(keyOf(ctx.task)) && typeof ctx.skip === "function") ctx.skip();
-    if (aside(ctx.task) && typeof ctx.skip === "function") ctx.skip();
-    note(%q, "test " + i);
-  });
-  afterEach((ctx) => {
-    // A concurrent test shares the flag with the tests running beside it:
-    // what it saw counts for every test.
-    if (hits.ran && ctx?.task?.concurrent) {
-      ranOutside();
-      if (v !== 0) note("`+runner.ReachedEnv+`", "`+concNote+`" + i);
-    }
-    if (v !== 0 && hits.ran && !ranAll) note(%q, %q + i + "\t" + JSON.stringify(nameOf(ctx?.task)));
-    if (i === 0) covered(ctx?.task?.concurrent ? covOut : testCov(ctx?.task));
-    hits.ran = false;
-    if (v === 0) hits.most = Math.max(hits.most, hits.n);
-    note(%q, "tested " + i);
-  });
-  vi.setConfig({ testTimeout: cap(config?.testTimeout), hookTimeout: cap(config?.hookTimeout) });
-  vi.resetModules();
-}
-`, runner.ReachedEnv, ranAllNote, runner.ProgressEnv, runner.ReachedEnv, overlapNote, edit.SchemaSwitch, runner.ProgressEnv, edit.SchemaSwitch, edit.SchemaLoads, runner.ReachedEnv, limitNote, runner.ReachedEnv, timeNote, runner.ProgressEnv, runner.ReachedEnv, slowNote, runner.ProgressEnv, runner.ReachedEnv, ranNote, runner.ProgressEnv)
-}
-
-func jsonString(s string) (string, error) {
-	// A Go-quoted ASCII string is a valid JS string literal when it has no
-	// escapes beyond \" and \\ (paths here have none).
-	q := fmt.Sprintf("%q", s)
-	if strings.ContainsAny(s, "\\\"\n\r") {
-		return q, fmt.Errorf("unsupported path %q", s)
-	}
-	return q, nil
-}
 
 // batch runs the tasks left (no run yet) in batches, each against its
 // test files (of tests, in that order), and sets the runs it established
@@ -1024,65 +532,49 @@ func readBlocks(r runner.Result, blocks []*block) (preloaded, overlapped bool) {
 		}
 	}
 	// at is the block a note names by its number (nil: none).
-	at := func(s string) *block {
-		var i int
-		if _, err := fmt.Sscan(s, &i); err != nil || i < 0 || i >= len(blocks) {
+	at := func(i int) *block {
+		if i < 0 || i >= len(blocks) {
 			return nil
 		}
 		return blocks[i]
 	}
-	for _, m := range r.Markers {
-		switch {
-		case m == preloadNote, m == globalsNote:
+	for _, n := range readNotes(r.Markers) {
+		bl := at(n.Block)
+		switch n.Kind {
+		case preloadNote, globalsNote:
 			preloaded = true
-		case m == overlapNote:
+		case overlapNote:
 			overlapped = true
-		case strings.HasPrefix(m, concNote):
-			if bl := at(strings.TrimPrefix(m, concNote)); bl != nil {
-				bl.heard.concurrent = true
+		}
+		if bl == nil {
+			continue
+		}
+		switch n.Kind {
+		case concNote:
+			bl.heard.concurrent = true
+		case ranAllNote:
+			bl.heard.ranAll = true
+		case selNote:
+			if n.Base >= 0 {
+				bl.heard.selected, bl.heard.sel = true, at(n.Base)
 			}
-		case strings.HasPrefix(m, ranAllNote):
-			if bl := at(strings.TrimPrefix(m, ranAllNote)); bl != nil {
-				bl.heard.ranAll = true
+		case ranNote:
+			bl.heard.ran[strings.TrimPrefix(n.Test, bl.title()+" ")] = true
+		case limitNote:
+			// A block may hit the limit in its load and in its tests: the
+			// limit it reports is the greater as text (limit, then most),
+			// as the harness's notes read in sorted order always gave.
+			l, m := n.Limit.String(), n.Most.String()
+			if !bl.heard.hit || cmp.Or(strings.Compare(l, bl.heard.limit), strings.Compare(m, bl.heard.most)) > 0 {
+				bl.heard.hit, bl.heard.limit, bl.heard.most = true, l, m
 			}
-		case strings.HasPrefix(m, selNote):
-			if idx, base, ok := strings.Cut(strings.TrimPrefix(m, selNote), "-"); ok {
-				var j int
-				if bl := at(idx); bl != nil {
-					if _, err := fmt.Sscan(base, &j); err == nil {
-						bl.heard.selected, bl.heard.sel = true, at(base)
-					}
-				}
-			}
-		case strings.HasPrefix(m, ranNote):
-			idx, name, ok := strings.Cut(strings.TrimPrefix(m, ranNote), "\t")
-			var full string
-			if bl := at(idx); ok && bl != nil && json.Unmarshal([]byte(name), &full) == nil {
-				bl.heard.ran[strings.TrimPrefix(full, bl.title()+" ")] = true
-			}
-		case strings.HasPrefix(m, limitNote):
-			if idx, lim, ok := strings.Cut(strings.TrimPrefix(m, limitNote), "-"); ok {
-				if bl := at(idx); bl != nil {
-					bl.heard.hit = true
-					bl.heard.limit, bl.heard.most, _ = strings.Cut(lim, "-")
-				}
-			}
-		case strings.HasPrefix(m, noLoadNote):
-			if bl := at(strings.TrimPrefix(m, noLoadNote)); bl != nil {
-				bl.heard.tests = nil // what it registered before its load threw (read above)
-			}
-		case strings.HasPrefix(m, slowNote):
-			if bl := at(strings.TrimPrefix(m, slowNote)); bl != nil {
-				bl.heard.slow = true
-			}
-		case strings.HasPrefix(m, timeNote):
-			if idx, ms, ok := strings.Cut(strings.TrimPrefix(m, timeNote), "-"); ok {
-				var d int64
-				if bl := at(idx); bl != nil {
-					if _, err := fmt.Sscan(ms, &d); err == nil {
-						bl.heard.took, bl.heard.timed = time.Duration(d)*time.Millisecond, true
-					}
-				}
+		case noLoadNote:
+			bl.heard.tests = nil // what it registered before its load threw (read above)
+		case slowNote:
+			bl.heard.slow = true
+		case timeNote:
+			if n.Ms != nil {
+				bl.heard.took, bl.heard.timed = time.Duration(*n.Ms)*time.Millisecond, true
 			}
 		}
 	}
@@ -1118,94 +610,6 @@ func (l *Lab) harnessSnapshots(test, h string, blocks []*block) (string, error) 
 	}
 	snap := snapshotPath(h)
 	return snap, l.Files.WriteFile(snap, []byte(b.String()))
-}
-
-// harnessSelect writes the per-test selection (select.go): the opening
-// baseline (block 0) records which tests reached which statement keys
-// (edit.Schema.Cover, in hits.cov); a selection's baseline (the first block
-// of the original with a key) runs the original on the tests up to the
-// first that reached its key and the later ones that reached it, and when
-// they pass, each variant of that key runs only those tests (selNote);
-// otherwise, or when the key was reached outside a test
-// (at load, in a beforeAll hook, by a concurrent test), every test. The
-// key's second block of the original (its closing one) runs the selection
-// its variants ran again, or nothing.
-func harnessSelect(b *strings.Builder) {
-	fmt.Fprintf(b, `// The keys each test reached in the opening baseline (by its name within
-// its block), and those reached outside a test.
-const cov = new Map();
-const covOut = new Set();
-let covOk = false;
-hits.cov = new Set();
-// key → the selection its variants run and the block whose baseline of
-// it passed; a selection (its names) → that block.
-const chosen = new Map();
-const greens = new Map();
-let pending = null;
-function keyOf(t) {
-  const n = [];
-  for (let x = t; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name));
-  return n.slice(1).join(" > ");
-}
-function covered(into) {
-  if (!hits.cov) return;
-  for (const x of hits.cov) into.add(x);
-  hits.cov.clear();
-}
-function testCov(t) {
-  const k = keyOf(t);
-  let s = cov.get(k);
-  if (!s) cov.set(k, (s = new Set()));
-  return s;
-}
-function opened(ok) {
-  covered(covOut);
-  hits.cov = null;
-  covOk = ok;
-}
-const keyed = new Set(); // the keys whose selection's baseline ran
-const variants = new Map(); // key → how many variants have it
-function selection(i, v, k) {
-  if (v !== 0) {
-    const c = chosen.get(k);
-    if (!c) return null;
-    note(%q, %q + i + "-" + c.base);
-    return c.tests;
-  }
-  pending = null;
-  if (keyed.has(k)) return chosen.get(k)?.tests ?? new Set();
-  keyed.add(k);
-  if (!covOk || covOut.has(k)) return new Set();
-  // Every test up to the first that reached the key, then the others that
-  // reached it: a test left out before the first changes no state the
-  // variant's first reaching test sees (a kill there is the whole file's);
-  // a kill by a later one, after tests left out, is confirmed on the whole
-  // file (keptBefore).
-  const all = [...cov.keys()];
-  const first = all.findIndex((n) => cov.get(n).has(k));
-  if (first < 0) return new Set();
-  const names = all.filter((n, j) => j <= first || cov.get(n).has(k));
-  // Only where it saves runs: the selection's two baselines and its m
-  // variants against m variants of every test.
-  const m = variants.get(k) ?? 0;
-  if (names.length * (m + 2) >= m * cov.size) return new Set();
-  const tests = new Set(names);
-  const sig = names.join("\n");
-  if (greens.has(sig)) {
-    chosen.set(k, { tests, base: greens.get(sig) });
-    return new Set();
-  }
-  pending = { sig, tests };
-  return tests;
-}
-function selected(i, k, ok) {
-  if (pending && ok) {
-    greens.set(pending.sig, i);
-    chosen.set(k, { tests: pending.tests, base: i });
-  }
-  pending = null;
-}
-`, runner.ReachedEnv, selNote)
 }
 
 // SchemaBytes bounds the source a file's schema holds in one batch: each

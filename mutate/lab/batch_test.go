@@ -104,7 +104,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 	}
 	// A batch run again (again.go) raises the hit limit: a variant stopped
 	// by it in its batch behaves there as alone, but for a loop.
-	raised := strings.Contains(string(src), fmt.Sprintf("const FLOOR = %d;", confirmHits.floor))
+	raised := configOf(src).HitFloor == confirmHits.floor
 	for n, m := range titleRE.FindAllStringSubmatch(string(src), -1) {
 		var v int
 		fmt.Sscan(m[2], &v)
@@ -113,27 +113,27 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 		if raised && beh.batch == "limit" && beh.alone != "loop" {
 			beh.batch = beh.alone
 		}
-		notes = append(notes, timeNote+m[1]+"-"+fmt.Sprint(100*v))
+		notes = append(notes, mark(timeNote, atoi(m[1]), "ms", 100*v))
 		if v == 0 && n == 0 && baseFails {
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "red"})
 			continue
 		}
 		if v != 0 && beh.batch != "other" {
-			notes = append(notes, fmt.Sprintf("%s%s\t%q", ranNote, m[1], name)) // its test ran the variant's code
+			notes = append(notes, mark(ranNote, atoi(m[1]), "test", name)) // its test ran the variant's code
 		}
 		switch {
 		case beh.batch == "limit":
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: edit.HitLimitMessage})
 			if raised {
-				notes = append(notes, limitNote+m[1]+"-10000000-500")
+				notes = append(notes, mark(limitNote, atoi(m[1]), "limit", 10000000, "most", 500))
 			} else {
-				notes = append(notes, limitNote+m[1]+"-100000-500")
+				notes = append(notes, mark(limitNote, atoi(m[1]), "limit", 100000, "most", 500))
 			}
 		case beh.batch == "vitest-timeout":
 			tests = append(tests, runner.Test{Name: name, Status: "failed", Phase: runner.PhaseBody, Failure: "Test timed out in 5000ms.", TimedOut: true})
 		case beh.batch == "slow":
 			tests = append(tests, runner.Test{Name: name, Status: "passed"}, runner.Test{Name: name + "2", Status: "skipped"})
-			notes = append(notes, slowNote+m[1])
+			notes = append(notes, mark(slowNote, atoi(m[1])))
 		case beh.batch == "hang":
 			return timedOutRun(), nil
 		case dirty:
@@ -153,7 +153,7 @@ func (b *batchRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			tests = append(tests, runner.Test{Name: name, Status: "skipped"})
 		case beh.batch == "shared":
 			tests = append(tests, runner.Test{Name: name, Status: "passed"})
-			notes = append(notes, globalsNote)
+			notes = append(notes, mark(globalsNote, -1))
 		case beh.batch == "basefail":
 			tests = append(tests, runner.Test{Name: name, Status: "passed"})
 		}

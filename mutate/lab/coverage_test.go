@@ -57,10 +57,10 @@ func (c *coverRunner) Run(ctx context.Context, s runner.Spec) (runner.Result, er
 			st := runner.Test{Name: m[0] + " t", Status: "passed"}
 			if c.kills[test+"|/*m"+m[2]+"*/"] {
 				st.Status, st.Phase = "failed", runner.PhaseBody
-				res.Markers = append(res.Markers, ranAllNote+m[1]) // the variant's code ran
+				res.Markers = append(res.Markers, mark(ranAllNote, atoi(m[1]))) // the variant's code ran
 			}
-			if c.caught[test+"|/*m"+m[2]+"*/"] && !strings.Contains(string(h), fmt.Sprintf("const FLOOR = %d;", confirmHits.floor)) {
-				res.Markers = append(res.Markers, limitNote+m[1]+"-100000")
+			if c.caught[test+"|/*m"+m[2]+"*/"] && configOf(h).HitFloor != confirmHits.floor {
+				res.Markers = append(res.Markers, mark(limitNote, atoi(m[1]), "limit", 100000))
 			}
 			res.Tests = append(res.Tests, st)
 		}

@@ -210,16 +210,16 @@ func TestSelectionBaselineRead(t *testing.T) {
 		left       bool              // the variant's selection left out "s a", before its failure
 		want       string            // the variant's outcome, or why it runs alone
 	}{
-		{"green selection", runner.TestPassed, runner.TestPassed, selNote + "2-1", false, "killed"},
-		{"red selection", runner.TestFailed, runner.TestPassed, selNote + "2-1", false, AloneSelection},
-		{"red after the variants", runner.TestPassed, runner.TestFailed, selNote + "2-1", false, AloneSelection},
-		{"every test skipped", runner.TestSkipped, runner.TestPassed, selNote + "2-1", false, AloneSelection},
-		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, selNote + "2-1", false, AloneSelection},
-		{"a note naming a variant", runner.TestPassed, runner.TestPassed, selNote + "2-2", false, AloneSelection},
+		{"green selection", runner.TestPassed, runner.TestPassed, mark(selNote, 2, "base", 1), false, "killed"},
+		{"red selection", runner.TestFailed, runner.TestPassed, mark(selNote, 2, "base", 1), false, AloneSelection},
+		{"red after the variants", runner.TestPassed, runner.TestFailed, mark(selNote, 2, "base", 1), false, AloneSelection},
+		{"every test skipped", runner.TestSkipped, runner.TestPassed, mark(selNote, 2, "base", 1), false, AloneSelection},
+		{"skipped after the variants", runner.TestPassed, runner.TestSkipped, mark(selNote, 2, "base", 1), false, AloneSelection},
+		{"a note naming a variant", runner.TestPassed, runner.TestPassed, mark(selNote, 2, "base", 2), false, AloneSelection},
 		{"no selection: every test ran", runner.TestFailed, runner.TestFailed, "", false, "killed"},
 		// A test left out before the failure (issue 41): the kill is
 		// confirmed on the whole file.
-		{"a test left out before the kill", runner.TestPassed, runner.TestPassed, selNote + "2-1", true, AloneSelectionKill},
+		{"a test left out before the kill", runner.TestPassed, runner.TestPassed, mark(selNote, 2, "base", 1), true, AloneSelectionKill},
 		// A test skipped before the failure, and no note: a selection
 		// whose note was lost (its baselines are not known).
 		{"a lost note", runner.TestPassed, runner.TestPassed, "lost", true, AloneSelection},
@@ -244,7 +244,7 @@ func TestSelectionBaselineRead(t *testing.T) {
 				}
 				r.Tests = append(r.Tests, test(title, "s a", a), test(title, "s b", bt))
 			}
-			r.Markers = []string{ranNote + "2\t" + `"` + variantTitle(2, 1) + ` s b"`}
+			r.Markers = []string{mark(ranNote, 2, "test", variantTitle(2, 1)+" s b")}
 			if c.sel != "" && c.sel != "lost" {
 				r.Markers = append(r.Markers, c.sel)
 			}
@@ -357,7 +357,7 @@ describe("two", () => {
 func TestOverlapRead(t *testing.T) {
 	tk := &task{n: 0}
 	b := batchRun{test: "a.test.ts", blocks: selectBlocks(batchPlan{tasks: []*task{tk}}), limit: time.Minute}
-	r := runner.Result{Markers: []string{ranNote + "1\t" + `"` + variantTitle(1, 1) + ` s a"`}}
+	r := runner.Result{Markers: []string{mark(ranNote, 1, "test", variantTitle(1, 1)+" s a")}}
 	for _, bl := range b.blocks {
 		st := runner.TestPassed
 		if bl.task != nil {
@@ -369,7 +369,7 @@ func TestOverlapRead(t *testing.T) {
 		t.Fatalf("without the note: trusted, killed; got run %+v, why %q", tk.run, tk.why)
 	}
 	tk.run, tk.why = nil, ""
-	r.Markers = append(r.Markers, overlapNote)
+	r.Markers = append(r.Markers, mark(overlapNote, -1))
 	if (&Lab{}).batchRead(r, b) || tk.run != nil || tk.why != AloneOverlap {
 		t.Errorf("with the overlap note: run %+v, why %q; want no run, %q", tk.run, tk.why, AloneOverlap)
 	}
