@@ -97,10 +97,11 @@ func TestMutantProgress(t *testing.T) {
 	for range 2 { // the lab, then the lab again
 		p(lab.Event{Kind: lab.BaselineRun, Test: "test/a.test.ts"})
 		p(lab.Event{Kind: lab.BaselineRun, Test: "test/b.test.ts"})
+		p(lab.Event{Kind: lab.BatchRun, Test: "test/a.test.ts", Variants: 1}) // counts nothing
 		p(lab.Event{Kind: lab.Batched, Mutant: "a"})
 		p(lab.Event{Kind: lab.Alone, Mutant: "b"})
 	}
-	if want := "[2/3 3/3 2/3 3/3]"; fmtList(got) != want {
+	if want := "[1/3 2/3 3/3 1/3 2/3 3/3]"; fmtList(got) != want {
 		t.Errorf("progress %s, want %s", fmtList(got), want)
 	}
 }

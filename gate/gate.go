@@ -896,6 +896,12 @@ func mutantProgress(report func(lab.Event), total, cached int) func(lab.Event) {
 	done, counting, baselines, files := cached, false, 0, 0
 	return func(e lab.Event) {
 		switch {
+		case e.Kind == lab.BatchRun: // a batch starts: nothing decided yet
+			if report != nil {
+				e.Done, e.Total, e.Unit = done, total, lab.Mutants
+				report(e)
+			}
+			return
 		case e.Kind != lab.BaselineRun:
 			done, counting = done+1, true
 		case e.Unit == BaselineFiles: // an execution starts (baselinesStart)

@@ -221,7 +221,9 @@ func Prove(ctx context.Context, root string, jobs []Job, opts Options) (*Result,
 		res.Timings.Concurrency = pool.Max
 		i := 0
 		progress := func(e lab.Event) {
-			i++
+			if e.Kind != lab.BatchRun { // a batch starting is no run decided
+				i++
+			}
 			if opts.Progress != nil {
 				e.Done, e.Total, e.Unit = i, total, lab.Runs
 				opts.Progress(e)

@@ -184,6 +184,9 @@ func plainText(e lab.Event) (phase, text string) {
 	case e.Kind == lab.BaselineRun:
 		return "baselines", "baselines: " + e.Test
 	}
+	if e.Kind == lab.BatchRun {
+		return "mutants", fmt.Sprintf("%ss %d/%d: %s", e.Unit, e.Done, e.Total, eventWhat(e))
+	}
 	return "mutants", fmt.Sprintf("%ss %d/%d", e.Unit, e.Done, e.Total)
 }
 
@@ -208,8 +211,11 @@ func eventText(e lab.Event) string {
 // eventWhat names what e runs: "op-1 baseline", a mutant.
 func eventWhat(e lab.Event) string {
 	what := e.Mutant
-	if e.Kind == lab.BaselineRun {
+	switch e.Kind {
+	case lab.BaselineRun:
 		what = "baseline"
+	case lab.BatchRun:
+		what = fmt.Sprintf("a batch of %d on %s", e.Variants, e.Test)
 	}
 	if e.Op != "" {
 		what = e.Op + " " + what

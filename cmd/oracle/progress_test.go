@@ -117,7 +117,10 @@ func TestProgressBeat(t *testing.T) {
 	wait(30 * time.Second) // c runs alone
 	p.event(lab.Event{Kind: lab.Batched, Mutant: "m1", Done: 1, Total: 103, Unit: lab.Mutants})
 	mark()
-	wait(65 * time.Second) // a batch
+	wait(12 * time.Second)
+	p.event(lab.Event{Kind: lab.BatchRun, Test: "test/a.test.ts", Variants: 40, Done: 1, Total: 103, Unit: lab.Mutants})
+	mark()
+	wait(53 * time.Second) // a batch
 	p.clear()
 	cleared := b.Len()
 	wait(30 * time.Second)
@@ -134,7 +137,7 @@ func TestProgressBeat(t *testing.T) {
 		"oracle gate: baselines 0/3 (1m39s so far)\n",
 		"oracle gate: baselines 2/3: test/c.test.ts (", // the counter moved
 		"oracle gate: mutants 1/103\n",
-		"oracle gate: mutants 1/103 (1m3s so far)\n",
+		"oracle gate: mutants 1/103: a batch of 40 on test/a.test.ts (1m3s so far)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)

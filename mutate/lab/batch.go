@@ -341,6 +341,9 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 			runs = append(runs, b)
 		}
 	}
+	for _, b := range runs {
+		l.progress(Event{Kind: BatchRun, Test: b.test, Variants: b.variants()})
+	}
 	var joint map[string]runner.Result
 	if jr, ok := l.Runner.(runner.JointRunner); ok && !l.NoJoint && len(runs) > 1 {
 		// Past the longest time-out of a batch alone the run goes on while it
@@ -364,6 +367,7 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 	for _, b := range runs {
 		if r, ok := joint[b.harness]; ok {
 			if l.batchRead(r, b) {
+				l.decided(b)
 				continue
 			}
 			l.refused = l.refused[:len(l.refused)-1] // its run of its own below has the last word
@@ -372,7 +376,11 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 		if err != nil {
 			return nil, l.fail(ctx, err)
 		}
-		if !l.batchRead(r, b) && len(r.Tests) == 0 && !r.TimedOut && b.moved == "" && !l.inPlace[b.test] {
+		read := l.batchRead(r, b)
+		if read {
+			l.decided(b)
+		}
+		if !read && len(r.Tests) == 0 && !r.TimedOut && b.moved == "" && !l.inPlace[b.test] {
 			if l.inPlace == nil {
 				l.inPlace = map[string]bool{}
 			}
@@ -382,6 +390,28 @@ func (l *Lab) runWave(ctx context.Context, wave []batchPlan, timeout time.Durati
 		}
 	}
 	return retry, nil
+}
+
+// variants counts b's mutants (its blocks but the baselines).
+func (b batchRun) variants() int {
+	n := 0
+	for _, bl := range b.blocks {
+		if bl.task != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// decided tells Progress of each mutant batch b decided, as it ends (a
+// gate's counter moves batch by batch, not once every batch has run).
+func (l *Lab) decided(b batchRun) {
+	for _, bl := range b.blocks {
+		if t := bl.task; t != nil && t.run != nil && t.run.Batched && !t.told {
+			t.told = true
+			l.progress(Event{Kind: Batched, Mutant: t.job.Mutant.Name}) // counted as run
+		}
+	}
 }
 
 // writeHarness writes the harness of plan's batch next to its test file

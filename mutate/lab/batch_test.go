@@ -233,13 +233,18 @@ func TestBatchCleanKills(t *testing.T) {
 	if len(r.grown) != 0 {
 		t.Errorf("asked for more sandboxes (%v) for one mutant left to run alone", r.grown)
 	}
-	// Progress: the baseline, then each mutant once, as the batch decided
-	// it or before it runs alone.
+	// Progress: the baseline, the batch as it starts (its three mutants),
+	// then each mutant once, as the batch decided it (when it ends) or
+	// before it runs alone.
 	var heard []string
 	for _, e := range r.events {
-		heard = append(heard, string(e.Kind)+":"+e.Test+e.Mutant)
+		h := string(e.Kind) + ":" + e.Test + e.Mutant
+		if e.Kind == BatchRun {
+			h += fmt.Sprint("/", e.Variants)
+		}
+		heard = append(heard, h)
 	}
-	if want := "baseline:x.test.ts batch:test:1 batch:test:3 alone:test:2"; strings.Join(heard, " ") != want {
+	if want := "baseline:x.test.ts batch-run:x.test.ts/3 batch:test:1 batch:test:3 alone:test:2"; strings.Join(heard, " ") != want {
 		t.Errorf("progress: %s\nwant      %s", strings.Join(heard, " "), want)
 	}
 	// A batch judges by its tests: a reached marker in a variant would only

@@ -307,6 +307,7 @@ type task struct {
 	marked  bool // its code carries a coverage marker (coverage.go)
 	covered bool
 	run     *Run   // its outcome, once known (no test reached it, a batch, its runs alone)
+	told    bool   // Progress heard of its batch's decision
 	hit     string // the hit limit that stopped it in a batch
 	why     string // why it runs alone, when it does (an Alone* reason)
 	passed  int    // the clean batches it passed every test of
@@ -473,7 +474,8 @@ func (l *Lab) batchAll(ctx context.Context, tasks []*task, tests []string, basel
 		}
 	}
 	for _, t := range tasks {
-		if t.run != nil && t.run.Batched {
+		if t.run != nil && t.run.Batched && !t.told {
+			t.told = true
 			l.progress(Event{Kind: Batched, Mutant: t.job.Mutant.Name}) // counted as run
 		}
 	}
