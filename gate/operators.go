@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/operators"
 )
@@ -20,3 +21,9 @@ func Mutants(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Functio
 // newPrograms is the set by which two mutants that make the same program
 // are one (operators.Programs): the first in the gate's order is kept.
 func newPrograms() *operators.Programs { return operators.NewPrograms() }
+
+// site is mutant m of syn's source as the token scope judges it
+// (change.Counts): the code it replaces and, for a mutant of a whole
+// construct, the construct's own tokens, which its operator says
+// (operators.Site asks the registry's operator of m).
+func site(syn *analyzer.Syntax, m edit.Mutant) change.Site { return operators.Site(syn, m) }

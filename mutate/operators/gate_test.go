@@ -85,14 +85,17 @@ func TestGate(t *testing.T) {
 }
 
 // TestRegistry: every operator has a name, a verb and kinds, names are
-// unique, and each verb's set is the SPEC's.
+// unique, each is Named by its name, and each verb's set is the SPEC's.
 func TestRegistry(t *testing.T) {
 	seen := map[string]bool{}
 	for _, o := range Registry {
-		if o.Name == "" || o.Verb == "" || len(o.Kinds) == 0 || o.Mutate == nil || seen[string(o.Name)] {
+		if o.Name == "" || o.Verb == "" || len(o.Kinds) == 0 || o.Mutate == nil || seen[string(o.Name)] || Named(o.Name) != o {
 			t.Errorf("operator %+v", o)
 		}
 		seen[string(o.Name)] = true
+	}
+	if Named("NoSuchOperator") != nil {
+		t.Error("Named: an operator of no registered name")
 	}
 	names := func(v Verb) string {
 		var s []string

@@ -42,6 +42,11 @@ type Operator struct {
 	// Mutate yields the replacements of node n, in order; each becomes one
 	// mutant. An error is an internal one or bad input (prove reports it).
 	Mutate func(c *Context, n Node) ([]Mutation, error)
+	// Owns, for a gate operator whose mutant may stand for a construct,
+	// says which tokens the mutant owns beside the code it replaces (the
+	// gate's token scope asks it through Site); nil: a mutant is the code
+	// it edits.
+	Owns Owner
 }
 
 // Visits reports whether the operator is called on nodes of kind k.
