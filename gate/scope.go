@@ -10,6 +10,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/testsuite"
 )
 
@@ -17,26 +18,8 @@ import (
 // `<file>#<module>`.
 const ModuleTarget = "<module>"
 
-// functionLike reports whether n is code that runs when called, not when
-// its module loads: a function of any form, or a class's instance field.
-func functionLike(syn *analyzer.Syntax, n analyzer.Node) bool {
-	switch syn.Kind(n) {
-	case "function_declaration", "generator_function_declaration", "function_expression", "function",
-		"generator_function", "arrow_function", "method_definition":
-		return true
-	case "public_field_definition", "field_definition":
-		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-			if !syn.Named(c) && syn.Kind(c) == "static" {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // moduleSpans are the parts of changed (a file's changed spans) outside
-// every function (functionLike, and fns, the analyzer's functions): the
+// every function (operators.FunctionLike, and fns, the analyzer's functions): the
 // top-level code the change wrote, which runs when the module loads.
 func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span) []change.Span {
 	if syn == nil {
@@ -44,7 +27,7 @@ func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span)
 	}
 	fns = slices.Clone(fns)
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		if functionLike(syn, n) {
+		if operators.FunctionLike(syn, n) {
 			fns = append(fns, change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))})
 			return false
 		}
@@ -78,24 +61,11 @@ func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span)
 	var code []change.Span
 	src := syn.Src()
 	for _, p := range out {
-		if p.Start == p.End || hasCode(src[p.Start:p.End]) {
+		if p.Start == p.End || operators.HasCode(src[p.Start:p.End]) {
 			code = append(code, p)
 		}
 	}
 	return code
-}
-
-// hasCode reports whether b holds more than whitespace, commas and
-// semicolons.
-func hasCode(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r', ';', ',':
-		default:
-			return true
-		}
-	}
-	return false
 }
 
 // moduleBody is the module's top-level code as a function of the
@@ -121,32 +91,6 @@ func moduleBody(syn *analyzer.Syntax, file string) (*analyzer.Function, uint) {
 // target: `<file>#<Class>.<fields>` (the analyzer's FuncFields).
 const FieldsTarget = "<fields>"
 
-// fieldValues are the initializers of fn, a class's <fields>: the values of
-// its instance fields that are not functions, in order.
-func fieldValues(syn *analyzer.Syntax, fn *analyzer.Function) []change.Span {
-	var out []change.Span
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		s, e := syn.Start(n), syn.End(n)
-		if e <= fn.StartByte || s >= fn.EndByte {
-			return false
-		}
-		if k := syn.Kind(n); k != "public_field_definition" && k != "field_definition" {
-			return true
-		}
-		v := syn.Child(n, "value")
-		if v < 0 || !functionLike(syn, n) {
-			return false // static, or no initializer
-		}
-		switch syn.Kind(syn.Unwrap(v)) {
-		case "arrow_function", "function_expression", "generator_function", "function":
-			return false // a function of its own
-		}
-		out = append(out, change.Span{Start: int(syn.Start(v)), End: int(syn.End(v))})
-		return false
-	})
-	return out
-}
-
 // jobMutants are the operators' mutants of fn's code: its body's, or for
 // a class's <fields>, those of each initializer in turn.
 func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, arid Arid) []edit.Mutant {
@@ -154,7 +98,7 @@ func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Func
 		return Mutants(file, src, syn, fn, arid)
 	}
 	var out []edit.Mutant
-	for _, v := range fieldValues(syn, fn) {
+	for _, v := range operators.FieldValues(syn, fn) {
 		init := *fn
 		init.BodyStartByte, init.BodyEndByte = uint(v.Start), uint(v.End)
 		out = append(out, Mutants(file, src, syn, &init, arid)...)
@@ -180,7 +124,7 @@ func scopedMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		switch {
 		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
 			continue // a function's: its own target
-		case j.module && inImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
+		case j.module && operators.InImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
 			continue // a module specifier: not code a test can pin, and no module loads
 		case opts.scope() != ScopeLines && !j.module:
 		case j.changed != nil:
@@ -206,30 +150,13 @@ func within(m edit.Mutant, spans []change.Span) bool {
 }
 
 // inFunction reports whether the range [start, end) of syn's source lies in
-// a function (functionLike).
+// a function (operators.FunctionLike).
 func inFunction(syn *analyzer.Syntax, start, end uint) bool {
 	if syn == nil {
 		return false
 	}
 	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
-		if functionLike(syn, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// inImport reports whether the range [start, end) of syn's source lies in
-// an import declaration or the module specifier of an `export ... from`.
-func inImport(syn *analyzer.Syntax, start, end uint) bool {
-	if syn == nil {
-		return false
-	}
-	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
-		switch {
-		case syn.Kind(n) == "import_statement":
-			return true
-		case syn.Field(n) == "source" && syn.Kind(syn.Parent(n)) == "export_statement":
+		if operators.FunctionLike(syn, n) {
 			return true
 		}
 	}
@@ -273,7 +200,7 @@ func holds(changed []change.Span, fn *analyzer.Function, file string, src []byte
 		if syn == nil {
 			return false
 		}
-		for _, v := range fieldValues(syn, fn) {
+		for _, v := range operators.FieldValues(syn, fn) {
 			if change.Counts(change.Site{Replaced: v}, changed) || slices.ContainsFunc(changed, func(c change.Span) bool { return c.Start == v.Start && c.End == v.End }) {
 				return true
 			}
@@ -290,7 +217,7 @@ type changedCode struct {
 	// code: the change touched code at all; topLevel: it wrote top-level
 	// code (an operator may find nothing there).
 	code, topLevel bool
-	dead           []string // "file: name" of each declaration it deleted that nothing reads (deadDeletions)
+	dead           []string // "file: name" of each declaration it deleted that nothing reads (operators.DeadDeletions)
 	// read are, per file, the exports of its base the change deleted that
 	// another file reads (readElsewhere): every job of the file's.
 	read map[string]map[string]bool
@@ -311,13 +238,13 @@ func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, p
 		if f, _ := p.Module(file); f != nil {
 			fns = f.Functions
 		}
-		read := readElsewhere(p, opts.Origin, file, deletedExports(file, src, bases[file]))
+		read := readElsewhere(p, opts.Origin, file, operators.DeletedExports(file, src, bases[file]))
 		cc.read[file] = read
 		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file], read)
 		if j != nil {
 			cc.modules[file] = j
 		} else if wrote {
-			for _, name := range deadDeletions(file, src, toks[file], bases[file], read) {
+			for _, name := range operators.DeadDeletions(file, src, toks[file], bases[file], read) {
 				cc.dead = append(cc.dead, file+": "+name)
 			}
 		}
