@@ -684,7 +684,7 @@ func skippedReason(ts []Target) string {
 
 // mutants is the second stage: each job's mutants (on the lines the change
 // wrote, or the whole function with --scope function; then the revert
-// mutants of the change's code no operator mutates (revert.go); one of
+// mutants of the change's code no operator mutates (operators.Revert); one of
 // those that make the same program: the first), then the shard's slice of
 // them (the mutants it Selects by their index among all). It returns the
 // shard's mutants, the identity of the whole list, which every shard

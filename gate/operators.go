@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/operators"
 )
@@ -20,3 +21,19 @@ func Mutants(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Functio
 // newPrograms is the set by which two mutants that make the same program
 // are one (operators.Programs): the first in the gate's order is kept.
 func newPrograms() *operators.Programs { return operators.NewPrograms() }
+
+// site is mutant m of syn's source as the token scope judges it
+// (change.Counts): the code it replaces and, for a mutant of a whole
+// construct, the construct's own tokens, which its operator says
+// (operators.Site asks the registry's operator of m).
+func site(syn *analyzer.Syntax, m edit.Mutant) change.Site { return operators.Site(syn, m) }
+
+// reverts are the revert mutants of job j (operators.Revert: the base's
+// code restored where the change wrote code no mutant of counted, the
+// job's mutants on the change's code, stands for, and where it replaced a
+// token; all, the change's tokens in the file; base, its base revision),
+// and notes of those that could not be built.
+func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) ([]edit.Mutant, []string) {
+	return operators.Revert.Reverts(&operators.Context{Path: file, Src: src, Syn: syn, Arid: arid, Fn: j.fn,
+		Base: base, Changed: j.changed, AllChanged: all, Module: j.module, Read: j.read, Counted: counted})
+}

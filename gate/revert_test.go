@@ -9,6 +9,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 )
 
 // TestReverts: where the change wrote code no operator's mutant touches, a
@@ -136,7 +137,7 @@ func TestReverts(t *testing.T) {
 			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base, Arid{Loggers: []string{"logger"}})
 			got := []string{}
 			for _, m := range ms {
-				if m.Operator != RevertOperator {
+				if m.Operator != operators.Revert.Name {
 					t.Errorf("operator %s", m.Operator)
 				}
 				s := fmt.Sprintf("%d: %s => %s", m.Original.Start.Line, src[m.Original.Start.Offset:m.Original.End.Offset], m.Replacement)

@@ -10,6 +10,7 @@ import (
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/testsuite"
 )
 
@@ -17,207 +18,8 @@ import (
 // `<file>#<module>`.
 const ModuleTarget = "<module>"
 
-// site is mutant m of syn's source as the token scope judges it
-// (change.Counts): the code it replaces (an operator token's mutant
-// replaces its expression: `it * 2` → `it / 2` is on the changed `2`) and,
-// for a mutant of a whole construct, the construct's own tokens: a block's,
-// object's or array's brackets; the `return` of a replaced return value;
-// the `if`, `while`, `do` or `?` `:` of a forced condition; the callee and
-// parentheses of a removed call statement.
-func site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
-	start, end := m.Original.Start.Offset, m.Original.End.Offset
-	s := change.Site{Replaced: change.Span{Start: int(start), End: int(end)}}
-	if syn == nil {
-		return s
-	}
-	n := syn.Find(start, end, "")
-	if n < 0 {
-		return s
-	}
-	// The outermost node of exactly this range is found; a construct may be
-	// the node itself or the one it is the only content of.
-	for c := n; c >= 0 && syn.Start(c) == start && syn.End(c) == end; c = syn.FirstChild(c) {
-		switch syn.Kind(c) {
-		case "statement_block", "object", "class_body":
-			if m.Operator == "BlockStatement" || m.Operator == "ObjectLiteral" {
-				s.Own = ownTokens(syn, c, "{", "}")
-				switch p := syn.Parent(c); syn.Kind(p) {
-				case "if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "else_clause",
-					"try_statement", "catch_clause", "finally_clause", "labeled_statement":
-					// The block of a new loop, branch or try: `for (const k of
-					// keys) {` that replaced `forEach((_, k) => {` keeps its braces.
-					if k := syn.FirstChild(p); k >= 0 && !syn.Named(k) {
-						s.Own = append(s.Own, nodeSpan(syn, k))
-					}
-				}
-				return s
-			}
-		case "array":
-			if m.Operator == "ArrayDeclaration" {
-				s.Own = ownTokens(syn, c, "[", "]")
-				return s
-			}
-		case "expression_statement":
-			if m.Operator == "CallStatementRemoval" {
-				call := syn.FirstNamed(c)
-				if call >= 0 && syn.Kind(call) == "await_expression" {
-					call = syn.FirstNamed(call)
-				}
-				if call < 0 || syn.Kind(call) != "call_expression" {
-					return s
-				}
-				s.Own = []change.Span{}
-				if f := syn.Child(call, "function"); f >= 0 {
-					s.Own = append(s.Own, nodeSpan(syn, f)) // the callee, its receiver too: `list.forEach` of a new list
-				}
-				if a := syn.Child(call, "arguments"); a >= 0 {
-					s.Own = append(s.Own, ownTokens(syn, a, "(", ")")...)
-				}
-				return s
-			}
-		}
-	}
-	p := syn.Parent(n)
-	switch {
-	case m.Operator == "ReturnValue" && syn.Kind(p) == "return_statement":
-		s.Own = ownTokens(syn, p, "return")
-	case m.Operator == "ConditionalExpression" && syn.Child(p, "condition") == n:
-		switch syn.Kind(p) {
-		case "if_statement":
-			s.Own = ownTokens(syn, p, "if")
-		case "while_statement", "do_statement":
-			s.Own = ownTokens(syn, p, "while", "do")
-		case "ternary_expression":
-			s.Own = ownTokens(syn, p, "?", ":")
-		}
-		s.Deletion = s.Own != nil
-	case syn.Kind(p) == "binary_expression" && syn.Field(n) == "operator":
-		// An operator's mutant is on the change's code when the operator or
-		// an operand written plainly beside it is (`x * 1` → `x * 2` gets
-		// `x / 2`), not when a changed token sits deep in an operand (a call,
-		// a function: `"id-" + String(n * 3)`'s `+` is not the change's).
-		s.Replaced = nodeSpan(syn, n)
-		if l := syn.Child(p, "left"); l >= 0 && plainOperand(syn, l) {
-			s.Replaced.Start = int(syn.Start(l))
-		}
-		if r := syn.Child(p, "right"); r >= 0 && plainOperand(syn, r) {
-			s.Replaced.End = int(syn.End(r))
-		}
-	case m.Operator == "ConditionalExpression" && (m.Replacement == "true" || m.Replacement == "false") && logicalChain(syn, n) && !logicalChain(syn, outside(syn, n)):
-		// A whole `||`/`&&` chain forced (a return value, an argument): the
-		// condition is the construct, and an operand added to it is not
-		// writing it; that operand has mutants of its own.
-		s.Own = []change.Span{}
-	default:
-		s.Replaced = edited(syn, n, m)
-	}
-	return s
-}
-
-// nodeSpan is node n's bytes.
-func nodeSpan(syn *analyzer.Syntax, n analyzer.Node) change.Span {
-	return change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))}
-}
-
-// ownTokens are the spans of n's anonymous children of the given kinds
-// (its braces, its `if`, its `return`).
-func ownTokens(syn *analyzer.Syntax, n analyzer.Node, kinds ...string) []change.Span {
-	out := []change.Span{}
-	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-		for _, k := range kinds {
-			if !syn.Named(c) && syn.Kind(c) == k {
-				out = append(out, nodeSpan(syn, c))
-			}
-		}
-	}
-	return out
-}
-
-// edited is the part of n's code that mutant m changes: what is left of
-// the replaced code between the longest prefix and suffix it shares with
-// the replacement (`xs.map(f).filter(Boolean)` → `xs.map(f)` changes
-// `.filter(Boolean)`, not the `.map(f)` whose arrow the change rewrote;
-// `a?.b` → `a.b` changes the `?`; `!ok(x)` → `ok(x)` the `!`). A unary
-// operator's mutant widens to an operand written plainly beside it, as a
-// binary operator's does (`!a` → `!b` gets `b`). The whole of n when
-// nothing of it is left (an insertion: `[]` → `["x"]`).
-func edited(syn *analyzer.Syntax, n analyzer.Node, m edit.Mutant) change.Span {
-	start, end := int(m.Original.Start.Offset), int(m.Original.End.Offset)
-	whole := change.Span{Start: start, End: end}
-	if syn.Kind(n) == "unary_expression" {
-		if a := syn.Child(n, "argument"); a >= 0 && plainOperand(syn, a) {
-			return whole
-		}
-	}
-	old, rep := syn.Src()[start:end], m.Replacement
-	p := 0
-	for p < len(old) && p < len(rep) && old[p] == rep[p] {
-		p++
-	}
-	q := 0
-	for q < len(old)-p && q < len(rep)-p && old[len(old)-1-q] == rep[len(rep)-1-q] {
-		q++
-	}
-	if start+p >= end-q {
-		return whole
-	}
-	return change.Span{Start: start + p, End: end - q}
-}
-
-// plainOperand reports whether operand n is written plainly: no call, no
-// construction, no function, object or array literal, no template
-// substitution in it (a name, a literal, a member, an arithmetic of those).
-func plainOperand(syn *analyzer.Syntax, n analyzer.Node) bool {
-	plain := true
-	syn.Walk(n, func(c analyzer.Node) bool {
-		switch syn.Kind(c) {
-		case "call_expression", "new_expression", "arrow_function", "function_expression", "function",
-			"object", "array", "template_substitution", "await_expression":
-			plain = false
-		}
-		return plain
-	})
-	return plain
-}
-
-// logicalChain reports whether n is a `||`, `&&` or `??` expression.
-func logicalChain(syn *analyzer.Syntax, n analyzer.Node) bool {
-	if n < 0 || syn.Kind(n) != "binary_expression" {
-		return false
-	}
-	op := syn.Child(n, "operator")
-	return op >= 0 && (syn.Text(op) == "||" || syn.Text(op) == "&&" || syn.Text(op) == "??")
-}
-
-// outside is the node n stands in, past the parentheses around it.
-func outside(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
-	p := syn.Parent(n)
-	for p >= 0 && syn.Kind(p) == "parenthesized_expression" {
-		p = syn.Parent(p)
-	}
-	return p
-}
-
-// functionLike reports whether n is code that runs when called, not when
-// its module loads: a function of any form, or a class's instance field.
-func functionLike(syn *analyzer.Syntax, n analyzer.Node) bool {
-	switch syn.Kind(n) {
-	case "function_declaration", "generator_function_declaration", "function_expression", "function",
-		"generator_function", "arrow_function", "method_definition":
-		return true
-	case "public_field_definition", "field_definition":
-		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-			if !syn.Named(c) && syn.Kind(c) == "static" {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // moduleSpans are the parts of changed (a file's changed spans) outside
-// every function (functionLike, and fns, the analyzer's functions): the
+// every function (operators.FunctionLike, and fns, the analyzer's functions): the
 // top-level code the change wrote, which runs when the module loads.
 func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span) []change.Span {
 	if syn == nil {
@@ -225,7 +27,7 @@ func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span)
 	}
 	fns = slices.Clone(fns)
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		if functionLike(syn, n) {
+		if operators.FunctionLike(syn, n) {
 			fns = append(fns, change.Span{Start: int(syn.Start(n)), End: int(syn.End(n))})
 			return false
 		}
@@ -259,24 +61,11 @@ func moduleSpans(syn *analyzer.Syntax, changed []change.Span, fns []change.Span)
 	var code []change.Span
 	src := syn.Src()
 	for _, p := range out {
-		if p.Start == p.End || hasCode(src[p.Start:p.End]) {
+		if p.Start == p.End || operators.HasCode(src[p.Start:p.End]) {
 			code = append(code, p)
 		}
 	}
 	return code
-}
-
-// hasCode reports whether b holds more than whitespace, commas and
-// semicolons.
-func hasCode(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r', ';', ',':
-		default:
-			return true
-		}
-	}
-	return false
 }
 
 // moduleBody is the module's top-level code as a function of the
@@ -302,32 +91,6 @@ func moduleBody(syn *analyzer.Syntax, file string) (*analyzer.Function, uint) {
 // target: `<file>#<Class>.<fields>` (the analyzer's FuncFields).
 const FieldsTarget = "<fields>"
 
-// fieldValues are the initializers of fn, a class's <fields>: the values of
-// its instance fields that are not functions, in order.
-func fieldValues(syn *analyzer.Syntax, fn *analyzer.Function) []change.Span {
-	var out []change.Span
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		s, e := syn.Start(n), syn.End(n)
-		if e <= fn.StartByte || s >= fn.EndByte {
-			return false
-		}
-		if k := syn.Kind(n); k != "public_field_definition" && k != "field_definition" {
-			return true
-		}
-		v := syn.Child(n, "value")
-		if v < 0 || !functionLike(syn, n) {
-			return false // static, or no initializer
-		}
-		switch syn.Kind(syn.Unwrap(v)) {
-		case "arrow_function", "function_expression", "generator_function", "function":
-			return false // a function of its own
-		}
-		out = append(out, change.Span{Start: int(syn.Start(v)), End: int(syn.End(v))})
-		return false
-	})
-	return out
-}
-
 // jobMutants are the operators' mutants of fn's code: its body's, or for
 // a class's <fields>, those of each initializer in turn.
 func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, arid Arid) []edit.Mutant {
@@ -335,7 +98,7 @@ func jobMutants(file string, src []byte, syn *analyzer.Syntax, fn *analyzer.Func
 		return Mutants(file, src, syn, fn, arid)
 	}
 	var out []edit.Mutant
-	for _, v := range fieldValues(syn, fn) {
+	for _, v := range operators.FieldValues(syn, fn) {
 		init := *fn
 		init.BodyStartByte, init.BodyEndByte = uint(v.Start), uint(v.End)
 		out = append(out, Mutants(file, src, syn, &init, arid)...)
@@ -361,7 +124,7 @@ func scopedMutants(file string, src []byte, syn *analyzer.Syntax, j *job, ch cha
 		switch {
 		case j.module && (inFunction(syn, m.Original.Start.Offset, m.Original.End.Offset) || within(m, j.apart)):
 			continue // a function's: its own target
-		case j.module && inImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
+		case j.module && operators.InImport(syn, m.Original.Start.Offset, m.Original.End.Offset):
 			continue // a module specifier: not code a test can pin, and no module loads
 		case opts.scope() != ScopeLines && !j.module:
 		case j.changed != nil:
@@ -387,30 +150,13 @@ func within(m edit.Mutant, spans []change.Span) bool {
 }
 
 // inFunction reports whether the range [start, end) of syn's source lies in
-// a function (functionLike).
+// a function (operators.FunctionLike).
 func inFunction(syn *analyzer.Syntax, start, end uint) bool {
 	if syn == nil {
 		return false
 	}
 	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
-		if functionLike(syn, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// inImport reports whether the range [start, end) of syn's source lies in
-// an import declaration or the module specifier of an `export ... from`.
-func inImport(syn *analyzer.Syntax, start, end uint) bool {
-	if syn == nil {
-		return false
-	}
-	for n := syn.Find(start, end, ""); n >= 0; n = syn.Parent(n) {
-		switch {
-		case syn.Kind(n) == "import_statement":
-			return true
-		case syn.Field(n) == "source" && syn.Kind(syn.Parent(n)) == "export_statement":
+		if operators.FunctionLike(syn, n) {
 			return true
 		}
 	}
@@ -454,7 +200,7 @@ func holds(changed []change.Span, fn *analyzer.Function, file string, src []byte
 		if syn == nil {
 			return false
 		}
-		for _, v := range fieldValues(syn, fn) {
+		for _, v := range operators.FieldValues(syn, fn) {
 			if change.Counts(change.Site{Replaced: v}, changed) || slices.ContainsFunc(changed, func(c change.Span) bool { return c.Start == v.Start && c.End == v.End }) {
 				return true
 			}
@@ -471,7 +217,7 @@ type changedCode struct {
 	// code: the change touched code at all; topLevel: it wrote top-level
 	// code (an operator may find nothing there).
 	code, topLevel bool
-	dead           []string // "file: name" of each declaration it deleted that nothing reads (deadDeletions)
+	dead           []string // "file: name" of each declaration it deleted that nothing reads (operators.DeadDeletions)
 	// read are, per file, the exports of its base the change deleted that
 	// another file reads (readElsewhere): every job of the file's.
 	read map[string]map[string]bool
@@ -492,13 +238,13 @@ func codeChanged(p *callgraph.Program, toks change.Tokens, bases change.Bases, p
 		if f, _ := p.Module(file); f != nil {
 			fns = f.Functions
 		}
-		read := readElsewhere(p, opts.Origin, file, deletedExports(file, src, bases[file]))
+		read := readElsewhere(p, opts.Origin, file, operators.DeletedExports(file, src, bases[file]))
 		cc.read[file] = read
 		j, wrote := moduleJob(file, src, toks[file], fns, opts, bases[file], read)
 		if j != nil {
 			cc.modules[file] = j
 		} else if wrote {
-			for _, name := range deadDeletions(file, src, toks[file], bases[file], read) {
+			for _, name := range operators.DeadDeletions(file, src, toks[file], bases[file], read) {
 				cc.dead = append(cc.dead, file+": "+name)
 			}
 		}

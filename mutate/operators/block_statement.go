@@ -10,4 +10,5 @@ var BlockStatement = &Operator{Name: "BlockStatement", Verb: GateVerb, Kinds: []
 			}
 		}
 		return nil, nil
-	}}
+	},
+	Owns: ownBraces} // the block's braces, and the keyword of its loop, branch or try

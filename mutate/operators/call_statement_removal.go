@@ -1,6 +1,12 @@
 package operators
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
 
 // CallStatementRemoval removes a statement that is only a call, `await`ed
 // or not (PIT's void method calls: the dropped write): `await save(order);`
@@ -33,7 +39,32 @@ var CallStatementRemoval = &Operator{Name: "CallStatementRemoval", Verb: GateVer
 			text = ";"
 		}
 		return []Mutation{replace(s.Start(n), s.End(n), text)}, nil
-	}}
+	},
+	Owns: ownCall}
+
+// ownCall is CallStatementRemoval's Owns: the callee (its receiver too:
+// `list.forEach` of a new list) and the parentheses of the call removed.
+func ownCall(syn *analyzer.Syntax, n Node, m edit.Mutant) ([]change.Span, bool, bool) {
+	c := construct(syn, n, m, "expression_statement")
+	if c < 0 {
+		return nil, false, false
+	}
+	call := syn.FirstNamed(c)
+	if call >= 0 && syn.Kind(call) == "await_expression" {
+		call = syn.FirstNamed(call)
+	}
+	if call < 0 || syn.Kind(call) != "call_expression" {
+		return nil, false, true
+	}
+	own := []change.Span{}
+	if f := syn.Child(call, "function"); f >= 0 {
+		own = append(own, nodeSpan(syn, f))
+	}
+	if a := syn.Child(call, "arguments"); a >= 0 {
+		own = append(own, ownTokens(syn, a, "(", ")")...)
+	}
+	return own, false, true
+}
 
 // joins reports whether deleting statement n would let the statement before
 // it run on into the one after it: the one before does not end with `;` or

@@ -1,5 +1,11 @@
 package operators
 
+import (
+	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/mutate/edit"
+)
+
 // ConditionalExpression forces a condition: `if (a)` → `if (true)`,
 // `if (false)` (also `while` and `do ... while`); `c ? x : y` → `true ? x : y`,
 // `false ? x : y`. In a `||`/`&&` chain, as StrykerJS's operand-level
@@ -28,7 +34,34 @@ var ConditionalExpression = &Operator{Name: "ConditionalExpression", Verb: GateV
 			t, f = "true", "false"
 		}
 		return []Mutation{replace(s.Start(cond), s.End(cond), t), replace(s.Start(cond), s.End(cond), f)}, nil
-	}}
+	},
+	Owns: ownCondition}
+
+// ownCondition is ConditionalExpression's Owns: the `if`, `while`, `do` or
+// `?` `:` of a condition forced (a deletion there makes it the change's:
+// the smallest construct a deletion leaves to mutate); none for a whole
+// `||`/`&&` chain forced (a return value, an argument): the condition is
+// the construct, and an operand added to it is not writing it; that
+// operand has mutants of its own.
+func ownCondition(syn *analyzer.Syntax, n Node, m edit.Mutant) ([]change.Span, bool, bool) {
+	p := syn.Parent(n)
+	switch {
+	case syn.Child(p, "condition") == n:
+		var own []change.Span
+		switch syn.Kind(p) {
+		case "if_statement":
+			own = ownTokens(syn, p, "if")
+		case "while_statement", "do_statement":
+			own = ownTokens(syn, p, "while", "do")
+		case "ternary_expression":
+			own = ownTokens(syn, p, "?", ":")
+		}
+		return own, own != nil, true
+	case (m.Replacement == "true" || m.Replacement == "false") && logicalChain(syn, n) && !logicalChain(syn, outside(syn, n)):
+		return []change.Span{}, false, true
+	}
+	return nil, false, false
+}
 
 // forceOperands is the operand-level mutants of the `||`/`&&`/`??`
 // expression n:

@@ -84,15 +84,21 @@ func TestGate(t *testing.T) {
 	}
 }
 
-// TestRegistry: every operator has a name, a verb and kinds, names are
-// unique, and each verb's set is the SPEC's.
+// TestRegistry: every operator has a name, a verb and kinds, or is the
+// gate's Revert (no kinds: the change's, not a node's), names are unique,
+// each is Named by its name, and each verb's set is the SPEC's.
 func TestRegistry(t *testing.T) {
 	seen := map[string]bool{}
 	for _, o := range Registry {
-		if o.Name == "" || o.Verb == "" || len(o.Kinds) == 0 || o.Mutate == nil || seen[string(o.Name)] {
+		walks := len(o.Kinds) > 0 && o.Mutate != nil && o.Reverts == nil
+		reverts := o == Revert && len(o.Kinds) == 0 && o.Mutate == nil && o.Reverts != nil
+		if o.Name == "" || o.Verb == "" || walks == reverts || seen[string(o.Name)] || Named(o.Name) != o {
 			t.Errorf("operator %+v", o)
 		}
 		seen[string(o.Name)] = true
+	}
+	if Named("NoSuchOperator") != nil {
+		t.Error("Named: an operator of no registered name")
 	}
 	names := func(v Verb) string {
 		var s []string
@@ -106,7 +112,7 @@ func TestRegistry(t *testing.T) {
 	}
 	if got := names(GateVerb); got != "EqualityOperator LogicalOperator ArithmeticOperator BooleanLiteral UnaryOperator "+
 		"OptionalChaining MethodExpression ObjectLiteral UpdateOperator ConditionalExpression BlockStatement StringLiteral "+
-		"InlineConstant ArrayDeclaration CallStatementRemoval ReturnValue Regex" {
+		"InlineConstant ArrayDeclaration CallStatementRemoval ReturnValue Regex Revert" {
 		t.Errorf("gate: %s", got)
 	}
 }

@@ -7,4 +7,5 @@ var ObjectLiteral = &Operator{Name: "ObjectLiteral", Verb: GateVerb, Kinds: []st
 			return nil, nil
 		}
 		return []Mutation{replace(c.Syn.Start(n), c.Syn.End(n), "{}")}, nil
-	}}
+	},
+	Owns: ownBraces} // the object's braces

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/oracle-ts/oracle/analyzer"
+	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
 )
 
@@ -42,6 +43,15 @@ type Operator struct {
 	// Mutate yields the replacements of node n, in order; each becomes one
 	// mutant. An error is an internal one or bad input (prove reports it).
 	Mutate func(c *Context, n Node) ([]Mutation, error)
+	// Owns, for a gate operator whose mutant may stand for a construct,
+	// says which tokens the mutant owns beside the code it replaces (the
+	// gate's token scope asks it through Site); nil: a mutant is the code
+	// it edits.
+	Owns Owner
+	// Reverts, for the revert operator alone (Revert), yields the mutants
+	// of the change itself rather than of a node: the base's code restored
+	// (c's base revision, c.Base), and notes of those that cannot be built.
+	Reverts func(c *Context) ([]edit.Mutant, []string)
 }
 
 // Visits reports whether the operator is called on nodes of kind k.
@@ -67,6 +77,7 @@ var Registry = []*Operator{
 	EqualityOperator, LogicalOperator, ArithmeticOperator, BooleanLiteral, UnaryOperator,
 	OptionalChaining, MethodExpression, ObjectLiteral, UpdateOperator, ConditionalExpression,
 	BlockStatement, StringLiteral, InlineConstant, ArrayDeclaration, CallStatementRemoval, ReturnValue, Regex,
+	Revert,
 }
 
 // Of is the registry's operators of verb v, in order.
@@ -81,16 +92,26 @@ func Of(v Verb) []*Operator {
 }
 
 // Context is what an operator reads: the file, its tree and, for prove's
-// operators, the target with its flag, wrapped call and preserved calls.
+// operators, the target with its flag, wrapped call and preserved calls;
+// for the gate's Revert, the target and the change around it.
 type Context struct {
 	Path string
 	Src  []byte
 	Syn  *analyzer.Syntax
 	Arid Arid
 
+	Fn *analyzer.Function // the target (prove's, and the gate's Revert's)
+
+	// the gate's Revert only
+	Base       *change.Base    // the file's base revision: its text, hunks and renamed locals
+	Changed    []change.Span   // the change's tokens in the target's code (nil: no change to revert)
+	AllChanged []change.Span   // the change's tokens in the file
+	Module     bool            // the target is the file's top-level code
+	Read       map[string]bool // the base's exports the change deleted that another file reads
+	Counted    []edit.Mutant   // the other operators' mutants of the target on the change's code
+
 	// prove only
 	Scope     *edit.Scope
-	Fn        *analyzer.Function
 	Wrap      *analyzer.Call
 	Preserves []*analyzer.Call
 	preserved map[Node]*analyzer.Call

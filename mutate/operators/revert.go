@@ -1,4 +1,4 @@
-package gate
+package operators
 
 import (
 	"fmt"
@@ -10,15 +10,20 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
-	"github.com/oracle-ts/oracle/mutate/operators"
 )
 
-// RevertOperator is the mutatorName of a revert mutant: the base
-// revision's code restored where the change wrote code no operator
-// mutates, and where it replaced a token, operator or not (SPEC "oracle
-// gate", the change's own code). Its tests still passing, nothing pins
-// the change there.
-const RevertOperator = "Revert"
+// Revert is the gate's operator of the change itself: the base revision's
+// code restored where the change wrote code no operator mutates, and where
+// it replaced a token, operator or not (SPEC "oracle gate", the change's
+// own code). Its tests still passing, nothing pins the change there. It
+// visits no node: the gate asks it once per target (Reverts), after the
+// other operators, with the target's change in the context (Context.Base,
+// Changed, AllChanged, Module, Read, Counted).
+var Revert = &Operator{Name: "Revert", Verb: GateVerb}
+
+// Revert's Reverts asks the registry, which holds Revert, for the sites of
+// the other operators' mutants (Site): set once the registry is.
+func init() { Revert.Reverts = reverts }
 
 // revertUnit is one place a revert mutant restores: the head's bytes
 // (head) replaced by text, and the changed spans it holds (what a counted
@@ -34,35 +39,36 @@ type revertUnit struct {
 	swap, value bool
 }
 
-// reverts are the revert mutants of job j (its file's source src, parsed
-// as syn; base its base revision): one per hunk of the change in the
-// job's code that no mutant of counted (the job's mutants on the change's
-// code) touches, or that replaced tokens one for one (swapped: `* 1.2` →
-// `* 1.25`, whatever mutates the `1.25`; the gate keeps one mutant of a
-// program), restoring the base's code of the hunk (a deletion: the
-// deleted code re-inserted; a hunk that only inserted several statements:
-// one mutant per statement, each removed; a local the change renamed,
-// under its new name). A revert that needs a top-level name the change
-// removed (an import, a declaration) restores it too; one that does not
-// parse is not built, and notes say why. A declaration nothing reads,
-// deleted, has none (deadDeclarations).
-func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) (ms []edit.Mutant, notes []string) {
-	if base == nil || syn == nil || j.changed == nil {
+// reverts are Revert's mutants of c's target (the gate's job: its file's
+// source c.Src, parsed as c.Syn; c.Base its base revision): one per hunk
+// of the change in the target's code that no mutant of c.Counted (the
+// target's mutants on the change's code) touches, or that replaced tokens
+// one for one (swapped: `* 1.2` → `* 1.25`, whatever mutates the `1.25`;
+// the gate keeps one mutant of a program), restoring the base's code of
+// the hunk (a deletion: the deleted code re-inserted; a hunk that only
+// inserted several statements: one mutant per statement, each removed; a
+// local the change renamed, under its new name). A revert that needs a
+// top-level name the change removed (an import, a declaration) restores it
+// too; one that does not parse is not built, and notes say why. A
+// declaration nothing reads, deleted, has none (deadDeclarations).
+func reverts(c *Context) (ms []edit.Mutant, notes []string) {
+	file, src, syn, base, arid := c.Path, c.Src, c.Syn, c.Base, c.Arid
+	if base == nil || syn == nil || c.Changed == nil {
 		return nil, nil
 	}
 	var units []revertUnit
 	group := analyzer.NoNode // the statement of the last unit, whose next hunk joins it
 	bsyn := baseSyntax(file, base)
 	for _, h := range base.Hunks {
-		mine, every := inHunk(j.changed, h.Head), inHunk(all, h.Head)
+		mine, every := inHunk(c.Changed, h.Head), inHunk(c.AllChanged, h.Head)
 		if len(mine) == 0 {
 			continue
 		}
-		if !slices.Equal(mine, every) || !j.module && !withinFn(syn, every, j.fn) {
+		if !slices.Equal(mine, every) || !c.Module && !withinFn(syn, every, c.Fn) {
 			group = analyzer.NoNode
 			continue // the hunk reaches code of another target: neither reverts it alone
 		}
-		if j.module && (h.Wrote && importsOnly(syn, mine) || !h.Wrote && importsOnly(baseSyntax(file, base), []change.Span{h.BaseSpan})) {
+		if c.Module && (h.Wrote && importsOnly(syn, mine) || !h.Wrote && importsOnly(baseSyntax(file, base), []change.Span{h.BaseSpan})) {
 			group = analyzer.NoNode
 			continue // an import: no test pins a module specifier
 		}
@@ -91,23 +97,23 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 	}
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
-	sites := revertSites(syn, counted)
+	sites := revertSites(syn, c.Counted)
 	for _, u := range units {
 		if !u.swap && slices.ContainsFunc(sites, func(s change.Site) bool { return change.Counts(s, u.spans) }) {
 			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
 		}
 		text := underHeadNames(bsyn, base, u)
-		wrote := hasCode(src[u.head.Start:u.head.End])
-		if wrote && hasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, j)) && !(u.swap && boundAtTop(syn, text)) {
+		wrote := HasCode(src[u.head.Start:u.head.End])
+		if wrote && HasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, c)) && !(u.swap && boundAtTop(syn, text)) {
 			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
 		}
-		if aridStatements(file, text, arid) || !hasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
+		if aridStatements(file, text, arid) || !HasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
 			continue // a logging or tracing call deleted or added: arid, as for every operator
 		}
-		if !hasCode([]byte(text)) && declaresUsed(syn, u.head) {
+		if !HasCode([]byte(text)) && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
-		if deadDeclarations(file, syn, base, u, j.read) != nil {
+		if deadDeclarations(file, syn, base, u, c.Read) != nil {
 			continue // a declaration nothing reads, deleted: putting it back changes nothing
 		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
@@ -118,7 +124,7 @@ func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change
 			continue
 		}
 		chs = append(chs, deps...)
-		m, err := edit.NewMutant(RevertOperator, "", file, src, chs)
+		m, err := edit.NewMutant(Revert.Name, "", file, src, chs)
 		if err == nil {
 			err = accept.CheckWhole(m.Source())
 		}
@@ -208,14 +214,14 @@ func leafKind(syn *analyzer.Syntax, n analyzer.Node) string {
 		return "property"
 	case k == "identifier":
 		return "identifier"
-	case !syn.Named(n) && operatorToken.MatchString(k):
+	case !syn.Named(n) && operatorText.MatchString(k):
 		return "operator"
 	}
 	return ""
 }
 
-// operatorToken is an operator's text: punctuation, not a bracket.
-var operatorToken = regexp.MustCompile(`^[-+*/%<>=!&|^~?.:]+$`)
+// operatorText is an operator's text: punctuation, not a bracket.
+var operatorText = regexp.MustCompile(`^[-+*/%<>=!&|^~?.:]+$`)
 
 // underHeadNames is the base's code unit u restores, each local the
 // change renamed around it (base.Renames) under its head name: restored,
@@ -258,13 +264,13 @@ func underHeadNames(bsyn *analyzer.Syntax, base *change.Base, u revertUnit) stri
 // anchor, class or quantifier of the new pattern, and `/^(a|b)$/` →
 // `/^(a|b|c)$/` has only `^` and `$` removed, nothing of the `|c` the change
 // added; a changed regular expression keeps its revert beside them.
-func standsForRevert(m edit.Mutant) bool { return m.Operator != operators.Regex.Name }
+func standsForRevert(m edit.Mutant) bool { return m.Operator != Regex.Name }
 
 // aridStatements reports whether code (a stretch of statements) is only
-// arid calls (operators.Arid: console.* and the configured loggers), each
+// arid calls (Arid: console.* and the configured loggers), each
 // a statement of its own, awaited or not.
 func aridStatements(file, code string, arid Arid) bool {
-	if !hasCode([]byte(code)) {
+	if !HasCode([]byte(code)) {
 		return false
 	}
 	_, syn := analyzer.ParseSyntax(file, []byte(code))
@@ -333,7 +339,7 @@ func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
 // restored, the same value.
 func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
 	head, old := strings.Trim(string(src[u.head.Start:u.head.End]), " \t\r\n;,"), strings.Trim(text, " \t\r\n;,")
-	if !name.MatchString(head) || !name.MatchString(old) || head == old {
+	if !jsName.MatchString(head) || !jsName.MatchString(old) || head == old {
 		return false
 	}
 	used, alias := false, false
@@ -361,22 +367,22 @@ func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, wi
 func boundAtTop(syn *analyzer.Syntax, text string) bool {
 	old := strings.Trim(text, " \t\r\n;,")
 	_, ok := topLevelNames(syn)[old]
-	return ok && name.MatchString(old)
+	return ok && jsName.MatchString(old)
 }
 
 // isBlank reports whether c is a space, a tab or a line's end.
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// name is a JavaScript identifier.
-var name = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
+// jsName is a JavaScript identifier.
+var jsName = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
 
-// jobSpan is the code of job j: its function's, or the whole file for the
-// module's top-level code.
-func jobSpan(syn *analyzer.Syntax, j *job) change.Span {
-	if j.module || j.fn == nil {
+// jobSpan is the code of c's target: its function's, or the whole file for
+// the module's top-level code.
+func jobSpan(syn *analyzer.Syntax, c *Context) change.Span {
+	if c.Module || c.Fn == nil {
 		return change.Span{Start: int(syn.Start(syn.Root())), End: int(syn.End(syn.Root()))}
 	}
-	return change.Span{Start: int(j.fn.StartByte), End: int(j.fn.EndByte)}
+	return change.Span{Start: int(c.Fn.StartByte), End: int(c.Fn.EndByte)}
 }
 
 // inHunk are the spans of changed in the hunk's head bytes h (a deletion
@@ -396,7 +402,7 @@ func inHunk(changed []change.Span, h change.Span) []change.Span {
 func withinFn(syn *analyzer.Syntax, spans []change.Span, fn *analyzer.Function) bool {
 	code := []change.Span{{Start: int(fn.StartByte), End: int(fn.EndByte)}}
 	if fn.Kind == analyzer.FuncFields {
-		code = fieldValues(syn, fn)
+		code = FieldValues(syn, fn)
 	}
 	for _, s := range spans {
 		if !slices.ContainsFunc(code, func(c change.Span) bool {
@@ -417,7 +423,7 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 	}
 	for _, s := range spans {
 		if s.Start == s.End {
-			if !inImport(syn, uint(s.Start), uint(s.Start+1)) {
+			if !InImport(syn, uint(s.Start), uint(s.Start+1)) {
 				return false
 			}
 			continue
@@ -426,7 +432,7 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 			if int(syn.End(c)) <= s.Start || int(syn.Start(c)) >= s.End || syn.Kind(c) == "comment" {
 				continue
 			}
-			if !inImport(syn, syn.Start(c), syn.End(c)) {
+			if !InImport(syn, syn.Start(c), syn.End(c)) {
 				return false
 			}
 		}
@@ -746,7 +752,7 @@ func revertSites(syn *analyzer.Syntax, counted []edit.Mutant) []change.Site {
 	var sites []change.Site
 	for _, m := range counted {
 		if standsForRevert(m) {
-			sites = append(sites, site(syn, m))
+			sites = append(sites, Site(syn, m))
 		}
 	}
 	return sites
