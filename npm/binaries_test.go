@@ -87,10 +87,12 @@ func runNpmPack(repo string, platforms []string, out string) ([]byte, error) {
 // architecture (debug/elf, debug/macho, debug/pe); glibc builds dynamic with
 // no symbol newer than glibc 2.17, musl builds static; Mach-O executables
 // that load libSystem, CoreFoundation and Security and carry a code
-// signature; Windows console executables that import only system DLLs. The
-// linux-x64 ones run here (--version, stamped). Each package's os, cpu and
-// libc select it, and the main package lists exactly the platforms packed;
-// the release assets are the same binaries with their checksums.
+// signature; Windows console executables that import only system DLLs;
+// and what file(1) says of it, where file is installed. The ones this
+// machine runs (linux-x64, glibc and musl, on a linux-x64 machine) run
+// here: --version, stamped. Each package's os, cpu and libc select it, and
+// the main package lists exactly the platforms packed; the release assets
+// are the same binaries with their checksums.
 func TestCrossBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles oracle")
@@ -144,6 +146,7 @@ func TestCrossBuilds(t *testing.T) {
 			}
 			bin := filepath.Join(out, "cli-"+p, "bin", exe)
 			checkBinary(t, p, bin)
+			checkFile(t, p, bin)
 
 			// The package's selectors.
 			var meta struct {
@@ -168,11 +171,13 @@ func TestCrossBuilds(t *testing.T) {
 				t.Errorf("release asset %s: %v, same binary %v, in SHA256SUMS %v", asset, err, a == b, strings.Contains(string(sums), asset))
 			}
 
-			if p == "linux-x64" || p == "linux-x64-musl" {
+			if runsHere(p) {
 				got, err := exec.Command(bin, "--version").CombinedOutput()
 				if err != nil || !strings.HasPrefix(string(got), "oracle "+version+" (commit ") {
 					t.Errorf("%s --version: %v\n%s", p, err, got)
 				}
+			} else {
+				t.Logf("%s: not run (this machine is %s/%s)", p, runtime.GOOS, runtime.GOARCH)
 			}
 		})
 	}
@@ -296,6 +301,54 @@ func checkBinary(t *testing.T, p, path string) {
 		}
 	default:
 		t.Fatalf("unknown platform %s", p)
+	}
+}
+
+// runsHere says whether this machine runs platform p's binaries: Linux of
+// the same CPU (a glibc build also needs glibc's loader).
+func runsHere(p string) bool {
+	cpu := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	if runtime.GOOS != "linux" || cpu == "" {
+		return false
+	}
+	switch p {
+	case "linux-" + cpu + "-musl":
+		return true
+	case "linux-" + cpu:
+		_, err := os.Stat(map[string]string{"x64": "/lib64/ld-linux-x86-64.so.2", "arm64": "/lib/ld-linux-aarch64.so.1"}[cpu])
+		return err == nil
+	}
+	return false
+}
+
+// fileSays is what file(1) says of each platform's binary (each part).
+var fileSays = map[string][]string{
+	"linux-x64":        {"ELF 64-bit LSB", "x86-64", "dynamically linked", "interpreter /lib64/ld-linux-x86-64.so.2"},
+	"linux-arm64":      {"ELF 64-bit LSB", "ARM aarch64", "dynamically linked", "interpreter /lib/ld-linux-aarch64.so.1"},
+	"linux-x64-musl":   {"ELF 64-bit LSB", "x86-64", "statically linked"},
+	"linux-arm64-musl": {"ELF 64-bit LSB", "ARM aarch64", "statically linked"},
+	"darwin-x64":       {"Mach-O 64-bit x86_64 executable"},
+	"darwin-arm64":     {"Mach-O 64-bit arm64 executable"},
+	"win32-x64":        {"PE32+ executable (console) x86-64"},
+	"win32-arm64":      {"PE32+ executable (console) Aarch64"},
+}
+
+// checkFile checks what file(1) says of platform p's binary at path, where
+// file is installed (checkBinary checks the same headers without it).
+func checkFile(t *testing.T, p, path string) {
+	t.Helper()
+	if _, err := exec.LookPath("file"); err != nil {
+		t.Logf("%s: file(1) is not installed: its check is not done", p)
+		return
+	}
+	out, err := exec.Command("file", "-b", path).Output()
+	if err != nil {
+		t.Fatalf("file %s: %v", path, err)
+	}
+	for _, want := range fileSays[p] {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s: file says %q, want %q in it", p, strings.TrimSpace(string(out)), want)
+		}
 	}
 }
 
