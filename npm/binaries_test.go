@@ -20,10 +20,12 @@ import (
 
 // The platforms TestCrossBuilds packs by default: the two it can run here
 // and a macOS one, whose load commands are the part no Mac checks here.
-// ORACLE_NPM_PLATFORMS=all packs all eight (a first run compiles
-// tree-sitter's C parser once per platform: minutes each), or a list;
-// ORACLE_NPM_PACKS=DIR checks what an earlier `scripts/npm-pack --out DIR`
-// made instead of packing.
+// ORACLE_NPM_PLATFORMS=all packs all eight (a platform's first build
+// compiles tree-sitter's C parser and zig's C library for it: minutes each,
+// bench/npmpack.md), or a list; ORACLE_NPM_PACKS=DIR checks what an earlier
+// `scripts/npm-pack --out DIR` made instead of packing (every platform:
+// `bash scripts/npm-pack` then ORACLE_NPM_PACKS=dist/npm, which the test
+// command does not do).
 var fastPlatforms = []string{"linux-x64", "linux-x64-musl", "darwin-arm64"}
 
 var allPlatforms = []string{"darwin-x64", "darwin-arm64", "linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "win32-x64", "win32-arm64"}
