@@ -195,6 +195,52 @@ func TestCrossBuilds(t *testing.T) {
 	}
 }
 
+// TestNpmPackFailedBuilds runs scripts/npm-pack with a zig that compiles
+// nothing: both platforms build side by side and fail; each is named with
+// the end of its log (logs/P.log), the script exits 1 after both ended and
+// packs nothing. ($ORACLE_CACHE is the test's: the compiler commands it
+// writes are not the real ones.)
+func TestNpmPackFailedBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build for two platforms")
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	zig := filepath.Join(tmp, "zig")
+	script := "#!/bin/sh\nif [ \"$1\" = version ]; then echo 0.11.0; exit 0; fi\necho \"fake zig: will not compile $*\" >&2\nexit 1\n"
+	if err := os.WriteFile(zig, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "out")
+	cmd := exec.Command("bash", filepath.Join(repo, "scripts", "npm-pack"), "--platforms", "linux-x64,darwin-arm64", "--jobs", "2", "--out", out)
+	cmd.Env = append(os.Environ(), "ZIG="+zig, "ORACLE_CACHE="+filepath.Join(tmp, "cache"))
+	log, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("scripts/npm-pack with a failing zig: %v, want exit 1\n%s", err, log)
+	}
+	for _, want := range []string{
+		"== npm-pack: building linux-x64 darwin-arm64, 2 at a time",
+		"== npm-pack: FAILED: linux-x64 (exit 1 after ", "== npm-pack: FAILED: darwin-arm64 (exit 1 after ",
+		"fake zig: will not compile", "2 of 2 builds failed; nothing was packed",
+		"  linux-x64: see " + out + "/logs/linux-x64.log", "  darwin-arm64: see " + out + "/logs/darwin-arm64.log",
+	} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("npm-pack's output lacks %q:\n%s", want, log)
+		}
+	}
+	for _, p := range []string{"linux-x64", "darwin-arm64"} {
+		if b, err := os.ReadFile(filepath.Join(out, "logs", p+".log")); err != nil || !strings.Contains(string(b), "fake zig: will not compile") {
+			t.Errorf("logs/%s.log: %v\n%s", p, err, b)
+		}
+	}
+	if tgz, _ := filepath.Glob(filepath.Join(out, "*.tgz")); len(tgz) != 0 {
+		t.Errorf("packed %v after a failed build", tgz)
+	}
+}
+
 // checkBinary checks platform p's binary at path as its loader would.
 func checkBinary(t *testing.T, p, path string) {
 	t.Helper()
