@@ -36,11 +36,7 @@ describe("make", () => {
 // load (its collector keeps no suite to skip), and every mutant ran alone.
 func TestDescribeThrowsReal(t *testing.T) {
 	t.Parallel()
-	envs := func(t *testing.T, f func(t *testing.T, env, node string)) {
-		t.Run("vitest2", func(t *testing.T) { f(t, "vitest2", "") })
-		selectEnvs(t, f)
-	}
-	envs(t, func(t *testing.T, env, node string) {
+	withVitest2(t, func(t *testing.T, env, node string) {
 		repo := pipelineCopy(t, env, map[string]string{"src/make.ts": throwSrc, "src/make.test.ts": throwTest})
 		res, _ := labRun(t, repo, node, Lab{Coverage: true}, []string{"src/make.test.ts"}, textMutants(t, "src/make.ts", throwSrc, [][3]string{
 			{"empty", "  const C = function () {};\n  C.prototype = Object.create(null);\n  return C;\n", ""},

@@ -33,11 +33,7 @@ func TestInlineSnapshotsBatchedReal(t *testing.T) {
 	// vitest 2 refuses a second call at a place whatever its value (the
 	// case that fails without the harness forgetting them per block); from
 	// 3.1 vitest takes a second call with the same value.
-	envs := func(t *testing.T, f func(t *testing.T, env, node string)) {
-		t.Run("vitest2", func(t *testing.T) { f(t, "vitest2", "") })
-		selectEnvs(t, f)
-	}
-	envs(t, func(t *testing.T, env, node string) {
+	withVitest2(t, func(t *testing.T, env, node string) {
 		repo := pipelineCopy(t, env, map[string]string{"src/label.ts": inlineSrc, "src/label.test.ts": inlineTest})
 		res, _ := labRun(t, repo, node, Lab{Coverage: true}, []string{"src/label.test.ts"}, textMutants(t, "src/label.ts", inlineSrc, [][3]string{
 			{"triple", "n * 2", "n * 3"},

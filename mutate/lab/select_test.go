@@ -89,6 +89,13 @@ func selectEnvs(t *testing.T, f func(t *testing.T, env, node string)) {
 	}
 }
 
+// withVitest2 is selectEnvs and vitest 2.1 (testdata/vitest2), for the
+// harness's shapes vitest 2 treats its own way.
+func withVitest2(t *testing.T, f func(t *testing.T, env, node string)) {
+	t.Run("vitest2", func(t *testing.T) { f(t, "vitest2", "") })
+	selectEnvs(t, f)
+}
+
 // TestSelectionStateReal: "reads the level" reaches current() and passes
 // only after "configures", which does not reach it. The selection of
 // current()'s statement keeps every test up to the first that reaches it,
