@@ -55,26 +55,24 @@ func diffWindow(before, after []byte, context int) (from, toA, toB, skipped int)
 	// The first line start within it, a line start on both sides (a byte
 	// suffix can begin inside a line of one side: "a\n" ends "aaa\n").
 	if !lineStart(before, pos) || !lineStart(after, pos+shift) {
-		if k := bytes.IndexByte(before[pos:], '\n'); k >= 0 {
-			pos += k + 1
-		} else {
-			pos = len(before)
-		}
+		pos = nextLine(before, pos)
 	}
 	for range context {
-		if pos >= len(before) {
-			break
-		}
-		if k := bytes.IndexByte(before[pos:], '\n'); k >= 0 {
-			pos += k + 1
-		} else {
-			pos = len(before)
-		}
+		pos = nextLine(before, pos)
 	}
 	if pos < len(before) {
 		end = pos
 	}
 	return from, end, end + shift, skipped
+}
+
+// nextLine is where the line of buf after the one at pos starts, or
+// len(buf) when there is none.
+func nextLine(buf []byte, pos int) int {
+	if k := bytes.IndexByte(buf[pos:], '\n'); k >= 0 {
+		return pos + k + 1
+	}
+	return len(buf)
 }
 
 // lineStart: a line of buf starts at i.

@@ -3,6 +3,7 @@ package lab
 import (
 	"strings"
 
+	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
@@ -118,7 +119,7 @@ func refusalDetail(why string, r runner.Result, first, last []runner.Test) strin
 	failed := func(ts []runner.Test) string {
 		for _, t := range ts {
 			if t.Status != runner.TestPassed && t.Status != runner.TestSkipped {
-				return strings.TrimSpace(t.Name + ": " + firstLine(t.Failure))
+				return strings.TrimSpace(t.Name + ": " + text.FirstLine(t.Failure, 300))
 			}
 		}
 		return ""
@@ -129,20 +130,11 @@ func refusalDetail(why string, r runner.Result, first, last []runner.Test) strin
 	case AloneClosingFailed:
 		return failed(last)
 	case AloneBatchUnhandled:
-		return firstLine(r.Unhandled[0])
+		return text.FirstLine(r.Unhandled[0], 300)
 	case AloneBatchNoTests:
-		return firstLine(r.FileMessage)
+		return text.FirstLine(r.FileMessage, 300)
 	}
 	return ""
-}
-
-// firstLine is s up to its first line break, at most 300 bytes.
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
 }
 
 // undecidedWhy says why variantOutcome left v undecided in a trusted
