@@ -26,6 +26,27 @@ type revisions struct {
 	base, head []byte
 }
 
+// parsedFile is a file's revisions parsed once for every question
+// crossMoves asks of them (a nil revision has no tokens and no syntax).
+type parsedFile struct {
+	revisions
+	b, h parsed
+}
+
+// parsed is one revision's code tokens and syntax.
+type parsed struct {
+	toks []token
+	syn  *analyzer.Syntax
+}
+
+func parseRevision(path string, src []byte) parsed {
+	if src == nil {
+		return parsed{}
+	}
+	toks, _, syn := parseTokens(path, src)
+	return parsed{toks, syn}
+}
+
 // crossMarks are what a file's diff leaves out for the moves across files:
 // head and base spans whose tokens are moved, the head's identifiers to
 // read under their base name, and what the change did.
@@ -39,21 +60,23 @@ type crossMarks struct {
 // file's diff leaves out for them, by path.
 func crossMoves(files []revisions) map[string]*crossMarks {
 	type decl struct {
-		file, name string
-		span       Span
-		exported   bool
+		file string
+		topDecl
 	}
+	byPath := map[string]*parsedFile{}
 	deleted, written := map[string][]decl{}, map[string][]decl{}
 	for _, f := range files {
-		bd, hd := topFunctions(f.path, f.base), topFunctions(f.path, f.head)
+		pf := &parsedFile{f, parseRevision(f.path, f.base), parseRevision(f.path, f.head)}
+		byPath[f.path] = pf
+		bd, hd := topFunctions(pf.b), topFunctions(pf.h)
 		for k, d := range bd {
 			if _, kept := hd[k]; !kept {
-				deleted[k] = append(deleted[k], decl{f.path, d.name, d.span, d.exported})
+				deleted[k] = append(deleted[k], decl{f.path, d})
 			}
 		}
 		for k, d := range hd {
 			if _, kept := bd[k]; !kept {
-				written[k] = append(written[k], decl{f.path, d.name, d.span, d.exported})
+				written[k] = append(written[k], decl{f.path, d})
 			}
 		}
 	}
@@ -74,7 +97,7 @@ func crossMoves(files []revisions) map[string]*crossMarks {
 		// importers elsewhere would have to change too. Renamed, the name
 		// it had is read nowhere in its old file, and the new one was not
 		// read there before.
-		if from.exported || to.name != from.name && !renamable(revisionsOf(files, from.file), from.name, to.name) {
+		if from.exported || to.name != from.name && !renamable(byPath[from.file], from.name, to.name) {
 			continue
 		}
 		at(from.file).base = append(at(from.file).base, from.span)
@@ -85,34 +108,23 @@ func crossMoves(files []revisions) map[string]*crossMarks {
 			at(from.file).renames[to.name] = from.name
 		}
 		at(from.file).what = append(at(from.file).what, what)
-		at(from.file).head = append(at(from.file).head, importsOf(from.file, revisionsOf(files, from.file), to.file, to.name)...)
+		at(from.file).head = append(at(from.file).head, importsOf(byPath[from.file], to.file, to.name)...)
 	}
 	return out
 }
 
 // renamable: f's head reads no identifier named from (the old name), and
 // its base none named to (the new one).
-func renamable(f revisions, from, to string) bool {
-	has := func(src []byte, name string) bool {
-		toks, _, syn := parseTokens(f.path, src)
-		for _, t := range toks {
-			if t.text == name && syn.Kind(t.node) == "identifier" {
+func renamable(f *parsedFile, from, to string) bool {
+	has := func(p parsed, name string) bool {
+		for _, t := range p.toks {
+			if t.text == name && p.syn.Kind(t.node) == "identifier" {
 				return true
 			}
 		}
 		return false
 	}
-	return !has(f.head, from) && !has(f.base, to)
-}
-
-// revisionsOf is the revisions of file p among files.
-func revisionsOf(files []revisions, p string) revisions {
-	for _, f := range files {
-		if f.path == p {
-			return f
-		}
-	}
-	return revisions{}
+	return !has(f.h, from) && !has(f.b, to)
 }
 
 // topDecl is a top-level function declaration: its name, its span (the
@@ -127,20 +139,14 @@ type topDecl struct {
 // texts without `export` and with the function's own name (where it
 // declares or calls itself) left out; a key two declarations share is
 // left out.
-func topFunctions(file string, src []byte) map[string]topDecl {
-	if src == nil {
-		return nil
-	}
-	toks, _, syn := parseTokens(file, src)
+func topFunctions(p parsed) map[string]topDecl {
+	toks, syn := p.toks, p.syn
 	if syn == nil {
 		return nil
 	}
 	out, twice := map[string]topDecl{}, map[string]bool{}
 	for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
-		d := c
-		if syn.Kind(c) == "export_statement" {
-			d = syn.Child(c, "declaration")
-		}
+		d := declarationOf(syn, c)
 		if d < 0 || syn.Kind(d) != "function_declaration" && syn.Kind(d) != "generator_function_declaration" {
 			continue
 		}
@@ -174,11 +180,8 @@ func topFunctions(file string, src []byte) map[string]topDecl {
 // name from the file to (its path without extension, or its directory's
 // index) and that f's base does not have: the import a moved function's
 // old file gains.
-func importsOf(file string, f revisions, to, name string) []Span {
-	if f.head == nil {
-		return nil
-	}
-	_, syn := analyzer.ParseSyntax(file, f.head)
+func importsOf(f *parsedFile, to, name string) []Span {
+	file, syn := f.path, f.h.syn
 	if syn == nil {
 		return nil
 	}

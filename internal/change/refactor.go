@@ -87,10 +87,7 @@ func functionDecls(syn *analyzer.Syntax, toks []token) map[string]declRange {
 		out[k] = declRange{from: from, to: to, n: out[k].n + 1, name: name}
 	}
 	for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
-		d := c
-		if syn.Kind(c) == "export_statement" {
-			d = syn.Child(c, "declaration")
-		}
+		d := declarationOf(syn, c)
 		switch {
 		case d < 0:
 		case syn.Kind(d) == "function_declaration" || syn.Kind(d) == "generator_function_declaration":
@@ -116,6 +113,15 @@ func functionDecls(syn *analyzer.Syntax, toks []token) map[string]declRange {
 		}
 	}
 	return out
+}
+
+// declarationOf is top-level statement c's declaration: c itself, or the
+// one an export statement exports (-1 for `export { a }` and the like).
+func declarationOf(syn *analyzer.Syntax, c analyzer.Node) analyzer.Node {
+	if syn.Kind(c) == "export_statement" {
+		return syn.Child(c, "declaration")
+	}
+	return c
 }
 
 // without is toks without the marked ones, and the index in toks of each
