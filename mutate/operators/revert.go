@@ -33,32 +33,120 @@ type revertUnit struct {
 	base  change.Span // the base's bytes restored (empty: the unit is deleted)
 	spans []change.Span
 	// swap: each hunk of the unit replaced one token by another (a
-	// literal, an operator, a name); value: every such token is a value
-	// (a literal, an operator, a property's name), whose old value a test
-	// of the change must tell apart whatever an operator makes of it.
-	swap, value bool
+	// literal, an operator, a name): the revert's text is trimmed as a
+	// token's is.
+	swap bool
+	same bool // every hunk a number written otherwise with the same value
 }
 
 // reverts are Revert's mutants of c's target (the gate's job: its file's
-// source c.Src, parsed as c.Syn; c.Base its base revision): one per hunk
-// of the change in the target's code that no mutant of c.Counted (the
-// target's mutants on the change's code) touches, or that replaced tokens
-// one for one (swapped: `* 1.2` → `* 1.25`, whatever mutates the `1.25`;
-// the gate keeps one mutant of a program), restoring the base's code of
-// the hunk (a deletion: the deleted code re-inserted; a hunk that only
-// inserted several statements: one mutant per statement, each removed; a
-// local the change renamed, under its new name). A revert that needs a
-// top-level name the change removed (an import, a declaration) restores it
-// too; one that does not parse is not built, and notes say why. A
-// declaration nothing reads, deleted, has none (deadDeclarations).
+// source c.Src, parsed as c.Syn; c.Base its base revision): one per
+// statement's hunks of the change in the target's code that replaced code
+// (whatever mutates the new code: `* 1.2` → `* 1.25`; `in o` → `of
+// Object.keys(o)`, widened to whole syntax by wholeSyntax; the gate keeps
+// one mutant of a program), or that only wrote or deleted code no mutant
+// of c.Counted (the target's mutants on the change's code) touches,
+// restoring the base's code there (a deletion: the deleted code
+// re-inserted; a hunk that only inserted several statements: one mutant
+// per statement, each removed; a local the change renamed, under its new
+// name). A revert that needs a top-level name the change removed (an
+// import, a declaration) or a local whose declaration it deleted restores
+// it too; one that does not parse, or would read a name the change removed
+// for good, is not built, and notes say why. A declaration nothing reads,
+// deleted, has none (deadDeclarations), nor does a number written
+// otherwise or a name swapped for its alias.
 func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 	file, src, syn, base, arid := c.Path, c.Src, c.Syn, c.Base, c.Arid
 	if base == nil || syn == nil || c.Changed == nil {
 		return nil, nil
 	}
+	bsyn := baseSyntax(file, base)
+	units := revertUnits(c, bsyn)
+	accept := edit.Accepting(file, src)
+	defer accept.Close()
+	sites := revertSites(syn, c.Counted)
+	for _, u := range units {
+		text := underHeadNames(bsyn, base, u)
+		// Replaced: code tokens on both sides (a comment, a directive or
+		// types alone are none: `// @ts-expect-error` → a new function is
+		// code written, not code replaced).
+		restores := len(codeLeaves(bsyn, u.base)) > 0
+		replaced := restores && len(codeLeaves(syn, u.head)) > 0
+		if replaced {
+			w, ok := wholeSyntax(syn, bsyn, src, base.Src, u)
+			if !ok {
+				notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: it rewrote the statement, not a whole expression or statement the base has in its place", file, syn.Line(uint(u.head.Start))))
+				continue
+			}
+			u, text = w, underHeadNames(bsyn, base, w)
+		}
+		if !replaced && slices.ContainsFunc(sites, func(s change.Site) bool { return change.Counts(s, u.spans) }) {
+			continue // code only written or only deleted, which a mutant of the change's code touches: that mutant is the change's there (a replaced token has its revert beside: a program an operator makes too is that mutant, mutants)
+		}
+		if u.same {
+			continue // a number written otherwise, the same value
+		}
+		if replaced && sameCode(syn, bsyn, u) {
+			continue // types or parentheses only (`(o as T)[k]` → `o[k]`): the same program
+		}
+		if replaced && aliasSwap(syn, src, text, u, jobSpan(syn, c)) {
+			continue // the old name under another type (`const k = b as string`): restored, the same value
+		}
+		locals, gone := restoredLocals(syn, bsyn, base, src, text, u)
+		if gone != "" {
+			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: it uses %s, which the change removed (restored, a ReferenceError, not a test's verdict)", file, syn.Line(uint(u.head.Start)), gone))
+			continue
+		}
+		if aridStatements(file, text, arid) || !restores && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
+			continue // a logging or tracing call deleted or added: arid, as for every operator
+		}
+		if !restores && declaresUsed(syn, u.head) {
+			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
+		}
+		if deadDeclarations(file, syn, base, u, c.Read) != nil {
+			continue // a declaration nothing reads, deleted: putting it back changes nothing
+		}
+		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
+		deps, why := restoredNames(file, src, syn, base, u)
+		line := syn.Line(uint(u.head.Start))
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: %s", file, line, why))
+			continue
+		}
+		chs = append(append(chs, deps...), locals...)
+		m, err := edit.NewMutant(Revert.Name, "", file, src, chs)
+		if err == nil {
+			err = accept.CheckWhole(m.Source())
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))
+			continue
+		}
+		// The mutant is where the change is reverted, whatever it restores
+		// beside (an import at the top), without the blanks both sides share
+		// (a hunk of the token diff takes the space before a token and the
+		// line's end after it: ` /re/\n` → ` /re2/\n` is `/re/` → `/re2/`).
+		lo, hi := u.head.Start, u.head.End
+		for lo < hi && len(text) > 0 && isBlank(src[lo]) && src[lo] == text[0] {
+			lo, text = lo+1, text[1:]
+		}
+		for hi > lo && len(text) > 0 && (isBlank(src[hi-1]) || u.swap && (src[hi-1] == ';' || src[hi-1] == ',')) && src[hi-1] == text[len(text)-1] {
+			hi, text = hi-1, text[:len(text)-1]
+		}
+		m.Original, m.Replacement = edit.SpanOf(src, uint(lo), uint(hi)), text
+		ms = append(ms, m)
+	}
+	return ms, notes
+}
+
+// revertUnits are the places of c's target where a revert may restore
+// the base (bsyn, its syntax): each hunk of the change in the target's
+// own code, but imports; the hunks of one statement one unit; several
+// statements inserted, one unit each.
+func revertUnits(c *Context, bsyn *analyzer.Syntax) []revertUnit {
+	file, syn, base := c.Path, c.Syn, c.Base
 	var units []revertUnit
 	group := analyzer.NoNode // the statement of the last unit, whose next hunk joins it
-	bsyn := baseSyntax(file, base)
 	for _, h := range base.Hunks {
 		mine, every := inHunk(c.Changed, h.Head), inHunk(c.AllChanged, h.Head)
 		if len(mine) == 0 {
@@ -85,76 +173,24 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 		// `new EmptyObject()` → `Object.create(null)` at a kept `(`, and
 		// half of it restored is neither program.
 		st := statementAround(syn, h.Head)
-		swap, value := swapped(syn, bsyn, h)
+		swap, same := swapped(syn, bsyn, h)
 		if n := len(units); n > 0 && st >= 0 && st == group {
 			units[n-1].head.End, units[n-1].base.End = h.Head.End, h.BaseSpan.End
 			units[n-1].spans = append(units[n-1].spans, mine...)
-			units[n-1].swap, units[n-1].value = units[n-1].swap && swap, units[n-1].value && value
+			units[n-1].swap, units[n-1].same = units[n-1].swap && swap, units[n-1].same && same
 			continue
 		}
-		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine, swap: swap, value: value})
+		units = append(units, revertUnit{head: h.Head, base: h.BaseSpan, spans: mine, swap: swap, same: same})
 		group = st
 	}
-	accept := edit.Accepting(file, src)
-	defer accept.Close()
-	sites := revertSites(syn, c.Counted)
-	for _, u := range units {
-		if !u.swap && slices.ContainsFunc(sites, func(s change.Site) bool { return change.Counts(s, u.spans) }) {
-			continue // the change's code here has a mutant of its own; a replaced token has its revert beside (a program an operator makes too is that mutant: mutants)
-		}
-		text := underHeadNames(bsyn, base, u)
-		wrote := HasCode(src[u.head.Start:u.head.End])
-		if wrote && HasCode([]byte(text)) && !u.value && !inLiterals(syn, u.spans) && !swappedName(syn, src, text, u, jobSpan(syn, c)) && !(u.swap && boundAtTop(syn, text)) {
-			continue // code replaced: restoring it is a refactor's equivalent as often as not (SKIP: no mutant could be built)
-		}
-		if aridStatements(file, text, arid) || !HasCode([]byte(text)) && aridStatements(file, string(src[u.head.Start:u.head.End]), arid) {
-			continue // a logging or tracing call deleted or added: arid, as for every operator
-		}
-		if !HasCode([]byte(text)) && declaresUsed(syn, u.head) {
-			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
-		}
-		if deadDeclarations(file, syn, base, u, c.Read) != nil {
-			continue // a declaration nothing reads, deleted: putting it back changes nothing
-		}
-		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
-		deps, why := restoredNames(file, src, syn, base, u)
-		line := syn.Line(uint(u.head.Start))
-		if why != "" {
-			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: %s", file, line, why))
-			continue
-		}
-		chs = append(chs, deps...)
-		m, err := edit.NewMutant(Revert.Name, "", file, src, chs)
-		if err == nil {
-			err = accept.CheckWhole(m.Source())
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: the base's code restored does not parse (%v)", file, line, err))
-			continue
-		}
-		// The mutant is where the change is reverted, whatever it restores
-		// beside (an import at the top), without the blanks both sides share
-		// (a hunk of the token diff takes the space before a token and the
-		// line's end after it: ` /re/\n` → ` /re2/\n` is `/re/` → `/re2/`).
-		lo, hi := u.head.Start, u.head.End
-		for lo < hi && len(text) > 0 && isBlank(src[lo]) && src[lo] == text[0] {
-			lo, text = lo+1, text[1:]
-		}
-		for hi > lo && len(text) > 0 && (isBlank(src[hi-1]) || u.swap && (src[hi-1] == ';' || src[hi-1] == ',')) && src[hi-1] == text[len(text)-1] {
-			hi, text = hi-1, text[:len(text)-1]
-		}
-		m.Original, m.Replacement = edit.SpanOf(src, uint(lo), uint(hi)), text
-		ms = append(ms, m)
-	}
-	return ms, notes
+	return units
 }
 
 // swapped reports whether hunk h replaced one code token of the base
-// (bsyn) by one of the head (syn), and whether both are values: literals
-// (of different values: `1.2` → `1.20` is none), operators or property
-// names (`Math.floor` → `Math.ceil`), not a keyword nor a variable's name
-// (restored, a name may no longer be bound: swappedName decides).
-func swapped(syn, bsyn *analyzer.Syntax, h change.Hunk) (swap, value bool) {
+// (bsyn) by one of the head (syn) of the same kind (a literal, an
+// operator, a name, a property's name), and whether both are the same
+// value written otherwise (`1.2` → `1.20`, `1_000` → `1000`: no revert).
+func swapped(syn, bsyn *analyzer.Syntax, h change.Hunk) (swap, same bool) {
 	if bsyn == nil || !h.Wrote || !h.Deleted {
 		return false, false
 	}
@@ -170,10 +206,10 @@ func swapped(syn, bsyn *analyzer.Syntax, h change.Hunk) (swap, value bool) {
 		x, errx := strconv.ParseFloat(strings.ReplaceAll(syn.Text(a[0]), "_", ""), 64)
 		y, erry := strconv.ParseFloat(strings.ReplaceAll(bsyn.Text(b[0]), "_", ""), 64)
 		if errx == nil && erry == nil && x == y {
-			return false, false // the same value written otherwise
+			return true, true
 		}
 	}
-	return true, ka != "identifier"
+	return true, false
 }
 
 // codeLeaves are syn's code tokens in span: leaves (a string, template or
@@ -295,79 +331,140 @@ func aridStatements(file, code string, arid Arid) bool {
 	return n > 0 && all
 }
 
-// inLiterals reports whether every changed span lies inside a regular
-// expression or string literal: a changed value (`/^(a|b)$/` →
-// `/^(a|b|c)$/`), which no operator mutates and which, unlike a refactor's
-// rewrite, means another program; restored, its tests still passing,
-// nothing pins the new value (bench/trial-2.md bug 3: hono eea9735f was
-// SKIP on a regex its tests run).
-func inLiterals(syn *analyzer.Syntax, spans []change.Span) bool {
-	if len(spans) == 0 {
-		return false
-	}
-	for _, sp := range spans {
-		in := false
-		for n := syn.Root(); n >= 0 && !in; {
-			switch syn.Kind(n) {
-			case "regex", "string", "template_string":
-				in = true
-				continue
-			}
-			next := analyzer.NoNode
-			for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
-				if int(syn.Start(c)) <= sp.Start && sp.End <= int(syn.End(c)) {
-					next = c
-					break
-				}
-			}
-			n = next
-		}
-		if !in {
-			return false
-		}
-	}
-	return true
-}
-
-// swappedName reports whether unit u replaced one name with another while
-// the code around (within) still uses the old one: `rewriteFilter(node,
-// context)` → `rewriteFilter(child, context)` (vuejs/core be7ce314b, node
-// the function's parameter, the recursion's bug). Restored, the old name
-// is another value in scope: neither a refactor's rename (a renamed name is
-// gone from the code) nor a ReferenceError; unless the new name is the old
-// one under another type (`const k = b as string`, es-toolkit 617056089):
-// restored, the same value.
-func swappedName(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
+// aliasSwap reports whether unit u replaced one name with another that the
+// function declares as the old one under another type (`const k = b as
+// string`, es-toolkit 617056089): restored, the same value, as a renamed
+// local is.
+func aliasSwap(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
 	head, old := strings.Trim(string(src[u.head.Start:u.head.End]), " \t\r\n;,"), strings.Trim(text, " \t\r\n;,")
 	if !jsName.MatchString(head) || !jsName.MatchString(old) || head == old {
 		return false
 	}
-	used, alias := false, false
+	alias := false
 	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
 		s, e := int(syn.Start(n)), int(syn.End(n))
-		if e <= within.Start || s >= within.End {
+		if alias || e <= within.Start || s >= within.End {
 			return false
 		}
-		switch syn.Kind(n) {
-		case "identifier":
-			used = used || syn.Text(n) == old && (e <= u.head.Start || s >= u.head.End)
-		case "variable_declarator":
+		if syn.Kind(n) == "variable_declarator" {
 			if v := syn.Unwrap(syn.Child(n, "value")); syn.Text(syn.Child(n, "name")) == head && v >= 0 && syn.Kind(v) == "identifier" && syn.Text(v) == old {
 				alias = true
 			}
 		}
 		return true
 	})
-	return used && !alias
+	return alias
 }
 
-// boundAtTop reports whether text (a name, as a swapped token's base
-// code) is still a top-level name of syn's module (declared or imported):
-// restored, another value of the module, not a ReferenceError.
-func boundAtTop(syn *analyzer.Syntax, text string) bool {
-	old := strings.Trim(text, " \t\r\n;,")
-	_, ok := topLevelNames(syn)[old]
-	return ok && jsName.MatchString(old)
+// restoredLocals puts back, with the revert of unit u, the locals its
+// restored code (text, the base's code under the head's names) reads that
+// the base declares below its top level, that the head no longer has
+// anywhere outside the unit, and whose declaring statement the change
+// deleted (`const a = f(); return g(a)` → `return g(h())`: the revert
+// restores both, the base's program there): each inserted where its hunk
+// deleted it. gone is such a local that cannot be put back (a parameter
+// the change removed): restored, the revert would read it as a
+// ReferenceError, a "kill" no test's assertion made. Top-level names the
+// change removed are restoredNames'.
+func restoredLocals(syn, bsyn *analyzer.Syntax, base *change.Base, src []byte, text string, u revertUnit) (chs []edit.Change, gone string) {
+	if bsyn == nil || u.base.Start == u.base.End {
+		return nil, ""
+	}
+	declared := localDeclarations(bsyn)
+	read := map[string]bool{}
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		if s, e := int(syn.Start(n)), int(syn.End(n)); s >= u.head.Start && e <= u.head.End {
+			return false
+		}
+		if k := syn.Kind(n); k == "identifier" || k == "shorthand_property_identifier" || k == "shorthand_property_identifier_pattern" {
+			read[syn.Text(n)] = true
+		}
+		return true
+	})
+	seen := map[string]bool{}
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		s, e := int(bsyn.Start(n)), int(bsyn.End(n))
+		if gone != "" || e <= u.base.Start || s >= u.base.End {
+			return false
+		}
+		name := bsyn.Text(n)
+		k := bsyn.Kind(n)
+		if k != "identifier" && k != "shorthand_property_identifier" || s < u.base.Start || e > u.base.End ||
+			seen[name] || read[name] || !jsWord(name).MatchString(text) {
+			return true
+		}
+		decl, ok := declared[name]
+		if !ok || u.base.Start <= int(bsyn.Start(decl.id)) && int(bsyn.End(decl.id)) <= u.base.End {
+			return true // a global, or declared by the restored code itself
+		}
+		d := decl.stmt
+		seen[name] = true
+		at := -1
+		for _, h := range base.Hunks {
+			if h.BaseSpan.Start <= int(bsyn.Start(d)) && int(bsyn.End(d)) <= h.BaseSpan.End {
+				at = h.Head.Start
+				break
+			}
+		}
+		if at < 0 || bsyn.Kind(d) == "formal_parameters" {
+			gone = name
+			return false
+		}
+		if at < len(src) && src[at] == ';' {
+			at++
+		}
+		chs = append(chs, edit.Change{Start: uint(at), End: uint(at), Text: "\n" + bsyn.Text(d) + "\n"})
+		return true
+	})
+	if gone != "" {
+		return nil, gone
+	}
+	return chs, ""
+}
+
+// localDeclarations maps each name bsyn declares below its top level (a
+// variable, a function or class declared in a block, a parameter, a
+// catch's or a for-in's binding) to its name's node and its declaring
+// statement (the child of a block holding it; the parameter list for a
+// parameter).
+func localDeclarations(bsyn *analyzer.Syntax) map[string]struct{ id, stmt analyzer.Node } {
+	top := topLevelNames(bsyn)
+	declared := map[string]struct{ id, stmt analyzer.Node }{}
+	bsyn.Walk(bsyn.Root(), func(n analyzer.Node) bool {
+		pat := analyzer.NoNode
+		switch bsyn.Kind(n) {
+		case "variable_declarator", "function_declaration", "class_declaration", "generator_function_declaration":
+			pat = bsyn.Child(n, "name")
+		case "required_parameter", "optional_parameter":
+			pat = bsyn.Child(n, "pattern")
+		case "catch_clause":
+			pat = bsyn.Child(n, "parameter")
+		case "for_in_statement":
+			pat = bsyn.Child(n, "left")
+		case "arrow_function":
+			pat = bsyn.Child(n, "parameter")
+		}
+		for _, id := range bsyn.PatternNames(pat) {
+			if _, atTop := top[bsyn.Text(id)]; atTop {
+				continue
+			}
+			st := n
+			for p := bsyn.Parent(st); p >= 0 && bsyn.Kind(p) != "statement_block" && bsyn.Kind(p) != "formal_parameters" && bsyn.Kind(p) != "program"; p = bsyn.Parent(st) {
+				st = p
+			}
+			if p := bsyn.Parent(st); p >= 0 && bsyn.Kind(p) == "formal_parameters" {
+				st = p
+			}
+			declared[bsyn.Text(id)] = struct{ id, stmt analyzer.Node }{id, st}
+		}
+		return true
+	})
+	return declared
+}
+
+// jsWord matches name as a whole word of JavaScript (not inside a longer name).
+func jsWord(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^\p{L}\p{N}_$])` + regexp.QuoteMeta(name) + `($|[^\p{L}\p{N}_$])`)
 }
 
 // isBlank reports whether c is a space, a tab or a line's end.
@@ -427,6 +524,9 @@ func importsOnly(syn *analyzer.Syntax, spans []change.Span) bool {
 				return false
 			}
 			continue
+		}
+		if InImport(syn, uint(s.Start), uint(s.End)) {
+			continue // in an import, or a re-export's module specifier (`export { f } from "./find-all"` → `"./match"`)
 		}
 		for c := syn.FirstChild(syn.Root()); c >= 0; c = syn.Next(c) {
 			if int(syn.End(c)) <= s.Start || int(syn.Start(c)) >= s.End || syn.Kind(c) == "comment" {
@@ -504,6 +604,107 @@ func deadDeclarations(file string, syn *analyzer.Syntax, base *change.Base, u re
 func baseSyntax(file string, base *change.Base) *analyzer.Syntax {
 	_, syn := analyzer.ParseSyntax(file, base.Src)
 	return syn
+}
+
+// wholeSyntax widens a replaced unit u to the least code that is whole
+// syntax in both revisions (a run of one node's children in each tree:
+// `new Map(` → `Object.create(null` is the calls `new Map()` →
+// `Object.create(null)`, `in o` → `of Object.keys(o)` the loop's operator
+// and operand), the code around it the same in both; within the
+// statement around it. ok is false when no such code exists (a statement
+// rewritten, whose token diff pairs fragments: `let i =` → `str,`): its
+// base's code put back would be no program the base had.
+func wholeSyntax(syn, bsyn *analyzer.Syntax, src, bsrc []byte, u revertUnit) (revertUnit, bool) {
+	if bsyn == nil {
+		return u, false
+	}
+	hs, he := trimBlanks(src, u.head.Start, u.head.End)
+	bs, be := trimBlanks(bsrc, u.base.Start, u.base.End)
+	st := statementAround(syn, change.Span{Start: hs, End: he})
+	for {
+		if siblingRun(syn, hs, he) && siblingRun(bsyn, bs, be) {
+			u.head, u.base = change.Span{Start: hs, End: he}, change.Span{Start: bs, End: be}
+			return u, true
+		}
+		n := covering(syn, hs, he)
+		if n >= 0 && int(syn.Start(n)) == hs && int(syn.End(n)) == he {
+			n = syn.Parent(n)
+		}
+		if n < 0 || st < 0 || syn.Start(n) < syn.Start(st) || syn.End(n) > syn.End(st) {
+			return u, false
+		}
+		l, r := hs-int(syn.Start(n)), int(syn.End(n))-he
+		if bs-l < 0 || be+r > len(bsrc) || string(src[hs-l:hs]) != string(bsrc[bs-l:bs]) || string(src[he:he+r]) != string(bsrc[be:be+r]) {
+			return u, false
+		}
+		hs, he, bs, be = hs-l, he+r, bs-l, be+r
+	}
+}
+
+// sameCode reports whether unit u's code in the head (syn) and in the
+// base (bsyn) are the same tokens once types and parentheses around an
+// expression are left out: the change wrote the same JavaScript.
+func sameCode(syn, bsyn *analyzer.Syntax, u revertUnit) bool {
+	tokens := func(syn *analyzer.Syntax, span change.Span) []string {
+		var out []string
+		for _, n := range codeLeaves(syn, span) {
+			if k := syn.Kind(n); (k == "(" || k == ")") && syn.Kind(syn.Parent(n)) == "parenthesized_expression" {
+				continue
+			}
+			out = append(out, syn.Text(n))
+		}
+		return out
+	}
+	return slices.Equal(tokens(syn, u.head), tokens(bsyn, u.base))
+}
+
+// trimBlanks narrows [s, e) of src past the blanks at its ends and the
+// `;` and `,` at its end, which the token diff takes with a token and
+// does not count (the widening takes them back where they are syntax's).
+func trimBlanks(src []byte, s, e int) (int, int) {
+	for s < e && isBlank(src[s]) {
+		s++
+	}
+	for e > s && (isBlank(src[e-1]) || src[e-1] == ';' || src[e-1] == ',') {
+		e--
+	}
+	return s, e
+}
+
+// covering is the deepest node of syn whose code holds [s, e).
+func covering(syn *analyzer.Syntax, s, e int) analyzer.Node {
+	n := syn.Root()
+	for {
+		next := analyzer.NoNode
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			if int(syn.Start(c)) <= s && e <= int(syn.End(c)) {
+				next = c
+				break
+			}
+		}
+		if next < 0 {
+			return n
+		}
+		n = next
+	}
+}
+
+// siblingRun reports whether [s, e) is exactly a node of syn or a run of
+// one node's children (an empty span is none).
+func siblingRun(syn *analyzer.Syntax, s, e int) bool {
+	if s >= e {
+		return false
+	}
+	n := covering(syn, s, e)
+	if int(syn.Start(n)) == s && int(syn.End(n)) == e {
+		return true
+	}
+	first, last := false, false
+	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+		first = first || int(syn.Start(c)) == s
+		last = last || first && int(syn.End(c)) == e
+	}
+	return first && last
 }
 
 // statementAround is the innermost statement (or declaration) that holds

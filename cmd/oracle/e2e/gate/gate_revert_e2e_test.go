@@ -33,6 +33,11 @@ func TestGateRevert(t *testing.T) {
 	queryTest := func(assert string) string {
 		return "import { expect, it } from \"vitest\";\nimport { parseQuery } from \"../src/query\";\nit(\"parses\", () => {\n  const q = parseQuery(\"a=1&b=2\");\n  expect(q.a).toBe(\"1\");\n" + assert + "});\n"
 	}
+	own := "export function copy(input: Record<string, unknown>): Record<string, unknown> {\n  const out: Record<string, unknown> = {};\n  for (const key in input) {\n    out[key] = input[key];\n  }\n  return out;\n}\n"
+	ownTest := func(more string) string {
+		return "import { expect, it } from \"vitest\";\nimport { copy } from \"../src/merge\";\nit(\"copies\", () => {\n  expect(copy({ a: 1 })).toEqual({ a: 1 });\n});\n" + more
+	}
+	inherited := "it(\"ignores inherited keys\", () => {\n  const input = Object.create({ inherited: 1 });\n  input.own = 2;\n  expect(Object.keys(copy(input))).toEqual([\"own\"]);\n});\n"
 	for _, tc := range []struct {
 		name       string
 		base, head map[string]string
@@ -50,10 +55,21 @@ func TestGateRevert(t *testing.T) {
 			head: map[string]string{"src/cart.ts": strings.Replace(cart, "  cart.total += price;\n", "", 1)},
 			code: 0, verdict: "PASS",
 			mutants: []string{"src/cart.ts#add Revert killed"}},
-		{name: "new EmptyObject() replaced by Object.create(null) (ufo 31ea74c): code replaced, no revert (a refactor's is equivalent as often as not): SKIP, no mutant",
+		{name: "new EmptyObject() replaced by Object.create(null) (ufo 31ea74c): every replaced token gets its revert (SPEC), the deleted class restored with it; no test tells them apart: it survives (was SKIP, no mutant)",
 			base: map[string]string{"src/query.ts": query, "test/query.test.ts": queryTest("")},
 			head: map[string]string{"src/query.ts": queryHead},
-			code: 0, verdict: "SKIP"},
+			code: 1, verdict: "FAIL",
+			mutants: []string{"src/query.ts#parseQuery Revert survived"}},
+		{name: "for-in replaced by for-of over own keys (defu 11ba022), the commit's test of inherited keys: the old header restored is killed (was SKIP, no mutant)",
+			base: map[string]string{"src/merge.ts": own, "test/merge.test.ts": ownTest("")},
+			head: map[string]string{"src/merge.ts": strings.Replace(own, "in input", "of Object.keys(input)", 1), "test/merge.test.ts": ownTest(inherited)},
+			code: 0, verdict: "PASS",
+			mutants: []string{"src/merge.ts#copy Revert killed"}},
+		{name: "for-in replaced by for-of over own keys, no test of inherited keys: the revert survives",
+			base: map[string]string{"src/merge.ts": own, "test/merge.test.ts": ownTest("")},
+			head: map[string]string{"src/merge.ts": strings.Replace(own, "in input", "of Object.keys(input)", 1)},
+			code: 1, verdict: "FAIL",
+			mutants: []string{"src/merge.ts#copy Revert survived"}},
 		{name: "a logging call deleted: arid, no revert: SKIP, no mutant",
 			base: map[string]string{"src/cart.ts": strings.Replace(cart, "  cart.total += price;\n", "  cart.total += price;\n  console.log(cart.total);\n", 1), "test/cart.test.ts": cartTest("")},
 			head: map[string]string{"src/cart.ts": cart},
