@@ -65,7 +65,11 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 	accept := edit.Accepting(file, src)
 	defer accept.Close()
 	sites := revertSites(syn, c.Counted)
+	disabled := disabledLines(src)
 	for _, u := range units {
+		if disabled[syn.Line(uint(u.head.Start))] {
+			continue // `// oracle-disable-next-line` above it: a refactor's revert the reviewer knows is equivalent
+		}
 		text := underHeadNames(bsyn, base, u)
 		// Replaced: code tokens on both sides (a comment, a directive or
 		// types alone are none: `// @ts-expect-error` → a new function is
