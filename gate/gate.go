@@ -513,6 +513,9 @@ type job struct {
 	// another file of the repository reads (readElsewhere); nil: every
 	// exported name is read.
 	read map[string]bool
+	// root is the repository's directory: whether a module a revert
+	// restores an import of is still there.
+	root string
 }
 
 // probe is the job's probe: its body's entry (a module's load), which the
@@ -630,6 +633,7 @@ func targets(p *callgraph.Program, suite *testsuite.Suite, ch change.Change, tok
 				_, j.entry = moduleBody(syn, tg.File)
 			}
 		}
+		j.root = p.Root()
 		jobs = append(jobs, j)
 	}
 	switch {

@@ -1,6 +1,9 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/mutate/edit"
@@ -34,6 +37,13 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site { return operators.Si
 // token; all, the change's tokens in the file; base, its base revision),
 // and notes of those that could not be built.
 func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) ([]edit.Mutant, []string) {
+	var exists func(string) bool
+	if j.root != "" {
+		exists = func(rel string) bool {
+			_, err := os.Stat(filepath.Join(j.root, filepath.FromSlash(rel)))
+			return err == nil
+		}
+	}
 	return operators.Revert.Reverts(&operators.Context{Path: file, Src: src, Syn: syn, Arid: arid, Fn: j.fn,
-		Base: base, Changed: j.changed, AllChanged: all, Module: j.module, Read: j.read, Counted: counted})
+		Base: base, Changed: j.changed, AllChanged: all, Module: j.module, Read: j.read, Counted: counted, Exists: exists})
 }

@@ -109,6 +109,10 @@ type Context struct {
 	Module     bool            // the target is the file's top-level code
 	Read       map[string]bool // the base's exports the change deleted that another file reads
 	Counted    []edit.Mutant   // the other operators' mutants of the target on the change's code
+	// Exists says whether a repository-relative file is there at the head
+	// (nil: every file is): a revert restoring an import of a module the
+	// change deleted is not built.
+	Exists func(path string) bool
 
 	// prove only
 	Scope     *edit.Scope

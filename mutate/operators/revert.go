@@ -2,6 +2,7 @@ package operators
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -112,6 +113,9 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
 		deps, why := restoredNames(file, src, syn, base, u)
+		if why == "" {
+			why = goneModule(file, deps, c.Exists)
+		}
 		line := syn.Line(uint(u.head.Start))
 		if why != "" {
 			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: %s", file, line, why))
@@ -873,6 +877,40 @@ func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.B
 	}
 	return chs, ""
 }
+
+// goneModule is why restored imports (deps) cannot be: one imports a
+// relative module no file of the head is (the change deleted or renamed
+// it: the revert would only fail to load); "" when each is there, or
+// exists is nil.
+func goneModule(file string, deps []edit.Change, exists func(string) bool) string {
+	if exists == nil {
+		return ""
+	}
+	for _, d := range deps {
+		for _, m := range importFrom.FindAllStringSubmatch(d.Text, -1) {
+			spec := m[1]
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+				continue
+			}
+			p := path.Join(path.Dir(file), spec)
+			stem := strings.TrimSuffix(p, path.Ext(p))
+			found := false
+			for _, c := range []string{p, p + ".ts", p + ".tsx", p + ".mts", p + ".cts", p + ".js", p + ".jsx", p + ".mjs", p + ".cjs", stem + ".ts", stem + ".tsx", p + "/index.ts", p + "/index.tsx", p + "/index.js"} {
+				if exists(c) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return fmt.Sprintf("it imports %s, which the change deleted (restored, the module would not load)", spec)
+			}
+		}
+	}
+	return ""
+}
+
+// importFrom is the module specifier of an import restoredNames writes.
+var importFrom = regexp.MustCompile(`\bfrom\s+["']([^"']+)["']`)
 
 // binding is a top-level name's declaring statement and, for an import,
 // its specifier and module.
