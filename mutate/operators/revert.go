@@ -94,8 +94,8 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 		if replaced && sameCode(syn, bsyn, u) {
 			continue // types or parentheses only (`(o as T)[k]` → `o[k]`): the same program
 		}
-		if replaced && aliasSwap(syn, src, text, u, jobSpan(syn, c)) {
-			continue // the old name under another type (`const k = b as string`): restored, the same value
+		if replaced && sameValueName(syn, bsyn, u) {
+			continue // a variable extracted or inlined (`isObj` ← `typeof a === "object"`; `const k = b as string`): restored, the same value
 		}
 		locals, gone := restoredLocals(syn, bsyn, base, src, text, u)
 		if gone != "" {
@@ -339,29 +339,59 @@ func aridStatements(file, code string, arid Arid) bool {
 	return n > 0 && all
 }
 
-// aliasSwap reports whether unit u replaced one name with another that the
-// function declares as the old one under another type (`const k = b as
-// string`, es-toolkit 617056089): restored, the same value, as a renamed
-// local is.
-func aliasSwap(syn *analyzer.Syntax, src []byte, text string, u revertUnit, within change.Span) bool {
-	head, old := strings.Trim(string(src[u.head.Start:u.head.End]), " \t\r\n;,"), strings.Trim(text, " \t\r\n;,")
-	if !jsName.MatchString(head) || !jsName.MatchString(old) || head == old {
+// sameValueName reports whether unit u swapped an expression for a const
+// local holding the same expression, or back: a variable extracted
+// (`typeof a === "object"` → `isObj`, `const isObj = typeof a ===
+// "object"` above; `b` → `k`, `const k = b as string`, es-toolkit
+// 617056089) or inlined (the reverse, the local's declaration deleted).
+// Restored, the same value, as a renamed local is: when the expression
+// has no effect of its own (no call, no assignment, no await) that could
+// give another value where it is read.
+func sameValueName(syn, bsyn *analyzer.Syntax, u revertUnit) bool {
+	if bsyn == nil {
 		return false
 	}
-	alias := false
-	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
-		s, e := int(syn.Start(n)), int(syn.End(n))
-		if alias || e <= within.Start || s >= within.End {
-			return false
-		}
-		if syn.Kind(n) == "variable_declarator" {
-			if v := syn.Unwrap(syn.Child(n, "value")); syn.Text(syn.Child(n, "name")) == head && v >= 0 && syn.Kind(v) == "identifier" && syn.Text(v) == old {
-				alias = true
+	held := func(syn *analyzer.Syntax, name string, other []string) bool {
+		same := false
+		syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+			if same {
+				return false
 			}
+			if syn.Kind(n) != "variable_declarator" || syn.Text(syn.Child(n, "name")) != name {
+				return true
+			}
+			d, v := syn.Parent(n), syn.Child(n, "value")
+			if v < 0 || syn.Kind(d) != "lexical_declaration" || syn.Kind(syn.FirstChild(d)) != "const" || effects(syn, v) {
+				return false
+			}
+			same = slices.Equal(jsTokens(syn, change.Span{Start: int(syn.Start(v)), End: int(syn.End(v))}), other)
+			return false
+		})
+		return same
+	}
+	head, base := jsTokens(syn, u.head), jsTokens(bsyn, u.base)
+	switch {
+	case len(head) == 1 && jsName.MatchString(head[0]) && len(base) > 0:
+		return held(syn, head[0], base)
+	case len(base) == 1 && jsName.MatchString(base[0]) && len(head) > 0:
+		return held(bsyn, base[0], head)
+	}
+	return false
+}
+
+// effects reports whether expression n of syn may do something besides
+// giving its value: a call, a construction, an assignment, an update, an
+// await or a yield.
+func effects(syn *analyzer.Syntax, n analyzer.Node) bool {
+	found := false
+	syn.Walk(n, func(c analyzer.Node) bool {
+		switch syn.Kind(c) {
+		case "call_expression", "new_expression", "assignment_expression", "augmented_assignment_expression", "update_expression", "await_expression", "yield_expression", "delete":
+			found = true
 		}
-		return true
+		return !found
 	})
-	return alias
+	return found
 }
 
 // restoredLocals puts back, with the revert of unit u, the locals its
@@ -480,15 +510,6 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // jsName is a JavaScript identifier.
 var jsName = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
-
-// jobSpan is the code of c's target: its function's, or the whole file for
-// the module's top-level code.
-func jobSpan(syn *analyzer.Syntax, c *Context) change.Span {
-	if c.Module || c.Fn == nil {
-		return change.Span{Start: int(syn.Start(syn.Root())), End: int(syn.End(syn.Root()))}
-	}
-	return change.Span{Start: int(c.Fn.StartByte), End: int(c.Fn.EndByte)}
-}
 
 // inHunk are the spans of changed in the hunk's head bytes h (a deletion
 // point at either edge included).
@@ -653,17 +674,23 @@ func wholeSyntax(syn, bsyn *analyzer.Syntax, src, bsrc []byte, u revertUnit) (re
 // base (bsyn) are the same tokens once types and parentheses around an
 // expression are left out: the change wrote the same JavaScript.
 func sameCode(syn, bsyn *analyzer.Syntax, u revertUnit) bool {
-	tokens := func(syn *analyzer.Syntax, span change.Span) []string {
-		var out []string
-		for _, n := range codeLeaves(syn, span) {
-			if k := syn.Kind(n); (k == "(" || k == ")") && syn.Kind(syn.Parent(n)) == "parenthesized_expression" {
-				continue
-			}
-			out = append(out, syn.Text(n))
+	return slices.Equal(jsTokens(syn, u.head), jsTokens(bsyn, u.base))
+}
+
+// jsTokens are the code tokens of syn in span without types and the
+// parentheses around an expression: what the JavaScript is.
+func jsTokens(syn *analyzer.Syntax, span change.Span) []string {
+	var out []string
+	for _, n := range codeLeaves(syn, span) {
+		if k := syn.Kind(n); (k == "(" || k == ")") && syn.Kind(syn.Parent(n)) == "parenthesized_expression" {
+			continue
 		}
-		return out
+		if syn.Kind(n) == "as" || syn.Kind(n) == "satisfies" || syn.Kind(n) == "!" && syn.Kind(syn.Parent(n)) == "non_null_expression" {
+			continue
+		}
+		out = append(out, syn.Text(n))
 	}
-	return slices.Equal(tokens(syn, u.head), tokens(bsyn, u.base))
+	return out
 }
 
 // trimBlanks narrows [s, e) of src past the blanks at its ends and the

@@ -57,6 +57,10 @@ func declaredNames(syn *analyzer.Syntax, d analyzer.Node) []string {
 				}
 			}
 		}
+	case "variable_declarator": // one declarator, when the token diff cut the deletion after its `const`
+		for _, id := range syn.PatternNames(syn.Child(d, "name")) {
+			out = append(out, syn.Text(id))
+		}
 	case "function_declaration", "generator_function_declaration", "class_declaration", "enum_declaration":
 		if id := syn.Child(d, "name"); id >= 0 {
 			out = append(out, syn.Text(id))
