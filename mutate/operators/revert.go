@@ -94,7 +94,7 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 		if replaced && sameCode(syn, bsyn, u) {
 			continue // types or parentheses only (`(o as T)[k]` → `o[k]`): the same program
 		}
-		if replaced && sameValueName(syn, bsyn, u) {
+		if replaced && sameValueName(syn, bsyn, base, u) {
 			continue // a variable extracted or inlined (`isObj` ← `typeof a === "object"`; `const k = b as string`): restored, the same value
 		}
 		locals, gone := restoredLocals(syn, bsyn, base, src, text, u)
@@ -347,9 +347,24 @@ func aridStatements(file, code string, arid Arid) bool {
 // Restored, the same value, as a renamed local is: when the expression
 // has no effect of its own (no call, no assignment, no await) that could
 // give another value where it is read.
-func sameValueName(syn, bsyn *analyzer.Syntax, u revertUnit) bool {
+func sameValueName(syn, bsyn *analyzer.Syntax, base *change.Base, u revertUnit) bool {
 	if bsyn == nil {
 		return false
+	}
+	renamed := map[string]string{} // the base's locals the change renamed, under their head names
+	for _, r := range base.Renames {
+		if r.Scope.Start <= u.head.Start && u.head.End <= r.Scope.End {
+			renamed[r.Base] = r.Head
+		}
+	}
+	underHead := func(toks []string) []string {
+		out := slices.Clone(toks)
+		for i, t := range out {
+			if to, ok := renamed[t]; ok {
+				out[i] = to
+			}
+		}
+		return out
 	}
 	held := func(syn *analyzer.Syntax, name string, other []string) bool {
 		same := false
@@ -369,12 +384,12 @@ func sameValueName(syn, bsyn *analyzer.Syntax, u revertUnit) bool {
 		})
 		return same
 	}
-	head, base := jsTokens(syn, u.head), jsTokens(bsyn, u.base)
+	head, was := jsTokens(syn, u.head), jsTokens(bsyn, u.base)
 	switch {
-	case len(head) == 1 && jsName.MatchString(head[0]) && len(base) > 0:
-		return held(syn, head[0], base)
-	case len(base) == 1 && jsName.MatchString(base[0]) && len(head) > 0:
-		return held(bsyn, base[0], head)
+	case len(head) == 1 && jsName.MatchString(head[0]) && len(was) > 0:
+		return held(syn, head[0], underHead(was))
+	case len(was) == 1 && jsName.MatchString(was[0]) && len(head) > 0:
+		return held(bsyn, was[0], head)
 	}
 	return false
 }
