@@ -292,11 +292,11 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *Job, opt
 	if res != nil {
 		timings.addLab(op.ID, res)
 		for _, b := range res.Baselines {
-			op.Runs = append(op.Runs, Run{Name: "baseline", Baseline: true, Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
+			op.Runs = append(op.Runs, Run{Name: "baseline", Baseline: true, Decision: b.Decision(), Seconds: b.Duration.Seconds()})
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant, []byte(op.source))
-			run.Outcome, run.Detail, run.Seconds, run.Batched, run.AloneWhy = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched, r.AloneWhy
+			run.Decision, run.Seconds, run.Batched = r.Decision(), r.Duration.Seconds(), r.Batched
 			op.Runs = append(op.Runs, run)
 		}
 	}

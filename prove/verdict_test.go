@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestJudge: the verdict and attribution of an operation from its runs.
 func TestJudge(t *testing.T) {
 	run := func(name string, o Outcome) Run {
-		r := Run{Name: name, Outcome: o, Detail: "d", Baseline: name == "baseline"}
+		r := Run{Name: name, Decision: lab.Decision{Outcome: o, Detail: "d"}, Baseline: name == "baseline"}
 		if name != "baseline" {
 			r.Operator = edit.Operator(strings.SplitN(name, ":", 2)[0])
 		}
