@@ -50,11 +50,10 @@ type Timings struct {
 	Total       time.Duration // the whole Prove, loading excluded
 	Concurrency int           // mutants run at once
 	// The lab's phases, summed over the operations: the baselines, the
-	// batched runs, the mutants run alone (RanAlone of them).
-	Baseline, Batches, Alone time.Duration
-	RanAlone                 int
-	HitLimits                int       // mutants that ran past the hit limit (timeouts)
-	Slowest                  []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
+	// batched runs, the mutants run alone (RanAlone of them), the mutants
+	// that ran past the hit limit (timeouts).
+	lab.Phases
+	Slowest []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
 	// Refused are the batches whose results were not used (their mutants
 	// ran alone), by operation: why, and what the run said.
 	Refused []RefusedBatch
@@ -71,18 +70,14 @@ type RefusedBatch struct {
 type SlowRun struct {
 	Operation string        // the operation's id
 	Mutant    string        // the mutant's name (its id)
-	Outcome   Outcome       // what it came to
+	Outcome   lab.Outcome   // what it came to
 	Batched   bool          // its time is its variant's in a batch
 	Duration  time.Duration // its time
 }
 
 // addLab adds an operation's lab phases to t.
 func (t *Timings) addLab(op string, r *lab.Result) {
-	t.Baseline += r.Baseline
-	t.Batches += r.Batches
-	t.Alone += r.Alone
-	t.RanAlone += r.RanAlone
-	t.HitLimits += r.HitLimits
+	t.Phases.Add(r.Phases)
 	for _, f := range r.Refused {
 		t.Refused = append(t.Refused, RefusedBatch{Operation: op, Refusal: f})
 	}

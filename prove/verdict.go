@@ -17,19 +17,6 @@ import (
 	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
-// Outcome of one run (SPEC "oracle prove"): the lab's.
-type Outcome = lab.Outcome
-
-const (
-	Passed     = lab.Passed // baseline only
-	Failed     = lab.Failed // baseline only
-	Killed     = lab.Killed
-	Survived   = lab.Survived
-	Timeout    = lab.Timeout // counts as killed
-	NoCoverage = lab.NoCoverage
-	Error      = lab.Error // the oracle could not run; never a kill
-)
-
 // Verdict of an operation, or of the whole run: the lab's verdicts.
 type Verdict = lab.Verdict
 
@@ -106,26 +93,26 @@ func Judge(runs []Run, env string) (Verdict, Attribution, string) {
 		return ERROR, Generator, "nothing ran"
 	}
 	switch base.Outcome {
-	case Failed:
+	case lab.Failed:
 		return FAIL, Implementation, "baseline: " + base.Detail
-	case Error:
+	case lab.Error:
 		return ERROR, Generator, "baseline: the oracle could not run: " + base.Detail
-	case Timeout:
+	case lab.Timeout:
 		return ERROR, Environment, "baseline: timed out: " + base.Detail
 	}
 	for _, r := range mutants {
-		if r.Outcome == Error {
+		if r.Outcome == lab.Error {
 			return ERROR, Generator, r.Name + ": the oracle could not run on the mutant: " + r.Detail
 		}
 	}
 	for _, r := range mutants {
 		switch r.Outcome {
-		case Survived:
+		case lab.Survived:
 			if r.Operator == edit.RedFirst {
 				return FAIL, Oracle, "red-first: the oracle passes when the flag is ignored (vacuous)"
 			}
 			return FAIL, Oracle, r.Name + ": survived"
-		case NoCoverage:
+		case lab.NoCoverage:
 			return FAIL, Oracle, r.Name + ": the mutated code never ran"
 		}
 	}
