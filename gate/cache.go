@@ -36,36 +36,12 @@ import (
 
 const cacheFile = ".oracle/cache/gate.json"
 
-// cached is a mutant's outcome as the cache keeps it: every field of its
-// result's entry (Mutant) that its run decided, so that an outcome from the
-// cache is the entry its run made, byte for byte in every document (an
-// empty coveredBy stays empty: no test reached it).
-type cached struct {
-	Outcome   lab.Outcome `json:"outcome"`
-	Detail    string      `json:"detail,omitempty"`
-	KilledBy  string      `json:"killedBy,omitempty"`
-	CoveredBy []string    `json:"coveredBy"`
-	// KilledByTest is the id of the test that killed it (TestCase.ID).
-	KilledByTest string `json:"killedByTest,omitempty"`
-	AloneWhy     string `json:"aloneWhy,omitempty"`
-}
-
-// cachedOf is what the cache keeps of e.
-func cachedOf(e Mutant) cached {
-	return cached{Outcome: e.Outcome, Detail: e.Detail, KilledBy: e.KilledBy, CoveredBy: e.CoveredBy, KilledByTest: e.KilledByTest, AloneWhy: e.AloneWhy}
-}
-
-// fill sets e's outcome to the cached one.
-func (c cached) fill(e *Mutant) {
-	e.Outcome, e.Detail, e.KilledBy, e.CoveredBy, e.KilledByTest, e.AloneWhy = c.Outcome, c.Detail, c.KilledBy, c.CoveredBy, c.KilledByTest, c.AloneWhy
-}
-
 type resultCache struct {
 	path    string
 	off     bool
 	inputs  *Inputs
 	mu      sync.Mutex
-	entries map[string]cached
+	entries map[string]lab.Decision // by key: a mutant's outcome, as its run decided it
 	used    map[string]bool
 	changed bool
 	hashes  map[string]string // file -> content hash, for the keys
@@ -73,7 +49,7 @@ type resultCache struct {
 
 func openCache(root string, off bool, inputs *Inputs) *resultCache {
 	c := &resultCache{path: filepath.Join(root, filepath.FromSlash(cacheFile)), off: off, inputs: inputs,
-		entries: map[string]cached{}, used: map[string]bool{}, hashes: map[string]string{}}
+		entries: map[string]lab.Decision{}, used: map[string]bool{}, hashes: map[string]string{}}
 	if off {
 		return c
 	}
@@ -81,11 +57,11 @@ func openCache(root string, off bool, inputs *Inputs) *resultCache {
 	return c
 }
 
-func readEntries(path string) map[string]cached {
-	entries := map[string]cached{}
+func readEntries(path string) map[string]lab.Decision {
+	entries := map[string]lab.Decision{}
 	if b, err := os.ReadFile(path); err == nil {
 		if json.Unmarshal(b, &entries) != nil {
-			return map[string]cached{} // a broken cache is an empty one
+			return map[string]lab.Decision{} // a broken cache is an empty one
 		}
 	}
 	return entries
@@ -247,9 +223,9 @@ func (in *Inputs) Files(tests []string) []string {
 	return out
 }
 
-func (c *resultCache) get(key string) (cached, bool) {
+func (c *resultCache) get(key string) (lab.Decision, bool) {
 	if c.off {
-		return cached{}, false
+		return lab.Decision{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -260,7 +236,7 @@ func (c *resultCache) get(key string) (cached, bool) {
 	return e, ok
 }
 
-func (c *resultCache) put(key string, e cached) {
+func (c *resultCache) put(key string, e lab.Decision) {
 	if c.off {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -86,8 +87,8 @@ func TestCacheConcurrentSave(t *testing.T) {
 	root := t.TempDir()
 	a, b := openCache(root, false, nil), openCache(root, false, nil)
 	for i := 0; i < 20; i++ {
-		a.put("a"+string(rune('a'+i)), cached{Outcome: "killed"})
-		b.put("b"+string(rune('a'+i)), cached{Outcome: "survived"})
+		a.put("a"+string(rune('a'+i)), lab.Decision{Outcome: "killed"})
+		b.put("b"+string(rune('a'+i)), lab.Decision{Outcome: "survived"})
 	}
 	var wg sync.WaitGroup
 	for _, c := range []*resultCache{a, b} {

@@ -48,7 +48,7 @@ func TestScoreReasonFigures(t *testing.T) {
 		if i >= 14 {
 			o = "survived"
 		}
-		res.Mutants = append(res.Mutants, Mutant{ID: string(rune('a' + i)), File: "src/a.ts", Outcome: lab.Outcome(o)})
+		res.Mutants = append(res.Mutants, Mutant{ID: string(rune('a' + i)), File: "src/a.ts", Decision: lab.Decision{Outcome: lab.Outcome(o)}})
 	}
 	score(res)
 	if res.Verdict != FAIL || res.Reason != "src/a.ts scores 73.7% (14/19), below the threshold 74.0" {
@@ -64,7 +64,7 @@ func TestHTMLFigures(t *testing.T) {
 		if i >= 14 {
 			o = "survived"
 		}
-		res.Mutants = append(res.Mutants, Mutant{ID: string(rune('a' + i)), File: "src/a.ts", Outcome: lab.Outcome(o)})
+		res.Mutants = append(res.Mutants, Mutant{ID: string(rune('a' + i)), File: "src/a.ts", Decision: lab.Decision{Outcome: lab.Outcome(o)}})
 	}
 	score(res)
 	page := string(res.HTML(t.TempDir()))

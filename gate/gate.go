@@ -28,6 +28,7 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
 	"github.com/oracle-ts/oracle/internal/change"
+	"github.com/oracle-ts/oracle/internal/jsonorder"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/report"
@@ -144,33 +145,38 @@ type Target struct {
 	Skipped string   `json:"skipped,omitempty"` // why it was not mutation-tested
 }
 
-// Mutant is one mutant and its outcome.
+// Mutant is one mutant and its outcome: the outcome its run decided, or
+// the cache kept of that run (the same record, byte for byte in every
+// document).
 type Mutant struct {
-	ID          string      `json:"id"`
-	Target      string      `json:"target"`
-	File        string      `json:"file"`
-	Line        int         `json:"line"`
-	Column      int         `json:"column"` // UTF-16 code units, 1-based, as the report format counts
-	EndLine     int         `json:"endLine"`
-	EndColumn   int         `json:"endColumn"` // exclusive
-	Operator    string      `json:"mutatorName"`
-	Replacement string      `json:"replacement"`
-	Outcome     lab.Outcome `json:"outcome"`
-	Detail      string      `json:"detail,omitempty"`
-	Diff        string      `json:"diff,omitempty"`
-	KilledBy    string      `json:"killedBy,omitempty"` // the test file that decided it
-	// KilledByTest is the test of KilledBy that killed it (a TestCase.ID of
-	// Result.Tests); "" when no single test did (a hit limit, a time-out of
-	// the whole run).
-	KilledByTest string `json:"killedByTest,omitempty"`
-	// CoveredBy are the related test files whose coverage run reached the
-	// mutant's code (all of them when its code could not be marked).
-	CoveredBy []string `json:"coveredBy"`
-	// AloneWhy says why the mutant ran alone rather than being decided in
-	// a batch (the lab's Alone* reasons); "" when a batch decided it or no
-	// test reached it. From the cache, the reason of the run that decided
-	// it (the same document as that run's).
-	AloneWhy string `json:"aloneWhy,omitempty"`
+	ID          string `json:"id"`
+	Target      string `json:"target"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"` // UTF-16 code units, 1-based, as the report format counts
+	EndLine     int    `json:"endLine"`
+	EndColumn   int    `json:"endColumn"` // exclusive
+	Operator    string `json:"mutatorName"`
+	Replacement string `json:"replacement"`
+	Diff        string `json:"diff,omitempty"`
+	// Decision is its outcome, its detail, the test file that decided a
+	// kill (KilledBy) and the test of it (KilledByTest: a TestCase.ID of
+	// Result.Tests), the related test files whose coverage run reached it
+	// (CoveredBy: all of them when its code could not be marked) and why
+	// it ran alone (AloneWhy: from the cache, the reason of the run that
+	// decided it).
+	lab.Decision
+}
+
+// mutantKeys are a Mutant's members in the order of the oracle.gate/v1
+// document (the diff after the outcome's detail, before who killed it).
+var mutantKeys = []string{"id", "target", "file", "line", "column", "endLine", "endColumn", "mutatorName", "replacement",
+	"outcome", "detail", "diff", "killedBy", "killedByTest", "coveredBy", "aloneWhy"}
+
+// MarshalJSON writes m's members in the document's order (mutantKeys).
+func (m Mutant) MarshalJSON() ([]byte, error) {
+	type plain Mutant
+	return jsonorder.Marshal(plain(m), mutantKeys)
 }
 
 // Open reports whether m is what the next worker strengthens: a survivor,
@@ -839,7 +845,7 @@ func lookUp(cache *resultCache, root string, planned []*mutant, sources map[stri
 			continue
 		}
 		e := mu.describe(sources[mu.edit.Path])
-		c.fill(&e)
+		e.Decision = c
 		if e.CoveredBy == nil { // an entry that does not say (never written so since coveredBy is always kept)
 			e.CoveredBy = tests
 		}
@@ -1215,7 +1221,7 @@ func (m *measured) runAgain(ctx context.Context, l *lab.Lab, again []*mutant) ([
 // keeps unless it is an error; it counts why r ran alone.
 func record(mu *mutant, r lab.Run, res *Result, cache *resultCache) Mutant {
 	e := mu.describe(res.sources[mu.edit.Path])
-	e.Outcome, e.Detail, e.CoveredBy, e.AloneWhy = r.Outcome, r.Detail, r.CoveredBy, r.AloneWhy
+	e.Decision = r.Decision()
 	if r.AloneWhy != "" {
 		res.Timings.AloneWhy[r.AloneWhy]++
 	}
@@ -1223,11 +1229,10 @@ func record(mu *mutant, r lab.Run, res *Result, cache *resultCache) Mutant {
 		e.CoveredBy = mu.job.target.Tests
 	}
 	if r.Outcome.Kills() {
-		e.KilledBy = r.Test
 		e.KilledByTest = testID(res.Tests[r.Test], r.KilledBy)
 	}
 	if r.Outcome != lab.Error {
-		cache.put(mu.key, cachedOf(e))
+		cache.put(mu.key, e.Decision)
 	}
 	return e
 }

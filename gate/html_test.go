@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestHTMLPage: the page lists the survivors first, each a link to its
@@ -19,8 +21,8 @@ func TestHTMLPage(t *testing.T) {
 	tail := strings.Repeat("export const pad = 1;\n", 20) // lines 5-24: far from the change
 	os.WriteFile(filepath.Join(root, "src/a.ts"), []byte("export function f(a: number) {\n  if (a > 1) return a;\n  return a + 1;\n}\n"+tail), 0o644)
 	res := &Result{Verdict: FAIL, Threshold: 70, Changed: map[string][][2]int{"src/a.ts": {{2, 2}}}, Targets: []Target{{ID: "src/a.ts#f", File: "src/a.ts", Line: 1}}, Mutants: []Mutant{
-		{File: "src/a.ts", Line: 2, Column: 7, Operator: "EqualityOperator", Target: "src/a.ts#f", Outcome: "survived", Diff: "-a > 1\n+a >= 1\n", CoveredBy: []string{"test/a.test.ts"}},
-		{File: "src/a.ts", Line: 2, Column: 7, Operator: "ConditionalExpression", Target: "src/a.ts#f", Outcome: "killed", KilledBy: "test/a.test.ts", CoveredBy: []string{"test/a.test.ts"}},
+		{File: "src/a.ts", Line: 2, Column: 7, Operator: "EqualityOperator", Target: "src/a.ts#f", Decision: lab.Decision{Outcome: "survived", CoveredBy: []string{"test/a.test.ts"}}, Diff: "-a > 1\n+a >= 1\n"},
+		{File: "src/a.ts", Line: 2, Column: 7, Operator: "ConditionalExpression", Target: "src/a.ts#f", Decision: lab.Decision{Outcome: "killed", KilledBy: "test/a.test.ts", CoveredBy: []string{"test/a.test.ts"}}},
 	}}
 	score(res)
 	page := string(res.HTML(root))

@@ -24,7 +24,7 @@ func shards(n, total int, survived ...int) []*Result {
 					o = "survived"
 				}
 			}
-			r.Mutants = append(r.Mutants, Mutant{ID: "src/a.ts#f#" + string(rune('a'+i)), File: "src/a.ts", Line: i + 1, Outcome: lab.Outcome(o)})
+			r.Mutants = append(r.Mutants, Mutant{ID: "src/a.ts#f#" + string(rune('a'+i)), File: "src/a.ts", Line: i + 1, Decision: lab.Decision{Outcome: lab.Outcome(o)}})
 		}
 		score(r)
 		out = append(out, r)

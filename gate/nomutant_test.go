@@ -13,8 +13,8 @@ import (
 // none of the mutants, or none built.
 func TestNoMutantReason(t *testing.T) {
 	errs := &Result{Targets: []Target{{ID: "src/_utils.ts#EmptyObject"}}, Mutants: []Mutant{
-		{ID: "src/_utils.ts#EmptyObject.<arrow>#1", Outcome: lab.Error, Detail: "the mutated code failed outside every test"},
-		{ID: "src/_utils.ts#EmptyObject.<arrow>#2", Outcome: lab.Error, Detail: "the same"},
+		{ID: "src/_utils.ts#EmptyObject.<arrow>#1", Decision: lab.Decision{Outcome: lab.Error, Detail: "the mutated code failed outside every test"}},
+		{ID: "src/_utils.ts#EmptyObject.<arrow>#2", Decision: lab.Decision{Outcome: lab.Error, Detail: "the same"}},
 	}}
 	if got, want := noMutantReason(errs, 2), "every mutant of the change was an error (2), and errors are never counted: src/_utils.ts#EmptyObject.<arrow>#1: the mutated code failed outside every test"; got != want {
 		t.Errorf("all errors: %q\nwant %q", got, want)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestReportThresholds: the viewer colours by the gate's own threshold (a
@@ -21,9 +23,9 @@ func TestReportThresholds(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "test/a.test.ts"), []byte("import { a } from \"../src/a\";\n\ndescribe(\"a\", () => {\n  it(\"adds\", () => expect(a).toBe(3));\n\n\n  it(\"is a number\", () => expect(typeof a).toBe(\"number\"));\n});\n"), 0o644)
 	res := &Result{Threshold: 74.5, Mutants: []Mutant{
 		{ID: "src/a.ts#a#1", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23, Operator: "ArithmeticOperator", Replacement: "1 - 2",
-			Outcome: "killed", KilledBy: "test/a.test.ts", KilledByTest: "test/a.test.ts > a > adds", CoveredBy: []string{"test/a.test.ts"}},
+			Decision: lab.Decision{Outcome: "killed", KilledBy: "test/a.test.ts", KilledByTest: "test/a.test.ts > a > adds", CoveredBy: []string{"test/a.test.ts"}}},
 		{ID: "src/a.ts#a#2", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23, Operator: "ArithmeticOperator", Replacement: "1 * 2",
-			Outcome: "no-coverage", CoveredBy: []string{"test/a.test.ts"}}, // the lab ran it against the file; no test reached it
+			Decision: lab.Decision{Outcome: "no-coverage", CoveredBy: []string{"test/a.test.ts"}}}, // the lab ran it against the file; no test reached it
 	}, Tests: map[string][]TestCase{"test/a.test.ts": {
 		{ID: "test/a.test.ts > a > adds", Name: "a > adds", Line: 4, FullName: "a adds"},
 		{ID: "test/a.test.ts > a > is a number", Name: "a > is a number", Line: 7, FullName: "a is a number"},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestReportSources: the report and the page show the sources the run read
@@ -17,7 +19,7 @@ func TestReportSources(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "test"), 0o755)
 	os.WriteFile(filepath.Join(root, "src/a.ts"), []byte("export const a = 'edited since';\n"), 0o644)
 	res := &Result{Threshold: 80, Mutants: []Mutant{{ID: "src/a.ts#a#1", Target: "src/a.ts#a", File: "src/a.ts", Line: 1, Column: 18, EndLine: 1, EndColumn: 23,
-		Operator: "ArithmeticOperator", Replacement: "1 - 2", Outcome: "survived", CoveredBy: []string{"test/a.test.ts"}}},
+		Operator: "ArithmeticOperator", Replacement: "1 - 2", Decision: lab.Decision{Outcome: "survived", CoveredBy: []string{"test/a.test.ts"}}}},
 		Tests: map[string][]TestCase{"test/a.test.ts": {{ID: "test/a.test.ts > adds", Name: "adds", Line: 2, FullName: "adds"}}}}
 	score(res)
 	for _, tc := range []struct {

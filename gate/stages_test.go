@@ -17,7 +17,9 @@ import (
 // no-coverage) per file, errors apart; any file below the threshold fails
 // the gate, naming it.
 func TestScore(t *testing.T) {
-	m := func(file, outcome string) Mutant { return Mutant{File: file, Outcome: lab.Outcome(outcome)} }
+	m := func(file, outcome string) Mutant {
+		return Mutant{File: file, Decision: lab.Decision{Outcome: lab.Outcome(outcome)}}
+	}
 	for _, tc := range []struct {
 		name      string
 		threshold float64

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // seen, appended to a page, writes what a person sees into
@@ -179,11 +181,11 @@ func TestViewerInChromium(t *testing.T) {
 		Targets: []Target{{ID: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 2, Tests: []string{"test/shipping.test.ts"}}},
 		Mutants: []Mutant{
 			{ID: "src/shipping.ts#ship#1", Target: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 4, Column: 7, EndLine: 4, EndColumn: 17,
-				Operator: "EqualityOperator", Replacement: "total >= 50", Outcome: "survived",
-				Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (total >= 50) {\n", CoveredBy: []string{"test/shipping.test.ts"}},
+				Operator: "EqualityOperator", Replacement: "total >= 50", Decision: lab.Decision{Outcome: "survived", CoveredBy: []string{"test/shipping.test.ts"}},
+				Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (total >= 50) {\n"},
 			{ID: "src/shipping.ts#ship#2", Target: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 4, Column: 7, EndLine: 4, EndColumn: 17,
-				Operator: "ConditionalExpression", Replacement: "false", Outcome: "killed",
-				Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (false) {\n", KilledBy: "test/shipping.test.ts", KilledByTest: killer, CoveredBy: []string{"test/shipping.test.ts"}},
+				Operator: "ConditionalExpression", Replacement: "false", Decision: lab.Decision{Outcome: "killed", KilledBy: "test/shipping.test.ts", KilledByTest: killer, CoveredBy: []string{"test/shipping.test.ts"}},
+				Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (false) {\n"},
 		},
 		Tests: map[string][]TestCase{"test/shipping.test.ts": {
 			{ID: killer, Name: "shipping > ships free over 50", Line: 5, FullName: "shipping ships free over 50"},

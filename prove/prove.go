@@ -50,11 +50,10 @@ type Timings struct {
 	Total       time.Duration // the whole Prove, loading excluded
 	Concurrency int           // mutants run at once
 	// The lab's phases, summed over the operations: the baselines, the
-	// batched runs, the mutants run alone (RanAlone of them).
-	Baseline, Batches, Alone time.Duration
-	RanAlone                 int
-	HitLimits                int       // mutants that ran past the hit limit (timeouts)
-	Slowest                  []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
+	// batched runs, the mutants run alone (RanAlone of them), the mutants
+	// that ran past the hit limit (timeouts).
+	lab.Phases
+	Slowest []SlowRun // the slowest mutant runs, slowest first (lab.SlowestKept)
 	// Refused are the batches whose results were not used (their mutants
 	// ran alone), by operation: why, and what the run said.
 	Refused []RefusedBatch
@@ -71,18 +70,14 @@ type RefusedBatch struct {
 type SlowRun struct {
 	Operation string        // the operation's id
 	Mutant    string        // the mutant's name (its id)
-	Outcome   Outcome       // what it came to
+	Outcome   lab.Outcome   // what it came to
 	Batched   bool          // its time is its variant's in a batch
 	Duration  time.Duration // its time
 }
 
 // addLab adds an operation's lab phases to t.
 func (t *Timings) addLab(op string, r *lab.Result) {
-	t.Baseline += r.Baseline
-	t.Batches += r.Batches
-	t.Alone += r.Alone
-	t.RanAlone += r.RanAlone
-	t.HitLimits += r.HitLimits
+	t.Phases.Add(r.Phases)
 	for _, f := range r.Refused {
 		t.Refused = append(t.Refused, RefusedBatch{Operation: op, Refusal: f})
 	}
@@ -292,11 +287,11 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *Job, opt
 	if res != nil {
 		timings.addLab(op.ID, res)
 		for _, b := range res.Baselines {
-			op.Runs = append(op.Runs, Run{Name: "baseline", Baseline: true, Outcome: b.Outcome, Detail: b.Detail, Seconds: b.Duration.Seconds()})
+			op.Runs = append(op.Runs, Run{Name: "baseline", Baseline: true, Decision: b.Decision(), Seconds: b.Duration.Seconds()})
 		}
 		for _, r := range res.Mutants {
 			run := mutantRun(*r.Mutant, []byte(op.source))
-			run.Outcome, run.Detail, run.Seconds, run.Batched, run.AloneWhy = r.Outcome, r.Detail, r.Duration.Seconds(), r.Batched, r.AloneWhy
+			run.Decision, run.Seconds, run.Batched = r.Decision(), r.Duration.Seconds(), r.Batched
 			op.Runs = append(op.Runs, run)
 		}
 	}

@@ -3,6 +3,7 @@ package prove
 import (
 	"strings"
 
+	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/report"
 )
 
@@ -39,10 +40,10 @@ func MutationReport(ops []ReportOperation) ([]byte, error) {
 				Replacement: run.Replacement, Outcome: run.Outcome, Reason: run.Detail, Seconds: run.Seconds,
 				Line: run.Line, Column: run.Column, EndLine: run.EndLine, EndColumn: run.EndColumn}
 			if op.Oracle != "" {
-				if run.Outcome != NoCoverage {
+				if run.Outcome != lab.NoCoverage {
 					m.CoveredBy = []string{op.Oracle}
 				}
-				if run.Outcome == Killed || run.Outcome == Timeout {
+				if run.Outcome.Kills() {
 					m.KilledBy = []string{op.Oracle}
 				}
 			}

@@ -7,15 +7,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestMutationReportSchema: a report with every outcome validates against the
 // published JSON Schema of mutation-testing-report-schema, and maps outcomes
 // to its statuses.
 func TestMutationReportSchema(t *testing.T) {
-	runs := []Run{{Name: "baseline", Outcome: Passed}}
-	for i, o := range []Outcome{Killed, Survived, Timeout, NoCoverage, Error} {
-		runs = append(runs, Run{Name: "preserve-removed:f" + string(rune('a'+i)), Outcome: o, Line: 3, Column: 5, EndLine: 3, EndColumn: 9, Replacement: "(undefined)"})
+	runs := []Run{{Name: "baseline", Decision: lab.Decision{Outcome: lab.Passed}}}
+	for i, o := range []lab.Outcome{lab.Killed, lab.Survived, lab.Timeout, lab.NoCoverage, lab.Error} {
+		runs = append(runs, Run{Name: "preserve-removed:f" + string(rune('a'+i)), Decision: lab.Decision{Outcome: o}, Line: 3, Column: 5, EndLine: 3, EndColumn: 9, Replacement: "(undefined)"})
 	}
 	data, err := MutationReport([]ReportOperation{{ID: "op", File: "src/a.ts", Source: "a\nb\nc\n", Oracle: "src/o.test.ts", Runs: runs}})
 	if err != nil {

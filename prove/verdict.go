@@ -12,21 +12,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/oracle-ts/oracle/internal/jsonorder"
 	"github.com/oracle-ts/oracle/mutate/edit"
 	"github.com/oracle-ts/oracle/mutate/lab"
-)
-
-// Outcome of one run (SPEC "oracle prove"): the lab's.
-type Outcome = lab.Outcome
-
-const (
-	Passed     = lab.Passed // baseline only
-	Failed     = lab.Failed // baseline only
-	Killed     = lab.Killed
-	Survived   = lab.Survived
-	Timeout    = lab.Timeout // counts as killed
-	NoCoverage = lab.NoCoverage
-	Error      = lab.Error // the oracle could not run; never a kill
 )
 
 // Verdict of an operation, or of the whole run: the lab's verdicts.
@@ -53,22 +41,35 @@ const (
 type Run struct {
 	Name     string        `json:"name"`
 	Operator edit.Operator `json:"-"` // the mutant's; "" for the baseline
-	Outcome  Outcome       `json:"outcome"`
-	Detail   string        `json:"detail,omitempty"`
-	File     string        `json:"file,omitempty"`
-	Line     int           `json:"line,omitempty"`
-	Diff     string        `json:"diff,omitempty"`
-	Seconds  float64       `json:"seconds,omitempty"` // with --timings only
-	Batched  bool          `json:"-"`                 // established in a batched run
-	// AloneWhy: why the mutant ran alone, not decided in a batch (lab's
-	// Alone* reasons); "" when a batch decided it.
-	AloneWhy string `json:"aloneWhy,omitempty"`
-	Baseline bool   `json:"-"` // the run on the unmutated code
+	// Decision is what the run decided (the lab's record): its outcome,
+	// its detail, and why the mutant ran alone, not decided in a batch
+	// (AloneWhy: lab's Alone* reasons; "" when a batch decided it). The
+	// document leaves out the test files that killed and covered it (the
+	// oracle, every time: runKeys).
+	lab.Decision
+	File    string  `json:"file,omitempty"`
+	Line    int     `json:"line,omitempty"`
+	Diff    string  `json:"diff,omitempty"`
+	Seconds float64 `json:"seconds,omitempty"` // with --timings only
+	Batched bool    `json:"-"`                 // established in a batched run
+
+	Baseline bool `json:"-"` // the run on the unmutated code
 
 	// Where the mutant changed the source (1-based; end exclusive), for the
 	// mutation report. Zero for the baseline.
 	Column, EndLine, EndColumn int    `json:"-"`
 	Replacement                string `json:"-"`
+}
+
+// runKeys are a Run's members in the order of the oracle.prove/v1
+// document (aloneWhy last), and those it leaves out.
+var runKeys, runDropped = []string{"name", "outcome", "detail", "file", "line", "diff", "seconds", "aloneWhy"},
+	[]string{"killedBy", "killedByTest", "coveredBy"}
+
+// MarshalJSON writes r's members in the document's order (runKeys).
+func (r Run) MarshalJSON() ([]byte, error) {
+	type plain Run
+	return jsonorder.Marshal(plain(r), runKeys, runDropped...)
 }
 
 // Judge renders the verdict of one operation from its runs: the baseline
@@ -92,26 +93,26 @@ func Judge(runs []Run, env string) (Verdict, Attribution, string) {
 		return ERROR, Generator, "nothing ran"
 	}
 	switch base.Outcome {
-	case Failed:
+	case lab.Failed:
 		return FAIL, Implementation, "baseline: " + base.Detail
-	case Error:
+	case lab.Error:
 		return ERROR, Generator, "baseline: the oracle could not run: " + base.Detail
-	case Timeout:
+	case lab.Timeout:
 		return ERROR, Environment, "baseline: timed out: " + base.Detail
 	}
 	for _, r := range mutants {
-		if r.Outcome == Error {
+		if r.Outcome == lab.Error {
 			return ERROR, Generator, r.Name + ": the oracle could not run on the mutant: " + r.Detail
 		}
 	}
 	for _, r := range mutants {
 		switch r.Outcome {
-		case Survived:
+		case lab.Survived:
 			if r.Operator == edit.RedFirst {
 				return FAIL, Oracle, "red-first: the oracle passes when the flag is ignored (vacuous)"
 			}
 			return FAIL, Oracle, r.Name + ": survived"
-		case NoCoverage:
+		case lab.NoCoverage:
 			return FAIL, Oracle, r.Name + ": the mutated code never ran"
 		}
 	}

@@ -5,18 +5,20 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
+
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestJudge: the verdict and attribution of an operation from its runs.
 func TestJudge(t *testing.T) {
-	run := func(name string, o Outcome) Run {
-		r := Run{Name: name, Outcome: o, Detail: "d", Baseline: name == "baseline"}
+	run := func(name string, o lab.Outcome) Run {
+		r := Run{Name: name, Decision: lab.Decision{Outcome: o, Detail: "d"}, Baseline: name == "baseline"}
 		if name != "baseline" {
 			r.Operator = edit.Operator(strings.SplitN(name, ":", 2)[0])
 		}
 		return r
 	}
-	ok := run("baseline", Passed)
+	ok := run("baseline", lab.Passed)
 	cases := []struct {
 		name string
 		runs []Run
@@ -24,17 +26,17 @@ func TestJudge(t *testing.T) {
 		v    Verdict
 		a    Attribution
 	}{
-		{"all killed", []Run{ok, run("red-first", Killed), run("flag-inverted", Timeout)}, "", PASS, ""},
-		{"baseline fails an assertion", []Run{run("baseline", Failed)}, "", FAIL, Implementation},
-		{"baseline cannot import", []Run{run("baseline", Error)}, "", ERROR, Generator},
-		{"baseline times out", []Run{run("baseline", Timeout)}, "", ERROR, Environment},
-		{"red-first survives: vacuous", []Run{ok, run("red-first", Survived)}, "", FAIL, Oracle},
-		{"a mutant survives", []Run{ok, run("red-first", Killed), run("preserve-removed:x", Survived)}, "", FAIL, Oracle},
-		{"the mutated code never ran", []Run{ok, run("red-first", Killed), run("preserve-removed:x", NoCoverage)}, "", FAIL, Oracle},
-		{"an error is never a kill", []Run{ok, run("red-first", Killed), run("flag-inverted", Error)}, "", ERROR, Generator},
+		{"all killed", []Run{ok, run("red-first", lab.Killed), run("flag-inverted", lab.Timeout)}, "", PASS, ""},
+		{"baseline fails an assertion", []Run{run("baseline", lab.Failed)}, "", FAIL, Implementation},
+		{"baseline cannot import", []Run{run("baseline", lab.Error)}, "", ERROR, Generator},
+		{"baseline times out", []Run{run("baseline", lab.Timeout)}, "", ERROR, Environment},
+		{"red-first survives: vacuous", []Run{ok, run("red-first", lab.Survived)}, "", FAIL, Oracle},
+		{"a mutant survives", []Run{ok, run("red-first", lab.Killed), run("preserve-removed:x", lab.Survived)}, "", FAIL, Oracle},
+		{"the mutated code never ran", []Run{ok, run("red-first", lab.Killed), run("preserve-removed:x", lab.NoCoverage)}, "", FAIL, Oracle},
+		{"an error is never a kill", []Run{ok, run("red-first", lab.Killed), run("flag-inverted", lab.Error)}, "", ERROR, Generator},
 		{"vitest missing", nil, "vitest is not installed", ERROR, Environment},
-		{"the baseline is the run marked so, wherever it is", []Run{run("red-first", Killed), run("baseline", Failed)}, "", FAIL, Implementation},
-		{"no baseline", []Run{run("red-first", Killed)}, "", ERROR, Generator},
+		{"the baseline is the run marked so, wherever it is", []Run{run("red-first", lab.Killed), run("baseline", lab.Failed)}, "", FAIL, Implementation},
+		{"no baseline", []Run{run("red-first", lab.Killed)}, "", ERROR, Generator},
 	}
 	for _, tc := range cases {
 		v, a, why := Judge(tc.runs, tc.env)

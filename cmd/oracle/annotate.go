@@ -26,7 +26,7 @@ func annotateProve(w io.Writer, res *prove.Result) {
 		file, _, _ := strings.Cut(op.Function, "#")
 		line := 0
 		for _, r := range op.Runs {
-			if r.File != "" && (r.Outcome == prove.Survived || r.Outcome == prove.NoCoverage) {
+			if r.File != "" && r.Outcome.Open() {
 				file, line = r.File, r.Line
 				break
 			}

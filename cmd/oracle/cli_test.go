@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/prove"
 )
 
@@ -196,9 +197,9 @@ func TestVersionStamped(t *testing.T) {
 func TestAnnotateGate(t *testing.T) {
 	res := &gate.Result{Verdict: gate.FAIL, Threshold: 80, Files: []gate.FileScore{{File: "src/a,b.ts", Score: 50, Detected: 1, Total: 2}},
 		Mutants: []gate.Mutant{
-			{File: "src/a,b.ts", Line: 3, Operator: "EqualityOperator", Target: "src/a,b.ts#f", Outcome: "killed"},
-			{File: "src/a,b.ts", Line: 4, Operator: "CallStatementRemoval", Target: "src/a,b.ts#f", Outcome: "survived", Diff: "-  save(x);\n"},
-			{File: "src/a,b.ts", Line: 9, Operator: "BlockStatement", Target: "src/a,b.ts#g", Outcome: "no-coverage", Diff: "-  {\n+  {}\n"},
+			{File: "src/a,b.ts", Line: 3, Operator: "EqualityOperator", Target: "src/a,b.ts#f", Decision: lab.Decision{Outcome: "killed"}},
+			{File: "src/a,b.ts", Line: 4, Operator: "CallStatementRemoval", Target: "src/a,b.ts#f", Decision: lab.Decision{Outcome: "survived"}, Diff: "-  save(x);\n"},
+			{File: "src/a,b.ts", Line: 9, Operator: "BlockStatement", Target: "src/a,b.ts#g", Decision: lab.Decision{Outcome: "no-coverage"}, Diff: "-  {\n+  {}\n"},
 		}}
 	var b strings.Builder
 	annotateGate(&b, res)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 // TestGateThresholdUsage: NaN would pass every gate (it compares false with
@@ -57,7 +58,7 @@ func TestGateTextFigures(t *testing.T) {
 // verdict; audit's phases); without it none of them.
 func TestTimingsText(t *testing.T) {
 	res := &gate.Result{Verdict: gate.PASS, Threshold: 70, Score: 100, Detected: 2, Total: 2, Seconds: 12.34, Cached: 1,
-		Mutants: []gate.Mutant{{ID: "src/a.ts#f#1", Outcome: "killed"}, {ID: "src/a.ts#f#2", Outcome: "killed"}},
+		Mutants: []gate.Mutant{{ID: "src/a.ts#f#1", Decision: lab.Decision{Outcome: "killed"}}, {ID: "src/a.ts#f#2", Decision: lab.Decision{Outcome: "killed"}}},
 		Timings: gate.Timings{Setup: 1.5, Sandbox: 0.25, Baseline: 2, Batches: 3, Alone: 4, RanAlone: 1, AloneWhy: map[string]int{"isolate": 1},
 			Slowest: []gate.SlowMutant{{ID: "src/a.ts#f#2", Outcome: "killed", Seconds: 4}}}}
 	skip := &gate.Result{Verdict: gate.SKIP, Reason: "the diff is empty: no file differs from the base", Seconds: 0.5, Timings: gate.Timings{Setup: 0.5}}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/mutate/edit"
+	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/operators"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
@@ -310,7 +311,7 @@ func writeProveText(w io.Writer, res *prove.Result, timings bool) {
 				where = fmt.Sprintf(" %s:%d", r.File, r.Line)
 			}
 			detail := ""
-			if r.Detail != "" && r.Outcome != prove.Killed {
+			if r.Detail != "" && r.Outcome != lab.Killed {
 				detail = "  " + r.Detail
 			}
 			secs := ""
@@ -318,7 +319,7 @@ func writeProveText(w io.Writer, res *prove.Result, timings bool) {
 				secs = fmt.Sprintf(" %5.1fs", r.Seconds)
 			}
 			fmt.Fprintf(w, "  %-44s %-11s%s%s%s\n", r.Name, r.Outcome, secs, where, detail)
-			if r.Outcome == prove.Survived || r.Outcome == prove.NoCoverage {
+			if r.Outcome.Open() {
 				for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
 					fmt.Fprintf(w, "      %s\n", l)
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oracle-ts/oracle/audit"
 	"github.com/oracle-ts/oracle/gate"
+	"github.com/oracle-ts/oracle/mutate/lab"
 )
 
 func resultsSample() (*gate.Result, []audit.Finding) {
@@ -21,11 +22,11 @@ func resultsSample() (*gate.Result, []audit.Finding) {
 			{ID: "src/shipping.ts#label", File: "src/shipping.ts", Line: 12, Skipped: "no test executes it: reached only through vi.mock(\"../src/shipping\") at test/routes.test.ts:3"}},
 		Mutants: []gate.Mutant{
 			{ID: "src/shipping.ts#ship#1", Target: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 4, Column: 7, EndLine: 4, EndColumn: 17,
-				Operator: "EqualityOperator", Replacement: "total >= 50", Outcome: "survived", Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (total >= 50) {\n"},
+				Operator: "EqualityOperator", Replacement: "total >= 50", Decision: lab.Decision{Outcome: "survived"}, Diff: "@@ -4 +4 @@\n-  if (total > 50) {\n+  if (total >= 50) {\n"},
 			{ID: "src/shipping.ts#ship#2", Target: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 4, Column: 7, EndLine: 4, EndColumn: 17,
-				Operator: "ConditionalExpression", Replacement: "false", Outcome: "killed", KilledBy: "test/shipping.test.ts"},
+				Operator: "ConditionalExpression", Replacement: "false", Decision: lab.Decision{Outcome: "killed", KilledBy: "test/shipping.test.ts"}},
 			{ID: "src/shipping.ts#ship#3", Target: "src/shipping.ts#ship", File: "src/shipping.ts", Line: 3, Column: 3, EndLine: 3, EndColumn: 18,
-				Operator: "StringLiteral", Replacement: "`a|b`", Outcome: "no-coverage", Diff: "-x\n+y\n"},
+				Operator: "StringLiteral", Replacement: "`a|b`", Decision: lab.Decision{Outcome: "no-coverage"}, Diff: "-x\n+y\n"},
 		}}
 	findings := []audit.Finding{
 		{Rule: "blind-function", Severity: audit.Error, File: "src/orders.ts", Line: 8, Message: "finalize: no test executes it (measured)", Related: []audit.Location{{File: "test/routes.test.ts", Line: 3}}},
@@ -51,7 +52,7 @@ func TestSARIFValid(t *testing.T) {
 	untested := &gate.Result{Verdict: gate.FAIL, Attribution: gate.AttributionUntested, Reason: "src/my shop/prix (€).ts#label is executed by no test (--untested fail)",
 		Targets: []gate.Target{{ID: odd + "#label", File: odd, Line: 3, Skipped: "no test executes it: no test file imports it"},
 			{ID: odd + "#cut", File: odd, Line: 9, Skipped: "cannot be measured: its candidate test/a.test.ts fails on the code as it is, and the same way at the base"}},
-		Mutants: []gate.Mutant{{ID: odd + "#ship#1", Target: odd + "#ship", File: odd, Line: 4, Column: 7, Operator: "EqualityOperator", Replacement: "a", Outcome: "survived"}}}
+		Mutants: []gate.Mutant{{ID: odd + "#ship#1", Target: odd + "#ship", File: odd, Line: 4, Column: 7, Operator: "EqualityOperator", Replacement: "a", Decision: lab.Decision{Outcome: "survived"}}}}
 	dir := t.TempDir()
 	var logs []string
 	for name, make := range map[string]func() ([]byte, error){
@@ -164,7 +165,7 @@ func TestSummaryMarkdown(t *testing.T) {
 		t.Errorf("an ignored finding in the summary:\n%s", md)
 	}
 	// A path with a space (or a parenthesis) is percent-encoded in the link.
-	odd := &gate.Result{Verdict: gate.FAIL, Mutants: []gate.Mutant{{File: "src/my shop/prix (€).ts", Line: 4, Column: 7, Operator: "EqualityOperator", Outcome: "survived"}}}
+	odd := &gate.Result{Verdict: gate.FAIL, Mutants: []gate.Mutant{{File: "src/my shop/prix (€).ts", Line: 4, Column: 7, Operator: "EqualityOperator", Decision: lab.Decision{Outcome: "survived"}}}}
 	if md, want := string(gateSummary(odd)), "[src/my shop/prix (€).ts:4:7](https://github.com/acme/shop/blob/abc123/src/my%20shop/prix%20%28%E2%82%AC%29.ts#L4)"; !strings.Contains(md, want) {
 		t.Errorf("the summary's link is not %q:\n%s", want, md)
 	}
@@ -184,7 +185,7 @@ func TestSummaryCapped(t *testing.T) {
 	res := &gate.Result{Verdict: gate.FAIL, Threshold: 70, Total: 5000}
 	var findings []audit.Finding
 	for i := range 5000 {
-		res.Mutants = append(res.Mutants, gate.Mutant{File: "src/a.ts", Line: i + 1, Column: 3, Operator: "EqualityOperator", Replacement: "a >= b", Target: "src/a.ts#f", Outcome: "survived", Diff: diff})
+		res.Mutants = append(res.Mutants, gate.Mutant{File: "src/a.ts", Line: i + 1, Column: 3, Operator: "EqualityOperator", Replacement: "a >= b", Target: "src/a.ts#f", Decision: lab.Decision{Outcome: "survived"}, Diff: diff})
 	}
 	for i := range 20000 {
 		findings = append(findings, audit.Finding{Rule: "blind-function", Severity: audit.Error, File: "src/a.ts", Line: i + 1, Message: strings.Repeat("no test executes it ", 5)})

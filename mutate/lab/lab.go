@@ -164,13 +164,8 @@ type Result struct {
 	// no test (with Probes only): they run none of the code under test,
 	// whatever their outcome, and no mutant runs against them.
 	Idle []string
-	// Where the time went: the baselines (with coverage), the batched runs,
-	// the mutants run alone; and how many ran alone.
-	Baseline, Batches, Alone time.Duration
-	RanAlone                 int
-	// HitLimits counts the mutants that ran past the hit limit and timed
-	// out alone (a timeout).
-	HitLimits int
+	// Phases say where the time went (phases.go).
+	Phases
 	// Slowest are the keys of the (at most) SlowestKept runs of Mutants
 	// that took longest, slowest first.
 	Slowest []string
