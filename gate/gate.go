@@ -717,7 +717,11 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 				counted = append(counted, mu.edit)
 			}
 		}
-		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid)
+		var importable func(spec, name string) bool
+		if j.root != "" {
+			importable = importableFrom(j.root, file, bases)
+		}
+		rs, why := reverts(file, src, syn, j, toks[file], counted, bases[file], opts.Arid, importable)
 		notes = append(notes, why...)
 		for k, m := range rs { // after every operator's mutant: the ids of those stay
 			ms = append(ms, &mutant{job: j, edit: m, index: all + k})

@@ -2,7 +2,10 @@ package gate
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/change"
@@ -34,16 +37,38 @@ func site(syn *analyzer.Syntax, m edit.Mutant) change.Site { return operators.Si
 // reverts are the revert mutants of job j (operators.Revert: the base's
 // code restored where the change wrote code no mutant of counted, the
 // job's mutants on the change's code, stands for, and where it replaced a
-// token; all, the change's tokens in the file; base, its base revision),
-// and notes of those that could not be built.
-func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid) ([]edit.Mutant, []string) {
-	var exists func(string) bool
-	if j.root != "" {
-		exists = func(rel string) bool {
-			_, err := os.Stat(filepath.Join(j.root, filepath.FromSlash(rel)))
-			return err == nil
-		}
-	}
+// token; all, the change's tokens in the file; base, its base revision;
+// importable, whether an import the revert restores still resolves: nil,
+// every one does), and notes of those that could not be built.
+func reverts(file string, src []byte, syn *analyzer.Syntax, j *job, all []change.Span, counted []edit.Mutant, base *change.Base, arid Arid, importable func(spec, name string) bool) ([]edit.Mutant, []string) {
 	return operators.Revert.Reverts(&operators.Context{Path: file, Src: src, Syn: syn, Arid: arid, Fn: j.fn,
-		Base: base, Changed: j.changed, AllChanged: all, Module: j.module, Read: j.read, Counted: counted, Exists: exists})
+		Base: base, Changed: j.changed, AllChanged: all, Module: j.module, Read: j.read, Counted: counted, Importable: importable})
+}
+
+// importableFrom says whether file of the repository at root can import a
+// name from a relative module at the head: the module is a file there
+// (not deleted or renamed by the change) and, when the change touched it
+// (bases), its head still exports the name (operators.DeletedExports). A
+// package's or an alias's module is taken as importable.
+func importableFrom(root, file string, bases change.Bases) func(spec, name string) bool {
+	return func(spec, name string) bool {
+		if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+			return true
+		}
+		p := path.Join(path.Dir(file), spec)
+		stem := strings.TrimSuffix(p, path.Ext(p))
+		for _, mod := range []string{p, p + ".ts", p + ".tsx", p + ".mts", p + ".cts", stem + ".ts", stem + ".tsx", p + ".js", p + ".jsx", p + ".mjs", p + ".cjs", p + "/index.ts", p + "/index.tsx", p + "/index.js"} {
+			st, err := os.Stat(filepath.Join(root, filepath.FromSlash(mod)))
+			if err != nil || st.IsDir() {
+				continue
+			}
+			b := bases[mod]
+			if b == nil || name == "*" {
+				return true
+			}
+			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(mod)))
+			return err == nil && !slices.Contains(operators.DeletedExports(mod, src, b), name)
+		}
+		return false
+	}
 }

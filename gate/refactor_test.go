@@ -127,7 +127,7 @@ func gateMutants(t *testing.T, base, head string, read []string) []string {
 		for _, mu := range ms {
 			counted = append(counted, mu.edit)
 		}
-		rs, _ := reverts(path, src, syn, j, changed, counted, b, Arid{})
+		rs, _ := reverts(path, src, syn, j, changed, counted, b, Arid{}, nil)
 		for _, r := range rs {
 			ms = append(ms, &mutant{job: j, edit: r})
 		}

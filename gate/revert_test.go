@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -176,7 +178,7 @@ func TestReverts(t *testing.T) {
 			for _, mu := range targetMutants("src/f.ts", src, syn, j, nil, Options{}) {
 				counted = append(counted, mu.edit)
 			}
-			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base, Arid{Loggers: []string{"logger"}})
+			ms, notes := reverts("src/f.ts", src, syn, j, changed, counted, base, Arid{Loggers: []string{"logger"}}, nil)
 			got := []string{}
 			for _, m := range ms {
 				if m.Operator != operators.Revert.Name {
@@ -200,5 +202,47 @@ func TestReverts(t *testing.T) {
 				t.Errorf("notes %q, want %q", notes, tc.notes)
 			}
 		})
+	}
+}
+
+// TestImportableFrom: an import a revert restores resolves at the head
+// when its relative module is a file there and, if the change touched it,
+// still exports the name; a function renamed in its module (`total` →
+// `sum`: restored, `total` would be undefined, its call a TypeError
+// "kill") or a module deleted does not; a package's import is taken as
+// importable.
+func TestImportableFrom(t *testing.T) {
+	root := t.TempDir()
+	head := map[string]string{
+		"src/sum.ts":  "export function sum(xs: number[]) {\n  return xs.length;\n}\nexport const kept = 1;\n",
+		"src/util.ts": "export const u = 1;\n",
+	}
+	for f, body := range head {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, b := change.DiffBase("src/sum.ts", []byte("export function total(xs: number[]) {\n  return xs.length;\n}\nexport const kept = 1;\n"), []byte(head["src/sum.ts"]))
+	importable := importableFrom(root, "src/mean.ts", change.Bases{"src/sum.ts": b})
+	for _, tc := range []struct {
+		spec, name string
+		want       bool
+	}{
+		{"./sum", "total", false}, // renamed by the change
+		{"./sum", "sum", true},
+		{"./sum", "kept", true},
+		{"./sum.js", "kept", true}, // a .js specifier of a .ts module
+		{"./sum", "*", true},
+		{"./util", "u", true},      // not in the change
+		{"./path", "*", false},     // no such module: deleted
+		{"node:path", "sep", true}, // a package's
+	} {
+		if got := importable(tc.spec, tc.name); got != tc.want {
+			t.Errorf("importable(%q, %q) = %v, want %v", tc.spec, tc.name, got, tc.want)
+		}
 	}
 }

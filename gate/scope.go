@@ -184,7 +184,7 @@ func moduleJob(file string, src []byte, changed []change.Span, fns []*analyzer.F
 	fn, entry := moduleBody(syn, file)
 	j = &job{target: &Target{ID: file + "#" + ModuleTarget, File: file, Line: syn.Line(uint(mod[0].Start))}, fn: fn, changed: mod, module: true, entry: entry, apart: apart, read: read}
 	if ms := targetMutants(file, src, syn, j, nil, Options{Scope: ScopeLines, Arid: opts.Arid}); len(ms) == 0 {
-		if rs, _ := reverts(file, src, syn, j, changed, nil, base, opts.Arid); len(rs) == 0 {
+		if rs, _ := reverts(file, src, syn, j, changed, nil, base, opts.Arid, nil); len(rs) == 0 {
 			return nil, true // declarations, imports: nothing an operator changes, nothing to revert
 		}
 	}

@@ -109,10 +109,11 @@ type Context struct {
 	Module     bool            // the target is the file's top-level code
 	Read       map[string]bool // the base's exports the change deleted that another file reads
 	Counted    []edit.Mutant   // the other operators' mutants of the target on the change's code
-	// Exists says whether a repository-relative file is there at the head
-	// (nil: every file is): a revert restoring an import of a module the
-	// change deleted is not built.
-	Exists func(path string) bool
+	// Importable says whether the target's file can import name
+	// ("default"; "*": the namespace) from spec at the head (nil: every
+	// import can): a revert restoring an import of a module the change
+	// deleted, or of a name it no longer exports, is not built.
+	Importable func(spec, name string) bool
 
 	// prove only
 	Scope     *edit.Scope

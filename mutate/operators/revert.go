@@ -2,7 +2,6 @@ package operators
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -112,10 +111,7 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 			continue // a declaration nothing reads, deleted: putting it back changes nothing
 		}
 		chs := []edit.Change{{Start: uint(u.head.Start), End: uint(u.head.End), Text: text}}
-		deps, why := restoredNames(file, src, syn, base, u)
-		if why == "" {
-			why = goneModule(file, deps, c.Exists)
-		}
+		deps, why := restoredNames(file, src, syn, base, u, c.Importable)
 		line := syn.Line(uint(u.head.Start))
 		if why != "" {
 			notes = append(notes, fmt.Sprintf("%s:%d: no revert mutant of the change there: %s", file, line, why))
@@ -860,8 +856,10 @@ func statement(kind string) bool {
 // code of unit u uses and the change removed (its import, its
 // declaration): an import is restored at the top of the file with only
 // that name, a declaration where the base had it. why says why the revert
-// cannot stand (a name it cannot restore).
-func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.Base, u revertUnit) (chs []edit.Change, why string) {
+// cannot stand (a name it cannot restore; an import importable says the
+// head no longer has: `total`, renamed `sum` in ./sum, would be undefined
+// and its call a TypeError "kill").
+func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.Base, u revertUnit, importable func(spec, name string) bool) (chs []edit.Change, why string) {
 	if u.base.Start == u.base.End {
 		return nil, ""
 	}
@@ -893,6 +891,10 @@ func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.B
 			continue // restored with the unit
 		}
 		if d.source >= 0 {
+			spec, imported := d.imported(bsyn)
+			if importable != nil && !importable(spec, imported) {
+				return nil, fmt.Sprintf("it uses %s, imported from %s, which no longer exports it (the change renamed, moved or deleted it: restored, a failed import, not a test's verdict)", name, spec)
+			}
 			imports = append(imports, d.importOf(bsyn))
 			continue
 		}
@@ -920,45 +922,24 @@ func restoredNames(file string, src []byte, syn *analyzer.Syntax, base *change.B
 	return chs, ""
 }
 
-// goneModule is why restored imports (deps) cannot be: one imports a
-// relative module no file of the head is (the change deleted or renamed
-// it: the revert would only fail to load); "" when each is there, or
-// exists is nil.
-func goneModule(file string, deps []edit.Change, exists func(string) bool) string {
-	if exists == nil {
-		return ""
-	}
-	for _, d := range deps {
-		for _, m := range importFrom.FindAllStringSubmatch(d.Text, -1) {
-			spec := m[1]
-			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
-				continue
-			}
-			p := path.Join(path.Dir(file), spec)
-			stem := strings.TrimSuffix(p, path.Ext(p))
-			found := false
-			for _, c := range []string{p, p + ".ts", p + ".tsx", p + ".mts", p + ".cts", p + ".js", p + ".jsx", p + ".mjs", p + ".cjs", stem + ".ts", stem + ".tsx", p + "/index.ts", p + "/index.tsx", p + "/index.js"} {
-				if exists(c) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return fmt.Sprintf("it imports %s, which the change deleted (restored, the module would not load)", spec)
-			}
-		}
-	}
-	return ""
-}
-
-// importFrom is the module specifier of an import restoredNames writes.
-var importFrom = regexp.MustCompile(`\bfrom\s+["']([^"']+)["']`)
-
 // binding is a top-level name's declaring statement and, for an import,
 // its specifier and module.
 type binding struct {
 	stmt, spec, source analyzer.Node
 	kind               string // "default", "namespace", "named"
+}
+
+// imported are b's module specifier (unquoted) and the name it imports
+// from it: "default", "*" for a namespace, else the specifier's name.
+func (b binding) imported(syn *analyzer.Syntax) (spec, name string) {
+	spec = strings.Trim(syn.Text(b.source), "\"'`")
+	switch b.kind {
+	case "default":
+		return spec, "default"
+	case "namespace":
+		return spec, "*"
+	}
+	return spec, strings.Trim(syn.Text(syn.Child(b.spec, "name")), "\"'")
 }
 
 // importOf is the import of the one name b binds.
