@@ -107,6 +107,11 @@ type Lab struct {
 	// origTests are the tests of each test file's baseline, as the last
 	// ExecuteJobs ran them (their times: slow.go's confirmLimit).
 	origTests map[string][]runner.Test
+	// alone: every mutant of the last ExecuteJobs runs alone, as Isolate
+	// has it, or because the runner's runs cannot hold a batch
+	// (runner.CanBatch); aloneWhy says which (an Alone* reason).
+	alone    bool
+	aloneWhy string
 }
 
 // Run is one run: a baseline or a mutant.
@@ -230,6 +235,10 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
 	}
+	l.alone, l.aloneWhy = l.Isolate, AloneIsolate
+	if !l.Isolate && !runner.CanBatch(l.Runner) {
+		l.alone, l.aloneWhy = true, AloneRunner
+	}
 	if len(l.Aside) > 0 {
 		r := l.Runner
 		l.Runner = withAside(r, l.Aside)
@@ -326,9 +335,9 @@ func newTasks(l *Lab, jobs []Job) []*task {
 		tasks = append(tasks, &task{job: j, n: k, id: l.markerID(k)})
 	}
 	switch {
-	case l.Isolate:
+	case l.alone:
 		for _, t := range tasks {
-			t.why = AloneIsolate
+			t.why = l.aloneWhy
 		}
 	case len(tasks) <= 1:
 		for _, t := range tasks {
@@ -458,10 +467,10 @@ func assign(tasks []*task, used, idle []string, cov *coverage) {
 }
 
 // batchAll decides in batches what they can establish (not with Isolate,
-// nor for a single mutant), telling Progress of each mutant a batch
+// nor on a runner that cannot batch, nor for a single mutant), telling Progress of each mutant a batch
 // decided.
 func (l *Lab) batchAll(ctx context.Context, tasks []*task, tests []string, baselines []Run, timeout time.Duration) error {
-	if l.Isolate || len(tasks) <= 1 {
+	if l.alone || len(tasks) <= 1 {
 		return nil
 	}
 	baseline := map[string]time.Duration{}
