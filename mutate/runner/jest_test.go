@@ -84,7 +84,8 @@ func jestRepo(t *testing.T, files map[string]string) string {
 func TestJestRun(t *testing.T) {
 	t.Parallel()
 	root := jestRepo(t, map[string]string{
-		"src/price.ts": "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  return n * 2;\n}\n" +
+		// ts-jest type-checks what it runs (strict here): every marker must.
+		"src/price.ts": "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  " + FileMarkersStatement("c1", "c2") + "\n  " + FileMarkerStatement("e1") + "\n  return n * 2;\n}\n" +
 			"export function spin(): void {\n  for (;;) {}\n}\n",
 		"test/price.test.ts": `import { price } from "../src/price";
 describe("price", () => {
@@ -125,6 +126,9 @@ test("spins", () => { spin(); });
 	}
 	if res.FileFailed || res.FileMessage != "" || !res.Reached {
 		t.Errorf("FileFailed %v %q, Reached %v", res.FileFailed, res.FileMessage, res.Reached)
+	}
+	if want := []string{"c1", "c2", "e1", "m1"}; !slices.Equal(res.Markers, want) {
+		t.Errorf("Markers = %q, want %q", res.Markers, want)
 	}
 	if want := []string{"price doubles", "price guarded never runs", "price is wrong"}; !slices.Equal(res.ReachedIn, want) {
 		t.Errorf("ReachedIn = %q, want %q (outside: %q)", res.ReachedIn, want, res.ReachedOutside)

@@ -39,7 +39,7 @@ func MarkersStatement(ids ...string) string {
 func FileMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = ((Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = ((Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
 }
 
 // FileMarkersStatement is MarkersStatement for coverage runs that may hold several test
@@ -52,7 +52,7 @@ func FileMarkerStatement(id string) string {
 func FileMarkersStatement(ids ...string) string {
 	b, _ := json.Marshal(strings.Join(ids, "\n") + "\n")
 	lit := string(b)
-	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = (Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = (Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
 }
 
 // RanMarkerStatement is MarkerStatement for a mutant run alone: it appends, once per test
