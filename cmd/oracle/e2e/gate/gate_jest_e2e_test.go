@@ -149,3 +149,30 @@ func TestGateJestSetupIsNoKill(t *testing.T) {
 		t.Errorf("no mutant made the hook throw (exit %d %s %q): %+v\n%s", code, r.Verdict, r.Reason, r.Mutants, errs)
 	}
 }
+
+// TestGateJestLoopIsTimeout: a mutant that makes a loop endless (n-- → n++) is a timeout,
+// counted as detected, never a kill by a test nor an error: jest cannot stop a loop that
+// never yields, and each mutant runs alone (no hit counter), so its run's time limit ends it
+// (twice: a first time-out is run again).
+func TestGateJestLoopIsTimeout(t *testing.T) {
+	t.Parallel()
+	g := NewJestRepo(t, map[string]string{
+		"src/steps.ts":       "export function steps(n: number): number {\n  let s = 0;\n  while (n > 0) {\n    n -= 1;\n    s += 1;\n  }\n  return s;\n}\n",
+		"test/steps.test.ts": "import { steps } from \"../src/steps\";\n\nit(\"counts down\", () => {\n  expect(steps(3)).toBe(3);\n});\n",
+	})
+	g.Commit("decrement", map[string]string{"src/steps.ts": "export function steps(n: number): number {\n  let s = 0;\n  while (n > 0) {\n    n--;\n    s += 1;\n  }\n  return s;\n}\n"})
+	_, r, errs := jestGateJSON(t, g.Dir)
+	loops := 0
+	for _, m := range r.Mutants {
+		if m.Replacement != "n++" {
+			continue
+		}
+		loops++
+		if m.Outcome != "timeout" || !strings.Contains(m.Detail, "timed out after") || m.KilledByTest != "" {
+			t.Errorf("n++: %s by %q: %s", m.Outcome, m.KilledByTest, m.Detail)
+		}
+	}
+	if loops != 1 {
+		t.Errorf("no n++ mutant (%s %q): %+v\n%s", r.Verdict, r.Reason, r.Mutants, errs)
+	}
+}
