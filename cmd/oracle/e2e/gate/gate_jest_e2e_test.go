@@ -21,7 +21,7 @@ type jestGate struct {
 	}
 	Mutants []struct {
 		ID, Outcome, Detail, KilledBy, KilledByTest, AloneWhy, Replacement string
-		Line                                                              int
+		Line                                                               int
 	}
 }
 
