@@ -112,6 +112,10 @@ type Lab struct {
 	// (runner.CanBatch); aloneWhy says which (an Alone* reason).
 	alone    bool
 	aloneWhy string
+	// own is the runner as the lab was given it (Runner may be wrapped
+	// while ExecuteJobs runs: withAside): what it asks of the runner's
+	// capabilities (runner.PrepareMutant) it asks of own.
+	own runner.Runner
 }
 
 // Run is one run: a baseline or a mutant.
@@ -235,6 +239,7 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
 	}
+	l.own = l.Runner
 	l.alone, l.aloneWhy = l.Isolate, AloneIsolate
 	if !l.Isolate && !runner.CanBatch(l.Runner) {
 		l.alone, l.aloneWhy = true, AloneRunner
@@ -654,6 +659,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	} else {
 		src = withLoadMarker(src, id)
 	}
+	src = l.prepared(m.Path, src)
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return Run{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -760,7 +766,7 @@ func (l *Lab) jointPasses(ctx context.Context, sl Slot, m *edit.Mutant, tests []
 	if !marked {
 		src, id = m.Source(), ""
 	}
-	if err := sl.Files.WriteFile(m.Path, src); err != nil {
+	if err := sl.Files.WriteFile(m.Path, l.prepared(m.Path, src)); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	spec := l.aloneSpec(sl.Root, "", timeout, id, "")
@@ -862,6 +868,16 @@ func (l *Lab) aloneSpec(root, test string, timeout time.Duration, marker, hit st
 
 func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {
 	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
+}
+
+// prepared is src, a mutant of the file at path, as the lab's runner runs it
+// (runner.PrepareMutant).
+func (l *Lab) prepared(path string, src []byte) []byte {
+	r := l.own
+	if r == nil {
+		r = l.Runner
+	}
+	return runner.PrepareMutant(r, path, src)
 }
 
 func (l *Lab) progress(e Event) {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	_ "embed"
@@ -52,6 +53,29 @@ func (r *JestRunner) Close() error { return nil }
 
 // Batches is false: a jest run holds one version of the code (Batcher).
 func (r *JestRunner) Batches() bool { return false }
+
+// noCheck is TypeScript's pragma that turns its type check of a file off.
+const noCheck = "// @ts-nocheck\n"
+
+// PrepareMutant turns ts-jest's type check off in a mutated file (TypeScript's
+// `// @ts-nocheck`, on the first line, after a shebang): ts-jest type-checks what it runs
+// and fails to load a file that does not type-check, where vitest's transform only strips
+// the types. A mutant need be valid JavaScript only, as under vitest (StrykerJS's
+// disableTypeChecks does the same): `return undefined` in a function declared to return a
+// number is run, and its tests decide. The file's lines move down by one; the test files,
+// whose lines the report names, are never mutated.
+func (r *JestRunner) PrepareMutant(path string, src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(noCheck))
+	if bytes.HasPrefix(src, []byte("#!")) {
+		end := bytes.IndexByte(src, '\n')
+		if end < 0 {
+			return append(append(out, src...), "\n"+noCheck...)
+		}
+		out = append(out, src[:end+1]...)
+		src = src[end+1:]
+	}
+	return append(append(out, noCheck...), src...)
+}
 
 // FindJest returns the absolute path of the jest command (jest/bin/jest.js) the package
 // manager would run for testFile (repo-relative) in the repository dir: internal/vitestloc's

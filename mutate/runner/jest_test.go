@@ -164,3 +164,22 @@ test("spins", () => { spin(); });
 		t.Errorf("a loop: TimedOut %v, attempts %d", res.TimedOut, res.Attempts)
 	}
 }
+
+// TestJestPrepareMutant: a mutated file gets TypeScript's @ts-nocheck first (after a
+// shebang): ts-jest loads a mutant that does not type-check, as vitest does.
+func TestJestPrepareMutant(t *testing.T) {
+	r := NewJest()
+	for in, want := range map[string]string{
+		"export const a = 1;\n":         "// @ts-nocheck\nexport const a = 1;\n",
+		"#!/usr/bin/env node\nrun();\n": "#!/usr/bin/env node\n// @ts-nocheck\nrun();\n",
+		"#!/usr/bin/env node":           "#!/usr/bin/env node\n// @ts-nocheck\n",
+		"\"use strict\";\nexport {};\n": "// @ts-nocheck\n\"use strict\";\nexport {};\n",
+	} {
+		if got := string(PrepareMutant(r, "src/a.ts", []byte(in))); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+	if got := string(PrepareMutant(New(), "src/a.ts", []byte("x;\n"))); got != "x;\n" {
+		t.Errorf("vitest's runner changed the mutant: %q", got)
+	}
+}

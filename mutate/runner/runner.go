@@ -167,3 +167,19 @@ func CanBatch(r Runner) bool {
 	b, ok := r.(Batcher)
 	return !ok || b.Batches()
 }
+
+// MutantPreparer is a runner that wants a mutated file's source changed before it runs it
+// (JestRunner: ts-jest type-checks what it runs, where vitest's transform only strips the
+// types).
+type MutantPreparer interface {
+	PrepareMutant(path string, src []byte) []byte
+}
+
+// PrepareMutant is src, the source of a mutant of the file at path, as r runs it
+// (MutantPreparer); src itself for a runner that does not say.
+func PrepareMutant(r Runner, path string, src []byte) []byte {
+	if p, ok := r.(MutantPreparer); ok {
+		return p.PrepareMutant(path, src)
+	}
+	return src
+}
