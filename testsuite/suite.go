@@ -411,7 +411,7 @@ var testDirs = map[string]bool{
 // tests or the build, never the product (app.config.ts, which a framework
 // runs, is not among them).
 var toolConfigs = map[string]bool{"vite": true, "vitest": true,
-	"tsup": true, "tsdown": true, "rollup": true, "playwright": true, "eslint": true, "stryker": true}
+	"tsup": true, "tsdown": true, "rollup": true, "playwright": true, "eslint": true, "stryker": true, "jest": true}
 
 // IsTestPath reports a file that is test code by its name or place: named
 // as a test (`.test.`, `.spec.`, `.bench.`, type tests), a declaration file,
