@@ -127,3 +127,34 @@ func TestLoadJest(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestLoadJestScriptConfig: the jest config the test script names (jest -c FILE) is the
+// one jest is asked with, and a note says so.
+func TestLoadJestScriptConfig(t *testing.T) {
+	t.Parallel()
+	env := testenv.NeedJest(t)
+	testenv.NeedTool(t, "node")
+	root := testenv.WriteTree(t, "", map[string]string{
+		"package.json":        `{"name":"j","private":true,"devDependencies":{"jest":"29.7.0"},"scripts":{"test":"jest -c jest.unit.config.js"}}`,
+		"jest.unit.config.js": "module.exports = { preset: \"ts-jest\", testEnvironment: \"node\", roots: [\"<rootDir>/test/unit\"] };\n",
+		"src/a.ts":            "export const a = 1;\n",
+		"test/unit/a.test.ts": "import { a } from \"../../src/a\";\nit(\"a\", () => { expect(a).toBe(1); });\n",
+		"test/e2e/a.test.ts":  "it(\"e2e\", () => {});\n",
+	})
+	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s, err := Load(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Tests, []string{"test/unit/a.test.ts"}) || s.Config != "jest.unit.config.js" || !strings.Contains(s.ConfigNote, "named by the test script") {
+		t.Errorf("tests %q, config %q, note %q", s.Tests, s.Config, s.ConfigNote)
+	}
+}

@@ -158,6 +158,12 @@ func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	if opts.Tests == nil && (opts.Jest || RunsJest(p.Root()) != "") {
 		var err error
 		opts.Jest = true
+		if opts.Config == "" {
+			if f, script := JestScriptConfig(p.Root()); f != "" {
+				opts.Config = f
+				note = fmt.Sprintf("using %s, named by the %s script of package.json (--config FILE to use another)", f, script)
+			}
+		}
 		if opts.Tests, opts.Vitest, err = askJest(p.Root(), opts.Config); err != nil {
 			return nil, err
 		}
