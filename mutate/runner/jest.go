@@ -193,7 +193,7 @@ func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (stri
 // transforms there, safe for the processes that share it), no watchman, as in CI (a missing
 // snapshot fails instead of being written), coverage off, and the process ended once the
 // tests are done (a handle a test leaves open would keep it waiting).
-func jestArgs(s Spec, inv jestInvocation, report, env, cache string) []string {
+func jestArgs(s Spec, inv jestInvocation, report, env, cache string, extra []string) []string {
 	args := []string{inv.jest, "--json", "--outputFile=" + report, "--testLocationInResults",
 		"--ci", "--watchman=false", "--runInBand", "--coverage=false", "--forceExit",
 		"--cacheDirectory=" + cache, "--testEnvironment=" + env}
@@ -209,6 +209,7 @@ func jestArgs(s Spec, inv jestInvocation, report, env, cache string) []string {
 		// joined by spaces (Test.Name).
 		args = append(args, "--testNamePattern=^"+regexp.QuoteMeta(s.TestName)+"$")
 	}
+	args = append(args, extra...) // before the path: what follows --runTestsByPath is paths
 	return append(args, "--runTestsByPath", inv.testAbs)
 }
 
@@ -229,7 +230,7 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 		return res, false, fmt.Errorf("runner: %w", err)
 	}
 	cache := filepath.Join(cmp.Or(tmpRoot, os.TempDir()), "oracle-jest-cache")
-	args := append(jestArgs(s, inv, reportPath, envPath, cache), r.ExtraArgs...)
+	args := jestArgs(s, inv, reportPath, envPath, cache, r.ExtraArgs)
 	env := vitestenv.For(inv.cwd, tmp,
 		ReachedEnv+"="+reachedPath,
 		"ORACLE_PHASES="+phasesPath,
