@@ -1,7 +1,7 @@
 // Package vitestloc finds the vitest a repository's tests run with: the one
 // lookup that listing the tests (testsuite), running them (mutate/runner)
 // and measuring them (audit) share, so that they never disagree about where
-// vitest is.
+// vitest is; and jest's command, found the same way (FindJest).
 //
 // The decision: node_modules/vitest/vitest.mjs is looked for as node
 // resolves a package, in the file's directory and each directory above it,
