@@ -292,3 +292,29 @@ func jestFileMessage(m string) string {
 	}
 	return strings.TrimSpace(m[loc[1]:])
 }
+
+// failure is a test's failure message as read: jest's matcher messages say what was
+// expected and received on lines of their own, after the matcher ("Error:
+// expect(received).toBe(expected) // Object.is equality", then "Expected: 90", "Received:
+// 80"), which are joined to the first line, as vitest's one line says them ("expected 80 to
+// be 90").
+func (ev evidence) failure(m string) string {
+	if !ev.jest {
+		return m
+	}
+	lines := strings.Split(stripANSI(m), "\n")
+	var said []string
+	for _, l := range lines[1:] {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "at ") {
+			break
+		}
+		if strings.HasPrefix(l, "Expected") || strings.HasPrefix(l, "Received") {
+			said = append(said, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	if len(said) == 0 {
+		return m
+	}
+	return strings.TrimSpace(lines[0]) + ": " + strings.Join(said, ", ")
+}

@@ -33,7 +33,7 @@ func TestJestRead(t *testing.T) {
 	}
 	want := []Test{
 		{Name: "price doubles", Title: "doubles", Ancestors: []string{"price"}, Line: 4, Status: TestPassed, Duration: 4 * time.Millisecond},
-		{Name: "price fails", Title: "fails", Ancestors: []string{"price"}, Line: 5, Status: TestFailed, Phase: PhaseBody, Failure: "Error: expect(received).toBe(expected) // Object.is equality", Duration: 3 * time.Millisecond},
+		{Name: "price fails", Title: "fails", Ancestors: []string{"price"}, Line: 5, Status: TestFailed, Phase: PhaseBody, Failure: "Error: expect(received).toBe(expected) // Object.is equality: Expected: 5, Received: 4", Duration: 3 * time.Millisecond},
 		{Name: "setup", Title: "setup", Ancestors: []string{}, Status: TestFailed, Phase: PhaseSetup, Failure: "Error: setup boom", Duration: time.Millisecond},
 		{Name: "slow", Title: "slow", Ancestors: []string{}, Status: TestFailed, Phase: PhaseBody, TimedOut: true, Failure: "Exceeded timeout of 100 ms for a test.", Duration: 101 * time.Millisecond},
 		{Name: "later", Title: "later", Ancestors: []string{}, Status: TestSkipped},

@@ -152,7 +152,7 @@ func read(ev evidence) Result {
 				// Its stack is vitest's "Error: STACK_TRACE_ERROR": say what happened.
 				t.Failure = ev.clean.message(timedOut)
 			case len(a.FailureMessages) > 0:
-				t.Failure = ev.clean.message(a.FailureMessages[0])
+				t.Failure = ev.clean.message(ev.failure(a.FailureMessages[0]))
 			}
 			// Without the phase report the phase is decided below, by the fallback rule.
 			if ph != nil && t.Phase != PhaseSetup && t.Phase != PhaseTeardown {

@@ -176,3 +176,26 @@ func TestGateJestLoopIsTimeout(t *testing.T) {
 		t.Errorf("no n++ mutant (%s %q): %+v\n%s", r.Verdict, r.Reason, r.Mutants, errs)
 	}
 }
+
+// TestGateJestRedSuite: a related test that fails on the code as it is (the change broke
+// it) makes the gate FAIL, attribution tests, naming the file and the failure; no mutant
+// is judged.
+func TestGateJestRedSuite(t *testing.T) {
+	t.Parallel()
+	g := NewJestRepo(t, map[string]string{
+		"src/price.ts":       jestPriceBase,
+		"test/price.test.ts": "import { price } from \"../src/price\";\n\nit(\"discounts vips\", () => {\n  expect(price(100, true)).toBe(90);\n});\n",
+	})
+	g.Commit("vip discount over 50", map[string]string{"src/price.ts": jestPriceChange})
+	code, out, errs := Oracle(t, "gate", "--json", "--root", g.Dir)
+	var r struct {
+		Verdict, Reason, Attribution string
+		Mutants                      []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
+	}
+	if code != ExitFail || r.Verdict != "FAIL" || r.Attribution != "tests" || !strings.Contains(r.Reason, "test/price.test.ts") || !strings.Contains(r.Reason, "Expected: 90, Received: 80") || len(r.Mutants) != 0 {
+		t.Errorf("exit %d %s (%s): %q, %d mutants", code, r.Verdict, r.Attribution, r.Reason, len(r.Mutants))
+	}
+}
