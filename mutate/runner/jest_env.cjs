@@ -8,6 +8,7 @@
 //     beforeEach hook, or a beforeAll hook of its describe, threw), "teardown" when its body
 //     passed and only an afterEach hook threw, "body" otherwise; and whether it failed by
 //     jest's own time-out;
+//   - progress, in $ORACLE_PROGRESS: the tests collected, and each test that passed;
 //   - which test is running, for the markers of the mutated code (runner's marker.go): a
 //     worker state in globalThis.__oracleJestWorker__ of the shape vitest's
 //     __vitest_worker__ has where the markers read it: filepath (the test file, absolute)
@@ -17,7 +18,17 @@
 //
 // Plain CommonJS, node:fs only; jest requires it untransformed (.cjs matches no transform).
 "use strict";
-const { writeFileSync } = require("node:fs");
+const { appendFileSync, writeFileSync } = require("node:fs");
+
+// progress appends to $ORACLE_PROGRESS, as phases.mjs does under vitest: the file's tests
+// collected ("c"), each test that passed ("t"; a failed test is no progress), so that a run
+// past its time-out goes on while its tests keep passing (Spec.Stall).
+function progress(what) {
+  try {
+    const p = process.env.ORACLE_PROGRESS;
+    if (p) appendFileSync(p, what + "\n");
+  } catch {}
+}
 
 function baseOf(config) {
   let envs = {};
@@ -79,6 +90,9 @@ function wrap(Base) {
     oracleEvent(event) {
       const w = this.oracle.worker;
       switch (event.name) {
+        case "run_start":
+          progress("c");
+          break;
         case "test_start":
           w.current = { type: "test", name: event.test.name, suite: this.suiteTask(event.test.parent), file: this.oracle.file, concurrent: !!event.test.concurrent };
           this.oracle.started = false;
@@ -118,6 +132,7 @@ function wrap(Base) {
         }
       }
       this.oracle.tests.push(t);
+      if (!errors.length) progress("t");
     }
     async teardown() {
       try {

@@ -80,7 +80,8 @@ func jestRepo(t *testing.T, files map[string]string) string {
 // TestJestRun runs real jest (testdata/jest): the tests and their phases (a beforeEach that
 // throws is setup, never the body's), the markers naming the tests that executed the
 // marked code (RanMarkerStatement under jest), a file that does not load FileFailed with
-// its error, -t anchored, and a run past its time-out stopped.
+// its error, -t anchored, a run past its time-out stopped, and the progress a run shows
+// (Spec.Stall).
 func TestJestRun(t *testing.T) {
 	t.Parallel()
 	root := jestRepo(t, map[string]string{
@@ -97,6 +98,9 @@ describe("price", () => {
   });
 });
 test("apart", () => { expect(1).toBe(1); });
+test("sees the progress", () => {
+  expect(require("node:fs").readFileSync(process.env.ORACLE_PROGRESS, "utf8")).toBe("c\nt\nt\n");
+});
 `,
 		"test/load.test.ts": `import { price } from "../src/price";
 throw new Error("top-level boom " + price(1));
@@ -123,6 +127,9 @@ test("spins", () => { spin(); });
 	}
 	if tc := got["price guarded never runs"]; tc.Status != TestFailed || tc.Phase != PhaseSetup || !strings.Contains(tc.Failure, "setup boom") {
 		t.Errorf("a beforeEach that throws: %+v", tc)
+	}
+	if tc := got["sees the progress"]; tc.Status != TestPassed {
+		t.Errorf("the progress the environment wrote (the file collected, and the two tests that passed): %+v", tc)
 	}
 	if res.FileFailed || res.FileMessage != "" || !res.Reached {
 		t.Errorf("FileFailed %v %q, Reached %v", res.FileFailed, res.FileMessage, res.Reached)
