@@ -426,6 +426,30 @@ func TestMockPartialForms(t *testing.T) {
 	}
 }
 
+// TestJestMocks: jest.mock and jest.doMock are mocks, recorded as jest's; a factory
+// that spreads jest.requireActual is partial (the real module loads), one that does
+// not, or no factory (automock), replaces the module whole.
+func TestJestMocks(t *testing.T) {
+	f := parseTS(t, `jest.mock("../src/a");
+jest.mock("../src/b", () => ({ f: jest.fn() }));
+jest.mock("../src/c", () => ({ ...jest.requireActual("../src/c"), f: jest.fn() }));
+jest.mock("../src/d", () => { const real = jest.requireActual<typeof import("../src/d")>("../src/d"); return { ...real }; });
+jest.doMock("../src/e");
+`)
+	noErrors(t, f)
+	var got []string
+	for _, m := range f.Mocks {
+		got = append(got, fmt.Sprintf("%d %s %s factory=%v partial=%v", m.Line, m.Call, m.Specifier, m.Factory, m.Partial))
+	}
+	check(t, "mocks", got, []string{
+		"1 jest.mock ../src/a factory=false partial=false",
+		"2 jest.mock ../src/b factory=true partial=false",
+		"3 jest.mock ../src/c factory=true partial=true",
+		"4 jest.mock ../src/d factory=true partial=true",
+		"5 jest.doMock ../src/e factory=false partial=false",
+	})
+}
+
 func TestMockOverrides(t *testing.T) {
 	for _, tc := range []struct{ factory, want string }{
 		{`async (orig) => ({ ...(await orig()), f: vi.fn(), g: vi.fn(() => 1) })`, "f:false g:false"},

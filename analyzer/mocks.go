@@ -6,7 +6,8 @@ import (
 )
 
 // mocks records every `vi.mock(spec, factory?)` and `vi.doMock(...)` (and
-// their `vitest.` spellings).
+// their `vitest.` spellings), and jest's `jest.mock` and `jest.doMock`
+// (recorded as such: a factory that calls jest.requireActual is partial).
 func (x *extraction) mocks() {
 	for i := range x.nodes {
 		n := int32(i)
@@ -22,7 +23,9 @@ func (x *extraction) mocks() {
 			x.spyStub(n)
 			continue
 		}
-		if call != "vi.mock" && call != "vi.doMock" && call != "vitest.mock" && call != "vitest.doMock" {
+		switch call {
+		case "vi.mock", "vi.doMock", "vitest.mock", "vitest.doMock", "jest.mock", "jest.doMock":
+		default:
 			continue
 		}
 		args := x.child(n, "arguments")
@@ -89,7 +92,7 @@ func (x *extraction) mockFactory(factory int32) (partial bool, overrides []Overr
 			return false
 		}
 		switch callee := joinSpace(x.text(fnc)); callee {
-		case "vi.importActual", "vitest.importActual":
+		case "vi.importActual", "vitest.importActual", "jest.requireActual":
 			return true
 		default:
 			return param != "" && callee == param

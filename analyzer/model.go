@@ -438,7 +438,7 @@ func (fn *Function) CallSites(text string) []*Call {
 // vi.mock) anywhere in a file (a test
 // file's module mocks: what audit's related-test rule reads).
 type Mock struct {
-	Call      string // "vi.mock" or "vi.doMock"
+	Call      string // "vi.mock" or "vi.doMock" (jest's: "jest.mock" or "jest.doMock")
 	Specifier string // the module mocked, as written
 	File      string // "" (the file holding it); set where a mock is applied to other files (vitest setupFiles)
 	Line      int

@@ -139,8 +139,9 @@ type Inputs struct {
 	Env []string
 }
 
-// configNames are the files vitest reads its config from, at the root.
-var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "vitest.projects"}
+// configNames are the files vitest reads its config from, at the root, and
+// jest's (jest.config.*; package.json's "jest" key is in package.json).
+var configNames = []string{"vitest.config", "vite.config", "vitest.workspace", "vitest.projects", "jest.config"}
 
 // sharedNames are files whose change changes every run: the lockfiles, the
 // package manifest, the TypeScript config.

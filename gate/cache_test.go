@@ -36,6 +36,7 @@ func TestCacheKeyInputs(t *testing.T) {
 		"src/price.ts":            "import { round } from \"./round\";\nexport function price(n: number) {\n  return round(n * 2);\n}\n",
 		"src/round.ts":            "export function round(n: number) {\n  return Math.round(n);\n}\n",
 		"src/other.ts":            "export const other = 1;\n",
+		"jest.config.js":          "module.exports = { testEnvironment: \"node\" };\n",
 		"test/helpers/check.ts":   "import { expect } from \"vitest\";\nimport data from \"../fixtures/data.json\";\nexport function check(v: number) {\n  expect(v).toBe(data.want);\n}\n",
 		"test/fixtures/data.json": `{"want": 4}`,
 		"test/price.test.ts":      "import { it } from \"vitest\";\nimport { price } from \"../src/price\";\nimport { check } from \"./helpers/check\";\nit(\"p\", () => check(price(2)));\n",
@@ -59,7 +60,7 @@ func TestCacheKeyInputs(t *testing.T) {
 		t.Error("oracle's version is not in the key")
 	}
 	for _, f := range []string{"test/helpers/check.ts", "test/fixtures/data.json", "src/round.ts", "test/price.test.ts", "src/price.ts",
-		"vitest.config.ts", "config/dirs.ts", "test/setup.ts", "test/polyfill.ts", "package-lock.json", "package.json"} {
+		"vitest.config.ts", "config/dirs.ts", "test/setup.ts", "test/polyfill.ts", "package-lock.json", "package.json", "jest.config.js"} {
 		p := filepath.Join(root, filepath.FromSlash(f))
 		old, err := os.ReadFile(p)
 		if err != nil {

@@ -20,7 +20,15 @@ import (
 // returns the file (repo-relative, slash-separated; it must be a file of
 // root), the script that names it, and "" when no script names one (vitest's
 // own search is then the default).
-func ScriptConfig(root string) (file, script string) {
+func ScriptConfig(root string) (file, script string) { return scriptConfig(root, "vitest") }
+
+// JestScriptConfig is ScriptConfig for jest: the jest config the package's
+// own test command names (`jest --config FILE`, `-c FILE`), "" when none.
+func JestScriptConfig(root string) (file, script string) { return scriptConfig(root, "jest") }
+
+// scriptConfig is the config the tool's command in the test script (or a
+// script it runs) names.
+func scriptConfig(root, tool string) (file, script string) {
 	scripts := packageScripts(root)
 	if scripts == nil {
 		return "", ""
@@ -34,7 +42,7 @@ func ScriptConfig(root string) (file, script string) {
 		}
 		seen[name] = true
 		for _, cmd := range scriptCommands(body) {
-			if f, ok := vitestConfigArg(cmd); ok {
+			if f, ok := configArg(cmd, tool); ok {
 				if rel, ok := repoConfigFile(root, f); ok {
 					return rel, name
 				}
@@ -274,10 +282,14 @@ func shellWords(s string) []string {
 // vitestConfigArg finds the vitest command in cmd (`vitest`, `npx vitest`,
 // `cross-env A=1 vitest run`, `node_modules/.bin/vitest`) and its config
 // argument; ok reports that cmd runs vitest with one.
-func vitestConfigArg(cmd []string) (string, bool) {
+func vitestConfigArg(cmd []string) (string, bool) { return configArg(cmd, "vitest") }
+
+// configArg is vitestConfigArg for the command of tool ("vitest", or
+// "jest": `jest`, `npx jest`, `node_modules/jest/bin/jest.js`).
+func configArg(cmd []string, tool string) (string, bool) {
 	at := -1
 	for i, w := range cmd {
-		if w == "vitest" || strings.HasSuffix(w, "/vitest") || strings.HasSuffix(w, "/vitest.mjs") {
+		if w == tool || strings.HasSuffix(w, "/"+tool) || strings.HasSuffix(w, "/"+tool+".mjs") || strings.HasSuffix(w, "/"+tool+".js") {
 			at = i
 			break
 		}

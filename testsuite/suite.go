@@ -68,6 +68,10 @@ type Options struct {
 	// Stop, when closed, ends the wait for that kept process's answer (the
 	// verb was interrupted: a process of its own group hears no Ctrl-C).
 	Stop <-chan struct{}
+	// Jest: the repository runs jest (RunsJest): its test files and
+	// configuration are asked of jest (askJest), and test files written
+	// for jest are its tests. Load sets it when RunsJest says so.
+	Jest bool
 	// TypeTests keeps the type tests vitest lists (*.test-d.ts under its
 	// typecheck) as test files (SPEC "A type test is a test like any
 	// other": the gate's red suite); without it they are Problems (they
@@ -110,6 +114,8 @@ type Suite struct {
 	candidates map[string][]string
 	unparsed   map[string]bool // Unparsed
 	typeTests  bool            // Options.TypeTests
+	// Jest: the suite is jest's (Options.Jest).
+	Jest bool
 }
 
 // Problem is a test file oracle cannot count as running anything.
@@ -149,6 +155,20 @@ type TestFile struct {
 // ConfigNote says so. A config vitest cannot load is a *ConfigError.
 func Load(p *callgraph.Program, opts Options) (*Suite, error) {
 	note := ""
+	if opts.Tests == nil && (opts.Jest || RunsJest(p.Root()) != "") {
+		var err error
+		opts.Jest = true
+		if opts.Config == "" {
+			if f, script := JestScriptConfig(p.Root()); f != "" {
+				opts.Config = f
+				note = fmt.Sprintf("using %s, named by the %s script of package.json (--config FILE to use another)", f, script)
+			}
+		}
+		if opts.Tests, opts.Vitest, err = askJest(p.Root(), opts.Config); err != nil {
+			return nil, err
+		}
+		opts.SetupFiles = opts.Vitest.SetupFiles
+	}
 	if opts.Tests == nil {
 		named := ""
 		if opts.Config == "" {
@@ -231,13 +251,16 @@ func namedBy(err error, root, config, script string) error {
 
 // New builds the suite from the test files and setupFiles opts names.
 func New(p *callgraph.Program, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}, unparsed: map[string]bool{}, typeTests: opts.TypeTests}
+	s := &Suite{Program: p, Config: opts.Config, files: map[string]*TestFile{}, keepSyntax: opts.Syntax, testCode: map[string]bool{}, loads: map[string][]string{}, candidates: map[string][]string{}, unparsed: map[string]bool{}, typeTests: opts.TypeTests, Jest: opts.Jest}
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	if opts.Vitest != nil {
 		where := opts.Config
 		if where == "" {
 			where = "the vitest config"
+			if opts.Jest {
+				where = "jest's moduleNameMapper"
+			}
 		}
 		p.Resolver().SetAliases(where, opts.Vitest.AliasScopes())
 	}
@@ -315,7 +338,7 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	if err != nil {
 		return nil, &Problem{File: t, Line: 1, Reason: fmt.Sprintf("cannot audit: %v", err)}
 	}
-	syn, line, why := parseTest(t, src)
+	syn, line, why := parseTest(t, src, s.Jest)
 	if why != "" {
 		return nil, &Problem{File: t, Line: line, Reason: "cannot audit: " + why, unparsed: syn == nil && !strings.HasPrefix(why, "written for jest")}
 	}
@@ -343,7 +366,7 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	// wrong verdict).
 	stop := func(module string) bool {
 		for _, m := range tf.Mocks[module] {
-			if m.Call != "vi.doMock" && !m.Partial {
+			if wholeModule(m) {
 				return true
 			}
 		}
@@ -394,7 +417,7 @@ var testDirs = map[string]bool{
 // tests or the build, never the product (app.config.ts, which a framework
 // runs, is not among them).
 var toolConfigs = map[string]bool{"vite": true, "vitest": true,
-	"tsup": true, "tsdown": true, "rollup": true, "playwright": true, "eslint": true, "stryker": true}
+	"tsup": true, "tsdown": true, "rollup": true, "playwright": true, "eslint": true, "stryker": true, "jest": true}
 
 // IsTestPath reports a file that is test code by its name or place: named
 // as a test (`.test.`, `.spec.`, `.bench.`, type tests), a declaration file,
@@ -514,6 +537,13 @@ func (s *Suite) loadsOf(module string) []string {
 	return reached
 }
 
+// wholeModule: the mock replaces its module for every import of it (vi.mock or jest.mock
+// whose factory does not get the original module, or with no factory: automocked);
+// vi.doMock and jest.doMock replace only later dynamic imports.
+func wholeModule(m *analyzer.Mock) bool {
+	return m.Call != "vi.doMock" && m.Call != "jest.doMock" && !m.Partial
+}
+
 // MockPath is one mock that keeps a test from loading a module for real.
 type MockPath struct {
 	Test   string         // the test file
@@ -551,7 +581,7 @@ func (s *Suite) MockedAway(file string) []MockPath {
 				}
 			}
 			for _, m := range tf.Mocks[mod] {
-				if m.Call != "vi.doMock" && !m.Partial {
+				if wholeModule(m) {
 					out = append(out, MockPath{Test: t, Mock: m, Module: mod, Via: tf.Stopped[mod]})
 				}
 			}
@@ -571,7 +601,7 @@ func (s *Suite) Explain(file string) string {
 	var parts []string
 	for _, m := range away {
 		where, line := m.Where()
-		p := fmt.Sprintf("vi.mock(%q) at %s:%d", m.Mock.Specifier, where, line)
+		p := fmt.Sprintf("%s(%q) at %s:%d", m.Mock.Call, m.Mock.Specifier, where, line)
 		if m.Module != file {
 			if declaresReexport(s.Program, m.Module, file) {
 				p += fmt.Sprintf(", which re-exports it from %s", file)
@@ -640,7 +670,7 @@ func declaresReexport(p *callgraph.Program, module, file string) bool {
 // unreadable says why a test file cannot be audited ("" when it can)
 // (parseTest).
 func unreadable(path string, src []byte) (int, string) {
-	_, line, why := parseTest(path, src)
+	_, line, why := parseTest(path, src, false)
 	return line, why
 }
 
@@ -648,8 +678,9 @@ func unreadable(path string, src []byte) (int, string) {
 // its syntax (TestFile.Syntax), and says why it cannot be audited ("" when
 // it can, with its tree): a syntax error (esbuild's, as vitest's transform reports it), or jest's API:
 // an import of @jest/globals, or a call of `jest.*` where the file binds no
-// `jest` of its own (vitest has no such global: the file fails under it).
-func parseTest(path string, src []byte) (*analyzer.Syntax, int, string) {
+// `jest` of its own (vitest has no such global: the file fails under it),
+// unless jest is the runner.
+func parseTest(path string, src []byte, jest bool) (*analyzer.Syntax, int, string) {
 	if err := syntaxcheck.Check(path, src); err != nil {
 		line := 1
 		msg := strings.TrimPrefix(err.Error(), "esbuild: ")
@@ -661,6 +692,9 @@ func parseTest(path string, src []byte) (*analyzer.Syntax, int, string) {
 	f, syn := analyzer.ParseSyntax(path, src)
 	if syn == nil {
 		return nil, 1, "cannot parse: " + f.Errors[0].Message
+	}
+	if jest {
+		return syn, 0, ""
 	}
 	for _, im := range f.Imports {
 		if im.Specifier == "@jest/globals" {

@@ -14,6 +14,7 @@ func TestIsTestPath(t *testing.T) {
 		"types/a.d.ts":              true,
 		"vitest.config.mts":         true,
 		"vite.config.ts":            true,
+		"jest.config.ts":            true,
 		"packages/x/tsup.config.ts": true,
 		"app.config.ts":             false,
 		"src/config.ts":             false,

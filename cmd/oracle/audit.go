@@ -55,6 +55,9 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := vitestOnly("audit", a.root); err != nil {
+		return err
+	}
 	if !a.static {
 		ll := runner.NewLongLived()
 		defer ll.Close()

@@ -81,9 +81,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	ll := runner.NewLongLived()
-	ll.MaxProcesses = max(2, f.concurrency) // one vitest per sandbox stays up
-	opts.Runner = ll
+	opts.Runner = gateRunner(root, f.concurrency)
 	opts.Shard = sh
 	opts.Origin, opts.Version = origin, oracleVersion()
 	defer opts.Runner.Close()
@@ -110,6 +108,19 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	return printGate(stdout, stderr, res, f)
+}
+
+// gateRunner is the runner of the repository's tests: jest's, a fresh jest
+// process per run (every mutant alone: runner.CanBatch), when its tests run
+// on jest (testsuite.RunsJest, as the suite decides it); else vitest's, one
+// long-lived vitest per sandbox.
+func gateRunner(root string, concurrency int) runner.Runner {
+	if jestInstead(root) != "" {
+		return runner.NewJest()
+	}
+	ll := runner.NewLongLived()
+	ll.MaxProcesses = max(2, concurrency) // one vitest per sandbox stays up
+	return ll
 }
 
 // parseGateFlags reads gate's flags; root is the repository's.
@@ -204,7 +215,7 @@ func gateChange(f *gateFlags, root string) (change.Change, *change.Origin, error
 }
 
 // gateOptions checks the rest of the flags (--config, --scope, --untested,
-// the baseline's time-out, --concurrency, a jest suite) and makes the
+// the baseline's time-out, --concurrency) and makes the
 // gate's options of them and of oracle.yaml (the runner, the shard and
 // the change's origin left to the caller).
 func gateOptions(f *gateFlags, root string, cfg *manifest.Config) (gate.Options, error) {
@@ -231,9 +242,6 @@ func gateOptions(f *gateFlags, root string, cfg *manifest.Config) (gate.Options,
 	}
 	if f.concurrency < 1 {
 		return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", f.concurrency)}
-	}
-	if found := jestInstead(root); found != "" {
-		return gate.Options{}, fmt.Errorf("environment: this repository's tests run on jest (%s), and vitest is not installed: oracle gate runs vitest suites only (it has no jest runner)", found)
 	}
 	opts := gate.Options{Threshold: f.threshold, Isolate: f.isolate, NoCache: f.noCache, Concurrency: f.concurrency,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: f.scope, Config: f.config, Untested: f.untested, BaselineTimeout: baselineTimeout}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -64,4 +65,33 @@ func prefixed(p string, m map[string]string) map[string]string {
 		out[p+k] = v
 	}
 	return out
+}
+
+// TestVitestOnlyVerbs: audit, gen and prove on a repository whose tests run on jest say
+// that they run vitest suites only (an error of the environment, exit 3), never a stack
+// trace nor vitest's missing install; nothing is written.
+func TestVitestOnlyVerbs(t *testing.T) {
+	dir := t.TempDir()
+	for rel, body := range map[string]string{
+		"package.json":     `{"name":"j","devDependencies":{"jest":"^29.0.0"},"jest":{"preset":"ts-jest"}}`,
+		"src/a.ts":         "export function a(opts: { skip: boolean }) {\n  b();\n}\nexport function b() {}\n",
+		"tickets/T-1.yaml": "ticket: T-1\noperations:\n  - {kind: conditional-skip, function: src/a.ts#a, flag: opts.skip, wrap: b}\n",
+		"test/a.test.ts":   "import { a } from \"../src/a\";\nit(\"a\", () => { a({ skip: false }); });\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := treeHash(t, dir)
+	for _, args := range [][]string{{"audit", "--root", dir}, {"gen", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}, {"prove", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}} {
+		code, _, errs := oracle(t, args...)
+		if code != exitError || !strings.Contains(errs, "tests run on jest (package.json \"jest\")") || !strings.Contains(errs, "oracle "+args[0]+" runs vitest suites only") || strings.Contains(errs, "goroutine") {
+			t.Errorf("%s: exit %d: %s", args[0], code, errs)
+		}
+	}
+	if treeHash(t, dir) != before {
+		t.Error("something was written in the repository")
+	}
 }

@@ -3,17 +3,14 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
-	"github.com/oracle-ts/oracle/internal/vitestloc"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // checkWritable tells, before any mutant runs, whether the output file
@@ -66,39 +63,15 @@ var oracleVersion = sync.OnceValue(func() string {
 // jestInstead says, for a repository with no vitest (internal/vitestloc's
 // lookup, the one listing and running use: up to the workspace root),
 // whether its tests run on jest (a jest config, a jest dependency or
-// package.json "jest" key): what was found, "" when nothing says jest.
-// oracle gate runs vitest suites only: the user is told that, not to
-// install dependencies.
-func jestInstead(root string) string {
-	if vitestloc.Find(root) != "" {
-		return ""
+// package.json "jest" key): what was found, "" when nothing says jest
+// (testsuite.RunsJest, the one decision gate's runner and suite share).
+func jestInstead(root string) string { return testsuite.RunsJest(root) }
+
+// vitestOnly is the error of a verb that runs vitest suites only (audit,
+// gen, prove) on a repository whose tests run on jest; nil otherwise.
+func vitestOnly(verb, root string) error {
+	if found := jestInstead(root); found != "" {
+		return fmt.Errorf("environment: this repository's tests run on jest (%s): oracle %s runs vitest suites only (oracle gate runs jest suites too)", found, verb)
 	}
-	entries, _ := os.ReadDir(root)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "jest.config.") {
-			return e.Name()
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(root, "package.json"))
-	if err != nil {
-		return ""
-	}
-	var pkg struct {
-		Jest            json.RawMessage   `json:"jest"`
-		Dependencies    map[string]string `json:"dependencies"`
-		DevDependencies map[string]string `json:"devDependencies"`
-		Scripts         map[string]string `json:"scripts"`
-	}
-	if json.Unmarshal(b, &pkg) != nil {
-		return ""
-	}
-	switch {
-	case pkg.Jest != nil:
-		return `package.json "jest"`
-	case pkg.DevDependencies["jest"] != "" || pkg.Dependencies["jest"] != "":
-		return "the jest dependency in package.json"
-	case strings.Contains(pkg.Scripts["test"], "jest"):
-		return `package.json "scripts.test": ` + pkg.Scripts["test"]
-	}
-	return ""
+	return nil
 }

@@ -104,3 +104,13 @@ func Await(cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// NeedJest returns the absolute path of testdata/jest (jest 29 and
+// ts-jest), ending the test (Missing) unless its npm packages are
+// installed (scripts/deps).
+func NeedJest(t testing.TB) string {
+	t.Helper()
+	dir := Testdata("jest")
+	NeedFile(t, filepath.Join(dir, "node_modules", "jest", "bin", "jest.js"), "run scripts/deps (scripts/test installs it)")
+	return dir
+}

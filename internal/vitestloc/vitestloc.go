@@ -1,7 +1,7 @@
 // Package vitestloc finds the vitest a repository's tests run with: the one
 // lookup that listing the tests (testsuite), running them (mutate/runner)
 // and measuring them (audit) share, so that they never disagree about where
-// vitest is.
+// vitest is; and jest's command, found the same way (FindJest).
 //
 // The decision: node_modules/vitest/vitest.mjs is looked for as node
 // resolves a package, in the file's directory and each directory above it,
@@ -21,13 +21,23 @@ import (
 // Find returns the absolute path of the vitest.mjs node would run for a
 // file in the directory from, or "" when there is none up to the workspace
 // root.
-func Find(from string) string {
+func Find(from string) string { return FindPackageFile(from, "vitest/vitest.mjs") }
+
+// FindJest returns the absolute path of jest's command (jest/bin/jest.js)
+// node would run for a file in the directory from, found as vitest is
+// (Find), or "".
+func FindJest(from string) string { return FindPackageFile(from, "jest/bin/jest.js") }
+
+// FindPackageFile returns the absolute path of node_modules/<rel> (a file
+// of a package, rel slash-separated) as node would find it for a file in
+// the directory from, no higher than the workspace root, or "".
+func FindPackageFile(from, rel string) string {
 	abs, err := filepath.Abs(from)
 	if err != nil {
 		return ""
 	}
 	for dir := abs; ; {
-		p := filepath.Join(dir, "node_modules", "vitest", "vitest.mjs")
+		p := filepath.Join(dir, "node_modules", filepath.FromSlash(rel))
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p
 		}

@@ -44,3 +44,21 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+// TestFindJest: jest's command is found as vitest is, the package's own first, then the
+// workspace's, no higher than the workspace root.
+func TestFindJest(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	for _, rel := range []string{"node_modules/jest/bin/jest.js", "ws/.git/HEAD", "ws/node_modules/jest/bin/jest.js", "ws/packages/a/src/x.ts", "other/.git/HEAD", "other/src/x.ts"} {
+		p := filepath.Join(top, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	if got, want := FindJest(filepath.Join(top, "ws/packages/a/src")), filepath.Join(top, "ws/node_modules/jest/bin/jest.js"); got != want {
+		t.Errorf("FindJest = %q, want %q", got, want)
+	}
+	if got := FindJest(filepath.Join(top, "other/src")); got != "" {
+		t.Errorf("a jest above the workspace root was found: %q", got)
+	}
+}

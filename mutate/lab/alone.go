@@ -15,6 +15,10 @@ import (
 const (
 	// AloneIsolate: Lab.Isolate (--isolate) runs every mutant alone.
 	AloneIsolate = "isolate"
+	// AloneRunner: the test runner's runs cannot hold a batch
+	// (runner.CanBatch: jest's), so every mutant runs alone, as with
+	// Isolate.
+	AloneRunner = "the test runner runs no batches"
 	// AloneSingle: the lab had one mutant to run; a batch of one saves no run.
 	AloneSingle = "the only mutant to run: no batch for one"
 	// AloneUnreadable: the mutated file could not be read to build its schema.

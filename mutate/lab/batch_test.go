@@ -302,6 +302,92 @@ func TestIsolate(t *testing.T) {
 	}
 }
 
+// noBatches is a runner whose runs cannot hold a batch (runner.Batcher: jest's).
+type noBatches struct{ *batchRunner }
+
+func (noBatches) Batches() bool { return false }
+
+// TestRunnerWithoutBatches: on a runner that cannot batch every mutant runs
+// alone, as with Isolate, and says why; the runner does not lose the
+// capability behind the tests set aside (withAside).
+func TestRunnerWithoutBatches(t *testing.T) {
+	dir := t.TempDir()
+	orig := "export function f(a: number) {\n  return a + 1;\n}\n"
+	os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.test.ts"), []byte("// the test\n"), 0o644)
+	at := strings.Index(orig, "a + 1")
+	r := &batchRunner{root: dir, mutants: map[int]behaviour{1: {"kill", "kill"}, 2: {"pass", "pass"}, 3: {"kill", "kill"}}}
+	var ms []edit.Mutant
+	for k := 1; k <= 3; k++ {
+		m, err := edit.NewMutant("test", fmt.Sprint(k), "x.ts", []byte(orig), []edit.Change{{Start: uint(at), End: uint(at + 5), Text: fmt.Sprintf("a - %d /*m%d*/", k, k)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: noBatches{r}, Aside: map[string][]string{"x.test.ts": {"flaky"}}}
+	res, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summarize(res), "test:1=killed test:2=survived test:3=killed"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if r.batches != 0 || r.alone != 4 {
+		t.Errorf("%d batches, %d isolated runs; want none, and the baseline and each mutant alone", r.batches, r.alone)
+	}
+	for _, run := range res.Mutants {
+		if run.AloneWhy != AloneRunner {
+			t.Errorf("%s ran alone because %q, want %q", run.Mutant.Name, run.AloneWhy, AloneRunner)
+		}
+	}
+	if runner.CanBatch(noBatches{r}) || !runner.CanBatch(r) {
+		t.Error("runner.CanBatch does not read Batches")
+	}
+}
+
+// preparing is noBatches that marks every mutant it is asked to prepare
+// (runner.MutantPreparer), and counts the runs that saw a mutant so marked.
+type preparing struct {
+	noBatches
+	seen *int
+}
+
+func (p preparing) PrepareMutant(path string, src []byte) []byte {
+	return append([]byte("/*prepared*/"), src...)
+}
+
+func (p preparing) Run(ctx context.Context, s runner.Spec) (runner.Result, error) {
+	if b, _ := os.ReadFile(filepath.Join(p.root, "x.ts")); strings.HasPrefix(string(b), "/*prepared*/") && tagRE.Match(b) {
+		*p.seen++
+	}
+	return p.batchRunner.Run(ctx, s)
+}
+
+// TestPreparedMutants: a mutant runs as the runner prepares it
+// (runner.PrepareMutant), behind the tests set aside too; the baseline
+// runs the code as it is.
+func TestPreparedMutants(t *testing.T) {
+	dir := t.TempDir()
+	orig := "export function f(a: number) {\n  return a + 1;\n}\n"
+	os.WriteFile(filepath.Join(dir, "x.ts"), []byte(orig), 0o644)
+	at := strings.Index(orig, "a + 1")
+	r := &batchRunner{root: dir, mutants: map[int]behaviour{1: {"kill", "kill"}, 2: {"pass", "pass"}}}
+	var ms []edit.Mutant
+	for k := 1; k <= 2; k++ {
+		m, _ := edit.NewMutant("test", fmt.Sprint(k), "x.ts", []byte(orig), []edit.Change{{Start: uint(at), End: uint(at + 5), Text: fmt.Sprintf("a - %d /*m%d*/", k, k)}})
+		ms = append(ms, m)
+	}
+	seen := 0
+	l := &Lab{Root: dir, Files: &dirFiles{root: dir, orig: map[string][]byte{}}, Runner: preparing{noBatches{r}, &seen}, Aside: map[string][]string{"x.test.ts": {"flaky"}}}
+	if _, err := l.Execute(context.Background(), []string{"x.test.ts"}, ms); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 2 || r.alone != 3 {
+		t.Errorf("%d of %d runs saw the mutant prepared, want the 2 mutants' runs", seen, r.alone)
+	}
+}
+
 // TestBatchTimeouts: a variant past its time limit in the batch is a
 // timeout decided by the batch (not run alone again), with its own time;
 // the batch goes on (the kill after it is taken too). A variant that ran

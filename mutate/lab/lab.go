@@ -107,6 +107,15 @@ type Lab struct {
 	// origTests are the tests of each test file's baseline, as the last
 	// ExecuteJobs ran them (their times: slow.go's confirmLimit).
 	origTests map[string][]runner.Test
+	// alone: every mutant of the last ExecuteJobs runs alone, as Isolate
+	// has it, or because the runner's runs cannot hold a batch
+	// (runner.CanBatch); aloneWhy says which (an Alone* reason).
+	alone    bool
+	aloneWhy string
+	// own is the runner as the lab was given it (Runner may be wrapped
+	// while ExecuteJobs runs: withAside): what it asks of the runner's
+	// capabilities (runner.PrepareMutant) it asks of own.
+	own runner.Runner
 }
 
 // Run is one run: a baseline or a mutant.
@@ -225,6 +234,11 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	if len(tests) == 0 {
 		return nil, fmt.Errorf("lab: no test file")
 	}
+	l.own = l.Runner
+	l.alone, l.aloneWhy = l.Isolate, AloneIsolate
+	if !l.Isolate && !runner.CanBatch(l.Runner) {
+		l.alone, l.aloneWhy = true, AloneRunner
+	}
 	if len(l.Aside) > 0 {
 		r := l.Runner
 		l.Runner = withAside(r, l.Aside)
@@ -321,9 +335,9 @@ func newTasks(l *Lab, jobs []Job) []*task {
 		tasks = append(tasks, &task{job: j, n: k, id: l.markerID(k)})
 	}
 	switch {
-	case l.Isolate:
+	case l.alone:
 		for _, t := range tasks {
-			t.why = AloneIsolate
+			t.why = l.aloneWhy
 		}
 	case len(tasks) <= 1:
 		for _, t := range tasks {
@@ -453,10 +467,10 @@ func assign(tasks []*task, used, idle []string, cov *coverage) {
 }
 
 // batchAll decides in batches what they can establish (not with Isolate,
-// nor for a single mutant), telling Progress of each mutant a batch
+// nor on a runner that cannot batch, nor for a single mutant), telling Progress of each mutant a batch
 // decided.
 func (l *Lab) batchAll(ctx context.Context, tasks []*task, tests []string, baselines []Run, timeout time.Duration) error {
-	if l.Isolate || len(tasks) <= 1 {
+	if l.alone || len(tasks) <= 1 {
 		return nil
 	}
 	baseline := map[string]time.Duration{}
@@ -640,6 +654,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	} else {
 		src = withLoadMarker(src, id)
 	}
+	src = l.prepared(m.Path, src)
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
 		return Run{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -746,7 +761,7 @@ func (l *Lab) jointPasses(ctx context.Context, sl Slot, m *edit.Mutant, tests []
 	if !marked {
 		src, id = m.Source(), ""
 	}
-	if err := sl.Files.WriteFile(m.Path, src); err != nil {
+	if err := sl.Files.WriteFile(m.Path, l.prepared(m.Path, src)); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	spec := l.aloneSpec(sl.Root, "", timeout, id, "")
@@ -848,6 +863,16 @@ func (l *Lab) aloneSpec(root, test string, timeout time.Duration, marker, hit st
 
 func (l *Lab) spec(root, test string, timeout time.Duration, marker string) runner.Spec {
 	return runner.Spec{Dir: root, TestFile: test, Timeout: timeout, ReachedMarker: marker, Config: l.Config}
+}
+
+// prepared is src, a mutant of the file at path, as the lab's runner runs it
+// (runner.PrepareMutant).
+func (l *Lab) prepared(path string, src []byte) []byte {
+	r := l.own
+	if r == nil {
+		r = l.Runner
+	}
+	return runner.PrepareMutant(r, path, src)
 }
 
 func (l *Lab) progress(e Event) {

@@ -36,8 +36,9 @@ func confirmLimit(orig, vitest time.Duration) time.Duration {
 }
 
 // timedOutIn reads vitest's time-out from its message: "Test timed out in
-// 5000ms", "Hook timed out in 10000ms".
-var timedOutIn = regexp.MustCompile(`(?:Test|Hook) timed out in (\d+)\s*ms`)
+// 5000ms", "Hook timed out in 10000ms"; or jest's: "Exceeded timeout of
+// 5000 ms for a test".
+var timedOutIn = regexp.MustCompile(`(?:(?:Test|Hook) timed out in|Exceeded timeout of) (\d+)\s*ms`)
 
 // vitestLimit is the time-out of vitest's own that test t ran into, as its
 // failure states it; 1 ns (below any limit: a suspicion) when the failure

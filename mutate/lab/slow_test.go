@@ -29,6 +29,7 @@ func TestSlowSuspect(t *testing.T) {
 		{"hook time-out below the limit", wait("a", "Error: Hook timed out in 200ms."), 10 * time.Second, 200 * time.Millisecond, true},
 		{"at the limit (the harness's cap)", wait("a", "Error: Test timed out in 10000ms."), 10 * time.Second, 10 * time.Second, false},
 		{"above the limit", wait("a", "Error: Test timed out in 60000ms."), 10 * time.Second, time.Minute, false},
+		{"jest's test time-out", wait("a", "Exceeded timeout of 5000 ms for a test."), 10 * time.Second, 5 * time.Second, true},
 		{"no number: a suspicion", wait("a", "Error: timed out"), 10 * time.Second, time.Nanosecond, true},
 		{"not vitest's", runner.Test{Name: "a", Status: runner.TestFailed, Failure: "Error: Test timed out in 5000ms."}, 10 * time.Second, 0, false},
 		{"no limit", wait("a", "Error: Test timed out in 5000ms."), 0, 5 * time.Second, false},

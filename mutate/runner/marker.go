@@ -8,6 +8,12 @@ import (
 // ReachedEnv names the file a MarkerStatement appends its id to.
 const ReachedEnv = "ORACLE_REACHED"
 
+// JestWorker is the global where a jest run keeps, for the markers, what vitest's worker
+// state (__vitest_worker__) holds where they read it: the test file (filepath) and the task
+// that runs (current), kept by the runner's jest environment (jest_env.cjs). The markers
+// read vitest's first: under vitest they do what they did before it.
+const JestWorker = "__oracleJestWorker__"
+
 // MarkerStatement returns one line of code, valid as a statement in both JavaScript and
 // TypeScript (strict mode, with or without @types/node: Reflect.get returns any, so no cast
 // is needed and no `as any` breaks a .js file), that appends id and a newline to the file
@@ -33,7 +39,7 @@ func MarkersStatement(ids ...string) string {
 func FileMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = (Reflect.get(g, "__vitest_worker__")?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = ((Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
 }
 
 // FileMarkersStatement is MarkersStatement for coverage runs that may hold several test
@@ -46,7 +52,7 @@ func FileMarkerStatement(id string) string {
 func FileMarkersStatement(ids ...string) string {
 	b, _ := json.Marshal(strings.Join(ids, "\n") + "\n")
 	lit := string(b)
-	return `try { const g = globalThis, p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = Reflect.get(g, "__vitest_worker__")?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = (Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
 }
 
 // RanMarkerStatement is MarkerStatement for a mutant run alone: it appends, once per test
@@ -72,7 +78,7 @@ func FileMarkersStatement(ids ...string) string {
 func RanMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = Object(globalThis), w = g.__vitest_worker__, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } } } catch {}`
+	return `try { const g = Object(globalThis), w = g.__vitest_worker__ ?? g.` + JestWorker + `, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } } } catch {}`
 }
 
 // ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a

@@ -174,44 +174,22 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	args = append(args, r.ExtraArgs...)
 
 	progressPath := filepath.Join(tmp, "progress")
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	wd := watch(s, progressPath)
-	defer wd.stop()
-	go func() {
-		select {
-		case <-wd.Done:
-			cancel()
-		case <-runCtx.Done():
-		}
-	}()
-
-	cmd := exec.CommandContext(runCtx, inv.node, args...)
-	cmd.Dir = inv.cwd
-	cmd.Env = vitestenv.For(inv.cwd, tmp,
+	env := vitestenv.For(inv.cwd, tmp,
 		ReachedEnv+"="+reachedPath,
 		"ORACLE_PHASES="+phasesPath,
 		ProgressEnv+"="+progressPath,
 	)
 	var out tailBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
-
-	start := time.Now()
-	runErr := cmd.Start()
-	if runErr == nil {
-		_ = sbox.RecordProcessGroup(inv.cwd, cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
-		runErr = cmd.Wait()
-	}
-	res.Duration = time.Since(start)
-	_ = killProcessGroup(cmd) // stragglers (a worker that outlived the main process)
+	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, inv.node, args...)
+		cmd.Dir, cmd.Env = inv.cwd, env
+		cmd.Stdout, cmd.Stderr = &out, &out
+		return cmd
+	}, &res.Duration)
 
 	if ctx.Err() != nil {
 		return res, false, ctx.Err()
 	}
-	wd.stop()
 	if wd.fired() {
 		res.TimedOut = true
 		res.ExitCode = -1
@@ -241,6 +219,41 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 	return res, false, nil
+}
+
+// execWatched starts the command cmd builds (given the run's context) in a
+// process group of its own, recorded in its sandbox, and waits for it: the
+// whole group is killed when ctx ends or s's watchdog fires (Spec.Timeout,
+// Spec.Stall on the file progress), and after it exits (stragglers: a worker
+// that outlived the main process). took is set to the run's time; the
+// watchdog, stopped, tells whether it fired; the error is cmd's (Start's or
+// Wait's). Every test process the runners start (vitest's, jest's) runs so.
+func execWatched(ctx context.Context, s Spec, progress string, build func(context.Context) *exec.Cmd, took *time.Duration) (*watchdog, error) {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wd := watch(s, progress)
+	defer wd.stop()
+	go func() {
+		select {
+		case <-wd.Done:
+			cancel()
+		case <-runCtx.Done():
+		}
+	}()
+	cmd := build(runCtx)
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	runErr := cmd.Start()
+	if runErr == nil {
+		_ = sbox.RecordProcessGroup(cmd.Dir, cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
+		runErr = cmd.Wait()
+	}
+	*took = time.Since(start)
+	_ = killProcessGroup(cmd) // stragglers (a worker that outlived the main process)
+	wd.stop()
+	return wd, runErr
 }
 
 // timeoutArgs are the vitest options of s.TestTimeout: vitest's own time-out of each test

@@ -64,6 +64,15 @@ type evidence struct {
 	testAbs  []string // the test file's absolute path(s) (as given and symlink-resolved)
 	rel      string   // the test file as the user names it (repo-relative)
 	clean    *cleaner
+	jest     bool // a jest run (JestRunner): its report's file message lists the failed tests too
+}
+
+// tool names the test runner that left ev.
+func (ev evidence) tool() string {
+	if ev.jest {
+		return "jest"
+	}
+	return "vitest"
 }
 
 // read turns the evidence of one finished (not timed-out) run into a Result:
@@ -84,13 +93,13 @@ func read(ev evidence) Result {
 	res := Result{ExitCode: ev.exitCode, LastLine: ev.clean.line(ev.output, true)}
 	if len(ev.report) == 0 {
 		res.NoReport = true
-		res.Note = "vitest" + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(ev.clean.cause(ev.output, res.LastLine))
+		res.Note = ev.tool() + exitNote(ev.exitCode) + " wrote no report" + lastLineNote(ev.clean.cause(ev.output, res.LastLine))
 		return res
 	}
 	var rep jsonReport
 	if err := json.Unmarshal(ev.report, &rep); err != nil {
 		res.NoReport = true
-		res.Note = "vitest's JSON report is unreadable: " + ev.clean.line(err.Error(), false)
+		res.Note = ev.tool() + "'s JSON report is unreadable: " + ev.clean.line(err.Error(), false)
 		return res
 	}
 	var ph *phaseReport
@@ -104,7 +113,7 @@ func read(ev evidence) Result {
 	file := pickFile(rep.TestResults, ev.testAbs)
 	if file == nil {
 		res.NoReport = true
-		res.Note = fmt.Sprintf("no test file matched %s (is it inside the vitest config's include?)", ev.rel)
+		res.Note = fmt.Sprintf("no test file matched %s (is it inside the %s config's include?)", ev.rel, ev.tool())
 		return res
 	}
 
@@ -143,7 +152,7 @@ func read(ev evidence) Result {
 				// Its stack is vitest's "Error: STACK_TRACE_ERROR": say what happened.
 				t.Failure = ev.clean.message(timedOut)
 			case len(a.FailureMessages) > 0:
-				t.Failure = ev.clean.message(a.FailureMessages[0])
+				t.Failure = ev.clean.message(ev.failure(a.FailureMessages[0]))
 			}
 			// Without the phase report the phase is decided below, by the fallback rule.
 			if ph != nil && t.Phase != PhaseSetup && t.Phase != PhaseTeardown {
@@ -164,16 +173,31 @@ func read(ev evidence) Result {
 			}
 		}
 	}
-	res.FileFailed = file.Status == "failed"
-	if file.Message != "" {
-		res.FileMessage = ev.clean.message(file.Message)
-	}
+	res.FileFailed, res.FileMessage = ev.fileError(file)
 	if ph != nil {
 		for _, u := range ph.Unhandled {
 			res.Unhandled = append(res.Unhandled, ev.clean.line(u, false))
 		}
 	}
 	return res
+}
+
+// fileError is whether the report marked the test file failed and the file's own error
+// (cleaned, "" when none). jest's file message repeats every failed test's and marks the
+// file failed for them: its own error is what follows "Test suite failed to run".
+func (ev evidence) fileError(file *jsonFileResult) (bool, string) {
+	m := file.Message
+	if ev.jest {
+		m = jestFileMessage(m)
+		if m == "" {
+			return false, ""
+		}
+		return true, ev.clean.message(m)
+	}
+	if m == "" {
+		return file.Status == "failed", ""
+	}
+	return file.Status == "failed", ev.clean.message(m)
 }
 
 func exitNote(code int) string {

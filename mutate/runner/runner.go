@@ -152,3 +152,34 @@ type Runner interface {
 	// and waits for them. A runner that keeps nothing returns nil.
 	Close() error
 }
+
+// Batcher is a runner that says whether one of its runs can hold a batch (the lab's
+// harness: several variants of the code behind a switch, run one after the other in one
+// process). A runner that cannot (JestRunner: a jest run holds one version of the code)
+// has every mutant run alone by the lab, as --isolate does. A runner that does not say
+// can.
+type Batcher interface {
+	Batches() bool
+}
+
+// CanBatch reports whether r's runs can hold a batch (Batcher).
+func CanBatch(r Runner) bool {
+	b, ok := r.(Batcher)
+	return !ok || b.Batches()
+}
+
+// MutantPreparer is a runner that wants a mutated file's source changed before it runs it
+// (JestRunner: ts-jest type-checks what it runs, where vitest's transform only strips the
+// types).
+type MutantPreparer interface {
+	PrepareMutant(path string, src []byte) []byte
+}
+
+// PrepareMutant is src, the source of a mutant of the file at path, as r runs it
+// (MutantPreparer); src itself for a runner that does not say.
+func PrepareMutant(r Runner, path string, src []byte) []byte {
+	if p, ok := r.(MutantPreparer); ok {
+		return p.PrepareMutant(path, src)
+	}
+	return src
+}

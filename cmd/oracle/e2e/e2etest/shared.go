@@ -253,3 +253,19 @@ var ViteAppChange = map[string]string{
 		"it(\"applies the plugins\", () => {\n  expect(applyAll(1.25)).toBe(3.8);\n  expect(applyAll(10)).toBe(30);\n});\n\n" +
 		"it(\"charges the fee\", async () => {\n  expect(await fee(\"card\", 10)).toBe(14);\n});\n",
 }
+
+// JestPackage and JestTSConfig are a ts-jest repository's package.json
+// and tsconfig.json (NewJestRepo's).
+const (
+	JestPackage  = `{"name":"jestrepo","private":true,"devDependencies":{"jest":"29.7.0","ts-jest":"29.4.6"},"jest":{"preset":"ts-jest","testEnvironment":"node"}}`
+	JestTSConfig = `{"compilerOptions":{"strict":true,"target":"es2020","module":"commonjs","esModuleInterop":true,"types":["jest"]}}`
+)
+
+// NewJestRepo is NewRepo with the jest 29 + ts-jest install of
+// testdata/jest linked, and JestPackage and JestTSConfig unless files has
+// its own.
+func NewJestRepo(t testing.TB, files map[string]string) Repo {
+	t.Helper()
+	env := testenv.NeedJest(t)
+	return NewRepo(t, filepath.Join(env, "node_modules"), MergeFiles(map[string]string{"package.json": JestPackage, "tsconfig.json": JestTSConfig}, files))
+}

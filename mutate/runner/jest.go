@@ -1,0 +1,320 @@
+package runner
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/oracle-ts/oracle/internal/vitestenv"
+	"github.com/oracle-ts/oracle/internal/vitestloc"
+	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
+)
+
+//go:embed jest_env.cjs
+var jestEnvironment []byte
+
+// JestRunner runs every Spec in a fresh jest process (the repository's own jest, found as
+// vitest is: FindJest), one test file in band (--runInBand): the jest counterpart of
+// ProcessRunner, with the same Result. Its runs cannot hold batches (Batcher): the lab runs
+// every mutant alone under it, as --isolate does.
+//
+// Jest's JSON report (--json) says which tests failed, not where: the runner gives jest a
+// test environment of its own (jest_env.cjs), the project's environment extended through
+// jest-circus's handleTestEvent, which writes each failed test's phase (a beforeEach or
+// beforeAll hook that threw: setup, never a kill) and keeps the running test where the
+// markers of the mutated code read it (marker.go). A test file that sets its environment
+// in a docblock (@jest-environment) runs in that one instead: its failures are read by the
+// fallback rule (report.go's read) and its markers name no test.
+type JestRunner struct {
+	// Node is the node binary; "" = "node" from PATH.
+	Node string
+	// ExtraArgs are appended to the jest command line (tests, debugging).
+	ExtraArgs []string
+
+	mu   sync.Mutex
+	envs map[string]string // by working directory and config: $ORACLE_JEST_ENVS
+}
+
+// NewJest returns the one-jest-process-per-run Runner.
+func NewJest() *JestRunner { return &JestRunner{} }
+
+// Close does nothing: every run's process ends with the run.
+func (r *JestRunner) Close() error { return nil }
+
+// Batches is false: a jest run holds one version of the code (Batcher).
+func (r *JestRunner) Batches() bool { return false }
+
+// noCheck is TypeScript's pragma that turns its type check of a file off.
+const noCheck = "// @ts-nocheck\n"
+
+// PrepareMutant turns ts-jest's type check off in a mutated file (TypeScript's
+// `// @ts-nocheck`, on the first line, after a shebang): ts-jest type-checks what it runs
+// and fails to load a file that does not type-check, where vitest's transform only strips
+// the types. A mutant need be valid JavaScript only, as under vitest (StrykerJS's
+// disableTypeChecks does the same): `return undefined` in a function declared to return a
+// number is run, and its tests decide. The file's lines move down by one; the test files,
+// whose lines the report names, are never mutated.
+func (r *JestRunner) PrepareMutant(path string, src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(noCheck))
+	if bytes.HasPrefix(src, []byte("#!")) {
+		end := bytes.IndexByte(src, '\n')
+		if end < 0 {
+			return append(append(out, src...), "\n"+noCheck...)
+		}
+		out = append(out, src[:end+1]...)
+		src = src[end+1:]
+	}
+	return append(append(out, noCheck...), src...)
+}
+
+// FindJest returns the absolute path of the jest command (jest/bin/jest.js) the package
+// manager would run for testFile (repo-relative) in the repository dir: internal/vitestloc's
+// lookup, which the listing of the tests shares. A missing jest is an error that says what
+// to install.
+func FindJest(dir, testFile string) (string, error) {
+	abs, err := repoFile(dir, testFile)
+	if err != nil {
+		return "", err
+	}
+	if p := vitestloc.FindJest(filepath.Dir(abs)); p != "" {
+		return p, nil
+	}
+	return "", fmt.Errorf("jest is not installed: no node_modules/jest/bin/jest.js from %s up to the workspace root; run your package manager's install (npm ci)", filepath.ToSlash(testFile))
+}
+
+// Run runs s.TestFile with the repository's jest. A first time-out is re-run once, as
+// ProcessRunner's (retryOnce).
+func (r *JestRunner) Run(ctx context.Context, s Spec) (Result, error) {
+	inv, err := r.prepare(ctx, s)
+	if err != nil {
+		return Result{}, err
+	}
+	if s.ReachedMarker != "" || s.Coverage {
+		if err := checkMarkerSupport(ctx, inv.node); err != nil {
+			return Result{}, err
+		}
+	}
+	return retryOnce(s, func() (Result, bool, error) { return r.once(ctx, s, inv) })
+}
+
+// jestInvocation is what prepare worked out once for a Spec.
+type jestInvocation struct {
+	invocation
+	jest string // .../node_modules/jest/bin/jest.js
+	envs string // $ORACLE_JEST_ENVS: each project's own test environment, by project id
+}
+
+// prepare finds the test file, jest and node, and where jest runs: the test file's package
+// (the nearest package.json up to the repository root), where jest's own search finds its
+// config (a jest.config.* file, or package.json's "jest" key) as `npx jest` there does.
+func (r *JestRunner) prepare(ctx context.Context, s Spec) (jestInvocation, error) {
+	var inv jestInvocation
+	abs, err := repoFile(s.Dir, s.TestFile)
+	if err != nil {
+		return inv, err
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		return inv, fmt.Errorf("runner: test file %s not found in the repository", s.TestFile)
+	}
+	inv.testAbs = abs
+	if inv.jest, err = FindJest(s.Dir, s.TestFile); err != nil {
+		return inv, err
+	}
+	inv.cwd = packageDir(filepath.Clean(s.Dir), filepath.Dir(abs))
+	if s.Config != "" {
+		if inv.config, err = configFile(s.Dir, s.Config); err != nil {
+			return inv, err
+		}
+	}
+	if inv.node, err = exec.LookPath(cmp.Or(r.Node, "node")); err != nil {
+		return inv, fmt.Errorf("node is not installed (or not on PATH): %v", err)
+	}
+	inv.clean = newCleaner(s.Dir, inv.cwd)
+	inv.envs, err = r.environments(ctx, inv)
+	return inv, err
+}
+
+// environments asks jest, once per working directory and config, for each project's test
+// environment (--showConfig: the path jest resolved), which jest_env.cjs extends.
+func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (string, error) {
+	key := inv.cwd + "\x00" + inv.config
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.envs[key]; ok {
+		return e, nil
+	}
+	args := []string{inv.jest, "--showConfig", "--ci", "--watchman=false"}
+	if inv.config != "" {
+		args = append(args, "--config="+inv.config)
+	}
+	cmd := exec.CommandContext(ctx, inv.node, args...)
+	cmd.Dir, cmd.Env = inv.cwd, vitestenv.For(inv.cwd, "")
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	var shown struct {
+		Configs []struct {
+			ID              string `json:"id"`
+			TestEnvironment string `json:"testEnvironment"`
+		} `json:"configs"`
+	}
+	if err != nil || json.Unmarshal(out, &shown) != nil {
+		return "", fmt.Errorf("jest cannot read its configuration (jest --showConfig in %s): %s", inv.clean.paths(inv.cwd), cmp.Or(inv.clean.cause(stderr.String(), inv.clean.line(stderr.String(), true)), fmt.Sprint(err)))
+	}
+	envs := map[string]string{}
+	for _, c := range shown.Configs {
+		envs[c.ID] = c.TestEnvironment
+	}
+	b, _ := json.Marshal(envs)
+	if r.envs == nil {
+		r.envs = map[string]string{}
+	}
+	r.envs[key] = string(b)
+	return string(b), nil
+}
+
+// jestArgs is the command line of a run of s: the test file alone, in band, its JSON report
+// in report, the environment of env, jest's cache in cache (the sandbox's own: jest keeps its
+// transforms there, safe for the processes that share it), no watchman, as in CI (a missing
+// snapshot fails instead of being written), coverage off, and the process ended once the
+// tests are done (a handle a test leaves open would keep it waiting).
+func jestArgs(s Spec, inv jestInvocation, report, env, cache string, extra []string) []string {
+	args := []string{inv.jest, "--json", "--outputFile=" + report, "--testLocationInResults",
+		"--ci", "--watchman=false", "--runInBand", "--coverage=false", "--forceExit",
+		"--cacheDirectory=" + cache, "--testEnvironment=" + env}
+	if inv.config != "" {
+		args = append(args, "--config="+inv.config)
+	}
+	if s.TestTimeout > 0 {
+		// jest's testTimeout is its hooks' too.
+		args = append(args, fmt.Sprintf("--testTimeout=%d", max(s.TestTimeout.Milliseconds(), 1)))
+	}
+	if s.TestName != "" {
+		// jest matches -t against a test's full name: its describe titles and its own,
+		// joined by spaces (Test.Name).
+		args = append(args, "--testNamePattern=^"+regexp.QuoteMeta(s.TestName)+"$")
+	}
+	args = append(args, extra...) // before the path: what follows --runTestsByPath is paths
+	return append(args, "--runTestsByPath", inv.testAbs)
+}
+
+// once runs jest one time. timedOut reports that s.Timeout killed it.
+func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res Result, timedOut bool, err error) {
+	tmpRoot := sbox.TempDirFor(inv.cwd)
+	tmp, err := os.MkdirTemp(tmpRoot, "oracle-run-")
+	if err != nil {
+		return res, false, fmt.Errorf("runner: temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	reportPath := filepath.Join(tmp, "report.json")
+	phasesPath := filepath.Join(tmp, "phases.json")
+	reachedPath := filepath.Join(tmp, "reached")
+	progressPath := filepath.Join(tmp, "progress")
+	envPath := filepath.Join(tmp, "oracle-jest-environment.cjs")
+	if err := os.WriteFile(envPath, jestEnvironment, 0o644); err != nil {
+		return res, false, fmt.Errorf("runner: %w", err)
+	}
+	cache := filepath.Join(cmp.Or(tmpRoot, os.TempDir()), "oracle-jest-cache")
+	args := jestArgs(s, inv, reportPath, envPath, cache, r.ExtraArgs)
+	env := vitestenv.For(inv.cwd, tmp,
+		ReachedEnv+"="+reachedPath,
+		"ORACLE_PHASES="+phasesPath,
+		ProgressEnv+"="+progressPath,
+		"ORACLE_JEST_ENVS="+inv.envs,
+	)
+	var out tailBuffer
+	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, inv.node, args...)
+		cmd.Dir, cmd.Env = inv.cwd, env
+		cmd.Stdout, cmd.Stderr = &out, &out
+		return cmd
+	}, &res.Duration)
+	if ctx.Err() != nil {
+		return res, false, ctx.Err()
+	}
+	if wd.fired() {
+		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
+		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+		res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+		return res, true, nil
+	}
+	code := 0
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return res, false, fmt.Errorf("runner: cannot run jest: %w", runErr)
+		}
+		code = ee.ExitCode()
+	}
+	ev := evidence{exitCode: code, output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean, jest: true}
+	ev.testAbs = []string{inv.testAbs}
+	if rp, err := filepath.EvalSymlinks(inv.testAbs); err == nil && rp != inv.testAbs {
+		ev.testAbs = append(ev.testAbs, rp)
+	}
+	ev.report, _ = os.ReadFile(reportPath)
+	ev.phases, _ = os.ReadFile(phasesPath)
+	d := res.Duration
+	res = read(ev)
+	res.Duration = d
+	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
+	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+	return res, false, nil
+}
+
+// suiteFailedRE is how jest's report begins the message of a test file that did not run (a
+// syntax or type error, a module not found, a throw at the top level): "● Test suite
+// failed to run".
+var suiteFailedRE = regexp.MustCompile(`●\s*Test suite failed to run\s*`)
+
+// jestFileMessage is the file's own error in jest's report message: what follows "Test suite
+// failed to run", "" when the message only lists the failed tests (jest repeats every
+// test's failure there, which vitest's report keeps apart).
+func jestFileMessage(m string) string {
+	m = stripANSI(m)
+	loc := suiteFailedRE.FindStringIndex(m)
+	if loc == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[loc[1]:])
+}
+
+// failure is a test's failure message as read: jest's matcher messages say what was
+// expected and received on lines of their own, after the matcher ("Error:
+// expect(received).toBe(expected) // Object.is equality", then "Expected: 90", "Received:
+// 80"), which are joined to the first line, as vitest's one line says them ("expected 80 to
+// be 90").
+func (ev evidence) failure(m string) string {
+	if !ev.jest {
+		return m
+	}
+	lines := strings.Split(stripANSI(m), "\n")
+	var said []string
+	for _, l := range lines[1:] {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "at ") {
+			break
+		}
+		if strings.HasPrefix(l, "Expected") || strings.HasPrefix(l, "Received") {
+			said = append(said, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	if len(said) == 0 {
+		return m
+	}
+	return strings.TrimSpace(lines[0]) + ": " + strings.Join(said, ", ")
+}

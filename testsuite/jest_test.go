@@ -1,0 +1,160 @@
+package testsuite
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/internal/testenv"
+)
+
+// TestJestConfig: jest's resolved configuration (--showConfig, recorded) as the suite's:
+// the setup files of every project, repo-relative; moduleNameMapper as aliases that map
+// the whole module name when the pattern matches anywhere in it, the first of several
+// replacements; a project's displayName.
+func TestJestConfig(t *testing.T) {
+	root := t.TempDir()
+	shown := `{"configs":[{"rootDir":"` + root + `","displayName":{"name":"unit","color":"blue"},
+	  "setupFiles":["` + root + `/test/env.ts"],"setupFilesAfterEnv":["` + root + `/test/mocks.ts","/elsewhere/x.js"],
+	  "moduleNameMapper":[["^@app/(.*)$","` + root + `/src/$1"],["legacy","` + root + `/src/legacy/index.ts"],["^multi$",["` + root + `/src/a.ts","` + root + `/src/b.ts"]]]}]}`
+	var jc jestConfig
+	if err := jsonUnmarshal(shown, &jc); err != nil {
+		t.Fatal(err)
+	}
+	cfg := jc.config(root)
+	if want := []string{"test/env.ts", "test/mocks.ts"}; !slices.Equal(cfg.SetupFiles, want) {
+		t.Errorf("setup files %q, want %q", cfg.SetupFiles, want)
+	}
+	if len(cfg.Projects) != 1 || cfg.Projects[0].Name != "unit" || cfg.Projects[0].Root != "." || len(cfg.Projects[0].Alias) != 3 {
+		t.Fatalf("projects %+v", cfg.Projects)
+	}
+	p, err := callgraph.NewProgram(testenv.WriteTree(t, root, map[string]string{
+		"src/x/y.ts":          "export const y = 1;\n",
+		"src/legacy/index.ts": "export const l = 1;\n",
+		"src/a.ts":            "export const a = 1;\n",
+		"test/env.ts":         "",
+		"test/mocks.ts":       "",
+		"test/a.test.ts":      "",
+		"test/legacy.test.ts": "",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.Resolver().SetAliases("jest", cfg.AliasScopes())
+	for spec, want := range map[string]string{"@app/x/y": "src/x/y.ts", "old/legacy/thing": "src/legacy/index.ts", "multi": "src/a.ts"} {
+		if r := p.Resolver().Resolve("test/a.test.ts", spec); r.Path != want {
+			t.Errorf("%s resolves to %q (%s), want %s", spec, r.Path, r.Kind, want)
+		}
+	}
+}
+
+// TestRunsJest: jest is the runner when no vitest is found and the repository says jest.
+func TestRunsJest(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"jest.config.ts": "export default {};\n"}, "jest.config.ts"},
+		{map[string]string{"package.json": `{"jest":{"preset":"ts-jest"}}`}, `package.json "jest"`},
+		{map[string]string{"package.json": `{"devDependencies":{"jest":"^29"}}`}, "the jest dependency in package.json"},
+		{map[string]string{"package.json": `{"devDependencies":{"jest":"^29"}}`, "node_modules/vitest/vitest.mjs": ""}, ""},
+		{map[string]string{"package.json": `{"devDependencies":{"vitest":"^4"}}`}, ""},
+	} {
+		root := testenv.WriteTree(t, "", tc.files)
+		os.Mkdir(filepath.Join(root, ".git"), 0o755)
+		if got := RunsJest(root); got != tc.want {
+			t.Errorf("%v: RunsJest = %q, want %q", tc.files, got, tc.want)
+		}
+	}
+}
+
+// TestLoadJest asks a real jest (testdata/jest) for the suite: its test files (testMatch,
+// roots), a moduleNameMapper alias followed; a whole-module jest.mock stops the walk (the
+// candidates, and Explain names the mock), a factory spreading jest.requireActual does not;
+// test files written for jest are its tests, not problems.
+func TestLoadJest(t *testing.T) {
+	t.Parallel()
+	env := testenv.NeedJest(t)
+	testenv.NeedTool(t, "node")
+	root := testenv.WriteTree(t, "", map[string]string{
+		"package.json":               `{"name":"j","private":true,"jest":{"preset":"ts-jest","testEnvironment":"node","roots":["<rootDir>/src","<rootDir>/test"],"moduleNameMapper":{"^@app/(.*)$":"<rootDir>/src/$1"}}}`,
+		"tsconfig.json":              `{"compilerOptions":{"strict":true,"module":"commonjs","baseUrl":".","paths":{"@app/*":["src/*"]}}}`,
+		"src/orders/checkout.ts":     "export function finalize(id: number) { return id; }\n",
+		"src/orders/index.ts":        "export { finalize } from './checkout';\n",
+		"src/routes.ts":              "import { finalize } from '@app/orders';\nexport function route(id: number) { return finalize(id); }\n",
+		"src/tax.ts":                 "export function tax(n: number) { return n; }\n",
+		"src/total.ts":               "import { tax } from './tax';\nexport function total(n: number) { return tax(n); }\n",
+		"test/routes.test.ts":        "import { route } from '../src/routes';\n\njest.mock('@app/orders');\nit('routes', () => { route(1); });\n",
+		"test/total.test.ts":         "import { total } from '../src/total';\njest.mock('../src/tax', () => ({ ...jest.requireActual('../src/tax'), extra: jest.fn() }));\nit('totals', () => { expect(total(1)).toBe(1); });\n",
+		"scripts/not-a-root.test.ts": "it('x', () => {});\n",
+	})
+	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s, err := Load(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Jest || !slices.Equal(s.Tests, []string{"test/routes.test.ts", "test/total.test.ts"}) || len(s.Problems) != 0 {
+		t.Fatalf("jest %v, tests %q, problems %+v", s.Jest, s.Tests, s.Problems)
+	}
+	if c := s.Candidates("src/routes.ts"); !slices.Equal(c, []string{"test/routes.test.ts"}) {
+		t.Errorf("routes.ts candidates %q", c)
+	}
+	if c := s.Candidates("src/orders/checkout.ts"); len(c) != 0 {
+		t.Errorf("the whole-module jest.mock of the barrel does not stop the walk: %q", c)
+	}
+	if got, want := s.Explain("src/orders/checkout.ts"), `reached only through jest.mock("@app/orders") at test/routes.test.ts:3, which re-exports it from src/orders/checkout.ts`; got != want {
+		t.Errorf("explain:\n got  %s\n want %s", got, want)
+	}
+	if c := s.Candidates("src/tax.ts"); !slices.Equal(c, []string{"test/total.test.ts"}) {
+		t.Errorf("a factory spreading jest.requireActual stops the walk: tax.ts candidates %q", c)
+	}
+	if !strings.Contains(s.Explain("src/tax.ts"), "loaded by test/total.test.ts") {
+		t.Errorf("explain tax.ts: %s", s.Explain("src/tax.ts"))
+	}
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestLoadJestScriptConfig: the jest config the test script names (jest -c FILE) is the
+// one jest is asked with, and a note says so.
+func TestLoadJestScriptConfig(t *testing.T) {
+	t.Parallel()
+	env := testenv.NeedJest(t)
+	testenv.NeedTool(t, "node")
+	root := testenv.WriteTree(t, "", map[string]string{
+		"package.json":        `{"name":"j","private":true,"devDependencies":{"jest":"29.7.0"},"scripts":{"test":"jest -c jest.unit.config.js"}}`,
+		"jest.unit.config.js": "module.exports = { preset: \"ts-jest\", testEnvironment: \"node\", roots: [\"<rootDir>/test/unit\"] };\n",
+		"src/a.ts":            "export const a = 1;\n",
+		"test/unit/a.test.ts": "import { a } from \"../../src/a\";\nit(\"a\", () => { expect(a).toBe(1); });\n",
+		"test/e2e/a.test.ts":  "it(\"e2e\", () => {});\n",
+	})
+	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s, err := Load(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Tests, []string{"test/unit/a.test.ts"}) || s.Config != "jest.unit.config.js" || !strings.Contains(s.ConfigNote, "named by the test script") {
+		t.Errorf("tests %q, config %q, note %q", s.Tests, s.Config, s.ConfigNote)
+	}
+}
