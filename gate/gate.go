@@ -1110,11 +1110,12 @@ func (m *measured) judgeBaselines(fixed bool) (reds []redBaseline, stopped bool)
 	}
 	switch {
 	case len(unrun) > 0:
-		// vitest left no report: it did not run the file's tests at all
-		// (its config, a reporter oracle gives it, the install), which
-		// says nothing of the tests and is never red at the base.
+		// The test runner (vitest, jest) left no report: it did not run
+		// the file's tests at all (its config, a reporter or environment
+		// oracle gives it, the install), which says nothing of the tests
+		// and is never red at the base.
 		m.verdict = ERROR
-		m.reason = fmt.Sprintf("vitest ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with vitest to see why", strings.Join(unrun, ", "))
+		m.reason = fmt.Sprintf("the test runner ran no test of %s: it wrote no report (the environment, not the tests: its config, its install, or its version with oracle's reporter); run the file with the repository's test runner to see why", strings.Join(unrun, ", "))
 	case len(hung) > 0:
 		m.verdict = ERROR
 		m.reason = hungReason(hung, m.lr.Baselines, fixed)
