@@ -98,7 +98,7 @@ var vitestLayouts = []layout{
 		base: map[string]string{
 			"package.json":     `{"name":"is","private":true,"type":"module"}`,
 			"vitest.config.ts": "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { includeSource: [\"src/**/*.ts\"] } });\n",
-			"src/inline.ts":    strings.Replace(inSource, "n * 2", "n + 3", 1),
+			"src/inline.ts":    strings.Replace(inSource, "n * 2", "n + 4", 1), // not n + 3: double(3) is 6 both ways, and the change's revert would survive
 		},
 		change:  map[string]string{"src/inline.ts": inSource},
 		targets: []string{"src/inline.ts#double"}},
