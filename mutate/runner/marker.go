@@ -59,9 +59,10 @@ func FileMarkersStatement(ids ...string) string {
 // (or per suite, or per file load) that executes it, "<id>\t@t\t<test>" where <test> is the
 // JSON string of the test's full name as Test.Name has it (describe titles and the test's
 // title joined by spaces; a test with an empty title is its describe titles alone, as
-// vitest's fullName has it: ufo's trailing-slash tests are named by object keys, "" one), or "<id>\t@s\t<suite>" when it runs outside a test: in a
-// beforeAll or afterAll hook of the describe block <suite> (its full name), or while the
-// file loads or is collected (""). vitest's worker state (__vitest_worker__.current, vitest
+// vitest's fullName has it: ufo's trailing-slash tests are named by object keys, "" one), or "<id>\t@s\t\"\"" when it runs outside a test: in a
+// beforeAll or afterAll hook of a describe block, or while the file loads or is collected
+// (the block is not named: what reads it, lab's load-time kill, asks only whether the code
+// ran outside every test). vitest's worker state (__vitest_worker__.current, vitest
 // 4 and 5) names the task that runs: the test during its beforeEach hooks, body and
 // afterEach hooks, the suite during its beforeAll and afterAll hooks, the file while it is
 // collected. A concurrent test (test.concurrent, sequence.concurrent) is not named: the

@@ -103,8 +103,8 @@ type Result struct {
 	// for a coverage run, the mutants whose code the test file reached.
 	Markers []string
 	// ReachedIn are the tests (full names, as Test.Name) in which the mutated code ran, and
-	// ReachedOutside the describe blocks (full names; "" for the file) in whose beforeAll or
-	// afterAll hooks, or while the file loaded, it ran: when the mutated code carries
+	// ReachedOutside is [""] when it ran outside every test (in a beforeAll or afterAll hook,
+	// or while the file loaded; the block is not named): when the mutated code carries
 	// RanMarkerStatement. Both empty for the other markers.
 	ReachedIn, ReachedOutside []string
 	// TimedOut: the run exceeded Spec.Timeout (on every attempt); Note says after how
