@@ -54,7 +54,10 @@ type revertUnit struct {
 // it too; one that does not parse, or would read a name the change removed
 // for good, is not built, and notes say why. A declaration nothing reads,
 // deleted, has none (deadDeclarations), nor does a number written
-// otherwise or a name swapped for its alias.
+// otherwise, code that differs in types or parentheses only (sameCode), a
+// variable extracted or inlined (sameValueName), a line under `//
+// oracle-disable-next-line`, or an import the head cannot satisfy
+// (c.Importable).
 func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 	file, src, syn, base, arid := c.Path, c.Src, c.Syn, c.Base, c.Arid
 	if base == nil || syn == nil || c.Changed == nil {
