@@ -10,15 +10,19 @@ import (
 )
 
 // Copy copies src to dst (which may exist), leaving out node_modules and
-// __oracles__ directories, and links dst/node_modules to nodeModules.
+// __oracles__ directories (or links to them), and links dst/node_modules to
+// nodeModules.
 func Copy(src, dst, nodeModules string) error {
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "__oracles__") {
-			return filepath.SkipDir
+		if p != src && (d.Name() == "node_modules" || d.Name() == "__oracles__") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil // a link to one (a worktree's node_modules): left out as the directory is
 		}
 		out := filepath.Join(dst, rel)
 		if d.IsDir() {
