@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -221,10 +220,8 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 		return res, false, fmt.Errorf("runner: temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	reportPath := filepath.Join(tmp, "report.json")
-	phasesPath := filepath.Join(tmp, "phases.json")
-	reachedPath := filepath.Join(tmp, "reached")
-	progressPath := filepath.Join(tmp, "progress")
+	files := filesIn(tmp)
+	reportPath, phasesPath, reachedPath, progressPath := files.report, files.phases, files.reached, files.progress
 	envPath := filepath.Join(tmp, "oracle-jest-environment.cjs")
 	if err := os.WriteFile(envPath, jestEnvironment, 0o644); err != nil {
 		return res, false, fmt.Errorf("runner: %w", err)
@@ -244,36 +241,7 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 		cmd.Stdout, cmd.Stderr = &out, &out
 		return cmd
 	}, &res.Duration)
-	if ctx.Err() != nil {
-		return res, false, ctx.Err()
-	}
-	if wd.fired() {
-		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
-		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-		res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
-		return res, true, nil
-	}
-	code := 0
-	if runErr != nil {
-		var ee *exec.ExitError
-		if !errors.As(runErr, &ee) {
-			return res, false, fmt.Errorf("runner: cannot run jest: %w", runErr)
-		}
-		code = ee.ExitCode()
-	}
-	ev := evidence{exitCode: code, output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean, jest: true}
-	ev.testAbs = []string{inv.testAbs}
-	if rp, err := filepath.EvalSymlinks(inv.testAbs); err == nil && rp != inv.testAbs {
-		ev.testAbs = append(ev.testAbs, rp)
-	}
-	ev.report, _ = os.ReadFile(reportPath)
-	ev.phases, _ = os.ReadFile(phasesPath)
-	d := res.Duration
-	res = read(ev)
-	res.Duration = d
-	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
-	return res, false, nil
+	return settle(ctx, s, wd, runErr, evidence{output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean, jest: true}, inv.testAbs, res.Duration, files)
 }
 
 // suiteFailedRE is how jest's report begins the message of a test file that did not run (a

@@ -148,9 +148,8 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		return res, false, fmt.Errorf("runner: temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	reportPath := filepath.Join(tmp, "report.json")
-	phasesPath := filepath.Join(tmp, "phases.json")
-	reachedPath := filepath.Join(tmp, "reached")
+	files := filesIn(tmp)
+	reportPath, phasesPath, reachedPath := files.report, files.phases, files.reached
 	reporterPath, removeReporter, err := writeReporter(inv.cwd, tmp)
 	if err != nil {
 		return res, false, err
@@ -173,7 +172,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	}
 	args = append(args, r.ExtraArgs...)
 
-	progressPath := filepath.Join(tmp, "progress")
+	progressPath := files.progress
 	env := vitestenv.For(inv.cwd, tmp,
 		ReachedEnv+"="+reachedPath,
 		"ORACLE_PHASES="+phasesPath,
@@ -187,35 +186,52 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 		return cmd
 	}, &res.Duration)
 
+	return settle(ctx, s, wd, runErr, evidence{output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean}, inv.testAbs, res.Duration, files)
+}
+
+// runFiles are the files one run writes in its temp dir: the runner's
+// JSON report, the phases of its failed tests, the markers' lines (and
+// the stall watch's progress), which settle reads.
+type runFiles struct{ report, phases, reached, progress string }
+
+// filesIn are the run files of the temp dir tmp.
+func filesIn(tmp string) runFiles {
+	return runFiles{report: filepath.Join(tmp, "report.json"), phases: filepath.Join(tmp, "phases.json"), reached: filepath.Join(tmp, "reached"), progress: filepath.Join(tmp, "progress")}
+}
+
+// settle is what one run of the test runner established, from what it
+// left in its run files (f): the
+// watchdog fired (a time-out: the markers it wrote still count), or it
+// exited and its report says what ran (read, from ev with the exit code
+// and the test file's paths added), and the markers. An error is a run
+// that could not start (or the context's end).
+func settle(ctx context.Context, s Spec, wd *watchdog, runErr error, ev evidence, testAbs string, took time.Duration, f runFiles) (res Result, timedOut bool, err error) {
+	reachedPath := f.reached
+	res.Duration = took
 	if ctx.Err() != nil {
 		return res, false, ctx.Err()
 	}
 	if wd.fired() {
-		res.TimedOut = true
-		res.ExitCode = -1
-		res.Note = timeoutDetail(s, res.Duration)
+		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, took)
 		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 		res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}
-	code := 0
 	if runErr != nil {
 		var ee *exec.ExitError
 		if !errors.As(runErr, &ee) {
-			return res, false, fmt.Errorf("runner: cannot run vitest: %w", runErr)
+			return res, false, fmt.Errorf("runner: cannot run %s: %w", ev.tool(), runErr)
 		}
-		code = ee.ExitCode()
+		ev.exitCode = ee.ExitCode()
 	}
-	ev := evidence{exitCode: code, output: out.String(), rel: filepath.ToSlash(s.TestFile), clean: inv.clean}
-	ev.testAbs = []string{inv.testAbs}
-	if rp, err := filepath.EvalSymlinks(inv.testAbs); err == nil && rp != inv.testAbs {
+	ev.testAbs = []string{testAbs}
+	if rp, err := filepath.EvalSymlinks(testAbs); err == nil && rp != testAbs {
 		ev.testAbs = append(ev.testAbs, rp)
 	}
-	ev.report, _ = os.ReadFile(reportPath)
-	ev.phases, _ = os.ReadFile(phasesPath)
-	d := res.Duration
+	ev.report, _ = os.ReadFile(f.report)
+	ev.phases, _ = os.ReadFile(f.phases)
 	res = read(ev)
-	res.Duration = d
+	res.Duration = took
 	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
 	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
 	return res, false, nil
