@@ -118,12 +118,9 @@ type jestInvocation struct {
 // config (a jest.config.* file, or package.json's "jest" key) as `npx jest` there does.
 func (r *JestRunner) prepare(ctx context.Context, s Spec) (jestInvocation, error) {
 	var inv jestInvocation
-	abs, err := repoFile(s.Dir, s.TestFile)
+	abs, err := testFileOf(s)
 	if err != nil {
 		return inv, err
-	}
-	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
-		return inv, fmt.Errorf("runner: test file %s not found in the repository", s.TestFile)
 	}
 	inv.testAbs = abs
 	if inv.jest, err = FindJest(s.Dir, s.TestFile); err != nil {

@@ -76,6 +76,18 @@ func retryOnce(s Spec, once func() (Result, bool, error)) (Result, error) {
 
 func round(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
 
+// testFileOf is s's test file, absolute: a file of the repository s.Dir.
+func testFileOf(s Spec) (string, error) {
+	abs, err := repoFile(s.Dir, s.TestFile)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		return "", fmt.Errorf("runner: test file %s not found in the repository", s.TestFile)
+	}
+	return abs, nil
+}
+
 // invocation is what prepare worked out once for a Spec.
 type invocation struct {
 	node    string
@@ -88,12 +100,9 @@ type invocation struct {
 
 func (r *ProcessRunner) prepare(s Spec) (invocation, error) {
 	var inv invocation
-	abs, err := repoFile(s.Dir, s.TestFile)
+	abs, err := testFileOf(s)
 	if err != nil {
 		return inv, err
-	}
-	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
-		return inv, fmt.Errorf("runner: test file %s not found in the repository", s.TestFile)
 	}
 	inv.testAbs = abs
 	if inv.vitest, err = FindVitest(s.Dir, s.TestFile); err != nil {
