@@ -98,12 +98,7 @@ func (r *JestRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if s.ReachedMarker != "" || s.Coverage {
-		if err := checkMarkerSupport(ctx, inv.node); err != nil {
-			return Result{}, err
-		}
-	}
-	return retryOnce(s, func() (Result, bool, error) { return r.once(ctx, s, inv) })
+	return runFresh(ctx, s, inv.node, func() (Result, bool, error) { return r.once(ctx, s, inv) })
 }
 
 // jestInvocation is what prepare worked out once for a Spec.

@@ -47,12 +47,19 @@ func (r *ProcessRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return runFresh(ctx, s, inv.node, func() (Result, bool, error) { return r.once(ctx, s, inv) })
+}
+
+// runFresh runs a fresh test runner's process for s (once, by node): a
+// run that carries markers first checks node can run them, and a run
+// that times out runs once more (retryOnce). Vitest's and jest's.
+func runFresh(ctx context.Context, s Spec, node string, once func() (Result, bool, error)) (Result, error) {
 	if s.ReachedMarker != "" || s.Coverage {
-		if err := checkMarkerSupport(ctx, inv.node); err != nil {
+		if err := checkMarkerSupport(ctx, node); err != nil {
 			return Result{}, err
 		}
 	}
-	return retryOnce(s, func() (Result, bool, error) { return r.once(ctx, s, inv) })
+	return retryOnce(s, once)
 }
 
 // retryOnce is both runners' rule for a time-out: a first one is run again
