@@ -19,18 +19,49 @@ import (
 // site itself. A site that is a whole { } block (a body emptied to {}) is
 // marked inside the block. A `;` is added when stmt has none.
 func MarkReached(m Mutant, stmt string) ([]byte, error) {
-	stmt = strings.TrimSpace(stmt)
-	if stmt == "" || strings.ContainsAny(stmt, "\r\n") {
-		return nil, fmt.Errorf("reached marker must be one line of JavaScript, got %q", stmt)
-	}
-	if !strings.HasSuffix(stmt, ";") {
-		stmt += ";"
+	stmt, err := markerStmt(stmt)
+	if err != nil {
+		return nil, err
 	}
 	src := m.Source()
 	f, s := analyzer.ParseSyntax(m.Path, src)
 	if s == nil {
 		return nil, fmt.Errorf("cannot parse mutant %s: %s", m.Name, f.Errors[0].Message)
 	}
+	at, err := reachedAt(m, s)
+	if err != nil {
+		return nil, err
+	}
+	var chs []change
+	for _, a := range at {
+		chs = append(chs, change{start: a, end: a, text: stmt + " "})
+	}
+	out, _, err := Apply(src, toCore(chs))
+	if err != nil {
+		return nil, fmt.Errorf("mutant %s: reached marker: %w", m.Name, err)
+	}
+	if g := analyzer.Parse(m.Path, out); len(g.Errors) > len(f.Errors) {
+		return nil, fmt.Errorf("mutant %s with the reached marker does not parse (line %d: %s)", m.Name, g.Errors[0].Line, g.Errors[0].Message)
+	}
+	return out, nil
+}
+
+// markerStmt is stmt as MarkReached inserts it: one line, ending in `;`.
+func markerStmt(stmt string) (string, error) {
+	stmt = strings.TrimSpace(stmt)
+	if stmt == "" || strings.ContainsAny(stmt, "\r\n") {
+		return "", fmt.Errorf("reached marker must be one line of JavaScript, got %q", stmt)
+	}
+	if !strings.HasSuffix(stmt, ";") {
+		stmt += ";"
+	}
+	return stmt, nil
+}
+
+// reachedAt is where MarkReached inserts its statement in m.Source(),
+// parsed as s: before each statement that holds a site, inside a site that
+// is a whole block.
+func reachedAt(m Mutant, s *analyzer.Syntax) ([]uint, error) {
 	sites := m.Sites
 	if len(sites) == 0 {
 		sites = [][2]uint{m.Site}
@@ -55,18 +86,7 @@ func MarkReached(m Mutant, stmt string) ([]byte, error) {
 			at = append(at, s.Start(n))
 		}
 	}
-	var chs []change
-	for _, a := range at {
-		chs = append(chs, change{start: a, end: a, text: stmt + " "})
-	}
-	out, _, err := Apply(src, toCore(chs))
-	if err != nil {
-		return nil, fmt.Errorf("mutant %s: reached marker: %w", m.Name, err)
-	}
-	if g := analyzer.Parse(m.Path, out); len(g.Errors) > len(f.Errors) {
-		return nil, fmt.Errorf("mutant %s with the reached marker does not parse (line %d: %s)", m.Name, g.Errors[0].Line, g.Errors[0].Message)
-	}
-	return out, nil
+	return at, nil
 }
 
 // blockStatementAt is the innermost node holding offset off that is a

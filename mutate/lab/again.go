@@ -14,7 +14,7 @@ package lab
 //
 // What that batch does not decide (it is not trusted, the variant passed)
 // goes on as any undecided variant: to its next test file's batch, or
-// alone (a hit-limit suspect then without the counter, under the clock).
+// alone (a hit-limit suspect then counted as every run alone is: count.go).
 
 // again is the batches that run again for the tasks of wave flagged whole
 // or suspect (the flags cleared here): one per test file, in wave's order.

@@ -55,8 +55,8 @@ const (
 	AloneLoadThrew = "a variant threw while loading"
 	// AloneHitLimit: the variant ran past the hit limit in its batch, and
 	// its batch run again with the limit raised (again.go) did not decide
-	// it (that batch was not trusted): alone, without the counter, the run
-	// confirms a loop (timeout) or not.
+	// it (that batch was not trusted): alone, its hits counted (count.go),
+	// the run confirms a loop (timeout) or not.
 	AloneHitLimit = "hit-limit confirmation"
 	// AloneSlowTest: a test that executed the variant ran into vitest's
 	// own time-out in the batch, below the variant's time limit: alone,

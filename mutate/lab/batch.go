@@ -118,6 +118,12 @@ const (
 // least floor.
 type hitRule struct{ floor, factor int }
 
+// limit is the rule's limit for an original whose most hits in one test
+// were most.
+func (h hitRule) limit(most int64) int64 {
+	return max(int64(h.floor), int64(h.factor)*min(most, 1<<40))
+}
+
 // batchHits is a batch's rule; confirmHits a suspects' batch's, the
 // batch's raised ConfirmRaise-fold (at least ConfirmHitFloor).
 var (
@@ -483,7 +489,7 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 		for _, bl := range b.blocks {
 			switch {
 			case bl.task != nil && b.plan.again && bl.task.hit != "":
-				bl.task.why = AloneHitLimit // no count confirmed it: alone, under the clock
+				bl.task.why = AloneHitLimit // no count confirmed it: alone, counted (count.go)
 			case bl.task != nil:
 				bl.task.why = w
 			}
@@ -505,7 +511,7 @@ func (l *Lab) batchRead(r runner.Result, b batchRun) bool {
 			continue
 		case bl.heard.hit:
 			// A suspicion: it runs again with the limit raised (again.go),
-			// or, where that batch decides nothing, alone without the counter.
+			// or, where that batch decides nothing, alone, counted (count.go).
 			t.hit, t.suspect = bl.heard.limit, true
 		case b.plan.again && t.hit != "":
 			t.finished, t.hit = t.hit, "" // it finished under the raised limit: no loop

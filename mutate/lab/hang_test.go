@@ -207,3 +207,47 @@ func TestHitLimitBeforeAllReal(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestCountedAloneReal: a mutant run alone counts its hits (count.go), so a
+// loop ends by counting, not at the run's wall-clock limit. Its test makes
+// 2,001 hits in countTo on the original code: the endless loop, stopped at
+// the first limit (10,000,000), is measured against the original (fewer
+// than 2,048 hits in a test: a limit of 20,480,000) and stopped again there:
+// a timeout of the counter; the long loop (12,000,000 iterations) stopped
+// at the first limit finishes under the derived one, and its test kills it.
+// Batched, both are decided the same way.
+func TestCountedAloneReal(t *testing.T) {
+	t.Parallel() // with the other real tests (sample_test.go)
+	repo, ms := spinRepo(t)
+	test := `import { expect, it } from "vitest";
+import { countTo } from "./spin";
+
+it("counts", () => {
+  expect(countTo(2000)).toBe(2000);
+});
+`
+	if err := os.WriteFile(filepath.Join(repo, "src/spin.test.ts"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(spinSrc, "while (i < n)")
+	long, err := edit.NewMutant("test", "long", "src/spin.ts", []byte(spinSrc), []edit.Change{{Start: uint(at), End: uint(at + 13), Text: "while (i < n * 6000)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	isolated := runSpin(t, repo, []edit.Mutant{ms[0], long}, Lab{Isolate: true})
+	if got, want := outcomesOnly(isolated), "test:loop=timeout test:long=killed"; got != want {
+		t.Fatalf("isolated: %s\nwant      %s", got, want)
+	}
+	loop, fin := isolated.Mutants[0], isolated.Mutants[1]
+	if !loop.HitLimit || !strings.Contains(loop.Detail, "more than 20480000 loop iterations and calls in one test run alone (the original's tests make fewer than 2048") {
+		t.Errorf("the loop is not stopped by counting: %+v", loop)
+	}
+	if fin.HitLimit || !strings.Contains(fin.Detail, "more than 10000000 loop iterations and calls in one test run alone; the original's tests make fewer than 2048, so run again with the limit raised to 20480000, it finished: no loop") ||
+		!strings.Contains(fin.Detail, "expected 12000000 to be 2000") {
+		t.Errorf("the long loop is not let finish: %+v", fin)
+	}
+	batched := runSpin(t, repo, []edit.Mutant{ms[0], long}, Lab{})
+	if got, want := outcomesOnly(batched), "test:loop=timeout test:long=killed"; got != want {
+		t.Errorf("batched: %s\nwant     %s", got, want)
+	}
+}

@@ -130,8 +130,9 @@ type Run struct {
 	// variant's own time in it, as the harness measured it).
 	Batched bool
 	// HitLimit: a timeout because the variant ran past the hit limit in its
-	// batch, and again past the limit raised (again.go), or, where no batch
-	// could confirm it, its run alone, without the counter, timed out too.
+	// batch, and again past the limit raised (again.go), or a run alone
+	// that the counter stopped (count.go; or, where no counter could be
+	// placed, that timed out after a batch's stop).
 	HitLimit bool
 	// CoveredBy are the test files whose coverage run reached the mutant
 	// (Lab.Coverage; nil otherwise, or when its code could not be marked).
@@ -637,22 +638,21 @@ func (l *Lab) onSlots(n int, start func(i int) bool, do func(sl Slot, i int)) {
 	wg.Wait()
 }
 
-// runMutant writes m (with its reached marker where one can be placed),
-// runs the test files until one kills it, and restores the file. A run
+// runMutant writes m (with its reached marker where one can be placed, and
+// its hits counted: count.go), runs the test files until one kills it, and
+// restores the file. A run
 // that failed only by tests that never executed the mutated code is
 // repeated once (SPEC "Runs and kills"); failing so again, it is an error
 // naming that test. hit, when set, is the hit limit that stopped m in its
-// batch: the run alone, without the counter and not repeated after a
-// time-out, confirms it (a timeout) or not (its outcome stands). why is why
+// batch: the run alone, counted (or, without a counter, not repeated after
+// a time-out), confirms it (a timeout) or not (its outcome stands). why is why
 // it runs alone: a survivor of its batch, or a mutant of many test files,
 // first runs against them all at once (jointPasses).
 func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant, tests []string, timeout time.Duration, hit, why string) (run Run, err error) {
-	src, merr := edit.MarkReached(*m, runner.RanMarkerStatement(id))
-	marked := merr == nil
+	limit := aloneLimit()
+	src, marked, counted := aloneSource(m, id, limit)
 	if !marked {
-		src, id = m.Source(), ""
-	} else {
-		src = withLoadMarker(src, id)
+		id = ""
 	}
 	src = l.prepared(m.Path, src)
 	if err := sl.Files.WriteFile(m.Path, src); err != nil {
@@ -693,7 +693,14 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		}
 		j := judgeAlone(r, marked, id)
 		took := r.Duration
-		if j.other {
+		if r.HitLimit > 0 && counted {
+			if j, err = l.confirmCount(ctx, sl, m, spec, r.HitLimit, &took); err != nil {
+				return Run{}, err
+			}
+			if err := sl.Files.WriteFile(m.Path, src); err != nil { // the confirmation wrote other code
+				return Run{}, fmt.Errorf("sandbox: %w", err)
+			}
+		} else if j.other {
 			if r, err = l.Runner.Run(ctx, spec); err != nil {
 				return Run{}, l.fail(ctx, err)
 			}
@@ -708,7 +715,7 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 		if j, err = l.confirmLoadKill(ctx, sl, m.Path, src, spec, r, j, marked, &took); err != nil {
 			return Run{}, err
 		}
-		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took}
+		run := Run{Test: t, Mutant: m, Outcome: j.outcome, Detail: j.detail, Duration: took, HitLimit: j.hit}
 		if j.outcome.Kills() {
 			run.KilledBy = j.by
 		}
@@ -719,11 +726,15 @@ func (l *Lab) runMutant(ctx context.Context, sl Slot, id string, m *edit.Mutant,
 	}
 	out := Combine(runs)
 	if hit != "" {
-		switch out.Outcome {
-		case Timeout:
+		switch {
+		case out.Outcome == Timeout && out.HitLimit:
+			out.Detail = hitLimitDetail(hit) + " in its batch; run alone, " + out.Detail
+		case out.Outcome == Timeout:
 			out.HitLimit = true
 			out.Detail = hitLimitDetail(hit) + "; run alone without the counter, it timed out too: " + out.Detail
-		case Survived:
+		case out.Outcome == Survived && counted:
+			out.Detail = fmt.Sprintf("%s in its batch; run alone with its hits counted (a limit of at least %d), it finished and every test passed: no loop", hitLimitDetail(hit), limit)
+		case out.Outcome == Survived:
 			out.Detail = hitLimitDetail(hit) + " in its batch; run alone without the counter, it finished within the time limit and every test passed: no loop"
 		}
 	}
@@ -754,7 +765,9 @@ func (l *Lab) jointPasses(ctx context.Context, sl Slot, m *edit.Mutant, tests []
 	var src []byte
 	marked := false
 	if id != "" {
-		if s, err := edit.MarkReached(*m, runner.FileMarkerStatement(id)); err == nil {
+		// Counted as a run alone is (count.go): a loop stops in its test,
+		// whose file is then left to its own run, not the joint run's clock.
+		if s, _, err := edit.MarkCounted(*m, runner.FileMarkerStatement(id), hitCounter(id, aloneLimit(), 0)); err == nil {
 			src, marked = s, true
 		}
 	}

@@ -53,7 +53,7 @@ func (l *Lab) confirmLoadKill(ctx context.Context, sl Slot, path string, src []b
 	}
 	for _, t := range o.Tests {
 		if t.Name == j.by && t.Status == runner.TestFailed {
-			return judgment{Error, LoadKillFailure + j.by + ": " + orNo(t.Failure), j.by, false, 0}, nil
+			return judgment{Error, LoadKillFailure + j.by + ": " + orNo(t.Failure), j.by, false, 0, false}, nil
 		}
 	}
 	return j, nil

@@ -138,6 +138,8 @@ type judgment struct {
 	// wall-clock limit, or a hit limit, decided it): below the run's limit
 	// it is a suspicion (slow.go).
 	vitest time.Duration
+	// hit: the Timeout is the hit counter's (count.go), not a clock's.
+	hit bool
 }
 
 func judgeMutant(r runner.Result, marked bool) judgment {
@@ -147,10 +149,10 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 		if t := timedOutOnly(r.Tests); t != nil && (!marked || r.Reached) {
 			for _, u := range r.Tests {
 				if u.Status == runner.TestFailed && ran(u) {
-					return judgment{Timeout, timedOutDetail(u), u.Name, false, vitestLimit(u)}
+					return judgment{Timeout, timedOutDetail(u), u.Name, false, vitestLimit(u), false}
 				}
 			}
-			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true, 0}
+			return judgment{Error, OtherTestFailure + t.Name + ": " + orNo(t.Failure), t.Name, true, 0, false}
 		}
 	}
 	switch o {
@@ -164,7 +166,7 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 			if first != nil {
 				by = first.Name
 			}
-			return judgment{Error, NotReachedFailure + detail, by, true, 0}
+			return judgment{Error, NotReachedFailure + detail, by, true, 0, false}
 		}
 		if first == nil {
 			// An unhandled error (vitest fails the run) from code that ran:
@@ -172,34 +174,34 @@ func judgeMutant(r runner.Result, marked bool) judgment {
 			// is the killer; raised by code that ran only outside every
 			// test (at load, in a beforeAll), no test failed: an error.
 			if marked && len(r.ReachedIn) == 0 && len(r.ReachedOutside) > 0 {
-				return judgment{Error, OutsideTestsFailure + detail, "", false, 0}
+				return judgment{Error, OutsideTestsFailure + detail, "", false, 0, false}
 			}
 			for _, t := range r.Tests {
 				if t.Status != runner.TestSkipped && ran(t) {
-					return judgment{Killed, detail, t.Name, false, 0}
+					return judgment{Killed, detail, t.Name, false, 0, false}
 				}
 			}
-			return judgment{Killed, detail, "", false, 0}
+			return judgment{Killed, detail, "", false, 0, false}
 		}
 		if t := killer(r.Tests, ran); t != nil {
 			if t.TimedOut {
-				return judgment{Timeout, timedOutDetail(*t), t.Name, false, vitestLimit(*t)}
+				return judgment{Timeout, timedOutDetail(*t), t.Name, false, vitestLimit(*t), false}
 			}
-			return judgment{Killed, orNo(t.Failure), t.Name, false, 0}
+			return judgment{Killed, orNo(t.Failure), t.Name, false, 0, false}
 		}
-		return judgment{Error, OtherTestFailure + first.Name + ": " + orNo(first.Failure), first.Name, true, 0}
+		return judgment{Error, OtherTestFailure + first.Name + ": " + orNo(first.Failure), first.Name, true, 0, false}
 	case Passed:
 		if marked && !r.Reached {
-			return judgment{NoCoverage, "", "", false, 0}
+			return judgment{NoCoverage, "", "", false, 0, false}
 		}
-		return judgment{Survived, "", "", false, 0}
+		return judgment{Survived, "", "", false, 0, false}
 	}
 	if o == Error && marked && r.Reached && loadFailed(r) {
 		// The mutated code ran while the test file loaded, and the file
 		// failed to load: the mutant's own exception, before any test.
-		return judgment{Error, OutsideTestsFailure + detail, "", false, 0}
+		return judgment{Error, OutsideTestsFailure + detail, "", false, 0, false}
 	}
-	return judgment{o, detail, "", false, 0}
+	return judgment{o, detail, "", false, 0, false}
 }
 
 // killer is the test of ts that kills: the first that executed the mutated
@@ -234,7 +236,7 @@ func judgeAlone(r runner.Result, marked bool, id string) judgment {
 		return j
 	}
 	_, detail := BaselineOutcome(r)
-	return judgment{Error, NotLoadedFailure + detail, "", false, 0}
+	return judgment{Error, NotLoadedFailure + detail, "", false, 0, false}
 }
 
 // ranTest says whether test t executed the mutated code in run r: it is
@@ -304,7 +306,7 @@ type variant struct {
 
 // variantOutcome judges one variant of a trusted batch (batchTrusted), in
 // this order: past the hit limit: undecided (a suspicion of a loop: the
-// mutant runs alone, without the counter, under the wall-clock limit);
+// mutant runs alone, its hits counted: count.go);
 // vitest's time-out in every failed test, one of which executed the
 // variant's code: timeout when that time-out is the variant's own time
 // limit (timeLimit, to which the harness caps vitest's), else undecided (a

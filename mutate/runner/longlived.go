@@ -673,8 +673,7 @@ wait:
 			res.TimedOut = true
 			res.ExitCode = -1
 			res.Note = timeoutDetail(s, res.Duration)
-			res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-			res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+			res.readMarkers(reachedPath, s.ReachedMarker)
 			return res, true, false, nil
 		}
 	}
@@ -712,8 +711,7 @@ wait:
 	dur := res.Duration
 	res = read(ev)
 	res.Duration = dur
-	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+	res.readMarkers(reachedPath, s.ReachedMarker)
 	return res, false, false, nil
 }
 

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -93,4 +94,48 @@ func ranLine(l string) (id string, test bool, name string, ok bool) {
 		return "", false, "", false
 	}
 	return parts[0], parts[1] == "@t", name, true
+}
+
+// HitCounter is the declaration of fn, the function a mutant run alone calls for each hit
+// of its counted function body (edit.MarkCounted: the body's entry, the entry of every
+// function nested in it, each iteration of every loop in it), so that a mutant that loops
+// forever stops within about a second, not at the run's wall-clock limit (SPEC "Runs and
+// kills": a hit-limit stop is confirmed by counting). It counts per test (the task vitest's
+// worker state, or the runner's jest environment, names as running; the file's load is
+// one more), and
+//
+//   - limit > 0: past limit hits in one test it appends "<id>\t@h\t<limit>" to the file
+//     $ORACLE_REACHED names (once) and throws an Error whose message starts with
+//     msg at every hit after (Result.HitLimit);
+//   - record > 0 (a power of two): each time a test's count reaches a power of two at
+//     least record, it appends "<id>\t@n\t<count>" (Result.HitsOver): the original code,
+//     counted so, says at most how many hits its tests make (below twice the greatest).
+//
+// Like the markers it needs no import, type-checks in strict TypeScript and never throws
+// but the limit's error; one hit costs a few property reads.
+func HitCounter(fn, msg, id string, limit, record int64) string {
+	b, _ := json.Marshal(id)
+	lit := string(b)
+	lim, rec := strconv.FormatInt(limit, 10), strconv.FormatInt(record, 10)
+	write := `try { const p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, `
+	return `function ` + fn + `() { const g = Object(globalThis), w = g.__vitest_worker__ ?? g.` + JestWorker + `, c = w?.current; let h = g.__oracleHitCount; ` +
+		`if (h === undefined) { h = g.__oracleHitCount = { c, n: 0, by: new Map(), hit: false }; } else if (h.c !== c) { h.by.set(h.c, h.n); h.c = c; h.n = h.by.get(c) ?? 0; } ` +
+		`const n = ++h.n; ` +
+		`if (` + lim + ` > 0 && n > ` + lim + `) { if (!h.hit) { h.hit = true; ` + write + lit + ` + "\t@h\t` + lim + `\n"); } catch {} } ` +
+		`throw new Error(` + strconv.Quote(msg+": more than "+lim+" loop iterations and calls in one test (a mutant that loops)") + `); } ` +
+		`if (` + rec + ` > 0 && n >= ` + rec + ` && n < 1073741824 && (n & (n - 1)) === 0) { ` + write + lit + ` + "\t@n\t" + n + "\n"); } catch {} } }`
+}
+
+// hitLine reads a line HitCounter wrote: its id, and the limit that stopped a test (kind
+// "@h") or a count a test reached (kind "@n").
+func hitLine(l string) (id, kind string, n int64, ok bool) {
+	parts := strings.SplitN(l, "\t", 3)
+	if len(parts) != 3 || (parts[1] != "@h" && parts[1] != "@n") {
+		return "", "", 0, false
+	}
+	n, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil {
+		return "", "", 0, false
+	}
+	return parts[0], parts[1], n, true
 }

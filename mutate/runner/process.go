@@ -229,8 +229,7 @@ func settle(ctx context.Context, s Spec, wd *watchdog, runErr error, ev evidence
 	}
 	if wd.fired() {
 		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, took)
-		res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-		res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+		res.readMarkers(reachedPath, s.ReachedMarker)
 		return res, true, nil
 	}
 	if runErr != nil {
@@ -248,8 +247,7 @@ func settle(ctx context.Context, s Spec, wd *watchdog, runErr error, ev evidence
 	ev.phases, _ = os.ReadFile(f.phases)
 	res = read(ev)
 	res.Duration = took
-	res.Reached, res.Markers = markersSeen(reachedPath, s.ReachedMarker)
-	res.ReachedIn, res.ReachedOutside = ranBy(reachedPath, s.ReachedMarker)
+	res.readMarkers(reachedPath, s.ReachedMarker)
 	return res, false, nil
 }
 
@@ -321,6 +319,36 @@ func writeReporter(cwd, tmp string) (path string, remove func(), err error) {
 	return path, remove, nil
 }
 
+// readMarkers reads what the markers of the run whose reached file is path wrote, for
+// the mutant marked id: Reached and Markers (markersSeen), ReachedIn and ReachedOutside
+// (ranBy), HitLimit and HitsOver (hitsSeen).
+func (res *Result) readMarkers(path, id string) {
+	res.Reached, res.Markers = markersSeen(path, id)
+	res.ReachedIn, res.ReachedOutside = ranBy(path, id)
+	res.HitLimit, res.HitsOver = hitsSeen(path, id)
+}
+
+// hitsSeen reads the lines HitCounter wrote for id in the reached file at path: the
+// limit that stopped a test (0: none) and the greatest count a test reached (0: none
+// recorded).
+func hitsSeen(path, id string) (limit, over int64) {
+	b, err := os.ReadFile(path)
+	if err != nil || id == "" {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		hid, kind, n, ok := hitLine(l)
+		switch {
+		case !ok || hid != id:
+		case kind == "@h":
+			limit = max(limit, n)
+		default:
+			over = max(over, n)
+		}
+	}
+	return limit, over
+}
+
 // markersSeen reads the reached file at path: whether id is in it, and every
 // distinct id in it, sorted. A line "<test file>\t<id>" (FileMarkersStatement) counts as id.
 func markersSeen(path, id string) (bool, []string) {
@@ -330,7 +358,9 @@ func markersSeen(path, id string) (bool, []string) {
 	}
 	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if rid, _, _, ok := ranLine(l); ok {
+		if _, _, _, ok := hitLine(l); ok {
+			continue
+		} else if rid, _, _, ok := ranLine(l); ok {
 			l = rid
 		} else if _, after, ok := strings.Cut(l, "\t"); ok {
 			l = after

@@ -107,6 +107,10 @@ type Result struct {
 	// or while the file loaded; the block is not named): when the mutated code carries
 	// RanMarkerStatement. Both empty for the other markers.
 	ReachedIn, ReachedOutside []string
+	// HitLimit is the limit at which the mutated code's hit counter (HitCounter) stopped a
+	// test of the run (0: none did), and HitsOver the greatest count a test reached that
+	// the counter recorded (0: none): when the code carries HitCounter's function.
+	HitLimit, HitsOver int64
 	// TimedOut: the run exceeded Spec.Timeout (on every attempt); Note says after how
 	// long, and the Tests are empty.
 	TimedOut bool

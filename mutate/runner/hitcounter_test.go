@@ -1,0 +1,60 @@
+package runner
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// HitCounter's function, run by node: it counts per task of the worker state (a new task
+// starts from its own count), stops a task past the limit with msg (once recorded, thrown
+// at every hit after), and in record mode writes each power of two a task's count reaches
+// from record on; hitsSeen reads both, and markersSeen takes neither for a marker id.
+func TestHitCounter(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	reached := filepath.Join(tmp, "reached")
+	js := HitCounter("hit", "oracle: stop", "m1", 1000, 0) + "\n" +
+		HitCounter("rec", "oracle: stop", "m2", 0, 64) + `
+const w = (globalThis.__vitest_worker__ = { current: { name: "a" } });
+for (let i = 0; i < 600; i++) hit();
+w.current = { name: "b" };
+for (let i = 0; i < 600; i++) hit(); // b's own count: no stop
+w.current = w.current; // the same task
+let msg = "";
+try { for (let i = 0; i < 600; i++) hit(); } catch (e) { msg = e.message; }
+if (!msg.startsWith("oracle: stop: more than 1000 loop iterations")) throw new Error("no stop past the limit: " + msg);
+try { hit(); throw new Error("no throw after the stop"); } catch (e) { if (!e.message.startsWith("oracle: stop")) throw e; }
+delete globalThis.__oracleHitCount;
+w.current = { name: "c" };
+for (let i = 0; i < 300; i++) rec();
+w.current = { name: "d" };
+for (let i = 0; i < 100; i++) rec();
+`
+	if err := os.WriteFile(filepath.Join(tmp, "h.mjs"), []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", filepath.Join(tmp, "h.mjs"))
+	cmd.Env = append(os.Environ(), ReachedEnv+"="+reached)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, _ := os.ReadFile(reached)
+	if got, want := string(b), "m1\t@h\t1000\nm2\t@n\t64\nm2\t@n\t128\nm2\t@n\t256\nm2\t@n\t64\n"; got != want {
+		t.Errorf("reached file %q, want %q", got, want)
+	}
+	if limit, over := hitsSeen(reached, "m1"); limit != 1000 || over != 0 {
+		t.Errorf("m1: limit %d, over %d", limit, over)
+	}
+	if limit, over := hitsSeen(reached, "m2"); limit != 0 || over != 256 {
+		t.Errorf("m2: limit %d, over %d", limit, over)
+	}
+	if _, ids := markersSeen(reached, "m1"); len(ids) != 0 {
+		t.Errorf("hit lines read as markers: %v", ids)
+	}
+	if !strings.Contains(HitCounter("f", "m", "x", 5, 0), "function f() {") {
+		t.Error("not a function declaration")
+	}
+}
