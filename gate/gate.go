@@ -88,6 +88,10 @@ type Options struct {
 	// verdict: UntestedSkip (the default: it is skipped, with the reason)
 	// or UntestedFail (FAIL, attribution untested).
 	Untested string
+	// DryRun stops the gate once the lab has planned the mutants
+	// (Result.Plan): the baselines and coverage runs run, no mutant does,
+	// and nothing is cached.
+	DryRun bool
 }
 
 // What --untested makes of a target no test executes.
@@ -242,6 +246,11 @@ type Result struct {
 	// Tests are the tests of each related test file, as its baseline ran
 	// them, in their order.
 	Tests map[string][]TestCase `json:"tests,omitempty"`
+	// Plan is the lab's plan for the mutants left to run (the cached ones
+	// Cached counts are not in it) when Options.DryRun stopped the gate
+	// there: no verdict was reached (Verdict ""), unless the baselines
+	// decided one (a red suite, a test file past its bound).
+	Plan *lab.Plan `json:"-"`
 	// sources are the target files and their candidate test files as the
 	// targets stage read them, for the report and the page (a merged
 	// result has none: they are read from the checkout).
@@ -395,7 +404,7 @@ func Run(ctx context.Context, root string, ch change.Change, opts Options) (*Res
 	if err := execute(ctx, suite, jobs, planned, opts, res); err != nil {
 		return nil, err
 	}
-	if res.Verdict == "" {
+	if res.Verdict == "" && res.Plan == nil {
 		score(res)
 		if res.Total == 0 {
 			res.Verdict, res.Reason = SKIP, noMutantReason(res, len(planned))
@@ -778,6 +787,11 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned [
 		return err
 	}
 	lr := m.lr
+	if opts.DryRun {
+		res.Plan, res.Cached = cmp.Or(lr.Plan, &lab.Plan{}), len(hits)
+		res.Notes = append(res.Notes, m.notes...)
+		return nil
+	}
 	res.Notes = append(res.Notes, m.notes...)
 	m.timings(res)
 	res.Tests = testCases(lr.Baselines)
@@ -867,7 +881,7 @@ func newLab(pool *sandbox.Pool, jobs []*job, opts Options, total, done int) *lab
 	for _, j := range jobs {
 		probes = append(probes, j.probe())
 	}
-	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true, Probes: probes, Config: opts.Config,
+	l := &lab.Lab{Root: sb.Root, Files: sb, Runner: opts.Runner, MarkerPrefix: "gate", Isolate: opts.Isolate, Coverage: true, Probes: probes, Config: opts.Config, PlanOnly: opts.DryRun,
 		BaselineTimeout: cmp.Or(opts.BaselineTimeout, DefaultBaselineTimeout),
 		BaselineBound:   baselineBound(opts.BaselineTimeout),
 		Grow: func(n int) ([]lab.Slot, error) {

@@ -48,7 +48,7 @@ var gateExit = map[gate.Verdict]int{gate.PASS: exitOK, gate.SKIP: exitOK, gate.F
 type gateFlags struct {
 	base, files, filesFrom, shard, scope, config, untested, report, htmlOut string
 	threshold                                                               float64
-	isolate, noCache, timings, worktree, json                               bool
+	isolate, noCache, timings, worktree, json, dryRun                       bool
 	concurrency                                                             int
 	outs                                                                    results
 	thresholdGiven, baseGiven                                               bool // --threshold, --base given
@@ -104,6 +104,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return environment(err)
 	}
+	if res.Plan != nil && res.Verdict == "" {
+		return printPlan(stdout, res)
+	}
 	if err := writeGateFiles(res, root, f.report, f.htmlOut, f.outs); err != nil {
 		return err
 	}
@@ -125,7 +128,7 @@ func gateRunner(root string, concurrency int) runner.Runner {
 
 // parseGateFlags reads gate's flags; root is the repository's.
 func parseGateFlags(args []string, stderr io.Writer) (f *gateFlags, root string, err error) {
-	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
+	v := newVerb("gate", "gate [--base REV [--worktree] | --files FILE | --files-from FILE] [--scope lines|function] [--threshold N] [--shard K/N] [--json] [--timings] [--report FILE] [--html FILE] [--summary FILE] [--sarif FILE] [--isolate] [--concurrency N] [--no-cache] [--dry-run] [--untested skip|fail] [--config FILE] [--root DIR]", "oracle.gate/v1", stderr)
 	base := v.fs.String("base", "HEAD~1", "the change is `git diff --merge-base REV HEAD`")
 	files := v.fs.String("files", "", "the change is the repo-relative paths listed in `FILE`, one per line (each file whole; - reads standard input)")
 	filesFrom := v.fs.String("files-from", "", "the same as --files: the paths a pipeline recorded in `FILE`, one per line (- reads standard input)")
@@ -141,13 +144,14 @@ func parseGateFlags(args []string, stderr io.Writer) (f *gateFlags, root string,
 	config := v.fs.String("config", "", "the vitest config `FILE` (default: the one the test script of package.json names, else vitest's own search)")
 	timings := v.timingsFlag()
 	untested := v.fs.String("untested", gate.UntestedSkip, "what a changed function no test executes makes of the verdict: `skip` (it is not mutation-tested, with the reason) or fail (FAIL, attribution untested)")
+	dryRun := v.fs.Bool("dry-run", false, "run the baselines and print the plan (each mutant's test files, batched or alone and why, its limits) without running a mutant; writes no report and no cache")
 	worktree := v.fs.Bool("worktree", false, "take the working tree as the change (`git diff --merge-base REV` and untracked files); by default the change is as committed at HEAD and a working tree that differs in a file of it is refused")
 	_, root, err = v.parse(args, 0)
 	if err != nil {
 		return nil, "", err
 	}
 	f = &gateFlags{base: *base, files: *files, filesFrom: *filesFrom, shard: *shard, scope: *scope, config: *config, untested: *untested, report: *report, htmlOut: *htmlOut,
-		threshold: *threshold, isolate: *isolate, noCache: *noCache, timings: *timings, worktree: *worktree, json: *v.json, concurrency: *concurrency, outs: outs}
+		threshold: *threshold, isolate: *isolate, noCache: *noCache, timings: *timings, worktree: *worktree, json: *v.json, concurrency: *concurrency, outs: outs, dryRun: *dryRun}
 	v.fs.Visit(func(fl *flag.Flag) {
 		f.thresholdGiven = f.thresholdGiven || fl.Name == "threshold"
 		f.baseGiven = f.baseGiven || fl.Name == "base"
@@ -166,6 +170,14 @@ func checkGateFlags(f *gateFlags) (gate.Shard, error) {
 		var err error
 		if sh, err = gate.ParseShard(f.shard); err != nil {
 			return sh, &exitStatus{code: exitUsage, msg: err.Error()}
+		}
+	}
+	if f.dryRun {
+		given := map[string]bool{"--json": f.json, "--report": f.report != "", "--html": f.htmlOut != "", "--summary": *f.outs.summary != "", "--sarif": *f.outs.sarif != ""}
+		for _, name := range []string{"--json", "--report", "--html", "--summary", "--sarif"} {
+			if given[name] {
+				return sh, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--dry-run and %s: a dry run prints its plan as text and writes no result; drop one of them", name)}
+			}
 		}
 	}
 	// The output files are checked before any mutant runs: a path that
@@ -243,12 +255,24 @@ func gateOptions(f *gateFlags, root string, cfg *manifest.Config) (gate.Options,
 	if f.concurrency < 1 {
 		return gate.Options{}, &exitStatus{code: exitUsage, msg: fmt.Sprintf("--concurrency %d: want 1 or more", f.concurrency)}
 	}
-	opts := gate.Options{Threshold: f.threshold, Isolate: f.isolate, NoCache: f.noCache, Concurrency: f.concurrency,
+	opts := gate.Options{Threshold: f.threshold, Isolate: f.isolate, NoCache: f.noCache, Concurrency: f.concurrency, DryRun: f.dryRun,
 		Arid: gate.Arid{Loggers: cfg.Gate.Loggers}, Scope: f.scope, Config: f.config, Untested: f.untested, BaselineTimeout: baselineTimeout}
 	for _, fx := range cfg.Fixtures {
 		opts.Fixtures = append(opts.Fixtures, fx.File)
 	}
 	return opts, nil
+}
+
+// printPlan prints a dry run's plan (gate.Result.Plan): the gate's targets
+// as the text output has them, the mutants the cache answers, and the
+// lab's plan for the others (lab.Plan.String). Exit 0: no verdict.
+func printPlan(w io.Writer, res *gate.Result) error {
+	fmt.Fprintf(w, "GATE DRY RUN: %d mutants planned, %d from the cache (not in the plan); no mutant ran\n", len(res.Plan.Steps)+res.Cached, res.Cached)
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	_, err := io.WriteString(w, res.Plan.String())
+	return err
 }
 
 // printGate prints the gate's result (--json or text, with annotations in

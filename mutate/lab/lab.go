@@ -98,6 +98,9 @@ type Lab struct {
 	// runner.Test.Name): they fail the same way at the base revision
 	// (aside.go).
 	Aside map[string][]string
+	// PlanOnly stops ExecuteJobs once its plan is made (Result.Plan): the
+	// baselines run, no mutant does (oracle gate --dry-run).
+	PlanOnly bool
 	// inPlace are the test files whose batch harness takes the file's own
 	// place (batchWave): beside it, vitest ran no test.
 	inPlace map[string]bool
@@ -183,6 +186,9 @@ type Result struct {
 	// run said, in the order they ran (a joint run refused is run again on
 	// its own: that run's word is kept).
 	Refused []Refusal
+	// Plan is what the lab planned for the mutants once the baselines
+	// passed (plan.go); nil when they did not.
+	Plan *Plan
 }
 
 // SlowestKept is how many of the slowest mutant runs a Result keeps.
@@ -282,6 +288,9 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	}
 	phase = time.Now()
 	assign(tasks, base.used, res.Idle, cov)
+	if res.Plan = l.plan(tasks, base.used, timeout); l.PlanOnly {
+		return res, ctx.Err()
+	}
 	if err := l.batchAll(ctx, tasks, base.used, res.Baselines, timeout); err != nil {
 		return res, err
 	}
