@@ -288,6 +288,16 @@ func provenVerdict(ctx context.Context, root string, o *generator.Operation, box
 		return at(audit.CellUnknown, "the oracle could not run: %v", err)
 	}
 	if b := res.Baselines[0]; b.Outcome != lab.Passed {
+		if why := audit.NeedsOutside(b.Detail); why != "" {
+			// The sandbox is a copy of the repository's files: what the run
+			// wants besides (.git, the network, a key) decides nothing of
+			// the code (as the with-real cell's UNKNOWN).
+			msg := text.FirstLine(b.Detail, 200)
+			if why = text.FirstLine(why, 200); !strings.Contains(msg, why) {
+				msg += " (" + why + ")"
+			}
+			return at(audit.CellUnknown, "the oracle cannot run in the sandbox, a copy of the repository's files without .git, for want of something outside them: %s", msg)
+		}
 		return at(audit.CellFail, "the oracle does not pass on the code as it is (%s): %s", b.Outcome, text.FirstLine(b.Detail, 200))
 	}
 	if len(res.Mutants) == 0 {
