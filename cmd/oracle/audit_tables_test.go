@@ -276,3 +276,20 @@ func TestTablesProvenOutsideUnknown(t *testing.T) {
 		t.Errorf("proven: %+v, want UNKNOWN naming the git command the sandbox cannot run\n%s", v, errs)
 	}
 }
+
+// TestTablesTicketsOutsideRepo (issue 41): a --tickets directory outside
+// the repository is a usage error naming the flag, before any test runs,
+// with or without manifests in it (the manifests are named by their path
+// in the repository; one outside was refused naming the file, and an
+// empty directory outside was silently no table).
+func TestTablesTicketsOutsideRepo(t *testing.T) {
+	dir := tablesRepo(t)
+	full, empty := t.TempDir(), t.TempDir()
+	writeFiles(t, full, map[string]string{"t.yaml": "ticket: T-1\noperations: []\n"})
+	for _, out := range []string{full, empty} {
+		code, stdout, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", out, "--root", dir)
+		if code != exitUsage || !strings.Contains(errs, "--tickets "+out+": outside the repository") {
+			t.Errorf("--tickets %s: exit %d, want 2 naming the flag\n%s%s", out, code, stdout, errs)
+		}
+	}
+}
