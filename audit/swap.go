@@ -589,8 +589,22 @@ func relImport(test, file string) string {
 }
 
 // outside are failure messages that say the test needs something outside
-// the repository: a service, the network, a key, more time.
-var outside = regexp.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed|getaddrinfo|socket hang up|network|timed out|api[ _-]?key|credentials|unauthori[sz]ed|environment variable|process\.env`)
+// the repository's files: a service, the network, a key, more time, or the
+// git metadata a sandbox copy leaves out (a `git` command run in it fails:
+// Node's "Command failed: git ...", git's "not a git repository").
+var outside = regexp.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|fetch failed|getaddrinfo|socket hang up|network|timed out|api[ _-]?key|credentials|unauthori[sz]ed|environment variable|process\.env|not a git repository|Command failed: git\s`)
+
+// NeedsOutside returns the line of a failure's message that says the run
+// needs something outside the repository's files (outside), "" when none
+// does: a sandbox copy cannot decide such a run.
+func NeedsOutside(msg string) string {
+	for _, l := range strings.Split(msg, "\n") {
+		if outside.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
 
 // swapVerdict is the with-real cell of mock i.
 func swapVerdict(mocks []*swapMock, swap []int, i int, recs [2]map[string][]swapCall, outs [2]map[string]*swapOutcome) Verdict {

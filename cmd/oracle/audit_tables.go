@@ -26,9 +26,10 @@ import (
 // prove live in package mutate and generator): the rows are computed here,
 // with what those verbs use, and handed to audit's table writer as data.
 
-// ticketManifests are the ticket manifests of dir (repo-relative, or
-// absolute), or, dir "", of tickets/ under root when it exists: the
-// .yaml and .yml files under it, sorted, repo-relative.
+// ticketManifests are the ticket manifests of dir (relative to the
+// working directory, or absolute; in the repository), or, dir "", of
+// tickets/ under root when it exists: the .yaml and .yml files under it,
+// sorted, repo-relative.
 func ticketManifests(root, dir string) ([]string, error) {
 	abs := filepath.Join(root, "tickets")
 	if dir != "" {
@@ -38,6 +39,12 @@ func ticketManifests(root, dir string) ([]string, error) {
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("--tickets %s: no such directory", dir)
+		}
+		if _, err := repoRel(root, abs); err != nil {
+			// A manifest is named by its path in the repository: in its
+			// row, and in the header of the oracle gen writes for it (the
+			// oracle cell compares those bytes).
+			return nil, fmt.Errorf("--tickets %s: outside the repository %s: the ticket manifests are read as files of the repository (their rows, and the oracles gen writes, name them by their path in it): put them under it, as tickets/", dir, root)
 		}
 	} else if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, nil
@@ -288,6 +295,16 @@ func provenVerdict(ctx context.Context, root string, o *generator.Operation, box
 		return at(audit.CellUnknown, "the oracle could not run: %v", err)
 	}
 	if b := res.Baselines[0]; b.Outcome != lab.Passed {
+		if why := audit.NeedsOutside(b.Detail); why != "" {
+			// The sandbox is a copy of the repository's files: what the run
+			// wants besides (.git, the network, a key) decides nothing of
+			// the code (as the with-real cell's UNKNOWN).
+			msg := text.FirstLine(b.Detail, 200)
+			if why = text.FirstLine(why, 200); !strings.Contains(msg, why) {
+				msg += " (" + why + ")"
+			}
+			return at(audit.CellUnknown, "the oracle cannot run in the sandbox, a copy of the repository's files without .git, for want of something outside them: %s", msg)
+		}
 		return at(audit.CellFail, "the oracle does not pass on the code as it is (%s): %s", b.Outcome, text.FirstLine(b.Detail, 200))
 	}
 	if len(res.Mutants) == 0 {

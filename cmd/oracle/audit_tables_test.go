@@ -249,3 +249,47 @@ describe.each([["fast"], ["slow"]])("mode %s", (mode) => {
 		}
 	}
 }
+
+// TestTablesProvenOutsideUnknown (issue 41, found on unjs/changelogen): an
+// oracle that passes in the repository but fails in the proof's sandbox
+// for want of what the sandbox, a copy of the repository's files, leaves
+// out (a `git` command: the copy has no .git) proves nothing either way:
+// proven is UNKNOWN naming the failure, not FAIL ("the oracle does not
+// pass on the code as it is", of code that has the guard).
+func TestTablesProvenOutsideUnknown(t *testing.T) {
+	dir := newGateRepo(t, map[string]string{
+		"src/ref.ts":       "import { execSync } from \"node:child_process\";\nexport function ref() {\n  return execSync(\"git rev-parse HEAD\", { encoding: \"utf8\" }).trim();\n}\n",
+		"src/save.ts":      "export function save(id: number) { return id; }\n",
+		"src/run.ts":       "import { ref } from \"./ref\";\nimport { save } from \"./save\";\nexport function run(opts: { skip?: boolean }) {\n  if (!opts.skip) ref();\n  save(1);\n}\n",
+		"test/run.test.ts": "import { expect, test } from \"vitest\";\nimport { run } from \"../src/run\";\ntest(\"runs\", () => { expect(run({ skip: true })).toBe(undefined); });\n",
+		"tickets/ref.yaml": "ticket: T-9\noperations:\n  - kind: conditional-skip\n    function: src/run.ts#run\n    flag: opts.skip\n    wrap: ref\n    preserve: [save]\n    args: [{}]\n",
+	}).dir
+	_, tb, errs := auditTablesJSON(t, "--tables", filepath.Join(t.TempDir(), "r.md"), "--root", dir)
+	if len(tb.Requirements) != 1 {
+		t.Fatalf("requirements: %+v\n%s", tb.Requirements, errs)
+	}
+	r := tb.Requirements[0]
+	if r.Implemented.Cell != audit.CellPass {
+		t.Errorf("implemented: %+v", r.Implemented)
+	}
+	if v := r.Proven; v.Cell != audit.CellUnknown || !strings.Contains(v.Evidence, "without .git") || !strings.Contains(v.Evidence, "git rev-parse HEAD") {
+		t.Errorf("proven: %+v, want UNKNOWN naming the git command the sandbox cannot run\n%s", v, errs)
+	}
+}
+
+// TestTablesTicketsOutsideRepo (issue 41): a --tickets directory outside
+// the repository is a usage error naming the flag, before any test runs,
+// with or without manifests in it (the manifests are named by their path
+// in the repository; one outside was refused naming the file, and an
+// empty directory outside was silently no table).
+func TestTablesTicketsOutsideRepo(t *testing.T) {
+	dir := tablesRepo(t)
+	full, empty := t.TempDir(), t.TempDir()
+	writeFiles(t, full, map[string]string{"t.yaml": "ticket: T-1\noperations: []\n"})
+	for _, out := range []string{full, empty} {
+		code, stdout, errs := oracle(t, "audit", "--static", "--tables", filepath.Join(t.TempDir(), "r.md"), "--tickets", out, "--root", dir)
+		if code != exitUsage || !strings.Contains(errs, "--tickets "+out+": outside the repository") {
+			t.Errorf("--tickets %s: exit %d, want 2 naming the flag\n%s%s", out, code, stdout, errs)
+		}
+	}
+}

@@ -197,9 +197,19 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 			continue
 		}
 		if r.Status != "passed" {
+			failed, passed := firstFailure(r)
+			if !passed && failed != "" {
+				// Every test stopped at a failure: what they would have
+				// run after it is not known (a sandbox without .git, a
+				// network the tests need): as a file that cannot load.
+				m.Unrunnable[f] = "none of its tests passed (" + failed + ")"
+				continue
+			}
 			why := ""
 			if msg := text.FirstLine(r.Message, 200); msg != "" {
 				why = " (" + msg + ")"
+			} else if failed != "" {
+				why = " (" + failed + ")"
 			}
 			m.Notes = append(m.Notes, fmt.Sprintf("%s does not pass on the code as it is%s: what it ran before it stopped counts as run", f, why))
 		}
@@ -207,6 +217,20 @@ func (l *Lab) measureTogether(ctx context.Context, tests []string, probes []Prob
 	slices.Sort(m.Notes)
 	m.entered = cov.entered(recordEntered(cov, t.Entered))
 	return m, true, nil
+}
+
+// firstFailure is a file's first failed test, "name: failure" ("" when
+// none failed), and whether any of its tests passed.
+func firstFailure(r runner.TogetherFile) (failed string, passed bool) {
+	for _, t := range r.Tests {
+		switch {
+		case t.Status == "passed":
+			passed = true
+		case t.Status == "failed" && failed == "":
+			failed = t.Name + ": " + text.FirstLine(t.Failure, 200)
+		}
+	}
+	return failed, passed
 }
 
 // recordEntered records in cov the marker ids each test file entered, from

@@ -187,3 +187,37 @@ func TestAuditNoSandboxPath(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditEveryTestFailsInSandbox (issue 41, found on unjs/changelogen):
+// a test file whose tests pass in the repository but all fail in the
+// sandbox (a git command before the code under test: the copy has no
+// .git) ran nothing past its failures: what it would decide is
+// cannot-measure naming the first failure, not blind-function; a file
+// with a passing test still counts what it ran, its note naming the
+// failed test.
+func TestAuditEveryTestFailsInSandbox(t *testing.T) {
+	dir := NewGateRepo(t, map[string]string{
+		"src/ref.ts":          "import { execSync } from \"node:child_process\";\nexport function ref(): string {\n  return execSync(\"git rev-parse HEAD\", { encoding: \"utf8\" }).trim();\n}\n",
+		"src/render.ts":       "export function render(ref: string): string {\n  return \"at \" + ref;\n}\n",
+		"src/other.ts":        "export function other(): number {\n  return 1;\n}\nexport function never(): number {\n  return 2;\n}\n",
+		"test/render.test.ts": "import { expect, it } from \"vitest\";\nimport { ref } from \"../src/ref\";\nimport { render } from \"../src/render\";\nit(\"renders\", () => { expect(render(ref())).toMatch(/^at /); });\n",
+		"test/other.test.ts":  "import { expect, it } from \"vitest\";\nimport { ref } from \"../src/ref\";\nimport { never, other } from \"../src/other\";\nit(\"other\", () => { expect(other()).toBe(1); });\nit(\"never\", () => { ref(); expect(never()).toBe(2); });\n",
+	}).Dir
+	r := auditJSON(t, dir)
+	want := []string{
+		"blind-function src/other.ts never",
+		"cannot-measure src/render.ts render",
+	}
+	if got := blindOf(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "cannot-measure" && !strings.Contains(f.Message, "test/render.test.ts could not run: none of its tests passed (renders: Error: Command failed: git rev-parse HEAD") {
+			t.Errorf("cannot-measure does not name the test file and its first failure: %+v", f)
+		}
+	}
+	code, out, errs := Oracle(t, "audit", "--root", dir)
+	if code != 0 || !strings.Contains(out, "note: test/other.test.ts does not pass on the code as it is (never: Error: Command failed: git rev-parse HEAD") {
+		t.Errorf("the note does not name the failed test: exit %d\n%s%s", code, out, errs)
+	}
+}
