@@ -764,7 +764,7 @@ func execute(ctx context.Context, suite *testsuite.Suite, jobs []*job, planned [
 	if _, err := pool.Grow(1); err != nil {
 		return err
 	}
-	if !opts.NoCache {
+	if !opts.NoCache && !opts.DryRun { // a dry run reads the cache, writes nothing
 		if err := CheckCacheWritable(root); err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("the cache cannot be written (%v): this run's results are not saved", err))
 			opts.NoCache = true

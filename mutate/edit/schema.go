@@ -466,27 +466,20 @@ func directive(s *analyzer.Syntax, n analyzer.Node) bool {
 	return first >= 0 && s.Kind(first) == "expression_statement" && s.Kind(s.FirstNamed(first)) == "string"
 }
 
-// Placement says, for each of ms (mutants of path, whose original source
-// is orig), why a schema of them would leave it to run alone, "" when it
-// gets a switch: what BuildSchema decides before it builds (chooseBodies),
-// for a plan made before any schema is written. BuildSchema may still
-// refuse the whole file (a schema that would not be accepted).
-func Placement(path string, orig []byte, ms []Mutant) ([]string, error) {
+// Placement says, by id (ids[k] is ms[k]'s, as BuildSchema's), why a
+// schema of ms (mutants of path, whose original source is orig) would leave
+// each to run alone; an id it places a switch for is not in it: what
+// BuildSchema decides before it builds (chooseBodies, Schema.Alone), for a
+// plan made before any schema is written. BuildSchema may still refuse the
+// whole file (a schema that would not be accepted).
+func Placement(path string, orig []byte, ms []Mutant, ids []int) (map[int]string, error) {
 	f, s := analyzer.ParseSyntax(path, orig)
 	if s == nil {
 		return nil, fmt.Errorf("schema: cannot parse %s: %s", path, f.Errors[0].Message)
-	}
-	ids := make([]int, len(ms))
-	for k := range ms {
-		ids[k] = k + 1
 	}
 	alone := map[int]string{}
 	if _, err := chooseBodies(s, path, orig, ms, ids, alone); err != nil {
 		return nil, err
 	}
-	out := make([]string, len(ms))
-	for k := range ms {
-		out[k] = alone[k+1]
-	}
-	return out, nil
+	return alone, nil
 }

@@ -85,8 +85,8 @@ func (p *Plan) String() string {
 	if !p.Derived {
 		limit = p.Timeout.String()
 	}
-	fmt.Fprintf(&b, "plan: %d mutants, %d to run (%d batched first, %d alone), against %d test files; a mutant's time limit %s\n",
-		len(p.Steps), runs, batched, runs-batched, len(p.Tests), limit)
+	fmt.Fprintf(&b, "plan: %s, %d to run (%d batched first, %d alone), against %s; a mutant's time limit %s\n",
+		count(len(p.Steps), "mutant"), runs, batched, runs-batched, count(len(p.Tests), "test file"), limit)
 	if batched > 0 {
 		fmt.Fprintf(&b, "  batched: %s\n", Step{}.Hits())
 	}
@@ -115,6 +115,14 @@ func (p *Plan) String() string {
 		fmt.Fprintf(&b, "  %s:%d %s [%s]: %s%s\n", s.Path, s.Line, s.Mutant, s.Key, how, tests)
 	}
 	return b.String()
+}
+
+// count is n and noun, plural but for one.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // plan is the lab's plan for tasks, once assign gave each its test files
@@ -155,17 +163,18 @@ func (l *Lab) placement(tasks []*task) map[*task]string {
 			}
 			continue
 		}
-		ms := make([]edit.Mutant, len(ts))
-		for k, t := range ts {
-			ms[k] = t.job.Mutant
+		var ms []edit.Mutant
+		var ids []int
+		for _, t := range ts {
+			ms, ids = append(ms, t.job.Mutant), append(ids, t.n+1) // its switch, as schemas gives it
 		}
-		why, err := edit.Placement(p, orig, ms)
-		for k, t := range ts {
+		why, err := edit.Placement(p, orig, ms, ids)
+		for _, t := range ts {
 			switch {
 			case err != nil:
 				out[t] = AloneNoSchema + ": the file's schema could not be built"
-			case why[k] != "":
-				out[t] = AloneNoSchema + ": " + why[k]
+			case why[t.n+1] != "":
+				out[t] = AloneNoSchema + ": " + why[t.n+1]
 			}
 		}
 	}
