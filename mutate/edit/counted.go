@@ -1,6 +1,10 @@
 package edit
 
-import "github.com/oracle-ts/oracle/analyzer"
+import (
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
 
 // HitFunc is the function a counted body calls for each hit (countHits): a
 // schema declares its own (hitHelper); a mutant run alone is given one to
@@ -8,30 +12,25 @@ import "github.com/oracle-ts/oracle/analyzer"
 const HitFunc = hitFunc
 
 // MarkCounted is MarkReached(m, stmt) (no marker when stmt is "") with the
-// hits of the function body that holds m's change counted as a schema
-// counts them (countHits: on entry, on entry to every function nested in
-// it, each iteration of every loop in it) by calls of HitFunc, and decl,
-// HitFunc's declaration, appended: so a mutant run alone that loops stops
-// by counting, not by a clock (SPEC "Runs and kills"). The body is the one
-// a schema would switch (functionBody). counted is false, and the source
-// MarkReached's, when no function body holds the change (module code, a
-// default parameter), the body starts with a directive, or the counted
-// source would not parse.
+// file's hits counted by calls of HitFunc, and decl, HitFunc's declaration,
+// appended: so a mutant run alone that loops stops by counting, not by a
+// clock (SPEC "Runs and kills"). Counted is every function's entry (but a
+// body that starts with a directive) and every iteration of every loop,
+// anywhere in the file (countHits over the whole of it): a loop in one
+// function whose calls of another the mutant changed counts at least once
+// a turn, as in a schema that switches both, whatever function holds the
+// change. counted is false, and the source MarkReached's, when there is
+// nothing to count (no function, no loop) or the counted source would not
+// parse.
 func MarkCounted(m Mutant, stmt, decl string) (src []byte, counted bool, err error) {
-	plain := func() ([]byte, bool, error) {
-		if stmt == "" {
-			return m.Source(), false, nil
-		}
-		out, err := MarkReached(m, stmt)
-		return out, false, err
-	}
 	mut := m.Source()
 	f, s := analyzer.ParseSyntax(m.Path, mut)
-	if s == nil {
-		return plain()
-	}
 	marks := map[uint]string{}
 	if stmt != "" {
+		if s == nil {
+			out, err := MarkReached(m, stmt)
+			return out, false, err
+		}
 		if stmt, err = markerStmt(stmt); err != nil {
 			return nil, false, err
 		}
@@ -43,61 +42,41 @@ func MarkCounted(m Mutant, stmt, decl string) (src []byte, counted bool, err err
 			marks[a] = stmt + " "
 		}
 	}
-	start, end := changedRange(m.orig, mut)
-	end = uint(len(mut)) - (uint(len(m.orig)) - end) // the same range in mut
-	out, ok := countBody(m.Path, s, len(f.Errors), start, end, marks, decl)
-	if !ok {
-		return plain()
+	if s != nil {
+		if out, ok := countFile(m.Path, s, len(f.Errors), marks, decl); ok {
+			return out, true, nil
+		}
 	}
-	return out, true, nil
+	if stmt == "" {
+		return mut, false, nil
+	}
+	out, err := MarkReached(m, stmt)
+	return out, false, err
 }
 
-// CountedOriginal is the original source of m's file with the function
-// body MarkCounted counts in m counted the same way, and decl appended: the
-// original code's hits, measured in the runs of a mutant whose counter
-// stopped it (the limit is derived from them). false when MarkCounted would
-// count nothing.
+// CountedOriginal is the original source of m's file counted as
+// MarkCounted counts m, and decl appended: the original code's hits,
+// measured in the runs of a mutant whose counter stopped it (the limit is
+// derived from them). false when it would not parse.
 func CountedOriginal(m Mutant, decl string) ([]byte, bool) {
 	f, s := analyzer.ParseSyntax(m.Path, m.orig)
 	if s == nil {
 		return nil, false
 	}
-	start, end := changedRange(m.orig, m.Source())
-	return countBody(m.Path, s, len(f.Errors), start, end, nil, decl)
+	return countFile(m.Path, s, len(f.Errors), nil, decl)
 }
 
-// countBody is src (parsed as s, with errs parse errors) with the function
-// body a schema would switch for a change of [start, end) counted, the
-// marks (text by offset) inserted, and decl appended; false when no body
-// holds the change, it starts with a directive, a mark lies outside it
-// where no statement can take it, or the result has more parse errors.
-func countBody(path string, s *analyzer.Syntax, errs int, start, end uint, marks map[uint]string, decl string) ([]byte, bool) {
+// countFile is src (parsed as s, with errs parse errors) with its hits
+// counted (countHitsMarked over the whole file), the marks (text by
+// offset) inserted, and decl appended; false when it has nothing to count
+// or the result has more parse errors.
+func countFile(path string, s *analyzer.Syntax, errs int, marks map[uint]string, decl string) ([]byte, bool) {
 	src := s.Src()
-	n := functionBody(s, start, end)
-	if n < 0 || directive(s, n) {
-		return nil, false
+	body, err := countHitsMarked(s, src, 0, uint(len(src)), false, true, marks)
+	if err != nil || !strings.Contains(body, hitFunc+"(") {
+		return nil, false // nothing to count: no function, no loop
 	}
-	bs, be := bodyRange(s, n)
-	inside, chs := map[uint]string{}, []Change(nil)
-	for at, text := range marks {
-		if bs <= at && at <= be {
-			inside[at] = text
-		} else {
-			chs = append(chs, Change{Start: at, End: at, Text: text})
-		}
-	}
-	body, err := countHitsMarked(s, src, bs, be, isBlock(s, n), true, inside)
-	if err != nil {
-		return nil, false
-	}
-	if !isBlock(s, n) {
-		body = "(" + hitFunc + "(), " + body + ")"
-	}
-	chs = append(chs, Change{Start: bs, End: be, Text: body}, Change{Start: uint(len(src)), End: uint(len(src)), Text: "\n" + decl + "\n"})
-	out, _, err := Apply(src, chs)
-	if err != nil {
-		return nil, false
-	}
+	out := []byte(body + "\n" + decl + "\n")
 	if g := analyzer.Parse(path, out); len(g.Errors) > errs {
 		return nil, false
 	}

@@ -7,10 +7,11 @@ import (
 	"github.com/oracle-ts/oracle/analyzer"
 )
 
-// MarkCounted counts the body a schema would switch (entry, nested
-// functions, every loop) with the marker in place, and leaves module code
-// and a directive's body uncounted; CountedOriginal counts the same body of
-// the original.
+// MarkCounted counts the whole file (every function's entry, every loop:
+// a loop in another function than the changed one too) with the marker in
+// place, and leaves a file with nothing to count (module code only, a
+// directive's body) uncounted; CountedOriginal counts the original the same
+// way.
 func TestMarkCounted(t *testing.T) {
 	const decl = "function " + HitFunc + "() {}"
 	cases := []struct {
@@ -26,6 +27,9 @@ func TestMarkCounted(t *testing.T) {
 			[]string{"g(xs: number[]) { " + HitFunc + "();", "M; return xs.map((x) => (" + HitFunc + "(), x - 1));"}, ""},
 		{"arrow expression body (no statement to mark)", "", "export const h = (a: number) => a * 2;\n", "a * 2", "a / 2", true,
 			[]string{"=> (" + HitFunc + "(), a / 2);"}, "=> (" + HitFunc + "(), a * 2);"},
+		{"a loop in another function", "M", "export function step(i: number) {\n  return i + 1;\n}\nexport function walk(n: number) {\n  let i = 0;\n  for (; i < n; ) i = step(i);\n  return i;\n}\n", "i + 1", "i - 1", true,
+			[]string{"step(i: number) { " + HitFunc + "();\n  M; return i - 1;", "for (; i < n; ) { " + HitFunc + "(); i = step(i); }"},
+			"for (; i < n; ) { " + HitFunc + "(); i = step(i); }"},
 		{"module code", "", "export const k = 1 + 2;\n", "1 + 2", "1 - 2", false, nil, ""},
 		{"directive", "M", "export function d() {\n  \"use strict\";\n  return 1 + 2;\n}\n", "1 + 2", "1 - 2", false, nil, ""},
 	}

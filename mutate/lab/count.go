@@ -11,8 +11,8 @@ import (
 
 // A mutant run alone counts its hits (SPEC "Runs and kills": a hit-limit
 // stop is confirmed by counting, not by a clock). Its run writes the mutant
-// with the function body that holds the change counted (edit.MarkCounted)
-// and a counter (runner.HitCounter) that stops a test past the confirming
+// with its file's function entries and loop iterations counted
+// (edit.MarkCounted) and a counter (runner.HitCounter) that stops a test past the confirming
 // limit (confirmHits): a mutant that loops forever ends in about a second,
 // where it used to cost the run's wall-clock limit, twice (--isolate, the
 // runners that run no batches, a batch's suspect it did not decide).
