@@ -79,7 +79,13 @@ func (l *Lab) confirmCount(ctx context.Context, sl Slot, m *edit.Mutant, spec ru
 		return judgment{outcome: Timeout, hit: true, detail: countedDetail(r.HitLimit, most)}, nil
 	}
 	j := judgeAlone(r, true, id)
-	j.detail = fmt.Sprintf("%s: more than %d loop iterations and calls in one test run alone; the original's tests make fewer than %d, so run again with the limit raised to %d, it finished: no loop", edit.HitLimitMessage, limit, most, need) + tail(j.detail)
+	again := fmt.Sprintf("%s: more than %d loop iterations and calls in one test run alone; the original's tests make fewer than %d, so run again with the limit raised to %d", edit.HitLimitMessage, limit, most, need)
+	switch j.outcome {
+	case Survived, Killed, NoCoverage:
+		j.detail = again + ", it finished: no loop" + tail(j.detail)
+	default: // it ended otherwise (the clock, the heap's end): that decides, not the first stop
+		j.detail = j.detail + " (" + again + ")"
+	}
 	return j, nil
 }
 

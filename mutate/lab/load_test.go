@@ -42,8 +42,9 @@ it("doubles from the table", () => {
 // trusted survivor under Coverage), a loop made endless at load stops at
 // the hit limit (a suspicion: run again with the limit raised a
 // hundredfold, 1.5e9 hits here, it dies of the heap's end first, so the
-// batch that counts decides nothing and it runs alone, under the
-// clock), and a variant that throws
+// batch that counts decides nothing and it runs alone, counted the same
+// way: the original's load makes 150,000 hits, so the limit that decides
+// is as high), and a variant that throws
 // as the module loads runs alone, where it is an error; the original's load
 // is never limited.
 func TestLoadTimeBatchReal(t *testing.T) {
@@ -63,8 +64,9 @@ func TestLoadTimeBatchReal(t *testing.T) {
 	}
 	batched := run(Lab{}, ms)
 	// The endless loop, stopped by the hit limit in the batch and not
-	// decided with the limit raised, runs alone without the counter: it grows its array until the run's
-	// time-out (timeout) or the heap's end (an error: the worker dies),
+	// decided with the limit raised, runs alone, counted: its limit derived
+	// from the original's 150,000 hits at load, it grows its array until the
+	// run's time-out (timeout) or the heap's end (an error: the worker dies),
 	// whichever a machine reaches first; never a survivor.
 	if e := batched.Mutants[2]; (e.Outcome == Timeout || e.Outcome == Error) && !e.Batched && strings.HasPrefix(e.Detail, edit.HitLimitMessage) == (e.Outcome == Timeout) {
 		batched.Mutants[2].Outcome = "stopped"
@@ -76,8 +78,8 @@ func TestLoadTimeBatchReal(t *testing.T) {
 	if got, want := whys(batched), "||"+AloneHitLimit+"|"+AloneLoadThrew+"|"; got != want {
 		t.Errorf("aloneWhy %s\nwant     %s", got, want)
 	}
-	// Alone, the same outcomes; the endless loop is left out there: alone it
-	// has no hit limit and grows its array until the run's time-out or the
+	// Alone, the same outcomes; the endless loop is left out there: alone its
+	// limit is as high, and it grows its array until the run's time-out or the
 	// heap's end, whichever a machine reaches first (the runner's own tests
 	// cover an endless loop run alone).
 	alone := slices.DeleteFunc(slices.Clone(ms), func(m edit.Mutant) bool { return m.Name == "test:endless" })
