@@ -27,13 +27,18 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 	cands = append(cands, gateCandidates(ctx, body)...)
 	accept := edit.Accepting(path, src)
 	defer accept.Close()
-	var out []edit.Mutant
+	var built []edit.Mutant
 	for _, c := range cands {
-		m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes)
-		if err != nil || accept.Check(m.Source()) != nil {
-			continue
+		if m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes); err == nil {
+			built = append(built, m)
 		}
-		out = append(out, m)
+	}
+	errs := accept.CheckAll(len(built), func(i int) []byte { return built[i].Source() })
+	var out []edit.Mutant
+	for i, m := range built {
+		if errs[i] == nil {
+			out = append(out, m)
+		}
 	}
 	return out
 }
