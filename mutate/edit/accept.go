@@ -31,12 +31,13 @@ type windows struct {
 	orig []byte
 	syn  *analyzer.Syntax
 	seen map[[2]uint]*window
+	kids map[analyzer.Node]children // the children of the nodes searched (window.go)
 }
 
 // Accepting is the rule for sources mutated from orig, the source of path.
 func Accepting(path string, orig []byte) Acceptance {
 	return Acceptance{path: path, before: len(analyzer.Parse(path, orig).Errors), edits: analyzer.NewEdits(path, orig),
-		w: &windows{orig: orig, seen: map[[2]uint]*window{}}}
+		w: &windows{orig: orig, seen: map[[2]uint]*window{}, kids: map[analyzer.Node]children{}}}
 }
 
 // Close frees what the rule holds.

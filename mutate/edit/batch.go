@@ -163,45 +163,111 @@ func settleTogether(path string, ps []*pending) {
 	settleTogether(path, ps[k+1:])
 }
 
-// CheckAll returns what Check returns for each of n mutants of the
-// original, source(i) making the i-th (called once, or twice when the
-// whole file decides): the same verdicts, the windows' esbuild checks
-// shared (a group of mutants at a time, so that only their windows' texts
-// are held).
-func (a Acceptance) CheckAll(n int, source func(i int) []byte) []error {
-	errs := make([]error, n)
+// CheckAll returns what Check returns for each of ms, mutants of the
+// original: the same verdicts, the windows' esbuild checks shared (a group
+// of mutants at a time, so that only their windows' texts are held), a
+// mutant's whole source made only when the whole file decides.
+func (a Acceptance) CheckAll(ms []Mutant) []error {
+	errs := make([]error, len(ms))
 	const group = 1024
-	for lo := 0; lo < n; lo += group {
-		a.checkGroup(lo, min(lo+group, n), source, errs)
+	for lo := 0; lo < len(ms); lo += group {
+		a.checkGroup(ms[lo:min(lo+group, len(ms))], errs[lo:])
 	}
 	return errs
 }
 
-// checkGroup is CheckAll for the mutants [lo, hi).
-func (a Acceptance) checkGroup(lo, hi int, source func(i int) []byte, errs []error) {
+// checkGroup is CheckAll for the mutants ms, their errors in errs.
+func (a Acceptance) checkGroup(ms []Mutant, errs []error) {
 	type inWindow struct {
 		w *window
 		p *pending
 	}
-	at := make([]inWindow, hi-lo)
+	at := make([]inWindow, len(ms))
 	var ps []*pending
-	for i := lo; i < hi; i++ {
-		w, text := a.windowText(source(i))
+	for i, m := range ms {
+		w, text := a.mutantWindow(m)
 		if w == nil || !w.clean {
 			continue
 		}
-		p := &pending{wrap: w.wrap, text: bytes.Clone(text)}
+		p := &pending{wrap: w.wrap, text: text}
 		if !analyzer.ParsesClean(a.path, p.wrapped()) {
 			continue
 		}
-		at[i-lo] = inWindow{w, p}
+		at[i] = inWindow{w, p}
 		ps = append(ps, w.orig, p)
 	}
 	settleAll(a.path, ps)
-	for i := lo; i < hi; i++ {
-		if iw := at[i-lo]; iw.w != nil && iw.w.orig.ok && iw.p.ok {
+	for i, m := range ms {
+		if iw := at[i]; iw.w != nil && iw.w.orig.ok && iw.p.ok {
 			continue
 		}
-		errs[i] = a.CheckWhole(source(i))
+		errs[i] = a.CheckWhole(m.Source())
 	}
+}
+
+// mutantWindow is windowText(m.Source()) (the text a copy), made from m's
+// change without the whole source when it has one.
+func (a Acceptance) mutantWindow(m Mutant) (*window, []byte) {
+	orig := a.w.orig
+	if len(m.changes) != 1 || len(orig) < WindowFloor || len(m.orig) != len(orig) || &m.orig[0] != &orig[0] {
+		w, text := a.windowText(m.Source())
+		return w, bytes.Clone(text)
+	}
+	v := changed{orig, m.changes[0]}
+	pre, suf := v.commonEnds()
+	w := a.windowOf(uint(pre), uint(len(v.orig)-suf))
+	if w == nil {
+		return nil, nil
+	}
+	return w, v.slice(int(w.start), int(w.end)+v.len()-len(v.orig))
+}
+
+// changed is orig with one change, read without being made.
+type changed struct {
+	orig []byte
+	ch   Change
+}
+
+// len is the changed source's length.
+func (v changed) len() int { return len(v.orig) - int(v.ch.End-v.ch.Start) + len(v.ch.Text) }
+
+// at is the changed source's i-th byte.
+func (v changed) at(i int) byte {
+	s := int(v.ch.Start)
+	switch {
+	case i < s:
+		return v.orig[i]
+	case i < s+len(v.ch.Text):
+		return v.ch.Text[i-s]
+	}
+	return v.orig[i-len(v.ch.Text)+int(v.ch.End-v.ch.Start)]
+}
+
+// commonEnds is analyzer.CommonEnds of the original and the changed
+// source: what comes before the change and after it is the same.
+func (v changed) commonEnds() (pre, suf int) {
+	n := min(len(v.orig), v.len())
+	for pre = min(int(v.ch.Start), n); pre < n && v.at(pre) == v.orig[pre]; pre++ {
+	}
+	m, end := n-pre, v.len()
+	for suf = min(len(v.orig)-int(v.ch.End), m); suf < m && v.at(end-1-suf) == v.orig[len(v.orig)-1-suf]; suf++ {
+	}
+	return pre, suf
+}
+
+// slice is the changed source's bytes [lo, hi), a copy.
+func (v changed) slice(lo, hi int) []byte {
+	out := make([]byte, 0, hi-lo)
+	s, t := int(v.ch.Start), v.ch.Text
+	if lo < s {
+		out = append(out, v.orig[lo:min(hi, s)]...)
+	}
+	if a, b := max(lo, s), min(hi, s+len(t)); a < b {
+		out = append(out, t[a-s:b-s]...)
+	}
+	d := int(v.ch.End) - s - len(t) // the changed source's i is the original's i+d after the change
+	if a := max(lo, s+len(t)); a < hi {
+		out = append(out, v.orig[a+d:hi+d]...)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 )
 
@@ -186,4 +187,79 @@ func reversed(cs []windowCase) []windowCase {
 		out[len(cs)-1-i] = c
 	}
 	return out
+}
+
+// TestChanged: a source with one change, read without being made, has the
+// bytes and the common ends of the source Apply makes (changes that
+// repeat what is around them, empty ones, at either end).
+func TestChanged(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 20000 {
+		orig := make([]byte, r.IntN(12))
+		for i := range orig {
+			orig[i] = "ab"[r.IntN(2)]
+		}
+		s := uint(r.IntN(len(orig) + 1))
+		e := s + uint(r.IntN(len(orig)-int(s)+1))
+		text := make([]byte, r.IntN(4))
+		for i := range text {
+			text[i] = "ab"[r.IntN(2)]
+		}
+		ch := Change{Start: s, End: e, Text: string(text)}
+		out, _, err := Apply(orig, []Change{ch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := changed{orig, ch}
+		pre, suf := v.commonEnds()
+		if p, q := analyzer.CommonEnds(orig, out); v.len() != len(out) || p != pre || q != suf {
+			t.Fatalf("%q %+v: len %d ends %d %d, want %d %d %d", orig, ch, v.len(), pre, suf, len(out), p, q)
+		}
+		lo := r.IntN(len(out) + 1)
+		hi := lo + r.IntN(len(out)-lo+1)
+		if got := v.slice(lo, hi); string(got) != string(out[lo:hi]) {
+			t.Fatalf("%q %+v [%d:%d]: %q, want %q", orig, ch, lo, hi, got, out[lo:hi])
+		}
+	}
+}
+
+// TestHoldingIsTheScan: the binary search for the child that holds a range
+// finds the node the scan of the children from the first finds, for every
+// range of a few sources (one with a syntax error: MISSING nodes are
+// empty).
+func TestHoldingIsTheScan(t *testing.T) {
+	for _, tc := range []struct{ path, src string }{
+		{"a.ts", "export class A extends B {\n  #x = 1;\n  m(a: number): number {\n    if (a > 1 && this.#x < 2) { return a * 2; }\n    const f = (y: number) => `${y}${a}`;\n    return f(a) ? 1 : 0;\n  }\n}\nexport const g = async () => { await h(); };\n"},
+		{"a.tsx", "export function C(p: { n: number }) {\n  return <div a=\"1\">{p.n > 0 ? <b>yes</b> : null}</div>;\n}\n"},
+		{"b.ts", "function f(a) {\n  if (a > 1 { return a\n  g(\n}\n"},
+	} {
+		_, syn := analyzer.ParseSyntax(tc.path, []byte(tc.src))
+		ws := &windows{syn: syn, kids: map[analyzer.Node]children{}}
+		scan := func(n analyzer.Node, start, end uint) analyzer.Node {
+			for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+				if syn.Start(c) <= start && end <= syn.End(c) {
+					return c
+				}
+			}
+			return analyzer.NoNode
+		}
+		checks := 0
+		for start := uint(0); start <= uint(len(tc.src)); start++ {
+			for end := start; end <= uint(len(tc.src)); end++ {
+				for n := syn.Root(); n >= 0; n = scan(n, start, end) {
+					checks++
+					if got, want := ws.holding(n, start, end), scan(n, start, end); got != want {
+						t.Fatalf("%s [%d, %d) in %s: %d, want %d", tc.path, start, end, syn.Kind(n), got, want)
+					}
+				}
+			}
+		}
+		unsorted := 0
+		for _, c := range ws.kids {
+			if !c.sorted {
+				unsorted++
+			}
+		}
+		t.Logf("%s: %d checks, %d nodes searched, %d with children out of order", tc.path, checks, len(ws.kids), unsorted)
+	}
 }

@@ -1,6 +1,8 @@
 package edit
 
 import (
+	"sort"
+
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 )
@@ -93,12 +95,8 @@ func (a Acceptance) windowOf(start, end uint) *window {
 	}
 	syn := a.w.syn
 	n := syn.Root()
-	for c := syn.FirstChild(n); c >= 0; {
-		if syn.Start(c) <= start && end <= syn.End(c) {
-			n, c = c, syn.FirstChild(c)
-			continue
-		}
-		c = syn.Next(c)
+	for c := a.w.holding(n, start, end); c >= 0; c = a.w.holding(c, start, end) {
+		n = c
 	}
 	for ; n >= 0; n = syn.Parent(n) {
 		p := syn.Parent(n)
@@ -120,6 +118,47 @@ func (a Acceptance) windowOf(start, end uint) *window {
 		return w
 	}
 	return nil
+}
+
+// holding is n's first child that holds [start, end), or a negative Node:
+// a binary search of its children (a function body's 1,500 statements
+// were each mutant's linear scan), when their starts and ends both ascend,
+// else the scan.
+func (ws *windows) holding(n analyzer.Node, start, end uint) analyzer.Node {
+	syn := ws.syn
+	ch, ok := ws.kids[n]
+	if !ok {
+		ch.sorted = true
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			if k := len(ch.nodes); k > 0 && (syn.Start(c) < syn.Start(ch.nodes[k-1]) || syn.End(c) < syn.End(ch.nodes[k-1])) {
+				ch.sorted = false
+			}
+			ch.nodes = append(ch.nodes, c)
+		}
+		ws.kids[n] = ch
+	}
+	kids := ch.nodes
+	if !ch.sorted {
+		for _, c := range kids {
+			if syn.Start(c) <= start && end <= syn.End(c) {
+				return c
+			}
+		}
+		return analyzer.NoNode
+	}
+	// The first child ending at or after end: those before it end before.
+	i := sort.Search(len(kids), func(i int) bool { return syn.End(kids[i]) >= end })
+	if i < len(kids) && syn.Start(kids[i]) <= start {
+		return kids[i]
+	}
+	return analyzer.NoNode
+}
+
+// children are a node's children in order, and whether their starts and
+// ends both ascend.
+type children struct {
+	nodes  []analyzer.Node
+	sorted bool
 }
 
 // wrappedClean says whether text, wrapped, parses with neither a

@@ -33,7 +33,7 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 			built = append(built, m)
 		}
 	}
-	errs := accept.CheckAll(len(built), func(i int) []byte { return built[i].Source() })
+	errs := accept.CheckAll(built)
 	var out []edit.Mutant
 	for i, m := range built {
 		if errs[i] == nil {

@@ -145,7 +145,7 @@ func TestCheckAllAgreesWithCheck(t *testing.T) {
 			}
 		}
 		accept := edit.Accepting(path, src)
-		all := accept.CheckAll(len(ms), func(i int) []byte { return ms[i].Source() })
+		all := accept.CheckAll(ms)
 		for i, m := range ms {
 			one := accept.Check(m.Source())
 			if (all[i] == nil) != (one == nil) || all[i] != nil && all[i].Error() != one.Error() {
