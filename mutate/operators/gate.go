@@ -25,7 +25,7 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 		cands = append(cands, gateCandidates(ctx, d)...)
 	}
 	cands = append(cands, gateCandidates(ctx, body)...)
-	accept := edit.Accepting(path, src)
+	accept := edit.AcceptingParsed(path, src, syn)
 	defer accept.Close()
 	var built []edit.Mutant
 	for _, c := range cands {
