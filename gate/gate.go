@@ -714,10 +714,15 @@ func mutants(jobs []*job, sources map[string][]byte, ch change.Change, toks chan
 	var notes []string
 	global := 0
 	progs := newPrograms()
+	var parsed string // the file syn is of: a file's jobs come one after another, its tree parsed once
+	var syn *analyzer.Syntax
 	for _, j := range jobs {
 		file := j.target.File
 		src := sources[file]
-		_, syn := analyzer.ParseSyntax(file, src)
+		if file != parsed {
+			_, syn = analyzer.ParseSyntax(file, src)
+			parsed = file
+		}
 		progs.Original(file, src, syn) // a mutant that makes it is none
 		ms, all := scopedMutants(file, src, syn, j, ch, opts)
 		var counted []edit.Mutant // those on the change's code (every mutant of the function may be a target's)

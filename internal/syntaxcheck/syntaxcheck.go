@@ -14,24 +14,45 @@ import (
 // Check runs esbuild's parser over src (TypeScript, TSX or
 // JavaScript by path's extension): an error names the first problem.
 func Check(path string, src []byte) error {
-	loader := api.LoaderTS
+	_, err := CheckLine(path, src)
+	return err
+}
+
+// CheckLine is Check, with the 1-based line of the first problem (0 when
+// esbuild gives none, or none is found).
+func CheckLine(path string, src []byte) (int, error) {
+	r := api.Transform(string(src), api.TransformOptions{Loader: loaderOf(path), Sourcefile: path, LogLevel: api.LogLevelSilent})
+	if len(r.Errors) == 0 {
+		return 0, nil
+	}
+	e := r.Errors[0]
+	var b bytes.Buffer
+	line := 0
+	if e.Location != nil {
+		line = e.Location.Line
+		fmt.Fprintf(&b, "line %d: ", line)
+	}
+	b.WriteString(e.Text)
+	return line, fmt.Errorf("esbuild: %s", b.String())
+}
+
+// JSX says whether path is parsed with JSX (its text and attributes may
+// span lines, and a `<` may start one).
+func JSX(path string) bool {
+	l := loaderOf(path)
+	return l == api.LoaderTSX || l == api.LoaderJSX
+}
+
+// loaderOf is esbuild's loader for path: TypeScript unless its extension
+// says TSX or JavaScript.
+func loaderOf(path string) api.Loader {
 	switch {
 	case strings.HasSuffix(path, ".tsx"):
-		loader = api.LoaderTSX
+		return api.LoaderTSX
 	case strings.HasSuffix(path, ".jsx"):
-		loader = api.LoaderJSX
+		return api.LoaderJSX
 	case strings.HasSuffix(path, ".js"), strings.HasSuffix(path, ".mjs"), strings.HasSuffix(path, ".cjs"):
-		loader = api.LoaderJS
+		return api.LoaderJS
 	}
-	r := api.Transform(string(src), api.TransformOptions{Loader: loader, Sourcefile: path, LogLevel: api.LogLevelSilent})
-	if len(r.Errors) > 0 {
-		e := r.Errors[0]
-		var b bytes.Buffer
-		if e.Location != nil {
-			fmt.Fprintf(&b, "line %d: ", e.Location.Line)
-		}
-		b.WriteString(e.Text)
-		return fmt.Errorf("esbuild: %s", b.String())
-	}
-	return nil
+	return api.LoaderTS
 }

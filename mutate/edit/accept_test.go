@@ -3,6 +3,8 @@ package edit
 import (
 	"strings"
 	"testing"
+
+	"github.com/oracle-ts/oracle/analyzer"
 )
 
 // TestAcceptance: the one rule for a mutated source: no more tree-sitter
@@ -35,4 +37,41 @@ func TestAcceptance(t *testing.T) {
 	if err := broken.Check([]byte("function f() {\n  return 2 +;\n}\n")); err == nil || !strings.HasPrefix(err.Error(), "esbuild: ") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// TestAcceptingParsed: the rule given the original's tree gives the
+// verdicts it gives parsing it; a tree of another source is not used.
+func TestAcceptingParsed(t *testing.T) {
+	pad := strings.Repeat("// padding to make the file big enough for windows\n", WindowFloor/40)
+	orig := []byte(pad + "export function f(a: number, c: number): number {\n  const x = a + c;\n  return x;\n}\n")
+	other := []byte(strings.Replace(string(orig), "const x = a + c;", "{}", 1)) // another source, another tree
+	_, syn := analyzer.ParseSyntax("a.ts", orig)
+	_, wrong := analyzer.ParseSyntax("a.ts", other)
+	for _, tc := range []struct {
+		name string
+		a    Acceptance
+	}{{"parsed here", Accepting("a.ts", orig)}, {"its tree", AcceptingParsed("a.ts", orig, syn)}, {"another's tree", AcceptingParsed("a.ts", orig, wrong)}} {
+		good := []byte(strings.Replace(string(orig), "a + c", "a - c", 1))
+		bad := []byte(strings.Replace(string(orig), "a + c", "a + + ;", 1))
+		if !WindowAccepts(tc.a, good) || tc.a.Check(good) != nil {
+			t.Errorf("%s: a valid mutant is not accepted in its window", tc.name)
+		}
+		if tc.a.Check(bad) == nil {
+			t.Errorf("%s: a broken mutant is accepted", tc.name)
+		}
+		if errs := tc.a.CheckAll([]Mutant{mustMutant(t, orig, "a + c", "a - c"), mustMutant(t, orig, "a + c", "a + + ;")}); errs[0] != nil || errs[1] == nil {
+			t.Errorf("%s: CheckAll %v", tc.name, errs)
+		}
+		tc.a.Close()
+	}
+}
+
+// mustMutant is orig with the first from replaced by to.
+func mustMutant(t *testing.T, orig []byte, from, to string) Mutant {
+	i := strings.Index(string(orig), from)
+	m, err := NewMutant("test", "", "a.ts", orig, []Change{{Start: uint(i), End: uint(i + len(from)), Text: to}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

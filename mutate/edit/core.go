@@ -30,7 +30,12 @@ type Change struct {
 func Apply(src []byte, chs []Change) ([]byte, [][2]uint, error) {
 	chs = slices.Clone(chs)
 	slices.SortStableFunc(chs, func(a, b Change) int { return int(a.Start) - int(b.Start) })
+	size := len(src)
+	for _, ch := range chs {
+		size += len(ch.Text)
+	}
 	var out bytes.Buffer
+	out.Grow(size) // the file once, not grown by doubling (a 60 KB file's 12,000 mutants)
 	var sites [][2]uint
 	pos := uint(0)
 	for i, ch := range chs {

@@ -1,6 +1,8 @@
 package edit
 
 import (
+	"sort"
+
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/internal/syntaxcheck"
 )
@@ -33,28 +35,52 @@ var windowWrap = map[string][2]string{
 	"program":         {"export {};\n", "\n"},
 }
 
-// window is one statement's span in the original and whether it passes
-// both parsers wrapped (checked once).
+// window is one statement's span in the original and its wrapper; clean
+// when the original statement, wrapped, has no tree-sitter error, and orig
+// esbuild's verdict on it (asked once, alone or with others: batch.go).
 type window struct {
 	start, end uint
 	wrap       [2]string
-	ok         bool
+	clean      bool
+	orig       *pending
+}
+
+// ok says whether the original statement passes both parsers wrapped.
+func (w *window) ok(path string) bool {
+	if !w.clean {
+		return false
+	}
+	if !w.orig.done {
+		w.orig.settle(path)
+	}
+	return w.orig.ok
 }
 
 // windowAccepts says whether out, a mutant of the original, is accepted in
 // its window (false: not known; the whole file decides).
 func (a Acceptance) windowAccepts(out []byte) bool {
+	w, text := a.windowText(out)
+	if w == nil || !w.ok(a.path) {
+		return false
+	}
+	return wrappedClean(a.path, w.wrap, text)
+}
+
+// windowText is the window of out, a mutant of the original, and out's
+// text in it (nil when it has none: the file is small, or no statement
+// holds the change).
+func (a Acceptance) windowText(out []byte) (*window, []byte) {
 	orig := a.w.orig
 	if len(orig) < WindowFloor {
-		return false
+		return nil, nil
 	}
 	pre, suf := analyzer.CommonEnds(orig, out)
 	w := a.windowOf(uint(pre), uint(len(orig)-suf))
-	if w == nil || !w.ok {
-		return false
+	if w == nil {
+		return nil, nil
 	}
 	delta := len(out) - len(orig)
-	return wrappedClean(a.path, w.wrap, out[w.start:int(w.end)+delta])
+	return w, out[w.start : int(w.end)+delta]
 }
 
 // windowOf is the window of the change [start, end) of the original: the
@@ -69,12 +95,8 @@ func (a Acceptance) windowOf(start, end uint) *window {
 	}
 	syn := a.w.syn
 	n := syn.Root()
-	for c := syn.FirstChild(n); c >= 0; {
-		if syn.Start(c) <= start && end <= syn.End(c) {
-			n, c = c, syn.FirstChild(c)
-			continue
-		}
-		c = syn.Next(c)
+	for c := a.w.holding(n, start, end); c >= 0; c = a.w.holding(c, start, end) {
+		n = c
 	}
 	for ; n >= 0; n = syn.Parent(n) {
 		p := syn.Parent(n)
@@ -89,19 +111,61 @@ func (a Acceptance) windowOf(start, end uint) *window {
 		if w, seen := a.w.seen[key]; seen {
 			return w
 		}
-		w := &window{start: key[0], end: key[1], wrap: wrap}
-		w.ok = wrappedClean(a.path, wrap, a.w.orig[w.start:w.end])
+		text := a.w.orig[key[0]:key[1]]
+		w := &window{start: key[0], end: key[1], wrap: wrap, orig: &pending{wrap: wrap, text: text}}
+		w.clean = analyzer.ParsesClean(a.path, w.orig.wrapped())
 		a.w.seen[key] = w
 		return w
 	}
 	return nil
 }
 
+// holding is n's first child that holds [start, end), or a negative Node:
+// a binary search of its children (a function body's 1,500 statements
+// were each mutant's linear scan), when their starts and ends both ascend,
+// else the scan.
+func (ws *windows) holding(n analyzer.Node, start, end uint) analyzer.Node {
+	syn := ws.syn
+	ch, ok := ws.kids[n]
+	if !ok {
+		ch.sorted = true
+		for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+			if k := len(ch.nodes); k > 0 && (syn.Start(c) < syn.Start(ch.nodes[k-1]) || syn.End(c) < syn.End(ch.nodes[k-1])) {
+				ch.sorted = false
+			}
+			ch.nodes = append(ch.nodes, c)
+		}
+		ws.kids[n] = ch
+	}
+	kids := ch.nodes
+	if !ch.sorted {
+		for _, c := range kids {
+			if syn.Start(c) <= start && end <= syn.End(c) {
+				return c
+			}
+		}
+		return analyzer.NoNode
+	}
+	// The first child ending at or after end: those before it end before.
+	i := sort.Search(len(kids), func(i int) bool { return syn.End(kids[i]) >= end })
+	if i < len(kids) && syn.Start(kids[i]) <= start {
+		return kids[i]
+	}
+	return analyzer.NoNode
+}
+
+// children are a node's children in order, and whether their starts and
+// ends both ascend.
+type children struct {
+	nodes  []analyzer.Node
+	sorted bool
+}
+
 // wrappedClean says whether text, wrapped, parses with neither a
 // tree-sitter ERROR or MISSING node nor an esbuild error.
 func wrappedClean(path string, wrap [2]string, text []byte) bool {
-	src := make([]byte, 0, len(wrap[0])+len(text)+len(wrap[1]))
-	src = append(append(append(src, wrap[0]...), text...), wrap[1]...)
+	p := pending{wrap: wrap, text: text}
+	src := p.wrapped()
 	return analyzer.ParsesClean(path, src) && syntaxcheck.Check(path, src) == nil
 }
 

@@ -25,15 +25,20 @@ func Gate(path string, src []byte, syn *analyzer.Syntax, fn *analyzer.Function, 
 		cands = append(cands, gateCandidates(ctx, d)...)
 	}
 	cands = append(cands, gateCandidates(ctx, body)...)
-	accept := edit.Accepting(path, src)
+	accept := edit.AcceptingParsed(path, src, syn)
 	defer accept.Close()
-	var out []edit.Mutant
+	var built []edit.Mutant
 	for _, c := range cands {
-		m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes)
-		if err != nil || accept.Check(m.Source()) != nil {
-			continue
+		if m, err := edit.NewMutant(c.op.Name, "", path, src, c.Changes); err == nil {
+			built = append(built, m)
 		}
-		out = append(out, m)
+	}
+	errs := accept.CheckAll(built)
+	var out []edit.Mutant
+	for i, m := range built {
+		if errs[i] == nil {
+			out = append(out, m)
+		}
 	}
 	return out
 }

@@ -98,3 +98,68 @@ func TestWindowRefuses(t *testing.T) {
 		t.Errorf("a valid mutant is not accepted in its window")
 	}
 }
+
+// TestCheckAllAgreesWithCheck: the gate's candidate mutants of the corpus's
+// files of at least edit.WindowFloor bytes get from CheckAll (their windows
+// checked together) exactly the verdicts Check gives each alone, refused
+// ones among them. Each sixteenth such file under 40 KB, each function's
+// first 30 candidates, every seventh made one tree-sitter refuses
+// (`a + + ;`) and every seventh another one esbuild alone may refuse
+// (`??` mixed with `||`).
+func TestCheckAllAgreesWithCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks thousands of mutants one by one")
+	}
+	files, checked, refused := 0, 0, 0
+	for _, path := range corpus(t) {
+		src, err := os.ReadFile(path)
+		if err != nil || len(src) < edit.WindowFloor || len(src) > 40_000 {
+			continue
+		}
+		if files++; files%16 != 1 {
+			continue
+		}
+		f, syn := analyzer.ParseSyntax(path, src)
+		if syn == nil || len(f.Errors) > 0 {
+			continue
+		}
+		ctx := &Context{Path: path, Src: src, Syn: syn}
+		var ms []edit.Mutant
+		for _, fn := range f.Functions {
+			body := syn.Find(fn.BodyStartByte, fn.BodyEndByte, "")
+			if body < 0 {
+				continue
+			}
+			cands := gateCandidates(ctx, body)
+			for k, c := range cands[:min(len(cands), 30)] {
+				chs := c.Changes
+				switch k % 7 {
+				case 6:
+					chs = []edit.Change{{Start: chs[0].Start, End: chs[0].End, Text: " + + ;"}}
+				case 3:
+					chs = []edit.Change{{Start: chs[0].Start, End: chs[0].End, Text: "(a ?? b || c)"}}
+				}
+				if m, err := edit.NewMutant(c.op.Name, "", path, src, chs); err == nil {
+					ms = append(ms, m)
+				}
+			}
+		}
+		accept := edit.Accepting(path, src)
+		all := accept.CheckAll(ms)
+		for i, m := range ms {
+			one := accept.Check(m.Source())
+			if (all[i] == nil) != (one == nil) || all[i] != nil && all[i].Error() != one.Error() {
+				t.Errorf("%s: %s at %d:%d %q: CheckAll %v, Check %v", path, m.Operator, m.Original.Start.Line, m.Original.Start.Column, m.Replacement, all[i], one)
+			}
+			if one != nil {
+				refused++
+			}
+		}
+		checked += len(ms)
+		accept.Close()
+	}
+	t.Logf("%d mutants, %d refused", checked, refused)
+	if checked == 0 || refused == 0 {
+		t.Errorf("%d mutants, %d refused: nothing compared", checked, refused)
+	}
+}
