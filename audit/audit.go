@@ -235,6 +235,8 @@ type Suite struct {
 	Production []string
 	// Enable turns on the sub-rules that are off by default.
 	Enable map[string]bool
+	// Jest is Options.Jest: the repository's tests run on jest.
+	Jest string
 	// Change is what the change touched (nil: no --base).
 	Change change.Change
 	// TestSuite is the suite as testsuite reads it.
@@ -299,6 +301,27 @@ type Options struct {
 	// Tables: compute the validator's three tables too (Report.Tables;
 	// tables.go), the mock-swap run with Runner.
 	Tables bool
+	// Jest, when set, says the repository's tests run on jest (what says
+	// so: testsuite.RunsJest): the mock rules and the cross-component
+	// table read vi.mock only, so the report says its jest.mock factories
+	// are not checked (JestMockNote), never that nothing is mocked.
+	Jest string
+}
+
+// onJest notes on rep that the mock rules do not read a jest repository's
+// mocks (Options.Jest; the cross-component table says so too: tables).
+func onJest(rep *Report, opts Options) {
+	if opts.Jest == "" {
+		return
+	}
+	rep.Notes = append(rep.Notes, JestMockNote(opts.Jest))
+}
+
+// JestMockNote is the note of an audit of a repository whose tests run on
+// jest (Options.Jest, found by what): the rules that read mocks do not
+// read its jest.mock factories yet.
+func JestMockNote(found string) string {
+	return fmt.Sprintf("this repository's tests run on jest (%s): blind-function and the vacuous-test rules measure and read its tests; mock-drift and the cross-component table read vi.mock only, so its jest.mock factories and jest.fn implementations are not checked", found)
 }
 
 // Report is what Audit found, sorted by rule, file, line.
@@ -370,6 +393,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if ts.ConfigNote != "" {
 		rep.Notes = append(rep.Notes, ts.ConfigNote)
 	}
+	onJest(rep, opts)
 	// The probe's node said whether it has what the markers need: no node -e to ask again.
 	runner.KnowMarkerSupport(ts.Node.Version, ts.Node.Builtin)
 	s, err := NewSuite(p, ts, opts)
@@ -432,7 +456,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 
 // NewSuite reads what each test file of ts reaches by the static walk.
 func NewSuite(p *callgraph.Program, ts *testsuite.Suite, opts Options) (*Suite, error) {
-	s := &Suite{Program: p, Enable: map[string]bool{}, Change: opts.Change, TestSuite: ts}
+	s := &Suite{Program: p, Enable: map[string]bool{}, Change: opts.Change, TestSuite: ts, Jest: opts.Jest}
 	for _, e := range opts.Enable {
 		s.Enable[e] = true
 	}

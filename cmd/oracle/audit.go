@@ -13,7 +13,6 @@ import (
 	"github.com/oracle-ts/oracle/internal/atomicfile"
 	"github.com/oracle-ts/oracle/internal/change"
 	"github.com/oracle-ts/oracle/manifest"
-	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 	"github.com/oracle-ts/oracle/testsuite"
 )
@@ -55,16 +54,14 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := vitestOnly("audit", a.root); err != nil {
-		return err
-	}
+	a.opts.Jest = jestInstead(a.root)
 	if !a.static {
-		ll := runner.NewLongLived()
-		defer ll.Close()
-		defer context.AfterFunc(ctx, func() { ll.Close() })()
+		r := gateRunner(a.root, 1) // jest's on a jest repository, else one long-lived vitest
+		defer r.Close()
+		defer context.AfterFunc(ctx, func() { r.Close() })()
 		defer sandbox.CloseAll()
 		sandbox.SweepStale("", 0)
-		a.opts.Runner = ll
+		a.opts.Runner = r
 	}
 	var reqs []requirement
 	if a.opts.Tables {
@@ -241,6 +238,9 @@ func countFindings(findings []audit.Finding) (map[string]int, int) {
 // writeTables completes the requirements table read before the runs (the
 // proofs) and writes the tables to --tables; failed when a cell is FAIL.
 func writeTables(ctx context.Context, a *auditRun, reqs []requirement, tables *audit.Tables) (failed bool, err error) {
+	if a.opts.Jest != "" {
+		onJest(reqs, a.opts.Jest)
+	}
 	rows, err := proveRequirements(ctx, a.root, reqs, a.opts.Runner)
 	if err != nil {
 		return false, err // the interrupt: runVerb reports it

@@ -218,6 +218,24 @@ func firstChangedLine(diff string) int {
 	return 0
 }
 
+// onJest makes the oracle and proven cells of reqs UNKNOWN on a repository
+// whose tests run on jest (found: what says so): the oracle gen writes,
+// and prove runs, is a vitest file, which its tests cannot run; implemented
+// (the guard in the code) is decided as anywhere.
+func onJest(reqs []requirement, found string) {
+	why := "oracle gen writes, and prove runs, vitest oracles: this repository's tests run on jest (" + found + ")"
+	for i := range reqs {
+		if reqs[i].proof == nil {
+			continue // a manifest's own FAIL row, or no proof asked
+		}
+		reqs[i].proof = nil
+		reqs[i].row.Oracle = audit.Verdict{Cell: audit.CellUnknown, Evidence: why}
+		reqs[i].row.Proven = audit.Verdict{Cell: audit.CellUnknown, Evidence: why}
+	}
+}
+
+// oracleVerdict is the oracle cell: the oracle gen would write is on disk,
+// byte for byte.
 func oracleVerdict(root string, o *generator.Operation) audit.Verdict {
 	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(o.File)))
 	switch {

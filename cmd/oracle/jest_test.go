@@ -67,7 +67,7 @@ func prefixed(p string, m map[string]string) map[string]string {
 	return out
 }
 
-// TestVitestOnlyVerbs: audit, gen and prove on a repository whose tests run on jest say
+// TestVitestOnlyVerbs: gen and prove on a repository whose tests run on jest say
 // that they run vitest suites only (an error of the environment, exit 3), never a stack
 // trace nor vitest's missing install; nothing is written.
 func TestVitestOnlyVerbs(t *testing.T) {
@@ -85,7 +85,7 @@ func TestVitestOnlyVerbs(t *testing.T) {
 		}
 	}
 	before := treeHash(t, dir)
-	for _, args := range [][]string{{"audit", "--root", dir}, {"gen", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}, {"prove", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}} {
+	for _, args := range [][]string{{"gen", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}, {"prove", "--root", dir, filepath.Join(dir, "tickets/T-1.yaml")}} {
 		code, _, errs := oracle(t, args...)
 		if code != exitError || !strings.Contains(errs, "tests run on jest (package.json \"jest\")") || !strings.Contains(errs, "oracle "+args[0]+" runs vitest suites only") || strings.Contains(errs, "goroutine") {
 			t.Errorf("%s: exit %d: %s", args[0], code, errs)
