@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/text"
 	"os"
 	"os/exec"
@@ -96,8 +97,7 @@ func formatterIn(dir, node, file string) *formatter {
 func (f *formatter) format(src []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, f.node, f.args...)
-	cmd.Dir = f.dir
+	cmd := nodeproc.Command(ctx, f.node, f.dir, nil, f.args...)
 	cmd.Stdin = bytes.NewReader(src)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

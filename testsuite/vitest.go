@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/callgraph/modules"
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
@@ -556,9 +557,7 @@ func runNode(root, config, what string, args ...string) ([]byte, error) {
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a monorepo's project configs take minutes on a loaded machine
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", args...)
-	cmd.Dir = root
-	cmd.Env = vitestenv.For(root, tmp, "NO_COLOR=1") // plain output to parse: the listing runs no test
+	cmd := nodeproc.Command(ctx, "node", root, vitestenv.For(root, tmp, "NO_COLOR=1"), args...) // plain output to parse: the listing runs no test
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

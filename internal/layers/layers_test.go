@@ -16,7 +16,7 @@ const module = "github.com/oracle-ts/oracle/"
 var layer = map[string]int{
 	"analyzer": 0, "manifest": 0, "callgraph/modules": 0, "templates": 0,
 	"internal/atomicfile": 0, "internal/change": 0, "internal/par": 0, "internal/testenv": 0, "internal/text": 0, "internal/samplecopy": 0, "internal/vitestloc": 0,
-	"internal/syntaxcheck": 0, "internal/vitestenv": 0, "internal/procgroup": 0, "internal/warmnode": 0, "internal/jsonorder": 0,
+	"internal/syntaxcheck": 0, "internal/vitestenv": 0, "internal/procgroup": 0, "internal/nodeproc": 0, "internal/warmnode": 0, "internal/jsonorder": 0,
 	"callgraph": 1, "mutate/edit": 1, "mutate/operators": 1, "mutate/runner": 1, "mutate/sandbox": 1,
 	"mutate/lab": 2, "mutate/report": 2, "testsuite": 2, "generator": 2,
 	"prove": 3, "apply": 3, "gate": 3, "audit": 3, // the verbs (gen is the generator's, run by cmd)

@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/procgroup"
 )
 
@@ -81,8 +82,7 @@ type Proc struct {
 // group of its own, its stdout and stderr kept until Answer or Become.
 func Start(node, vitest, dir string, env []string, script string, args ...string) (*Proc, error) {
 	p := &Proc{Node: real(node), Vitest: real(vitest), out: &switchWriter{}, exited: make(chan struct{})}
-	cmd := exec.Command(node, append([]string{script}, args...)...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd := nodeproc.Command(nil, node, dir, env, append([]string{script}, args...)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	rd, wr, err := os.Pipe()
 	if err != nil {
@@ -94,8 +94,6 @@ func Start(node, vitest, dir string, env []string, script string, args ...string
 		wr.Close()
 		return nil, err
 	}
-	procgroup.Set(cmd)
-	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		rd.Close()
 		wr.Close()

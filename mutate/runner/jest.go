@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
@@ -148,10 +149,7 @@ func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (stri
 	if inv.config != "" {
 		args = append(args, "--config="+inv.config)
 	}
-	cmd := exec.CommandContext(ctx, inv.node, args...)
-	cmd.Dir, cmd.Env = inv.cwd, vitestenv.For(inv.cwd, "")
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd := nodeproc.Command(ctx, inv.node, inv.cwd, vitestenv.For(inv.cwd, ""), args...)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -228,8 +226,7 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 	)
 	var out tailBuffer
 	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {
-		cmd := exec.CommandContext(runCtx, inv.node, args...)
-		cmd.Dir, cmd.Env = inv.cwd, env
+		cmd := nodeproc.Command(runCtx, inv.node, inv.cwd, env, args...)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		return cmd
 	}, &res.Duration)

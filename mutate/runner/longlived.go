@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/warmnode"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
@@ -456,9 +457,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		p.cmd, p.stdin, p.exited = a.cmd, a.stdin, a.exited
 		return d.started(ctx, r, p, a.fd3)
 	}
-	cmd := exec.Command(d.key.node, append([]string{script}, args...)...)
-	cmd.Dir = d.key.cwd
-	cmd.Env = env
+	cmd := nodeproc.Command(nil, d.key.node, d.key.cwd, env, append([]string{script}, args...)...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {
@@ -470,8 +469,6 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		wr.Close()
 		return fail(fmt.Errorf("runner: %w", err))
 	}
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
 	if r.isClosed() {
 		rd.Close()
 		wr.Close()

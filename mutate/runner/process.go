@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 	"os"
@@ -196,8 +197,7 @@ func (r *ProcessRunner) once(ctx context.Context, s Spec, inv invocation) (res R
 	)
 	var out tailBuffer
 	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {
-		cmd := exec.CommandContext(runCtx, inv.node, args...)
-		cmd.Dir, cmd.Env = inv.cwd, env
+		cmd := nodeproc.Command(runCtx, inv.node, inv.cwd, env, args...)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		return cmd
 	}, &res.Duration)
@@ -270,9 +270,7 @@ func execWatched(ctx context.Context, s Spec, progress string, build func(contex
 		case <-runCtx.Done():
 		}
 	}()
-	cmd := build(runCtx)
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd := build(runCtx) // a nodeproc.Command: its group killed with runCtx
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	runErr := cmd.Start()
@@ -420,7 +418,7 @@ func checkMarkerSupport(ctx context.Context, node string) error {
 		return err
 	}
 	// One node process: its version (for the message) and the check.
-	v, e := exec.CommandContext(ctx, node, "-e", `process.stdout.write(process.version); process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`).Output()
+	v, e := nodeproc.Command(ctx, node, "", nil, "-e", `process.stdout.write(process.version); process.exit(typeof process.getBuiltinModule === "function" ? 0 : 3)`).Output()
 	if e != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

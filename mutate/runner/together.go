@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/text"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
 	"github.com/oracle-ts/oracle/internal/vitestloc"
@@ -135,13 +136,10 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	runEnv := vitestenv.For(dir, base, append([]string{ReachedEnv + "=" + reached}, env...)...)
 	var out bytes.Buffer
 	if !ll.togetherWarm(ctx, args, dir, runEnv, &out) {
-		cmd := exec.CommandContext(ctx, "node", args...)
-		cmd.Dir, cmd.Env = dir, runEnv
-		cmd.Stdout, cmd.Stderr = &out, &out
 		// vitest and its workers in a group of their own, killed together: an
 		// interrupted audit left a fork worker spinning after vitest was killed.
-		setProcessGroup(cmd)
-		cmd.Cancel = func() error { return killProcessGroup(cmd) }
+		cmd := nodeproc.Command(ctx, "node", dir, runEnv, args...)
+		cmd.Stdout, cmd.Stderr = &out, &out
 		cmd.WaitDelay = 5 * time.Second
 		_ = cmd.Run() // its exit code says less than its report: a red test file exits 1 too
 	}
