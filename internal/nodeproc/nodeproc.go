@@ -3,27 +3,22 @@
 // listing, the formatters, the version check) is a command made here. Each
 // runs in a process group of its own (internal/procgroup), which ending its
 // context kills whole (a worker spinning in a loop, a fork vitest left,
-// never outlive it), and its output pipes are waited for at most a bounded
-// time after it exits. internal/layers checks that no other production code
+// never outlive it). internal/layers checks that no other production code
 // starts a program but git.
 package nodeproc
 
 import (
 	"context"
 	"os/exec"
-	"time"
 
 	"github.com/oracle-ts/oracle/internal/procgroup"
 )
 
-// DefaultWait is how long a command's output is waited for after it exits
-// (a grandchild holding the pipe open), when Command is not told.
-const DefaultWait = 2 * time.Second
-
 // Command is node (its path; "node": the one on PATH) running args in dir
 // with env (nil: oracle's own), in a process group of its own: when ctx
 // (nil: none) ends, the whole group is killed. The caller sets its
-// standard streams and may change WaitDelay (DefaultWait).
+// standard streams, and WaitDelay when its output may outlive it (a
+// grandchild holding a pipe: 0 waits for it).
 func Command(ctx context.Context, node, dir string, env []string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if ctx != nil {
@@ -36,7 +31,6 @@ func Command(ctx context.Context, node, dir string, env []string, args ...string
 	if ctx != nil {
 		cmd.Cancel = func() error { return procgroup.Kill(cmd) }
 	}
-	cmd.WaitDelay = DefaultWait
 	return cmd
 }
 

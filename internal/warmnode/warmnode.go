@@ -83,6 +83,7 @@ type Proc struct {
 func Start(node, vitest, dir string, env []string, script string, args ...string) (*Proc, error) {
 	p := &Proc{Node: real(node), Vitest: real(vitest), out: &switchWriter{}, exited: make(chan struct{})}
 	cmd := nodeproc.Command(nil, node, dir, env, append([]string{script}, args...)...)
+	cmd.WaitDelay = 2 * time.Second
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	rd, wr, err := os.Pipe()
 	if err != nil {

@@ -458,6 +458,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 		return d.started(ctx, r, p, a.fd3)
 	}
 	cmd := nodeproc.Command(nil, d.key.node, d.key.cwd, env, append([]string{script}, args...)...)
+	cmd.WaitDelay = 2 * time.Second
 	cmd.Stdout, cmd.Stderr = p.out, p.out // one pipe: the sentinel orders them
 	rd, wr, err := os.Pipe()
 	if err != nil {
