@@ -1,31 +1,21 @@
-//go:build unix
+//go:build linux
 
 package nodeproc
 
 import (
 	"bufio"
 	"context"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// alive says whether pid is a process that is not a zombie.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil // no /proc: ask the kernel
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
-}
+	"github.com/oracle-ts/oracle/internal/testenv"
+)
 
 // A command whose context ends is killed with every process it forked:
 // node starts a grandchild that would run forever, and it is gone once the
-// context is cancelled (its process group killed, not only node).
+// context is cancelled (its process group killed, not only node). No
+// deadline of its own: one that never goes is go test's -timeout.
 func TestCommandKillsTheGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -43,16 +33,10 @@ func TestCommandKillsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || !alive(pid) {
+	if err != nil || testenv.Gone(pid) {
 		t.Fatalf("no grandchild: %q %v", line, err)
 	}
 	cancel()
 	_ = cmd.Wait()
-	for deadline := time.Now().Add(time.Minute); alive(pid) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond) // the kernel reaps it; a minute is no claim on speed
-	}
-	if alive(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("the grandchild %d outlived its cancelled command", pid)
-	}
+	testenv.Await(func() bool { return testenv.Gone(pid) })
 }

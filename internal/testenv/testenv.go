@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,6 +105,17 @@ func Await(cond func() bool) {
 	for !cond() {
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Gone reports whether pid has exited (a zombie nobody reaps counts), as
+// Linux's /proc says (no entry: gone).
+func Gone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
 }
 
 // NeedJest returns the absolute path of testdata/jest (jest 29 and

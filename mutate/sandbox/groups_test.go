@@ -17,14 +17,7 @@ import (
 )
 
 // gone reports whether pid has exited (a zombie nobody reaps counts).
-func gone(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i >= 0 && strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
-}
+func gone(pid int) bool { return testenv.Gone(pid) }
 
 // waitGone waits until pid is gone, without a deadline of its own (one that
 // never goes is go test's -timeout, naming the test: testenv.Await).
