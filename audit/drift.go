@@ -44,7 +44,7 @@ import (
 var MockDrift = &Rule{
 	Name:     "mock-drift",
 	Doc:      "a mock whose value the real function cannot produce",
-	Requires: []Fact{TestFiles},
+	Requires: []Fact{TestFiles, Reach, Executed},
 	Run:      func(p *Pass) error { p.reportAll(mockDrifts(p)); return nil },
 }
 
@@ -52,7 +52,9 @@ func mockDrifts(p *Pass) []Finding {
 	var out []Finding
 	p.TestFiles.Each(func(t string, in *TestInput) {
 		if in.File != nil && in.Syntax != nil {
-			out = append(out, driftIn(p.Program, t, in.File, in.Syntax)...)
+			d := newDrift(p.Program, t, in.File, in.Syntax)
+			d.runs = p.runsIn(t)
+			out = append(out, d.read()...)
 		}
 	})
 	return out
@@ -70,7 +72,11 @@ type drift struct {
 	syn   *analyzer.Syntax
 	bound map[string]mocked // expressions (`f`, `mocks.f`) that are a mocked export
 	ns    map[string]mocked // namespace imports of modules of the repository
-	out   []Finding
+	// runs reports whether the test file runs a function of the
+	// repository (its id): missing-export counts only the calls in one.
+	// Nil: every function the test loads may run.
+	runs func(id string) bool
+	out  []Finding
 }
 
 // mockSetters are the mock methods that set what the mock returns.
@@ -79,8 +85,13 @@ var mockSetters = map[string]bool{
 	"mockRejectedValue": true, "mockRejectedValueOnce": true, "mockImplementation": true, "mockImplementationOnce": true,
 }
 
-func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) []Finding {
-	d := &drift{p: p, test: test, file: f, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+func newDrift(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) *drift {
+	return &drift{p: p, test: test, file: f, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+}
+
+// read reads the test file's mocks and returns their findings.
+func (d *drift) read() []Finding {
+	p, test, f, syn := d.p, d.test, d.file, d.syn
 	for _, im := range f.Imports {
 		if im.TypeOnly || im.Local == "" {
 			continue

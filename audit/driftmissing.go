@@ -120,6 +120,7 @@ func (d *drift) omittedCalls(user, module string, keys map[string]bool) []omitte
 		}
 	}
 	var out []omitted
+	runs := func(fn *analyzer.Function) bool { return d.runs == nil || d.runs(user+"#"+fn.Qual) }
 	visit := func(c analyzer.Call) {
 		if c.Callee.Binding.Kind != analyzer.BindModule {
 			return
@@ -137,13 +138,40 @@ func (d *drift) omittedCalls(user, module string, keys map[string]bool) []omitte
 			out = append(out, omitted{export: export, file: user, line: c.Line})
 		}
 	}
+	// A call counts where the test runs it: in a function the test runs
+	// (its outermost one: a closure's calls are its parent's too), or in
+	// the module's own code, which runs when the test loads it.
 	for _, fn := range f.Functions {
-		for _, c := range fn.Calls {
-			visit(c)
+		if fn.Parent == nil && runs(fn) {
+			for _, c := range fn.Calls {
+				visit(c)
+			}
 		}
 	}
 	for _, c := range f.TopCalls {
-		visit(c)
+		if !c.Nested {
+			visit(c)
+		}
 	}
 	return out
+}
+
+// runsIn is whether test file t runs a function (its id), as far as the
+// audit knows: the static walk reaches it from t and, where the function
+// was measured (the Executed fact, unless the audit is static), t's run
+// entered it. A function not measured, or a t that could not run, keeps
+// the walk's answer.
+func (p *Pass) runsIn(t string) func(id string) bool {
+	tr := p.Reach.tests[t]
+	if tr == nil {
+		return nil
+	}
+	_, unrunnable := p.Executed.Unrunnable[t]
+	return func(id string) bool {
+		if !tr.fns[id] {
+			return false
+		}
+		ran, measured := p.Executed.Entered[id]
+		return !measured || unrunnable || slices.Contains(ran, t)
+	}
 }
