@@ -717,6 +717,12 @@ func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness
 			// Record<K, V>, Map<K, V>, Array<T>...: a plain value whatever
 			// their arguments (a promise is never one of them).
 		default:
+			if a, ok := zodAsync(p, file, part); ok {
+				if a == unknownAsync {
+					return unknownAsync
+				}
+				continue
+			}
 			name, _, _ := strings.Cut(part, "<")
 			if af, alias := p.TypeAlias(file, strings.TrimSpace(name)); alias != nil {
 				if aliases == 0 {

@@ -97,6 +97,40 @@ func TestMockDriftAsyncForms(t *testing.T) {
 	runPlanted(t, files, cases)
 }
 
+// TestMockDriftZodTypes (issue 41, shadcn-ui): a parameter or a result
+// declared as the type zod infers from a schema of the repository
+// (`z.infer<typeof treeSchema>`, through a type alias, a schema imported
+// or made by .extend/.pick of another) is a plain value; one that may hold
+// a promise or anything (z.promise, an async transform, z.any) says nothing.
+func TestMockDriftZodTypes(t *testing.T) {
+	files := map[string]string{
+		"src/schema.ts": "import { z } from 'zod';\nexport const baseSchema = z.object({ name: z.string(), meta: z.any() });\n" +
+			"export const treeSchema = baseSchema.pick({ name: true });\nexport const configSchema = baseSchema.extend({ cwd: z.string() });\n" +
+			"export const pendingSchema = z.promise(z.string());\nexport const loadedSchema = z.string().transform(async (s) => s);\nexport const anySchema = z.any();\n" +
+			"export type Config = z.infer<typeof configSchema>;\n",
+		"src/fonts.ts": "import { z } from 'zod';\nimport { treeSchema, pendingSchema, loadedSchema, anySchema, type Config } from './schema';\n" +
+			"export async function massage(tree: z.infer<typeof treeSchema>, config: Config) {\n  return tree;\n}\n" +
+			"export function readConfig(cwd: string): Config {\n  return { name: cwd, meta: 1, cwd };\n}\n" +
+			"export async function pending(p: z.infer<typeof pendingSchema>) {\n  return p;\n}\n" +
+			"export async function loaded(p: z.output<typeof loadedSchema>) {\n  return p;\n}\n" +
+			"export async function anything(p: z.infer<typeof anySchema>) {\n  return p;\n}\n",
+	}
+	head := "import { vi, it, expect } from 'vitest';\nimport { massage, readConfig, pending, loaded, anything } from '../src/fonts';\n"
+	tail := "\nit('x', async () => { expect(await massage({ name: 'a' }, readConfig('.'))).toBeDefined(); });\n"
+	cases := []plantedCase{
+		// defects
+		{"returning its argument, a schema's object", head + "vi.mock('../src/fonts', () => ({ massage: vi.fn().mockImplementation((tree) => tree) }));" + tail, []string{"mock-drift/async:3"}},
+		{"a promise for a function returning a schema's type by alias", head + "vi.mocked(readConfig).mockResolvedValue({ name: 'a', meta: 1, cwd: '.' });" + tail, []string{"mock-drift/async:3"}},
+		// correct mocks
+		{"the real function's promise", head + "vi.mocked(massage).mockResolvedValue({ name: 'a' });" + tail, nil},
+		{"a plain config", head + "vi.mocked(readConfig).mockReturnValue({ name: 'a', meta: 1, cwd: '.' });" + tail, nil},
+		{"returning its argument, a z.promise schema", head + "vi.mock('../src/fonts', () => ({ pending: vi.fn((p) => p) }));" + tail, nil},
+		{"returning its argument, an async transform", head + "vi.mock('../src/fonts', () => ({ loaded: vi.fn((p) => p) }));" + tail, nil},
+		{"returning its argument, z.any", head + "vi.mock('../src/fonts', () => ({ anything: vi.fn((p) => p) }));" + tail, nil},
+	}
+	runPlanted(t, files, cases)
+}
+
 // TestMockDriftMissingExport (issue 41): a whole-module vi.mock factory
 // that leaves out an export the code under test calls (by name, through a
 // namespace, the default) is a finding, even when the code tolerates the
