@@ -658,6 +658,9 @@ func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn 
 			if syn.Callee(e) == "fetch" {
 				return isAsync
 			}
+			if a, ok := zodParsed(p, f.Path, syn.Callee(e)); ok {
+				return a // configSchema.parse(x)
+			}
 		}
 		return unknownAsync
 	}), false

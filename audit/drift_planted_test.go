@@ -100,8 +100,10 @@ func TestMockDriftAsyncForms(t *testing.T) {
 // TestMockDriftZodTypes (issue 41, shadcn-ui): a parameter or a result
 // declared as the type zod infers from a schema of the repository
 // (`z.infer<typeof treeSchema>`, through a type alias, a schema imported
-// or made by .extend/.pick of another) is a plain value; one that may hold
-// a promise or anything (z.promise, an async transform, z.any) says nothing.
+// or made by .extend/.pick of another) is a plain value, and so is what
+// such a schema's .parse returns (.parseAsync: a promise); one that may
+// hold a promise or anything (z.promise, an async transform, z.any) says
+// nothing.
 func TestMockDriftZodTypes(t *testing.T) {
 	files := map[string]string{
 		"src/schema.ts": "import { z } from 'zod';\nexport const baseSchema = z.object({ name: z.string(), meta: z.any() });\n" +
@@ -114,14 +116,23 @@ func TestMockDriftZodTypes(t *testing.T) {
 			"export async function pending(p: z.infer<typeof pendingSchema>) {\n  return p;\n}\n" +
 			"export async function loaded(p: z.output<typeof loadedSchema>) {\n  return p;\n}\n" +
 			"export async function anything(p: z.infer<typeof anySchema>) {\n  return p;\n}\n",
+		"src/config.ts": "import { configSchema, pendingSchema } from './schema';\nfunction base() {\n  return { name: 'x', meta: 1, cwd: '.' };\n}\n" +
+			"export function withDefaults(c?: object) {\n  if (!c) {\n    return base();\n  }\n  return configSchema.parse(c);\n}\n" +
+			"export function checked(c: object) {\n  return configSchema.parseAsync(c);\n}\n" +
+			"export function pendingOf(c: object) {\n  return pendingSchema.parse(c);\n}\n",
 	}
+	cfg := "import { vi, it, expect } from 'vitest';\nimport { withDefaults, checked, pendingOf } from '../src/config';\n"
 	head := "import { vi, it, expect } from 'vitest';\nimport { massage, readConfig, pending, loaded, anything } from '../src/fonts';\n"
 	tail := "\nit('x', async () => { expect(await massage({ name: 'a' }, readConfig('.'))).toBeDefined(); });\n"
 	cases := []plantedCase{
 		// defects
 		{"returning its argument, a schema's object", head + "vi.mock('../src/fonts', () => ({ massage: vi.fn().mockImplementation((tree) => tree) }));" + tail, []string{"mock-drift/async:3"}},
 		{"a promise for a function returning a schema's type by alias", head + "vi.mocked(readConfig).mockResolvedValue({ name: 'a', meta: 1, cwd: '.' });" + tail, []string{"mock-drift/async:3"}},
+		{"a promise for a function returning a schema's parse", cfg + "vi.mock('../src/config', () => ({ withDefaults: vi.fn(async (c) => c) }));" + tail, []string{"mock-drift/async:3"}},
 		// correct mocks
+		{"a plain value for a schema's parse", cfg + "vi.mock('../src/config', () => ({ withDefaults: vi.fn(() => ({ name: 'a', meta: 1, cwd: '.' })) }));" + tail, nil},
+		{"a promise for a schema's parseAsync", cfg + "vi.mocked(checked).mockResolvedValue({ name: 'a', meta: 1, cwd: '.' });" + tail, nil},
+		{"a promise for a z.promise schema's parse", cfg + "vi.mocked(pendingOf).mockResolvedValue('a');" + tail, nil},
 		{"the real function's promise", head + "vi.mocked(massage).mockResolvedValue({ name: 'a' });" + tail, nil},
 		{"a plain config", head + "vi.mocked(readConfig).mockReturnValue({ name: 'a', meta: 1, cwd: '.' });" + tail, nil},
 		{"returning its argument, a z.promise schema", head + "vi.mock('../src/fonts', () => ({ pending: vi.fn((p) => p) }));" + tail, nil},

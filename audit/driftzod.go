@@ -29,25 +29,58 @@ func zodAsync(p *callgraph.Program, file, t string) (a asyncness, ok bool) {
 	if m == nil {
 		return unknownAsync, false
 	}
-	init := schemaInit(p, file, m[2])
+	return schemaAsync(p, file, m[2]), true
+}
+
+// zodParsed is the async-ness of a call `schema.parse(x)` (or safeParse)
+// of a zod schema of the repository: what the schema's values are
+// (schemaAsync; a safeParse's { success, data } is a plain object when
+// they are); `schema.parseAsync(x)` is a promise. ok is false when the call is
+// no such call.
+func zodParsed(p *callgraph.Program, file, callee string) (a asyncness, ok bool) {
+	name, method, found := strings.Cut(callee, ".")
+	if !found || strings.Contains(method, ".") || !jsIdent.MatchString(name) {
+		return unknownAsync, false
+	}
+	switch method {
+	case "parse", "safeParse":
+		if schemaInit(p, file, name) == "" {
+			return unknownAsync, false
+		}
+		return schemaAsync(p, file, name), true
+	case "parseAsync", "safeParseAsync":
+		if schemaInit(p, file, name) == "" {
+			return unknownAsync, false
+		}
+		return isAsync, true
+	}
+	return unknownAsync, false
+}
+
+var jsIdent = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+
+// schemaAsync is the async-ness of the values of schema name, a const of
+// file or one it imports (zodAsync).
+func schemaAsync(p *callgraph.Program, file, name string) asyncness {
+	init := schemaInit(p, file, name)
 	if init == "" {
-		return unknownAsync, true
+		return unknownAsync
 	}
 	lower := strings.ToLower(init)
 	for _, promise := range []string{"promise", "async", "then(", "fetch("} {
 		if strings.Contains(lower, promise) {
-			return unknownAsync, true // anywhere: a union or a transform may hold it
+			return unknownAsync // anywhere: a union or a transform may hold it
 		}
 	}
 	for _, anything := range []string{"z.any(", "z.unknown(", "z.custom", "z.lazy(", "z.function(", "z.instanceof("} {
 		if strings.HasPrefix(init, anything) {
-			return unknownAsync, true
+			return unknownAsync
 		}
 	}
 	if strings.HasPrefix(init, "z.") || objectSchemaChain.MatchString(init) {
-		return isSync, true
+		return isSync
 	}
-	return unknownAsync, true
+	return unknownAsync
 }
 
 // objectSchemaChain is a schema made from another by a method only zod's
