@@ -639,31 +639,70 @@ func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn 
 	} else if returns = returnsOf(syn, body); len(returns) == 0 {
 		return isSync, true
 	}
-	return allOf(returns, func(e analyzer.Node) asyncness {
-		if a := valueAsync(syn, e); a != unknownAsync {
-			return a
+	return allOf(returns, func(e analyzer.Node) asyncness { return returnAsync(p, syn, f, body, e, depth) }), false
+}
+
+// returnAsync is what one return expression e of a function of f (body
+// its body) is: valueAsync's reading; a call of a function of the
+// repository (depth levels deep), of fetch, of a zod schema's parse; a
+// const of the body (`const base = createConfig(); ... return base`), its
+// initializer.
+func returnAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, body, e analyzer.Node, depth int) asyncness {
+	if a := valueAsync(syn, e); a != unknownAsync {
+		return a
+	}
+	e = syn.Unwrap(e)
+	switch syn.Kind(e) {
+	case "identifier":
+		if init := localConst(syn, body, syn.Text(e)); init >= 0 && syn.Kind(syn.Unwrap(init)) != "identifier" {
+			return returnAsync(p, syn, f, body, init, depth)
 		}
-		e = syn.Unwrap(e)
-		switch syn.Kind(e) {
-		case "call_expression":
-			if depth > 0 {
-				if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {
-					_, csyn := parseFile(p, cf.Path)
-					if csyn != nil {
-						a, _ := realAsync(p, csyn, cf, callee, depth-1)
-						return a
-					}
+	case "call_expression":
+		if depth > 0 {
+			if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {
+				_, csyn := parseFile(p, cf.Path)
+				if csyn != nil {
+					a, _ := realAsync(p, csyn, cf, callee, depth-1)
+					return a
 				}
 			}
-			if syn.Callee(e) == "fetch" {
-				return isAsync
+		}
+		if syn.Callee(e) == "fetch" {
+			return isAsync
+		}
+		if a, ok := zodParsed(p, f.Path, syn.Callee(e)); ok {
+			return a // configSchema.parse(x)
+		}
+	}
+	return unknownAsync
+}
+
+// localConst is the initializer of the one declaration of name in body, a
+// const; NoNode when name is declared there otherwise, more than once
+// (a shadowing binding), or not at all.
+func localConst(syn *analyzer.Syntax, body analyzer.Node, name string) analyzer.Node {
+	var init analyzer.Node = analyzer.NoNode
+	count := 0
+	syn.Walk(body, func(d analyzer.Node) bool {
+		switch syn.Kind(d) {
+		case "variable_declarator":
+			if syn.Text(syn.Child(d, "name")) == name {
+				count++
+				if decl := syn.Parent(d); syn.Kind(decl) == "lexical_declaration" && syn.HasToken(decl, "const") {
+					init = syn.Child(d, "value")
+				}
 			}
-			if a, ok := zodParsed(p, f.Path, syn.Callee(e)); ok {
-				return a // configSchema.parse(x)
+		case "required_parameter", "optional_parameter", "function_declaration", "class_declaration":
+			if syn.Text(syn.Child(d, "name")) == name || syn.Text(syn.Child(d, "pattern")) == name {
+				count++
 			}
 		}
-		return unknownAsync
-	}), false
+		return count < 2
+	})
+	if count != 1 {
+		return analyzer.NoNode
+	}
+	return init
 }
 
 // calledFunction is the function of the repository that a call of name (an

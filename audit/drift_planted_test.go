@@ -119,9 +119,10 @@ func TestMockDriftZodTypes(t *testing.T) {
 		"src/config.ts": "import { configSchema, pendingSchema } from './schema';\nfunction base() {\n  return { name: 'x', meta: 1, cwd: '.' };\n}\n" +
 			"export function withDefaults(c?: object) {\n  if (!c) {\n    return base();\n  }\n  return configSchema.parse(c);\n}\n" +
 			"export function checked(c: object) {\n  return configSchema.parseAsync(c);\n}\n" +
+			"export function withBase(c?: object) {\n  const made = base();\n  if (!c) {\n    return made;\n  }\n  return configSchema.parse(c);\n}\n" +
 			"export function pendingOf(c: object) {\n  return pendingSchema.parse(c);\n}\n",
 	}
-	cfg := "import { vi, it, expect } from 'vitest';\nimport { withDefaults, checked, pendingOf } from '../src/config';\n"
+	cfg := "import { vi, it, expect } from 'vitest';\nimport { withDefaults, checked, pendingOf, withBase } from '../src/config';\n"
 	head := "import { vi, it, expect } from 'vitest';\nimport { massage, readConfig, pending, loaded, anything } from '../src/fonts';\n"
 	tail := "\nit('x', async () => { expect(await massage({ name: 'a' }, readConfig('.'))).toBeDefined(); });\n"
 	cases := []plantedCase{
@@ -129,6 +130,7 @@ func TestMockDriftZodTypes(t *testing.T) {
 		{"returning its argument, a schema's object", head + "vi.mock('../src/fonts', () => ({ massage: vi.fn().mockImplementation((tree) => tree) }));" + tail, []string{"mock-drift/async:3"}},
 		{"a promise for a function returning a schema's type by alias", head + "vi.mocked(readConfig).mockResolvedValue({ name: 'a', meta: 1, cwd: '.' });" + tail, []string{"mock-drift/async:3"}},
 		{"a promise for a function returning a schema's parse", cfg + "vi.mock('../src/config', () => ({ withDefaults: vi.fn(async (c) => c) }));" + tail, []string{"mock-drift/async:3"}},
+		{"a promise for a function returning a const of its body", cfg + "vi.mock('../src/config', () => ({ withBase: vi.fn(async (c) => c) }));" + tail, []string{"mock-drift/async:3"}},
 		// correct mocks
 		{"a plain value for a schema's parse", cfg + "vi.mock('../src/config', () => ({ withDefaults: vi.fn(() => ({ name: 'a', meta: 1, cwd: '.' })) }));" + tail, nil},
 		{"a promise for a schema's parseAsync", cfg + "vi.mocked(checked).mockResolvedValue({ name: 'a', meta: 1, cwd: '.' });" + tail, nil},
