@@ -73,9 +73,9 @@ type drift struct {
 	bound map[string]mocked // expressions (`f`, `mocks.f`) that are a mocked export
 	ns    map[string]mocked // namespace imports of modules of the repository
 	// runs reports whether the test file runs a function of the
-	// repository (its id, of module user): missing-export counts only the
-	// calls in one. Nil: every function the test loads may run.
-	runs func(user, id string) bool
+	// repository (of module user): missing-export counts only the calls
+	// in one. Nil: every function the test loads may run.
+	runs func(user string, fn *analyzer.Function) bool
 	out  []Finding
 }
 
