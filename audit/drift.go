@@ -30,7 +30,7 @@ import (
 //   - unknown-export: the factory sets an export the real module does not
 //     have;
 //   - missing-export: a whole-module factory leaves out an export that code
-//     the test loads calls (driftmissing.go);
+//     the test runs calls (driftmissing.go);
 //   - async: a promise where the real function is synchronous, or a plain
 //     value (any literal, null; a const of the file passed by name; the
 //     argument of an implementation `(x) => x` where the real parameter is

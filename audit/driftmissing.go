@@ -13,7 +13,10 @@ import (
 // try/catch, a fallback) passes without ever running what the test meant
 // to stand in for: the test's table row says PASS on both sides, and only
 // the factory's keys show it. missing-export names, for each export the
-// code under test calls that the factory leaves out, the call.
+// code under test calls that the factory leaves out, the call, where the
+// test runs it (runsIn: what its measured run entered, else what it calls
+// by name): the static walk alone gave 882 findings on shadcn-ui and
+// gemini-cli, none of which a run reached.
 
 // factoryKeys are the exports an object literal a factory returns sets;
 // ok is false when they cannot all be read (a spread, a computed key).
