@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -359,6 +360,9 @@ type mockVal struct {
 	// parameter, the returnsArg-th (1-based; 0 when not): what the real
 	// function's parameter is declared decides (check).
 	returnsArg int
+	// returnsPath: the property path below that parameter every return
+	// reads (`(opts) => opts.raw`: ["raw"]), nil for the parameter itself.
+	returnsPath []string
 }
 
 // setValue reads the value of a mock setter call (mockReturnValue(v), ...).
@@ -497,7 +501,7 @@ func implValue(syn *analyzer.Syntax, fn analyzer.Node) (mockVal, bool) {
 	if v.obj < 0 && len(returns) == 1 && syn.Kind(returns[0]) == "object" {
 		v.obj = returns[0] // () => FIXTURE
 	}
-	v.returnsArg = returnedParam(syn, fn, returns)
+	v.returnsArg, v.returnsPath = returnedParam(syn, fn, returns)
 	for _, e := range returns {
 		if isEmpty(syn, syn.Unwrap(e)) {
 			v.empty = true
@@ -565,7 +569,9 @@ func (d *drift) check(target mocked, v mockVal, line int) {
 		// (x) => x: the value the code passes, as the real parameter is
 		// declared (a string is never a promise).
 		if param := fn.Params[v.returnsArg-1]; !param.Rest && param.Type != "" {
-			v.async = declaredAsync(d.p, defFile, param.Type, maxAliasDepth)
+			if t, ok := memberType(d.p, defFile, param.Type, v.returnsPath); ok {
+				v.async = declaredAsync(d.p, defFile, t, maxAliasDepth)
+			}
 		}
 	}
 	switch {
@@ -1021,20 +1027,35 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 // false when t is no such alias, or when its members are not all known
 // (an index signature).
 func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
+	members, _, ok := aliasBody(p, file, t)
+	return members, ok && len(members) > 0
+}
+
+// aliasBody reads the members of a type alias of the repository whose
+// type is an object type: their names and, for each, its declared type as
+// written ("" for a method); false when t is no such alias or its members
+// are not all known.
+func aliasBody(p *callgraph.Program, file, t string) (names, types []string, ok bool) {
 	if strings.ContainsAny(t, "<&|[") {
-		return nil, false
+		return nil, nil, false
 	}
 	_, alias := p.TypeAlias(file, strings.TrimSpace(t))
 	if alias == nil || len(alias.TypeParams) > 0 || !strings.HasPrefix(strings.TrimSpace(alias.Type), "{") {
-		return nil, false
+		return nil, nil, false
 	}
-	body := strings.TrimSpace(alias.Type)
-	if !strings.HasSuffix(body, "}") {
-		return nil, false // { ... } & Other
+	return objectMembers(alias.Type)
+}
+
+// objectMembers reads the members of an object type as written (`{ raw:
+// string; run(): void }`): their names and declared types ("" for a
+// method); false when they are not all known (an index signature, an
+// intersection).
+func objectMembers(body string) (names, types []string, ok bool) {
+	body = strings.TrimSpace(body)
+	if !strings.HasPrefix(body, "{") || !strings.HasSuffix(body, "}") {
+		return nil, nil, false // { ... } & Other
 	}
 	body = body[1 : len(body)-1]
-	var members []string
-	depth, last := 0, 0
 	member := func(m string) bool {
 		m = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m), "readonly "))
 		switch {
@@ -1043,17 +1064,21 @@ func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
 		case strings.HasPrefix(m, "["), strings.HasPrefix(m, "..."):
 			return false // an index signature: any key
 		}
-		name := m
+		name, typ := m, ""
 		if i := strings.IndexAny(m, "?:(<"); i >= 0 {
 			name = m[:i]
+			if rest := strings.TrimPrefix(m[i:], "?"); strings.HasPrefix(rest, ":") {
+				typ = strings.TrimSpace(rest[1:])
+			}
 		}
 		name = strings.Trim(strings.TrimSpace(name), "\"'")
 		if name == "" || strings.ContainsAny(name, " \t") {
 			return false
 		}
-		members = append(members, name)
+		names, types = append(names, name), append(types, typ)
 		return true
 	}
+	depth, last := 0, 0
 	for i, r := range body {
 		switch r {
 		case '<', '(', '{', '[':
@@ -1064,21 +1089,46 @@ func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
 			}
 		case ')', '}', ']':
 			if depth--; depth < 0 {
-				return nil, false // { a } & { b }
+				return nil, nil, false // { a } & { b }
 			}
 		case ';', ',', '\n':
 			if depth == 0 {
 				if !member(body[last:i]) {
-					return nil, false
+					return nil, nil, false
 				}
 				last = i + 1
 			}
 		}
 	}
 	if !member(body[last:]) {
-		return nil, false
+		return nil, nil, false
 	}
-	return members, len(members) > 0
+	return names, types, true
+}
+
+// memberType is the declared type of the property path below a value of
+// type t (`TransformOpts`, ["raw"]: `string`), through type aliases of the
+// repository whose types are object types; t itself for no path.
+func memberType(p *callgraph.Program, file, t string, path []string) (string, bool) {
+	for _, key := range path {
+		t = withoutNullish(t)
+		names, types, ok := objectMembers(t) // an object type written in place
+		if !strings.HasPrefix(strings.TrimSpace(t), "{") {
+			names, types, ok = aliasBody(p, file, t)
+		}
+		if !ok {
+			return "", false
+		}
+		i := slices.Index(names, key)
+		if i < 0 || types[i] == "" {
+			return "", false
+		}
+		t = types[i]
+		if af, _ := p.TypeAlias(file, strings.TrimSpace(t)); af != "" {
+			file = af
+		}
+	}
+	return t, true
 }
 
 // withoutNullish is a union type without its undefined and null members

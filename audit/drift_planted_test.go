@@ -61,13 +61,17 @@ func runPlanted(t *testing.T, files map[string]string, cases []plantedCase) (fou
 // as a const object of the file passed by name (`mockResolvedValue(FIXTURE)`,
 // whose shape is read too), and as an implementation returning its
 // argument (sync when the real function's parameter is declared a
-// non-promise type). Planted defects and correct mocks.
+// non-promise type), or a property of it (`(opts) => opts.raw`, the
+// member's type in the parameter's type alias: shadcn-ui's transform).
+// Planted defects and correct mocks.
 func TestMockDriftAsyncForms(t *testing.T) {
 	files := map[string]string{"src/api.ts": "export async function load(id: string) {\n  return { id };\n}\n" +
 		"export async function resolvePath(p: string): Promise<string> {\n  return p;\n}\n" +
 		"export function sync(id: string) {\n  return { id };\n}\n" +
 		"export async function passAlong<T>(x: T): Promise<T> {\n  return x;\n}\n" +
-		"export async function untyped(x) {\n  return x;\n}\n"}
+		"export async function untyped(x) {\n  return x;\n}\n" +
+		"export type Opts = { raw: string; nested: { path: string }; load: Promise<string> };\n" +
+		"export async function transform(opts: Opts) {\n  return opts.raw;\n}\n"}
 	head := "import { vi, it, expect } from 'vitest';\nimport { load, resolvePath, sync, passAlong, untyped } from '../src/api';\n"
 	tail := "\nit('x', async () => { expect(await load('a')).toBeDefined(); });\n"
 	fixtures := "const FIXTURE = { id: 'a' };\nconst USER = { name: 'a' } as const;\n"
@@ -82,7 +86,11 @@ func TestMockDriftAsyncForms(t *testing.T) {
 		{"vi.fn((p) => p) where the parameter is a string", head + "vi.mock('../src/api', () => ({ resolvePath: vi.fn((p) => p) }));" + tail, []string{"mock-drift/async:3"}},
 		{"mockImplementation returning its argument", head + "vi.mocked(resolvePath).mockImplementation((p: string) => p);" + tail, []string{"mock-drift/async:3"}},
 		{"a function expression returning its argument", head + "vi.mock('../src/api', () => ({ load: vi.fn(function (x) {\n  return x;\n}) }));" + tail, []string{"mock-drift/async:3"}},
+		{"an implementation returning a string property of its argument", head + "vi.mock('../src/api', () => ({ transform: vi.fn().mockImplementation((opts) => opts.raw) }));" + tail, []string{"mock-drift/async:3"}},
+		{"an implementation returning a nested property of its argument", head + "vi.mock('../src/api', () => ({ transform: vi.fn((o) => o.nested.path) }));" + tail, []string{"mock-drift/async:3"}},
 		// correct mocks
+		{"returning a promise property of its argument", head + "vi.mock('../src/api', () => ({ transform: vi.fn((o) => o.load) }));" + tail, nil},
+		{"returning a property its type does not declare", head + "vi.mock('../src/api', () => ({ transform: vi.fn((o) => o.other) }));" + tail, nil},
 		{"a const object by name, resolved, the real shape", head + fixtures + "vi.mocked(load).mockResolvedValue(FIXTURE);" + tail, nil},
 		{"a const object by name for a sync function", head + fixtures + "vi.mocked(sync).mockReturnValue(FIXTURE);" + tail, nil},
 		{"null for a sync function", head + "vi.mocked(sync).mockImplementation(() => null);" + tail, nil},
