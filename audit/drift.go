@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,7 +31,7 @@ import (
 //   - unknown-export: the factory sets an export the real module does not
 //     have;
 //   - missing-export: a whole-module factory leaves out an export that code
-//     the test loads calls (driftmissing.go);
+//     the test runs calls (driftmissing.go);
 //   - async: a promise where the real function is synchronous, or a plain
 //     value (any literal, null; a const of the file passed by name; the
 //     argument of an implementation `(x) => x` where the real parameter is
@@ -44,7 +45,7 @@ import (
 var MockDrift = &Rule{
 	Name:     "mock-drift",
 	Doc:      "a mock whose value the real function cannot produce",
-	Requires: []Fact{TestFiles},
+	Requires: []Fact{TestFiles, Reach, Executed},
 	Run:      func(p *Pass) error { p.reportAll(mockDrifts(p)); return nil },
 }
 
@@ -52,7 +53,9 @@ func mockDrifts(p *Pass) []Finding {
 	var out []Finding
 	p.TestFiles.Each(func(t string, in *TestInput) {
 		if in.File != nil && in.Syntax != nil {
-			out = append(out, driftIn(p.Program, t, in.File, in.Syntax)...)
+			d := newDrift(p.Program, t, in.File, in.Syntax)
+			d.runs = p.runsIn(t)
+			out = append(out, d.read()...)
 		}
 	})
 	return out
@@ -70,7 +73,11 @@ type drift struct {
 	syn   *analyzer.Syntax
 	bound map[string]mocked // expressions (`f`, `mocks.f`) that are a mocked export
 	ns    map[string]mocked // namespace imports of modules of the repository
-	out   []Finding
+	// runs reports whether the test file runs a function of the
+	// repository (of module user): missing-export counts only the calls
+	// in one. Nil: every function the test loads may run.
+	runs func(user string, fn *analyzer.Function) bool
+	out  []Finding
 }
 
 // mockSetters are the mock methods that set what the mock returns.
@@ -79,8 +86,13 @@ var mockSetters = map[string]bool{
 	"mockRejectedValue": true, "mockRejectedValueOnce": true, "mockImplementation": true, "mockImplementationOnce": true,
 }
 
-func driftIn(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) []Finding {
-	d := &drift{p: p, test: test, file: f, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+func newDrift(p *callgraph.Program, test string, f *analyzer.File, syn *analyzer.Syntax) *drift {
+	return &drift{p: p, test: test, file: f, syn: syn, bound: map[string]mocked{}, ns: map[string]mocked{}}
+}
+
+// read reads the test file's mocks and returns their findings.
+func (d *drift) read() []Finding {
+	p, test, f, syn := d.p, d.test, d.file, d.syn
 	for _, im := range f.Imports {
 		if im.TypeOnly || im.Local == "" {
 			continue
@@ -348,6 +360,9 @@ type mockVal struct {
 	// parameter, the returnsArg-th (1-based; 0 when not): what the real
 	// function's parameter is declared decides (check).
 	returnsArg int
+	// returnsPath: the property path below that parameter every return
+	// reads (`(opts) => opts.raw`: ["raw"]), nil for the parameter itself.
+	returnsPath []string
 }
 
 // setValue reads the value of a mock setter call (mockReturnValue(v), ...).
@@ -486,7 +501,7 @@ func implValue(syn *analyzer.Syntax, fn analyzer.Node) (mockVal, bool) {
 	if v.obj < 0 && len(returns) == 1 && syn.Kind(returns[0]) == "object" {
 		v.obj = returns[0] // () => FIXTURE
 	}
-	v.returnsArg = returnedParam(syn, fn, returns)
+	v.returnsArg, v.returnsPath = returnedParam(syn, fn, returns)
 	for _, e := range returns {
 		if isEmpty(syn, syn.Unwrap(e)) {
 			v.empty = true
@@ -554,7 +569,9 @@ func (d *drift) check(target mocked, v mockVal, line int) {
 		// (x) => x: the value the code passes, as the real parameter is
 		// declared (a string is never a promise).
 		if param := fn.Params[v.returnsArg-1]; !param.Rest && param.Type != "" {
-			v.async = declaredAsync(d.p, defFile, param.Type, maxAliasDepth)
+			if t, ok := memberType(d.p, defFile, param.Type, v.returnsPath); ok {
+				v.async = declaredAsync(d.p, defFile, t, maxAliasDepth)
+			}
 		}
 	}
 	switch {
@@ -628,28 +645,70 @@ func realAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, fn 
 	} else if returns = returnsOf(syn, body); len(returns) == 0 {
 		return isSync, true
 	}
-	return allOf(returns, func(e analyzer.Node) asyncness {
-		if a := valueAsync(syn, e); a != unknownAsync {
-			return a
+	return allOf(returns, func(e analyzer.Node) asyncness { return returnAsync(p, syn, f, body, e, depth) }), false
+}
+
+// returnAsync is what one return expression e of a function of f (body
+// its body) is: valueAsync's reading; a call of a function of the
+// repository (depth levels deep), of fetch, of a zod schema's parse; a
+// const of the body (`const base = createConfig(); ... return base`), its
+// initializer.
+func returnAsync(p *callgraph.Program, syn *analyzer.Syntax, f *analyzer.File, body, e analyzer.Node, depth int) asyncness {
+	if a := valueAsync(syn, e); a != unknownAsync {
+		return a
+	}
+	e = syn.Unwrap(e)
+	switch syn.Kind(e) {
+	case "identifier":
+		if init := localConst(syn, body, syn.Text(e)); init >= 0 && syn.Kind(syn.Unwrap(init)) != "identifier" {
+			return returnAsync(p, syn, f, body, init, depth)
 		}
-		e = syn.Unwrap(e)
-		switch syn.Kind(e) {
-		case "call_expression":
-			if depth > 0 {
-				if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {
-					_, csyn := parseFile(p, cf.Path)
-					if csyn != nil {
-						a, _ := realAsync(p, csyn, cf, callee, depth-1)
-						return a
-					}
+	case "call_expression":
+		if depth > 0 {
+			if callee, cf := calledFunction(p, f, syn.Callee(e)); callee != nil {
+				_, csyn := parseFile(p, cf.Path)
+				if csyn != nil {
+					a, _ := realAsync(p, csyn, cf, callee, depth-1)
+					return a
 				}
 			}
-			if syn.Callee(e) == "fetch" {
-				return isAsync
+		}
+		if syn.Callee(e) == "fetch" {
+			return isAsync
+		}
+		if a, ok := zodParsed(p, f.Path, syn.Callee(e)); ok {
+			return a // configSchema.parse(x)
+		}
+	}
+	return unknownAsync
+}
+
+// localConst is the initializer of the one declaration of name in body, a
+// const; NoNode when name is declared there otherwise, more than once
+// (a shadowing binding), or not at all.
+func localConst(syn *analyzer.Syntax, body analyzer.Node, name string) analyzer.Node {
+	var init analyzer.Node = analyzer.NoNode
+	count := 0
+	syn.Walk(body, func(d analyzer.Node) bool {
+		switch syn.Kind(d) {
+		case "variable_declarator":
+			if syn.Text(syn.Child(d, "name")) == name {
+				count++
+				if decl := syn.Parent(d); syn.Kind(decl) == "lexical_declaration" && syn.HasToken(decl, "const") {
+					init = syn.Child(d, "value")
+				}
+			}
+		case "required_parameter", "optional_parameter", "function_declaration", "class_declaration":
+			if syn.Text(syn.Child(d, "name")) == name || syn.Text(syn.Child(d, "pattern")) == name {
+				count++
 			}
 		}
-		return unknownAsync
-	}), false
+		return count < 2
+	})
+	if count != 1 {
+		return analyzer.NoNode
+	}
+	return init
 }
 
 // calledFunction is the function of the repository that a call of name (an
@@ -706,6 +765,12 @@ func declaredAsync(p *callgraph.Program, file, rt string, aliases int) asyncness
 			// Record<K, V>, Map<K, V>, Array<T>...: a plain value whatever
 			// their arguments (a promise is never one of them).
 		default:
+			if a, ok := zodAsync(p, file, part); ok {
+				if a == unknownAsync {
+					return unknownAsync
+				}
+				continue
+			}
 			name, _, _ := strings.Cut(part, "<")
 			if af, alias := p.TypeAlias(file, strings.TrimSpace(name)); alias != nil {
 				if aliases == 0 {
@@ -962,20 +1027,35 @@ func declaredMembers(p *callgraph.Program, syn *analyzer.Syntax, file string, fn
 // false when t is no such alias, or when its members are not all known
 // (an index signature).
 func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
+	members, _, ok := aliasBody(p, file, t)
+	return members, ok && len(members) > 0
+}
+
+// aliasBody reads the members of a type alias of the repository whose
+// type is an object type: their names and, for each, its declared type as
+// written ("" for a method); false when t is no such alias or its members
+// are not all known.
+func aliasBody(p *callgraph.Program, file, t string) (names, types []string, ok bool) {
 	if strings.ContainsAny(t, "<&|[") {
-		return nil, false
+		return nil, nil, false
 	}
 	_, alias := p.TypeAlias(file, strings.TrimSpace(t))
 	if alias == nil || len(alias.TypeParams) > 0 || !strings.HasPrefix(strings.TrimSpace(alias.Type), "{") {
-		return nil, false
+		return nil, nil, false
 	}
-	body := strings.TrimSpace(alias.Type)
-	if !strings.HasSuffix(body, "}") {
-		return nil, false // { ... } & Other
+	return objectMembers(alias.Type)
+}
+
+// objectMembers reads the members of an object type as written (`{ raw:
+// string; run(): void }`): their names and declared types ("" for a
+// method); false when they are not all known (an index signature, an
+// intersection).
+func objectMembers(body string) (names, types []string, ok bool) {
+	body = strings.TrimSpace(body)
+	if !strings.HasPrefix(body, "{") || !strings.HasSuffix(body, "}") {
+		return nil, nil, false // { ... } & Other
 	}
 	body = body[1 : len(body)-1]
-	var members []string
-	depth, last := 0, 0
 	member := func(m string) bool {
 		m = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m), "readonly "))
 		switch {
@@ -984,17 +1064,21 @@ func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
 		case strings.HasPrefix(m, "["), strings.HasPrefix(m, "..."):
 			return false // an index signature: any key
 		}
-		name := m
+		name, typ := m, ""
 		if i := strings.IndexAny(m, "?:(<"); i >= 0 {
 			name = m[:i]
+			if rest := strings.TrimPrefix(m[i:], "?"); strings.HasPrefix(rest, ":") {
+				typ = strings.TrimSpace(rest[1:])
+			}
 		}
 		name = strings.Trim(strings.TrimSpace(name), "\"'")
 		if name == "" || strings.ContainsAny(name, " \t") {
 			return false
 		}
-		members = append(members, name)
+		names, types = append(names, name), append(types, typ)
 		return true
 	}
+	depth, last := 0, 0
 	for i, r := range body {
 		switch r {
 		case '<', '(', '{', '[':
@@ -1005,21 +1089,46 @@ func aliasMembers(p *callgraph.Program, file, t string) ([]string, bool) {
 			}
 		case ')', '}', ']':
 			if depth--; depth < 0 {
-				return nil, false // { a } & { b }
+				return nil, nil, false // { a } & { b }
 			}
 		case ';', ',', '\n':
 			if depth == 0 {
 				if !member(body[last:i]) {
-					return nil, false
+					return nil, nil, false
 				}
 				last = i + 1
 			}
 		}
 	}
 	if !member(body[last:]) {
-		return nil, false
+		return nil, nil, false
 	}
-	return members, len(members) > 0
+	return names, types, true
+}
+
+// memberType is the declared type of the property path below a value of
+// type t (`TransformOpts`, ["raw"]: `string`), through type aliases of the
+// repository whose types are object types; t itself for no path.
+func memberType(p *callgraph.Program, file, t string, path []string) (string, bool) {
+	for _, key := range path {
+		t = withoutNullish(t)
+		names, types, ok := objectMembers(t) // an object type written in place
+		if !strings.HasPrefix(strings.TrimSpace(t), "{") {
+			names, types, ok = aliasBody(p, file, t)
+		}
+		if !ok {
+			return "", false
+		}
+		i := slices.Index(names, key)
+		if i < 0 || types[i] == "" {
+			return "", false
+		}
+		t = types[i]
+		if af, _ := p.TypeAlias(file, strings.TrimSpace(t)); af != "" {
+			file = af
+		}
+	}
+	return t, true
 }
 
 // withoutNullish is a union type without its undefined and null members

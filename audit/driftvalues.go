@@ -1,6 +1,10 @@
 package audit
 
-import "github.com/oracle-ts/oracle/analyzer"
+import (
+	"strings"
+
+	"github.com/oracle-ts/oracle/analyzer"
+)
 
 // constValue is the value a name of the test file stands for when it is a
 // const declared once in the file, anywhere, with a literal value (an
@@ -46,10 +50,12 @@ func constValue(syn *analyzer.Syntax, n analyzer.Node) analyzer.Node {
 }
 
 // returnedParam is the 1-based index of fn's parameter that every one of
-// returns is (a plain identifier parameter: `(x) => x`), 0 when none.
-func returnedParam(syn *analyzer.Syntax, fn analyzer.Node, returns []analyzer.Node) int {
+// returns is (a plain identifier parameter: `(x) => x`), or the property
+// path below it every one reads (`(opts) => opts.raw`: path ["raw"]); 0
+// when none.
+func returnedParam(syn *analyzer.Syntax, fn analyzer.Node, returns []analyzer.Node) (int, []string) {
 	if len(returns) == 0 {
-		return 0
+		return 0, nil
 	}
 	var params []string
 	if q := syn.Child(fn, "parameter"); q >= 0 {
@@ -62,22 +68,45 @@ func returnedParam(syn *analyzer.Syntax, fn analyzer.Node, returns []analyzer.No
 		}
 		params = append(params, "")
 	}
-	at := 0
+	at, path := 0, ""
 	for _, e := range returns {
-		e = syn.Unwrap(e)
-		if syn.Kind(e) != "identifier" {
-			return 0
-		}
+		root, below := paramPath(syn, syn.Unwrap(e))
 		i := 0
 		for j, p := range params {
-			if p != "" && p == syn.Text(e) {
+			if p != "" && p == root {
 				i = j + 1
 			}
 		}
-		if i == 0 || at != 0 && i != at {
-			return 0
+		if i == 0 || at != 0 && (i != at || below != path) {
+			return 0, nil
 		}
-		at = i
+		at, path = i, below
 	}
-	return at
+	if path == "" {
+		return at, nil
+	}
+	return at, strings.Split(path, ".")
+}
+
+// paramPath splits `opts.a.b` (identifiers and dots only) into its root
+// and the path below it ("a.b"); "" and "" for anything else.
+func paramPath(syn *analyzer.Syntax, e analyzer.Node) (root, below string) {
+	switch syn.Kind(e) {
+	case "identifier":
+		return syn.Text(e), ""
+	case "member_expression":
+		prop := syn.Child(e, "property")
+		if syn.Kind(prop) != "property_identifier" || syn.HasToken(e, "?.") {
+			return "", ""
+		}
+		root, below = paramPath(syn, syn.Child(e, "object"))
+		if root == "" {
+			return "", ""
+		}
+		if below != "" {
+			return root, below + "." + syn.Text(prop)
+		}
+		return root, syn.Text(prop)
+	}
+	return "", ""
 }

@@ -55,7 +55,7 @@ func (s *Suite) source(file string) []byte {
 
 // measure runs the test files that may run the judged functions (their
 // testsuite candidates), once each, in a sandbox copy of the repository
-// with an entry marker in every judged function (the lab's Measure, with a
+// with an entry marker in every judged function and every helper (the lab's Measure, with a
 // probe per function and the vi.mock factories of the test and setup
 // files), and records in s.Executed which test files entered each. A function no test
 // loads is recorded as executed by none without a run; one whose body could
@@ -76,7 +76,7 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		cands := s.TestSuite.Candidates(file)
 		for _, fn := range f.Functions {
 			id := file + "#" + fn.Qual
-			if !s.judged(file, f, fn) || touched != nil && !touched[id] {
+			if !s.judged(file, f, fn) && !helper(fn) || touched != nil && !touched[id] {
 				continue
 			}
 			if len(cands) == 0 {
@@ -116,6 +116,14 @@ func (s *Suite) measure(ctx context.Context, r runner.Runner, tm *Timings) ([]st
 		}
 	}
 	return m.Notes, nil
+}
+
+// helper reports a module's own top-level function (not exported): not
+// judged, but measured too, so that what a test file runs is known past
+// the exported functions (mock-drift's missing-export counts the calls in
+// the functions a test file ran).
+func helper(fn *analyzer.Function) bool {
+	return fn.Kind == analyzer.FuncTop && !fn.Exported
 }
 
 // factories are the vi.mock factories of the test files and the setup

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -219,5 +220,62 @@ func TestAuditEveryTestFailsInSandbox(t *testing.T) {
 	code, out, errs := Oracle(t, "audit", "--root", dir)
 	if code != 0 || !strings.Contains(out, "note: test/other.test.ts does not pass on the code as it is (never: Error: Command failed: git rev-parse HEAD") {
 		t.Errorf("the note does not name the failed test: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestAuditMissingExportWhatRan (issue 41, shadcn-ui, gemini-cli):
+// mock-drift's missing-export counts the calls a test file runs.
+// Measured: the call in deepOrders, which the test reaches through
+// summary, is found though the test does not import its module, and so is
+// the one in count, which the test calls; the call in rarely, which the
+// static walk reaches (summary may call it) but the run never entered, is
+// not. Static: only the functions the test calls by name in modules it
+// imports itself (count), not what the walk reaches past them.
+func TestAuditMissingExportWhatRan(t *testing.T) {
+	dir := AuditRepo(t, map[string]string{
+		"package.json": `{"name":"mx","private":true,"type":"module"}`,
+		"src/api.ts": "export async function fetchUser() {\n  return { id: 1 };\n}\nexport async function fetchOrders() {\n  return [1];\n}\n" +
+			"export async function fetchTotals() {\n  return [2];\n}\nexport function fetchCount() {\n  return 3;\n}\n",
+		"src/deep.ts": "import { fetchOrders } from \"./api\";\nexport async function deepOrders() {\n  try {\n    return await fetchOrders();\n  } catch {\n    return [];\n  }\n}\n",
+		"src/service.ts": "import { fetchCount, fetchTotals, fetchUser } from \"./api\";\nimport { deepOrders } from \"./deep\";\n" +
+			"async function rarely() {\n  try {\n    return await fetchTotals();\n  } catch {\n    return [];\n  }\n}\n" +
+			"export async function summary(all = false) {\n  await fetchUser();\n  return all ? rarely() : deepOrders();\n}\n" +
+			"export function count() {\n  try {\n    return fetchCount();\n  } catch {\n    return 0;\n  }\n}\n",
+		"test/service.test.ts": `import { expect, it, vi } from "vitest";
+import { count, summary } from "../src/service";
+
+vi.mock("../src/api", () => ({ fetchUser: vi.fn(async () => ({ id: 2 })) }));
+
+it("summary", async () => {
+  expect(await summary()).toEqual([]);
+  expect(count()).toBe(0);
+});
+`,
+	})
+	drifts := func(r auditResult) []string {
+		var out []string
+		for _, f := range r.Findings {
+			if f.Rule == "mock-drift/missing-export" {
+				for _, rel := range f.Related {
+					out = append(out, fmt.Sprintf("%s:%d", rel.File, rel.Line))
+				}
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	if got := drifts(auditJSON(t, dir)); strings.Join(got, " ") != "src/deep.ts:4 src/service.ts:16" {
+		t.Errorf("measured: missing-export at %v, want the calls in deepOrders and count (src/deep.ts:4 src/service.ts:16)", got)
+	}
+	code, out, errs := Oracle(t, "audit", "--json", "--static", "--root", dir)
+	if code != 0 {
+		t.Fatalf("audit --static: exit %d\n%s", code, errs)
+	}
+	var rs auditResult
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatal(err)
+	}
+	if got := drifts(rs); strings.Join(got, " ") != "src/service.ts:16" {
+		t.Errorf("static: missing-export at %v, want the call in count (src/service.ts:16)", got)
 	}
 }
