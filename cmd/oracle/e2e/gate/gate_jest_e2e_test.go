@@ -151,9 +151,11 @@ func TestGateJestSetupIsNoKill(t *testing.T) {
 }
 
 // TestGateJestLoopIsTimeout: a mutant that makes a loop endless (n-- → n++) is a timeout,
-// counted as detected, never a kill by a test nor an error: each mutant runs alone on jest,
-// its hits counted (the task jest's environment names as running), so the counter stops the
-// loop and confirms it against the original's hits, not the run's wall-clock limit.
+// counted as detected, never a kill by a test nor an error. Each mutant runs alone on jest,
+// its hits counted, so the counter stops the loop (mutate/lab TestCountedOnJestReal proves
+// it under a limit no clock reaches); here the run's time limit comes from the baseline's
+// time, and a loaded machine's jest start-up and ts-jest compile of the mutated file can
+// pass it before the loop starts: then the clock's timeout, still a timeout.
 func TestGateJestLoopIsTimeout(t *testing.T) {
 	t.Parallel()
 	g := NewJestRepo(t, map[string]string{
@@ -168,7 +170,8 @@ func TestGateJestLoopIsTimeout(t *testing.T) {
 			continue
 		}
 		loops++
-		if m.Outcome != "timeout" || !strings.Contains(m.Detail, "oracle: hit limit reached: more than 10000000 loop iterations and calls in one test run alone") || m.KilledByTest != "" {
+		counted := strings.Contains(m.Detail, "oracle: hit limit reached: more than 10000000 loop iterations and calls in one test run alone")
+		if m.Outcome != "timeout" || !counted && !strings.Contains(m.Detail, "timed out after") || m.KilledByTest != "" {
 			t.Errorf("n++: %s by %q: %s", m.Outcome, m.KilledByTest, m.Detail)
 		}
 	}
