@@ -230,7 +230,13 @@ func killer(ts []runner.Test, ran func(runner.Test) bool) *runner.Test {
 // file never loaded (its last statement never ran, as the test file's
 // coverage run had it run) failed by the mutant itself, which vite could
 // not transform or resolve: NotLoadedFailure, not a flaky test (no repeat).
+// A run the hit counter stopped (count.go) is a timeout whatever its tests
+// say: the counter's error is never a kill (confirmCount derives the limit
+// that decides).
 func judgeAlone(r runner.Result, marked bool, id string) judgment {
+	if r.HitLimit > 0 {
+		return judgment{outcome: Timeout, hit: true, detail: fmt.Sprintf("%s: more than %d loop iterations and calls in one test run alone", edit.HitLimitMessage, r.HitLimit)}
+	}
 	j := judgeMutant(r, marked)
 	if !marked || r.Reached || j.outcome != Error || !(j.other || loadFailed(r)) || slices.Contains(r.Markers, loadMarkerID(id)) {
 		return j

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -188,5 +189,20 @@ func TestJudgeVariant(t *testing.T) {
 		if got := batchTrusted(c.r, c.first, c.last); got != c.want {
 			t.Errorf("%s: trusted %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// A run alone that the hit counter stopped is a timeout of the counter,
+// never a kill by the test that threw its error.
+func TestJudgeAloneCounterStop(t *testing.T) {
+	r := runner.Result{HitLimit: 10000000, Reached: true, ReachedIn: []string{"loops"},
+		Tests: []runner.Test{{Name: "loops", Status: runner.TestFailed, Phase: runner.PhaseBody, Failure: "Error: oracle: hit limit reached: more than 10000000 loop iterations"}}}
+	j := judgeAlone(r, true, "m1")
+	if j.outcome != Timeout || !j.hit || j.by != "" || !strings.HasPrefix(j.detail, "oracle: hit limit reached: more than 10000000") {
+		t.Errorf("%+v", j)
+	}
+	r.HitLimit = 0
+	if j := judgeAlone(r, true, "m1"); j.outcome != Killed {
+		t.Errorf("without the counter's line, the failure is the test's: %+v", j)
 	}
 }
