@@ -302,9 +302,11 @@ type Options struct {
 	// tables.go), the mock-swap run with Runner.
 	Tables bool
 	// Jest, when set, says the repository's tests run on jest (what says
-	// so: testsuite.RunsJest): the mock rules and the cross-component
-	// table read vi.mock only, so the report says its jest.mock factories
-	// are not checked (JestMockNote), never that nothing is mocked.
+	// so: testsuite.RunsJest): its test files are jest's (testsuite
+	// Options.Jest), mock-drift reads jest.mock as vi.mock, and the
+	// cross-component table, whose mock-swap run writes vi.mock, says its
+	// boundaries are not checked (JestMockNote), never that nothing is
+	// mocked.
 	Jest string
 }
 
@@ -318,10 +320,10 @@ func onJest(rep *Report, opts Options) {
 }
 
 // JestMockNote is the note of an audit of a repository whose tests run on
-// jest (Options.Jest, found by what): the rules that read mocks do not
-// read its jest.mock factories yet.
+// jest (Options.Jest, found by what): what reads its tests, and that the
+// cross-component table does not yet.
 func JestMockNote(found string) string {
-	return fmt.Sprintf("this repository's tests run on jest (%s): blind-function and the vacuous-test rules measure and read its tests; mock-drift and the cross-component table read vi.mock only, so its jest.mock factories and jest.fn implementations are not checked", found)
+	return fmt.Sprintf("this repository's tests run on jest (%s): blind-function, the vacuous-test rules and mock-drift (its jest.mock factories, jest.fn and jest.mocked implementations) read and measure its tests; the cross-component table's mock-swap run writes vi.mock, so its boundaries are not checked", found)
 }
 
 // Report is what Audit found, sorted by rule, file, line.
@@ -385,7 +387,7 @@ func Audit(ctx context.Context, root string, opts Options) (*Report, error) {
 	if requires(rules, Executed) {
 		keep = runner.WarmOffer(opts.Runner)
 	}
-	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures,
+	ts, err := testsuite.Load(p, testsuite.Options{Config: opts.Config, Tests: opts.Tests, SetupFiles: opts.SetupFiles, Fixtures: opts.Fixtures, Jest: opts.Jest != "",
 		Syntax: requires(rules, TestFiles) || opts.Tables, KeepWarm: keep, Stop: ctx.Done()})
 	if err != nil {
 		return nil, err

@@ -157,9 +157,13 @@ func (p *Pass) blind(file string, fn *analyzer.Function) (Finding, bool) {
 		return fd, true
 	}
 	var parts []string
+	call := "vi.mock"
 	for _, st := range stubs {
 		var lines []string
 		for _, m := range st.mocks {
+			if strings.HasPrefix(m.Call, "jest.") {
+				call = "jest.mock" // the test framework's own name for it
+			}
 			file := st.test
 			if m.File != "" {
 				file = m.File // a setup file's mock
@@ -169,7 +173,7 @@ func (p *Pass) blind(file string, fn *analyzer.Function) (Finding, bool) {
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", st.test, strings.Join(lines, ", ")))
 	}
-	fd.Message = fmt.Sprintf("%s: no test runs it un-stubbed; reached only through vi.mock by %s", fn.Qual, strings.Join(parts, "; "))
+	fd.Message = fmt.Sprintf("%s: no test runs it un-stubbed; reached only through %s by %s", fn.Qual, call, strings.Join(parts, "; "))
 	return fd, true
 }
 

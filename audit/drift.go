@@ -110,7 +110,7 @@ func (d *drift) read() []Finding {
 	}
 	d.dynamicImports()
 	for _, m := range f.Mocks {
-		if m.Call == "vi.mock" || m.Call == "vi.doMock" {
+		if moduleMock(m.Call) {
 			d.factory(m)
 			if !m.Factory && m.File == "" {
 				d.mocksDir(m)
@@ -213,7 +213,7 @@ func (d *drift) factory(m analyzer.Mock) {
 		target := mocked{m.Specifier, r.Path, key}
 		line := syn.Line(syn.Start(c))
 		if _, _, exists := realFunction(d.p, r.Path, key); !exists {
-			d.find("unknown-export", line, nil, "vi.mock(%q) sets %s, which %s does not export", m.Specifier, key, r.Path)
+			d.find("unknown-export", line, nil, "%s(%q) sets %s, which %s does not export", m.Call, m.Specifier, key, r.Path)
 			continue
 		}
 		switch syn.Kind(val) {
@@ -261,7 +261,7 @@ func (d *drift) mocksDir(m analyzer.Mock) {
 			continue
 		}
 		if _, _, exists := realFunction(d.p, r.Path, fn.Name); !exists {
-			d.find("unknown-export", m.Line, []Location{{File: mf, Line: fn.Line}}, "vi.mock(%q) loads %s, which exports %s: %s does not export it", m.Specifier, mf, fn.Name, r.Path)
+			d.find("unknown-export", m.Line, []Location{{File: mf, Line: fn.Line}}, "%s(%q) loads %s, which exports %s: %s does not export it", m.Call, m.Specifier, mf, fn.Name, r.Path)
 			continue
 		}
 		if v, ok := implValue(msyn, msyn.FunctionNode(fn)); ok {
@@ -315,9 +315,9 @@ func (d *drift) targetOf(x analyzer.Node) (mocked, bool) {
 	case "call_expression":
 		args := syn.NamedChildren(syn.Child(x, "arguments"))
 		switch callee := syn.Callee(x); {
-		case callee == "vi.mocked" && len(args) >= 1:
+		case mockHelper(callee, "mocked") && len(args) >= 1:
 			return d.targetOf(args[0])
-		case callee == "vi.spyOn" && len(args) >= 2:
+		case mockHelper(callee, "spyOn") && len(args) >= 2:
 			ns, ok := d.ns[syn.Text(syn.Unwrap(args[0]))]
 			name, isString := stringLit(syn, args[1])
 			if ok && isString {
@@ -451,12 +451,27 @@ func valueAsync(syn *analyzer.Syntax, v analyzer.Node) asyncness {
 	return unknownAsync
 }
 
+// moduleMock says whether call mocks a whole module in a test file:
+// vitest's vi.mock or vi.doMock, jest's jest.mock or jest.doMock (the
+// analyzer's Mock.Call).
+func moduleMock(call string) bool {
+	switch call {
+	case "vi.mock", "vi.doMock", "jest.mock", "jest.doMock":
+		return true
+	}
+	return false
+}
+
+// mockHelper says whether callee is the test framework's name (vitest's
+// vi.<name>, jest's jest.<name>): fn, mocked, spyOn.
+func mockHelper(callee, name string) bool { return callee == "vi."+name || callee == "jest."+name }
+
 // factoryValue reads a value a factory sets an export to: vi.fn(impl), or
 // vi.fn().mockX(...) (the last setter of the chain).
 func factoryValue(syn *analyzer.Syntax, v analyzer.Node) (mockVal, bool) {
 	for syn.Kind(v) == "call_expression" {
 		fnc := syn.Child(v, "function")
-		if syn.Callee(v) == "vi.fn" {
+		if mockHelper(syn.Callee(v), "fn") {
 			args := syn.NamedChildren(syn.Child(v, "arguments"))
 			if len(args) == 1 {
 				return implValue(syn, syn.Unwrap(args[0]))

@@ -18,6 +18,11 @@ type plantedCase struct {
 // mock-drift findings; it returns the recall and precision over the
 // table (a defect found, a finding on a correct mock).
 func runPlanted(t *testing.T, files map[string]string, cases []plantedCase) (found, defects, right, findings int) {
+	return runPlantedWith(t, Options{}, files, cases)
+}
+
+// runPlantedWith is runPlanted with opts (its Tests the case's test file).
+func runPlantedWith(t *testing.T, opts Options, files map[string]string, cases []plantedCase) (found, defects, right, findings int) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -25,7 +30,8 @@ func runPlanted(t *testing.T, files map[string]string, cases []plantedCase) (fou
 			for k, v := range files {
 				all[k] = v
 			}
-			rep, err := Audit(context.Background(), writeRepo(t, all), Options{Tests: []string{"test/a.test.ts"}})
+			opts.Tests = []string{"test/a.test.ts"}
+			rep, err := Audit(context.Background(), writeRepo(t, all), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,6 +71,29 @@ func runPlanted(t *testing.T, files map[string]string, cases []plantedCase) (fou
 // member's type in the parameter's type alias: shadcn-ui's transform).
 // Planted defects and correct mocks.
 func TestMockDriftAsyncForms(t *testing.T) {
+	files, cases := asyncForms()
+	runPlanted(t, files, cases)
+}
+
+// TestMockDriftJestSpellings (issue 45): the same table written for jest
+// (jest.mock, jest.fn, jest.mocked; jest's globals, no vitest import) on a
+// repository whose tests run on jest: the same findings, none more.
+func TestMockDriftJestSpellings(t *testing.T) {
+	files, cases := asyncForms()
+	jest := strings.NewReplacer("import { vi, it, expect } from 'vitest';\n", "// jest's globals\n", "vi.mock(", "jest.mock(", "vi.fn(", "jest.fn(", "vi.mocked(", "jest.mocked(")
+	for i := range cases {
+		cases[i].test = jest.Replace(cases[i].test)
+		if strings.Contains(cases[i].test, "vi.") || !strings.Contains(cases[i].test, "jest.") {
+			t.Fatalf("%s: not written for jest: %s", cases[i].name, cases[i].test)
+		}
+	}
+	if found, defects, right, findings := runPlantedWith(t, Options{Jest: "test"}, files, cases); found != defects || right != findings {
+		t.Errorf("jest: recall %d/%d, precision %d/%d", found, defects, right, findings)
+	}
+}
+
+// asyncForms is TestMockDriftAsyncForms's repository and table.
+func asyncForms() (map[string]string, []plantedCase) {
 	files := map[string]string{"src/api.ts": "export async function load(id: string) {\n  return { id };\n}\n" +
 		"export async function resolvePath(p: string): Promise<string> {\n  return p;\n}\n" +
 		"export function sync(id: string) {\n  return { id };\n}\n" +
@@ -102,7 +131,7 @@ func TestMockDriftAsyncForms(t *testing.T) {
 		{"a let", head + "let FX = { id: 'a' };\nFX = Promise.resolve(FX) as any;\nvi.mocked(load).mockReturnValue(FX);" + tail, nil},
 		{"a name declared twice", head + "function f() {\n  const FX = Promise.resolve(1);\n  vi.mocked(load).mockReturnValue(FX as any);\n}\nconst FX = { id: 'a' };" + tail, nil},
 	}
-	runPlanted(t, files, cases)
+	return files, cases
 }
 
 // TestMockDriftZodTypes (issue 41, shadcn-ui): a parameter or a result

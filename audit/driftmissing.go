@@ -55,7 +55,7 @@ type omitted struct {
 // missingExports reports the exports of module that code the test loads
 // calls and the factory of m (returning obj) leaves out.
 func (d *drift) missingExports(test *analyzer.File, m analyzer.Mock, module string, obj analyzer.Node) {
-	if m.Call != "vi.mock" || m.Partial {
+	if m.Call != "vi.mock" && m.Call != "jest.mock" || m.Partial {
 		return
 	}
 	keys, ok := factoryKeys(d.syn, obj)
@@ -80,16 +80,26 @@ func (d *drift) missingExports(test *analyzer.File, m analyzer.Mock, module stri
 	slices.SortFunc(found, func(a, b omitted) int { return strings.Compare(a.export, b.export) })
 	for _, o := range found {
 		d.find("missing-export", m.Line, []Location{{File: o.file, Line: o.line}},
-			"vi.mock(%q) leaves out %s, which %s calls (%s:%d): vitest throws there, and code that tolerates the error passes without running it",
-			m.Specifier, o.export, o.file, o.file, o.line)
+			"%s(%q) leaves out %s, which %s calls (%s:%d): %s, and code that tolerates the error passes without running it",
+			m.Call, m.Specifier, o.export, o.file, o.file, o.line, leftOut(m.Call))
 	}
+}
+
+// leftOut says what an export a factory leaves out is where code calls it:
+// vitest's mock module throws on the read, jest's is undefined (a
+// TypeError when called).
+func leftOut(call string) string {
+	if strings.HasPrefix(call, "jest.") {
+		return "jest leaves it undefined there (a TypeError when called)"
+	}
+	return "vitest throws there"
 }
 
 // wholeMocks are the modules the test's own whole-module vi.mocks replace.
 func (d *drift) wholeMocks(test *analyzer.File) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range test.Mocks {
-		if m.Call != "vi.mock" || m.Partial {
+		if m.Call != "vi.mock" && m.Call != "jest.mock" || m.Partial {
 			continue
 		}
 		if r := d.p.Resolver().Resolve(d.test, m.Specifier); r.Kind == "file" {

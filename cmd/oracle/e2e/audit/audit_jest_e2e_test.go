@@ -12,9 +12,10 @@ import (
 // TestAuditJest (issue 45): audit on a repository whose tests run on jest (ts-jest)
 // measures its tests with jest's runner: a function its test file loads and never runs,
 // and one reached only through a jest.mock, are blind-function (measured); a test that
-// asserts nothing is found (and fails its integrity cell: exit 1); the report says its jest.mock factories are not checked (the
-// mock rules read vi.mock only), and --tables says so in place of "no test mocks a
-// module", its requirements' oracle and proven UNKNOWN (gen and prove write and run vitest
+// asserts nothing is found (and fails its integrity cell: exit 1); a jest.mock factory
+// whose jest.fn returns a promise for a sync function is mock-drift/async; the report says
+// the cross-component table does not read jest's mocks (its mock-swap run writes vi.mock),
+// and --tables says so in place of "no test mocks a module", its requirements' oracle and proven UNKNOWN (gen and prove write and run vitest
 // oracles), implemented decided as anywhere. Nothing is written in the repository.
 func TestAuditJest(t *testing.T) {
 	t.Parallel()
@@ -22,6 +23,10 @@ func TestAuditJest(t *testing.T) {
 		"src/price.ts": "export function price(n: number, vip: boolean): number {\n  if (vip) {\n    return n * 0.9;\n  }\n  return n;\n}\nexport function tax(n: number): number {\n  return n * 0.2;\n}\n",
 		"src/order.ts": "import { ship } from \"./ship\";\nexport function order(n: number, opts: { quick?: boolean }): number {\n  if (!opts.quick) ship(n);\n  return n + 1;\n}\n",
 		"src/ship.ts":  "export function ship(n: number): number {\n  return n + 5;\n}\n",
+		"src/rate.ts":  "export function rate(n: number): number {\n  return n * 0.2;\n}\n",
+		"src/bill.ts":  "import { rate } from \"./rate\";\nexport function bill(n: number): number {\n  return n + rate(n);\n}\n",
+		"test/bill.test.ts": "import { bill } from \"../src/bill\";\njest.mock(\"../src/rate\", () => ({ rate: jest.fn(async () => 1) }));\n\n" +
+			"it(\"bills\", () => {\n  expect(bill(3)).toBeDefined();\n});\n",
 		"test/price.test.ts": "import { price } from \"../src/price\";\n\nit(\"discounts vips\", () => {\n  expect(price(100, true)).toBe(90);\n});\n\n" +
 			"it(\"does nothing\", () => {\n  price(1, false);\n});\n",
 		"test/order.test.ts": "import { order } from \"../src/order\";\njest.mock(\"../src/ship\", () => ({ ship: jest.fn(() => 1) }));\n\nit(\"orders\", () => {\n  expect(order(3, {})).toBe(4);\n});\n",
@@ -37,7 +42,8 @@ func TestAuditJest(t *testing.T) {
 		"src/price.ts:7 tax: no test executes it (measured): loaded by test/price.test.ts, which does not run it",
 		"src/ship.ts:1 ship: no test executes it (measured): reached only through jest.mock(\"../src/ship\") at test/order.test.ts:2",
 		"test/price.test.ts:7 test \"does nothing\" asserts nothing",
-		"note: this repository's tests run on jest (package.json \"jest\"): blind-function and the vacuous-test rules measure and read its tests; mock-drift and the cross-component table read vi.mock only",
+		"note: this repository's tests run on jest (package.json \"jest\"): blind-function, the vacuous-test rules and mock-drift (its jest.mock factories, jest.fn and jest.mocked implementations) read and measure its tests; the cross-component table's mock-swap run writes vi.mock",
+		"test/bill.test.ts:2 the mock of rate (../src/rate) returns a promise, but src/rate.ts#rate is synchronous (src/rate.ts:1)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
