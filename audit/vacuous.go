@@ -568,7 +568,7 @@ func mayNeverRun(syn *analyzer.Syntax, body, fn analyzer.Node) bool {
 			return false
 		}
 		switch callee := syn.Callee(syn.Parent(args)); {
-		case callee == "", strings.HasPrefix(callee, "vi."), strings.HasPrefix(callee, "expect"), strings.Contains(callee, "mock"), strings.Contains(callee, "("):
+		case callee == "", strings.HasPrefix(callee, "vi."), strings.HasPrefix(callee, "jest."), strings.HasPrefix(callee, "expect"), strings.Contains(callee, "mock"), strings.Contains(callee, "("):
 			return false
 		}
 		return true

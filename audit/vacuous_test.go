@@ -42,6 +42,8 @@ func TestVacuousTest(t *testing.T) {
 		{"a callback option behind a cast", `it("a", async () => { await run({ onDone: (r) => { expect(r).toBe(1); } } as any); });`, []string{"vacuous-test/unchecked-callback:1"}},
 		{"a callback option, counted", `it("a", async () => { expect.assertions(1); await run({ onDone(r) { expect(r).toBe(1); } }); });`, nil},
 		{"a callback option that settles the awaited promise", `it("a", async () => { await new Promise<void>((resolve) => run({ onDone: (r) => { expect(r).toBe(1); resolve(); } })); });`, nil},
+		{"a callback option of vitest's own API", `it("a", async () => { await vi.waitFor({ check: () => { expect(f()).toBe(1); } }); });`, nil},
+		{"a callback option of jest's own API", `it("a", async () => { await jest.isolateModulesAsync({ run: async () => { expect(f()).toBe(1); } }); });`, nil},
 		{"a callback option beside a real assertion", `it("a", async () => { const r = await run({ onDone: (x) => { expect(x).toBe(1); } }); expect(r).toBe(2); });`, nil},
 		// item 9: type tests are not no-assertion
 		{"a type test", "it(\"types\", () => {\n  // @ts-expect-error\n  f(\"x\");\n});", nil},
