@@ -30,12 +30,9 @@ import (
 // no marker can be placed) and, when marked, its hits counted against
 // limit. marked and counted say what it carries.
 func aloneSource(m *edit.Mutant, id string, limit int64) (src []byte, marked, counted bool) {
-	src, err := edit.MarkReached(*m, runner.RanMarkerStatement(id))
+	src, counted, err := edit.MarkCounted(*m, runner.RanMarkerStatement(id), hitCounter(id, limit, 0)) // MarkReached's source when it counts nothing
 	if err != nil {
-		return m.Source(), false, false
-	}
-	if c, ok, err := edit.MarkCounted(*m, runner.RanMarkerStatement(id), hitCounter(id, limit, 0)); err == nil && ok {
-		src, counted = c, true
+		return m.Source(), false, false // no marker can be placed (MarkReached's error)
 	}
 	return withLoadMarker(src, id), true, counted
 }

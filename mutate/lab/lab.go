@@ -187,7 +187,7 @@ type Result struct {
 	// its own: that run's word is kept).
 	Refused []Refusal
 	// Plan is what the lab planned for the mutants once the baselines
-	// passed (plan.go); nil when they did not.
+	// passed (plan.go), with Lab.PlanOnly; nil otherwise.
 	Plan *Plan
 }
 
@@ -288,7 +288,8 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 	}
 	phase = time.Now()
 	assign(tasks, base.used, res.Idle, cov)
-	if res.Plan = l.plan(tasks, base.used, timeout); l.PlanOnly {
+	if l.PlanOnly {
+		res.Plan = l.plan(tasks, base.used, timeout)
 		return res, ctx.Err()
 	}
 	if err := l.batchAll(ctx, tasks, base.used, res.Baselines, timeout); err != nil {

@@ -12,9 +12,11 @@ import (
 
 // A Plan is what the lab does with each mutant, decided once the baselines
 // (and their coverage runs) have run and before any mutant runs: StrykerJS's
-// mutant-test plan, go/analysis's action graph. ExecuteJobs makes it
-// (Result.Plan) and then runs it; with Lab.PlanOnly it stops there (oracle
-// gate --dry-run prints it). What the runs then find can send a planned
+// mutant-test plan, go/analysis's action graph. With Lab.PlanOnly,
+// ExecuteJobs makes it (Result.Plan) and stops there (oracle gate --dry-run
+// prints it); otherwise it goes on to run those same decisions without
+// building the value (its placement would read and parse each file again,
+// as the schemas do). What the runs then find can send a planned
 // batch's mutant on alone (its batch timed out, its variant survived: the
 // Alone* reasons Result's runs carry); the plan never changes a mutant's
 // test files, limits or early outcome.
