@@ -55,7 +55,7 @@ type omitted struct {
 // missingExports reports the exports of module that code the test loads
 // calls and the factory of m (returning obj) leaves out.
 func (d *drift) missingExports(test *analyzer.File, m analyzer.Mock, module string, obj analyzer.Node) {
-	if m.Call != "vi.mock" && m.Call != "jest.mock" || m.Partial {
+	if !wholeMock(m) {
 		return
 	}
 	keys, ok := factoryKeys(d.syn, obj)
@@ -85,6 +85,13 @@ func (d *drift) missingExports(test *analyzer.File, m analyzer.Mock, module stri
 	}
 }
 
+// wholeMock says whether m replaces its module as a whole from the top of
+// the test file: vitest's hoisted vi.mock, jest's jest.mock, with no
+// importActual/requireActual spread (doMock runs where it is written).
+func wholeMock(m analyzer.Mock) bool {
+	return (m.Call == "vi.mock" || m.Call == "jest.mock") && !m.Partial
+}
+
 // leftOut says what an export a factory leaves out is where code calls it:
 // vitest's mock module throws on the read, jest's is undefined (a
 // TypeError when called).
@@ -99,7 +106,7 @@ func leftOut(call string) string {
 func (d *drift) wholeMocks(test *analyzer.File) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range test.Mocks {
-		if m.Call != "vi.mock" && m.Call != "jest.mock" || m.Partial {
+		if !wholeMock(m) {
 			continue
 		}
 		if r := d.p.Resolver().Resolve(d.test, m.Specifier); r.Kind == "file" {

@@ -93,19 +93,7 @@ func TestLoadJest(t *testing.T) {
 		"test/total.test.ts":         "import { total } from '../src/total';\njest.mock('../src/tax', () => ({ ...jest.requireActual('../src/tax'), extra: jest.fn() }));\nit('totals', () => { expect(total(1)).toBe(1); });\n",
 		"scripts/not-a-root.test.ts": "it('x', () => {});\n",
 	})
-	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	p, err := callgraph.NewProgram(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	s, err := Load(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadJestTree(t, env, root)
 	if !s.Jest || !slices.Equal(s.Tests, []string{"test/routes.test.ts", "test/total.test.ts"}) || len(s.Problems) != 0 {
 		t.Fatalf("jest %v, tests %q, problems %+v", s.Jest, s.Tests, s.Problems)
 	}
@@ -126,6 +114,26 @@ func TestLoadJest(t *testing.T) {
 	}
 }
 
+// loadJestTree loads the suite of the repository at root, with the jest
+// install of env linked as its node_modules and a .git marking its root.
+func loadJestTree(t *testing.T, env, root string) *Suite {
+	t.Helper()
+	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	p, err := callgraph.NewProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	s, err := Load(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
 
 // TestLoadJestScriptConfig: the jest config the test script names (jest -c FILE) is the
@@ -141,19 +149,7 @@ func TestLoadJestScriptConfig(t *testing.T) {
 		"test/unit/a.test.ts": "import { a } from \"../../src/a\";\nit(\"a\", () => { expect(a).toBe(1); });\n",
 		"test/e2e/a.test.ts":  "it(\"e2e\", () => {});\n",
 	})
-	if err := os.Symlink(filepath.Join(env, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	p, err := callgraph.NewProgram(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	s, err := Load(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadJestTree(t, env, root)
 	if !slices.Equal(s.Tests, []string{"test/unit/a.test.ts"}) || s.Config != "jest.unit.config.js" || !strings.Contains(s.ConfigNote, "named by the test script") {
 		t.Errorf("tests %q, config %q, note %q", s.Tests, s.Config, s.ConfigNote)
 	}

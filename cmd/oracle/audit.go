@@ -56,7 +56,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	a.opts.Jest = jestInstead(a.root)
 	if !a.static {
-		r := gateRunner(a.root, 1) // jest's on a jest repository, else one long-lived vitest
+		r := suiteRunner(a.root, 1) // jest's on a jest repository, else one long-lived vitest
 		defer r.Close()
 		defer context.AfterFunc(ctx, func() { r.Close() })()
 		defer sandbox.CloseAll()

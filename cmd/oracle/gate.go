@@ -81,7 +81,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	opts.Runner = gateRunner(root, f.concurrency)
+	opts.Runner = suiteRunner(root, f.concurrency)
 	opts.Shard = sh
 	opts.Origin, opts.Version = origin, oracleVersion()
 	defer opts.Runner.Close()
@@ -113,11 +113,11 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return printGate(stdout, stderr, res, f)
 }
 
-// gateRunner is the runner of the repository's tests: jest's, a fresh jest
+// suiteRunner is the runner of the repository's tests: jest's, a fresh jest
 // process per run (every mutant alone: runner.CanBatch), when its tests run
 // on jest (testsuite.RunsJest, as the suite decides it); else vitest's, one
 // long-lived vitest per sandbox.
-func gateRunner(root string, concurrency int) runner.Runner {
+func suiteRunner(root string, concurrency int) runner.Runner {
 	if jestInstead(root) != "" {
 		return runner.NewJest()
 	}

@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/internal/nodeproc"
-	"github.com/oracle-ts/oracle/internal/procgroup"
 )
 
 // Tail ends a first job's script (an ES module): it waits for the next job.
@@ -204,7 +203,7 @@ func (p *Proc) Kill() {
 	}
 	p.become = true // nobody adopts a killed process
 	_ = p.stdin.Close()
-	_ = procgroup.Kill(p.cmd)
+	_ = nodeproc.Kill(p.cmd)
 	<-p.exited
 	p.fd3.Close()
 }

@@ -412,12 +412,12 @@ func (d *llDriver) stop() {
 		return
 	}
 	_ = p.stdin.Close()
-	_ = killProcessGroup(p.cmd)
+	_ = nodeproc.Kill(p.cmd)
 	select {
 	case <-p.exited:
 	case <-time.After(10 * time.Second):
 	}
-	_ = killProcessGroup(p.cmd) // stragglers
+	_ = nodeproc.Kill(p.cmd) // stragglers
 	_ = os.RemoveAll(p.tmp)
 	p.removeReporter()
 }

@@ -279,7 +279,7 @@ func execWatched(ctx context.Context, s Spec, progress string, build func(contex
 		runErr = cmd.Wait()
 	}
 	*took = time.Since(start)
-	_ = killProcessGroup(cmd) // stragglers (a worker that outlived the main process)
+	_ = nodeproc.Kill(cmd) // stragglers (a worker that outlived the main process)
 	wd.stop()
 	return wd, runErr
 }
@@ -317,24 +317,28 @@ func writeReporter(cwd, tmp string) (path string, remove func(), err error) {
 	return path, remove, nil
 }
 
-// readMarkers reads what the markers of the run whose reached file is path wrote, for
-// the mutant marked id: Reached and Markers (markersSeen), ReachedIn and ReachedOutside
-// (ranBy), HitLimit and HitsOver (hitsSeen).
+// readMarkers reads what the markers of the run whose reached file is path wrote (the
+// file read once), for the mutant marked id: Reached and Markers (markersSeen),
+// ReachedIn and ReachedOutside (ranBy), HitLimit and HitsOver (hitsSeen). No file: none.
 func (res *Result) readMarkers(path, id string) {
-	res.Reached, res.Markers = markersSeen(path, id)
-	res.ReachedIn, res.ReachedOutside = ranBy(path, id)
-	res.HitLimit, res.HitsOver = hitsSeen(path, id)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	lines := strings.Split(string(b), "\n")
+	res.Reached, res.Markers = markersSeen(lines, id)
+	res.ReachedIn, res.ReachedOutside = ranBy(lines, id)
+	res.HitLimit, res.HitsOver = hitsSeen(lines, id)
 }
 
-// hitsSeen reads the lines HitCounter wrote for id in the reached file at path: the
+// hitsSeen reads the lines HitCounter wrote for id among the reached file's lines: the
 // limit that stopped a test (0: none) and the greatest count a test reached (0: none
 // recorded).
-func hitsSeen(path, id string) (limit, over int64) {
-	b, err := os.ReadFile(path)
-	if err != nil || id == "" {
+func hitsSeen(lines []string, id string) (limit, over int64) {
+	if id == "" {
 		return 0, 0
 	}
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range lines {
 		hid, kind, n, ok := hitLine(l)
 		switch {
 		case !ok || hid != id:
@@ -347,15 +351,11 @@ func hitsSeen(path, id string) (limit, over int64) {
 	return limit, over
 }
 
-// markersSeen reads the reached file at path: whether id is in it, and every
-// distinct id in it, sorted. A line "<test file>\t<id>" (FileMarkersStatement) counts as id.
-func markersSeen(path, id string) (bool, []string) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return false, nil
-	}
+// markersSeen reads the reached file's lines: whether id is in them, and every distinct
+// id in them, sorted. A line "<test file>\t<id>" (FileMarkersStatement) counts as id.
+func markersSeen(lines []string, id string) (bool, []string) {
 	seen := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range lines {
 		if _, _, _, ok := hitLine(l); ok {
 			continue
 		} else if rid, _, _, ok := ranLine(l); ok {
@@ -375,15 +375,14 @@ func markersSeen(path, id string) (bool, []string) {
 	return id != "" && seen[id], ids
 }
 
-// ranBy reads the reached file at path for the lines RanMarkerStatement wrote for id: the
+// ranBy reads the reached file's lines for those RanMarkerStatement wrote for id: the
 // tests that executed it (full names), and the suites in whose beforeAll or afterAll hooks,
 // or the file ("") while it loaded, it ran; each distinct, sorted.
-func ranBy(path, id string) (in, outside []string) {
-	b, err := os.ReadFile(path)
-	if err != nil || id == "" {
+func ranBy(lines []string, id string) (in, outside []string) {
+	if id == "" {
 		return nil, nil
 	}
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range lines {
 		rid, test, name, ok := ranLine(l)
 		if !ok || rid != id {
 			continue

@@ -517,7 +517,8 @@ func TestMarkerStatementIsPlainJS(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if ok, _ := markersSeen(reached, `a"b`); !ok {
+	var res Result
+	if res.readMarkers(reached, `a"b`); !res.Reached {
 		b, _ := os.ReadFile(reached)
 		t.Fatalf("marker not recorded: %q", b)
 	}
@@ -613,18 +614,20 @@ func TestRanMarkerReached(t *testing.T) {
 }
 
 // ranBy reads RanMarkerStatement's lines of one id (a test, a describe block's hooks, the
-// file's load), and markersSeen counts them as the id.
+// file's load), and markersSeen counts them as the id (readMarkers: the file read once).
 func TestRanBy(t *testing.T) {
 	reached := filepath.Join(t.TempDir(), "reached")
 	lines := "m1\t@s\t\"\"\nm1\t@s\t\"outer\"\nm1\t@t\t\"outer inner uses it\"\nm2\t@t\t\"other\"\nm1\t@t\t\"top\"\nm1\t@t\t\"top\"\n/abs/a.test.ts\tm3\nm4\n"
 	if err := os.WriteFile(reached, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, outside := ranBy(reached, "m1")
+	var res Result
+	res.readMarkers(reached, "m1")
+	in, outside := res.ReachedIn, res.ReachedOutside
 	if fmt.Sprintf("%q %q", in, outside) != `["outer inner uses it" "top"] ["" "outer"]` {
 		t.Errorf("in %q, outside %q", in, outside)
 	}
-	if ok, ids := markersSeen(reached, "m1"); !ok || strings.Join(ids, ",") != "m1,m2,m3,m4" {
+	if ok, ids := res.Reached, res.Markers; !ok || strings.Join(ids, ",") != "m1,m2,m3,m4" {
 		t.Errorf("markers %v %v", ok, ids)
 	}
 }

@@ -212,7 +212,7 @@ func (ll *LongLivedRunner) togetherWarm(ctx context.Context, args []string, dir 
 	select {
 	case <-a.exited:
 	case <-ctx.Done():
-		_ = killProcessGroup(a.cmd)
+		_ = nodeproc.Kill(a.cmd)
 		<-a.exited
 	}
 	return true
