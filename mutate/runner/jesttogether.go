@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/oracle-ts/oracle/internal/nodeproc"
 	"github.com/oracle-ts/oracle/internal/vitestenv"
-	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
 // RunTogetherJest is RunTogether on jest: files (repository-relative) of the repository
@@ -42,19 +40,15 @@ func RunTogetherJest(ctx context.Context, s Spec, files []string, env ...string)
 		}
 		abs = append(abs, a)
 	}
-	base := sbox.TempDirFor(s.Dir)
-	if base == "" {
-		return t, fmt.Errorf("sandbox %s: no temporary directory", s.Dir)
-	}
-	tmp, err := os.MkdirTemp(base, "oracle-together-")
+	base, tmp, err := togetherTemp(s.Dir)
 	if err != nil {
-		return t, fmt.Errorf("runner: temp dir: %w", err)
+		return t, err
 	}
 	defer os.RemoveAll(tmp)
 	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
 	cwd := packageDir(filepath.Clean(s.Dir), filepath.Dir(abs[0]))
 	args := []string{jest, "--json", "--outputFile=" + reportPath, "--ci", "--watchman=false",
-		"--coverage=false", "--forceExit", "--cacheDirectory=" + filepath.Join(cmp.Or(base, os.TempDir()), "oracle-jest-cache")}
+		"--coverage=false", "--forceExit", "--cacheDirectory=" + filepath.Join(base, "oracle-jest-cache")}
 	if s.Config != "" {
 		config, err := configFile(s.Dir, s.Config)
 		if err != nil {

@@ -117,13 +117,9 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	if err != nil {
 		return t, err
 	}
-	base := sbox.TempDirFor(s.Dir)
-	if base == "" {
-		return t, fmt.Errorf("sandbox %s: no temporary directory", s.Dir)
-	}
-	tmp, err := os.MkdirTemp(base, "oracle-together-")
+	base, tmp, err := togetherTemp(s.Dir)
 	if err != nil {
-		return t, fmt.Errorf("runner: temp dir: %w", err)
+		return t, err
 	}
 	defer os.RemoveAll(tmp)
 	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
@@ -149,6 +145,19 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	}
 	readTogether(&t, s.Dir, reportPath, reached, false)
 	return t, nil
+}
+
+// togetherTemp makes the temporary directory of a run of many test files of
+// the sandbox dir (in base, the sandbox's): the caller removes it.
+func togetherTemp(dir string) (base, tmp string, err error) {
+	base = sbox.TempDirFor(dir)
+	if base == "" {
+		return "", "", fmt.Errorf("sandbox %s: no temporary directory", dir)
+	}
+	if tmp, err = os.MkdirTemp(base, "oracle-together-"); err != nil {
+		return "", "", fmt.Errorf("runner: temp dir: %w", err)
+	}
+	return base, tmp, nil
 }
 
 // readTogether reads the JSON report of a run of many test files of the
