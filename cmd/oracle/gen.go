@@ -52,9 +52,6 @@ func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := vitestOnly("gen", root); err != nil {
-		return err
-	}
 	in, res, err := loadPlan(root, pos[0], stderr)
 	if err != nil {
 		return err

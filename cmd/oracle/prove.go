@@ -157,9 +157,6 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWritable("--report", *report); err != nil { // before any run, not after all of them
 		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}
-	if err := vitestOnly("prove", root); err != nil {
-		return err
-	}
 	in, plan, err := loadPlan(root, pos[0], stderr)
 	if err != nil {
 		return err
@@ -171,16 +168,20 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := prove.Options{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
 	var fell fallbacks
-	switch *runnerKind {
-	case "long-lived":
+	switch {
+	case *runnerKind != "long-lived" && *runnerKind != "process":
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
+	case in.Runner.Jest:
+		// The oracle is a jest file: jest's runner, the gate's on jest (a
+		// fresh jest per run, every mutant alone), whatever --runner says.
+		opts.Runner = runner.NewJest()
+	case *runnerKind == "long-lived":
 		ll := runner.NewLongLived()
 		ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 		ll.OnFallback = fell.add
 		opts.Runner = ll
-	case "process":
-		opts.Runner = runner.New()
 	default:
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
+		opts.Runner = runner.New()
 	}
 	defer opts.Runner.Close()
 	// On an interrupt, stop vitest at once (the runs in progress end), before
