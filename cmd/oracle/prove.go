@@ -157,7 +157,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWritable("--report", *report); err != nil { // before any run, not after all of them
 		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}
-	in, plan, err := loadPlan(root, pos[0], stderr)
+	in, plan, err := loadPlan(ctx, root, pos[0], stderr)
 	if err != nil {
 		return err
 	}
