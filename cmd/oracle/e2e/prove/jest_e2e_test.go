@@ -179,3 +179,42 @@ func TestProveJestCases(t *testing.T) {
 		prove(t, proveWant{code: 1, verdict: "FAIL", attribution: "oracle", reason: "jest would not run the oracle"})
 	})
 }
+
+// TestAuditTablesJest: audit --tables on the jest sample decides its
+// requirement's oracle and proven cells as on vitest: with the oracle gen
+// writes committed, implemented, oracle and proven PASS (the oracle, run on
+// jest in the sandbox, passes on the code and fails with the guard removed);
+// the oracle edited by hand, its oracle cell FAIL (stale).
+func TestAuditTablesJest(t *testing.T) {
+	dir := jestSample(t)
+	if code, out, errs := Oracle(t, "gen", "--root", dir, filepath.Join(dir, "tickets/PROJ-142.yaml")); code != 0 {
+		t.Fatalf("gen exit %d\n%s%s", code, out, errs)
+	}
+	row := "| tickets/PROJ-142.yaml > skip-enrichment | src/server/index.ts#processItem |"
+	tables := func(t *testing.T) string {
+		t.Helper()
+		md := filepath.Join(t.TempDir(), "tables.md")
+		code, out, errs := Oracle(t, "audit", "--enable", "vacuous-test/no-assertion", "--tables", md, "--root", dir)
+		if code == ExitError || code == ExitUsage {
+			t.Fatalf("audit exit %d\n%s%s", code, out, errs)
+		}
+		b, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, row) {
+				return strings.TrimSpace(strings.TrimPrefix(l, row))
+			}
+		}
+		t.Fatalf("no row %q in\n%s", row, b)
+		return ""
+	}
+	if got := tables(t); !strings.HasPrefix(got, "PASS | PASS | PASS |") {
+		t.Errorf("requirement cells (implemented, oracle, proven): %q, want PASS | PASS | PASS |", got)
+	}
+	applyEdits(t, dir, []fileEdit{{oracleFile, "// GENERATED", "// edited by hand\n// GENERATED"}})
+	if got := tables(t); !strings.HasPrefix(got, "PASS | FAIL") {
+		t.Errorf("a stale oracle's cells: %q, want PASS | FAIL ...", got)
+	}
+}
