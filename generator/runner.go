@@ -26,6 +26,12 @@ type TestRunner struct {
 	// MockType is the type of a variable holding a mock or a spy of the
 	// function type F: MockInstance<F> (vitest), jest.SpiedFunction<F>.
 	MockType string
+	// MemberFn is the function type a spy on a member of the receiver is
+	// typed with (MockType<Fn>): any member, whatever its visibility.
+	// @types/jest's SpiedFunction infers the spy's `this` from it, never
+	// when none is declared, and jest.spyOn's spy has `this: any`, which
+	// only `any` (no `unknown`) takes.
+	MemberFn string
 	// Jest: the factory of a hoisted mock is synchronous and takes the
 	// real module with jest.requireActual (jest hoists jest.mock above the
 	// imports: the factory references no variable of the file's scope),
@@ -34,12 +40,12 @@ type TestRunner struct {
 }
 
 // Vitest is the runner of a repository tested with vitest (the default).
-var Vitest = TestRunner{Name: "vitest", NS: "vi", From: "vitest", MockType: "MockInstance"}
+var Vitest = TestRunner{Name: "vitest", NS: "vi", From: "vitest", MockType: "MockInstance", MemberFn: "(...args: never[]) => unknown"}
 
 // Jest is the runner of a repository tested with jest; globals: the oracle
 // imports its API from @jest/globals, else it uses jest's globals.
 func Jest(globals bool) TestRunner {
-	r := TestRunner{Name: "jest", NS: "jest", MockType: "jest.SpiedFunction", Jest: true}
+	r := TestRunner{Name: "jest", NS: "jest", MockType: "jest.SpiedFunction", MemberFn: "(this: any, ...args: never[]) => unknown", Jest: true}
 	if globals {
 		r.From = "@jest/globals"
 	}

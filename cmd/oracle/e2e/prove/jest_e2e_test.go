@@ -218,3 +218,47 @@ func TestAuditTablesJest(t *testing.T) {
 		t.Errorf("a stale oracle's cells: %q, want PASS | FAIL ...", got)
 	}
 }
+
+// TestGenJestMethods: a method's oracle on jest, its callees written through `this`
+// observed on the receiver (receiver-spy: this.audit, a protected method) and on the
+// object a field holds (instance-spy: this.pricing.quote, this.mailer.send): the oracle
+// type-checks under ts-jest (a member spy's type takes the spy jest.spyOn returns), passes
+// on the code, and prove says PASS; the preserved send dropped with the guard, prove FAILs
+// [implementation] naming it.
+func TestGenJestMethods(t *testing.T) {
+	g := NewJestRepo(t, map[string]string{
+		"oracle.yaml":   "fixtures:\n  - name: orders\n    file: test/fixtures/orders.fixture.ts\n",
+		"src/mailer.ts": "export class Mailer {\n  sent: string[] = [];\n  send(message: string): void {\n    this.sent.push(message);\n  }\n}\n",
+		"src/orders.ts": "import { Mailer } from \"./mailer\";\n\nexport class Pricing {\n  quote(n: number): number {\n    return n * 2;\n  }\n}\n\n" +
+			"export class OrderService {\n  constructor(\n    private readonly pricing: Pricing,\n    private readonly mailer: Mailer,\n  ) {}\n\n" +
+			"  finalize(n: number, opts: { skip?: boolean } = {}): number {\n    let total = n;\n    if (!opts.skip) {\n      total = this.pricing.quote(n);\n    }\n    this.mailer.send(`order ${total}`);\n    this.audit(total);\n    return total;\n  }\n\n" +
+			"  protected audit(total: number): void {\n    void total;\n  }\n}\n",
+		"test/fixtures/orders.fixture.ts": "import { Mailer } from \"../../src/mailer\";\nimport { OrderService, Pricing } from \"../../src/orders\";\n\n" +
+			"export const arrange = {\n  \"OrderService.finalize\": async () => ({\n    self: new OrderService(new Pricing(), new Mailer()),\n    args: [10, {}] as [number, { skip?: boolean }],\n  }),\n};\n",
+		"test/orders.test.ts": "import { Mailer } from \"../src/mailer\";\nimport { OrderService, Pricing } from \"../src/orders\";\n\n" +
+			"it(\"quotes\", () => {\n  expect(new OrderService(new Pricing(), new Mailer()).finalize(10)).toBe(20);\n});\n",
+		"tickets/PROJ-201.yaml": "ticket: PROJ-201\noperations:\n  - kind: conditional-skip\n    id: skip-quote\n    function: src/orders.ts#OrderService.finalize\n" +
+			"    flag: opts.skip\n    wrap: this.pricing.quote\n    preserve: [this.mailer.send, this.audit]\n",
+	})
+	manifest := filepath.Join(g.Dir, "tickets/PROJ-201.yaml")
+	code, out, errs := Oracle(t, "gen", "--root", g.Dir, manifest)
+	if code != 0 || !strings.Contains(out, "instance-spy") || !strings.Contains(out, "receiver-spy") {
+		t.Fatalf("gen exit %d\n%s%s", code, out, errs)
+	}
+	const oracle = "src/__oracles__/OrderService.finalize.skip-quote.oracle.test.ts"
+	if r := only(runJest(t, g.Dir, oracle), oracle); r.NumPassedTests != 2 || r.NumFailedTests != 0 {
+		t.Fatalf("the oracle does not pass on the code: %d passed, %d failed\n%s", r.NumPassedTests, r.NumFailedTests, r.Failures())
+	}
+	prove := func(w proveWant) {
+		t.Helper()
+		code, out, errs := Oracle(t, "prove", "--json", "--root", g.Dir, manifest)
+		var r proveResult
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("prove --json (exit %d): %v\n%s\n%s", code, err, out, errs)
+		}
+		checkProve(t, w, code, r, errs)
+	}
+	prove(proveWant{code: 0, verdict: "PASS", baseline: "passed"})
+	applyEdits(t, g.Dir, []fileEdit{{"src/orders.ts", "    }\n    this.mailer.send(`order ${total}`);\n", "      this.mailer.send(`order ${total}`);\n    }\n"}})
+	prove(proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "this.mailer.send", baseline: "failed"})
+}
