@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -41,6 +42,7 @@ type fallback struct {
 type fallbacks struct {
 	mu     sync.Mutex
 	counts map[string]int
+	runner string // whose long-lived runner: "" vitest's, "jest"
 }
 
 func (f *fallbacks) add(_ runner.Spec, reason string) {
@@ -148,7 +150,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
 	timings := v.timingsFlag()
-	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run); on jest, a fresh jest per run either way")
+	runnerKind := v.fs.String("runner", "long-lived", "how vitest (or jest) runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest, or jest, per run)")
 	asJSON := v.json
 	pos, root, err := v.parse(args, 1)
 	if err != nil {
@@ -171,9 +173,14 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch {
 	case *runnerKind != "long-lived" && *runnerKind != "process":
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
+	case in.Runner.Jest && *runnerKind == "long-lived":
+		// The oracle is a jest file: jest's runners, the gate's on jest (one
+		// long-lived jest per sandbox, every mutant alone), or a fresh jest
+		// per run (process).
+		jl := runner.NewJestLongLived()
+		jl.OnFallback = fell.add
+		opts.Runner, fell.runner = jl, "jest"
 	case in.Runner.Jest:
-		// The oracle is a jest file: jest's runner, the gate's on jest (a
-		// fresh jest per run, every mutant alone), whatever --runner says.
 		opts.Runner = runner.NewJest()
 	case *runnerKind == "long-lived":
 		ll := runner.NewLongLived()
@@ -248,7 +255,7 @@ func printProve(stdout, stderr io.Writer, res *prove.Result, ticket string, fell
 	} else {
 		writeProveText(stdout, res, timings)
 		for _, f := range fell.list() {
-			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived vitest to a fresh process (same outcome, slower): %s\n", f.Runs, f.Reason)
+			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived %s to a fresh process (same outcome, slower): %s\n", f.Runs, cmp.Or(fell.runner, "vitest"), f.Reason)
 		}
 		if inGitHubActions() {
 			annotateProve(stdout, res)

@@ -123,11 +123,12 @@ func TestGenJestEndToEnd(t *testing.T) {
 }
 
 // TestProveJestCases: prove on the jest sample says what it says on the
-// vitest one: PASS with every run killed (on jest's runner, each mutant
-// alone) and a valid mutation report; the guard deleted, FAIL
+// vitest one: PASS with every run killed (on the gate's long-lived jest, each
+// mutant alone) and a valid mutation report; the guard deleted, FAIL
 // [implementation] naming the wrapped call, exit 1, then `oracle apply`
 // writes the guard back and the checkout is the sample that proves PASS; the
-// preserved write moved under the guard, FAIL naming it. An oracle path
+// preserved write moved under the guard, FAIL naming it (a fresh jest per
+// run: --runner process). An oracle path
 // jest's roots leave out is no oracle: gen says so (exit 1, the file and
 // `out:` named, nothing written) and prove FAILs it [oracle]. Prove never
 // changes the checkout.
@@ -149,9 +150,9 @@ func TestProveJestCases(t *testing.T) {
 		prove(t, asPassing, "--report", report)
 		ValidateReport(t, report)
 	})
-	t.Run("preserved write moved under the guard", func(t *testing.T) {
+	t.Run("preserved write moved under the guard, process runner", func(t *testing.T) {
 		applyEdits(t, dir, []fileEdit{{proveIndex, breakings[1].old, breakings[1].new}})
-		prove(t, proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "updateRecord", baseline: "failed"})
+		prove(t, proveWant{code: 1, verdict: "FAIL", attribution: "implementation", reason: "updateRecord", baseline: "failed"}, "--runner", "process")
 	})
 	t.Run("guard deleted, then applied", func(t *testing.T) {
 		index := filepath.Join(dir, proveIndex)
