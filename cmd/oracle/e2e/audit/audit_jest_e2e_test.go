@@ -15,8 +15,10 @@ import (
 // asserts nothing is found (and fails its integrity cell: exit 1); a jest.mock factory
 // whose jest.fn returns a promise for a sync function is mock-drift/async; the report says
 // what reads jest's tests, and --tables has a cross-component row per jest.mock (their swap:
-// TestAuditJestMockSwap), its requirements' oracle and proven UNKNOWN (gen and prove write and run vitest
-// oracles), implemented decided as anywhere. Nothing is written in the repository.
+// TestAuditJestMockSwap); its requirement's cells are decided as anywhere: implemented
+// PASS, oracle FAIL (none is committed: gen would write a jest oracle), proven PASS (that
+// oracle, run on jest in the sandbox, passes on the code and fails with the guard removed).
+// Nothing is written in the repository.
 func TestAuditJest(t *testing.T) {
 	t.Parallel()
 	g := NewJestRepo(t, map[string]string{
@@ -59,7 +61,7 @@ func TestAuditJest(t *testing.T) {
 	if strings.Contains(string(md), "No test mocks a module") || !strings.Contains(string(md), "| test/order.test.ts | src/ship.ts | test/order.test.ts:2 | PASS |") {
 		t.Errorf("the cross-component table:\n%s", md)
 	}
-	if !strings.Contains(string(md), "| tickets/T-1.yaml > ") || !strings.Contains(string(md), "| PASS | UNKNOWN | UNKNOWN |") || !strings.Contains(string(md), "this repository's tests run on jest (package.json \"jest\")") {
+	if !strings.Contains(string(md), "| tickets/T-1.yaml > ") || !strings.Contains(string(md), "| PASS | FAIL | PASS |") || !strings.Contains(string(md), "no oracle: `oracle gen` would write src/__oracles__/order.order-quick.oracle.test.ts") {
 		t.Errorf("the requirements table:\n%s", md)
 	}
 	if TreeHash(t, g.Dir) != before {
