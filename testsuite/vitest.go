@@ -150,6 +150,12 @@ type Config struct {
 	// SetupFiles of every project, sorted.
 	SetupFiles []string
 	Projects   []Project
+	// JestProjects are a jest configuration's projects, each with its roots
+	// and setup files (nil for vitest's): a setup file's mocks count for a
+	// test file only when every project that runs it has that setup file.
+	JestProjects []JestProject
+	// Automock: jest's automock option is on (in some project).
+	Automock bool
 	// Tests are the test files vitest runs for the repository (what
 	// "vitest list --filesOnly" lists): repo-relative, sorted, those under
 	// the repository only. Listed says vitest's node API gave them (vitest
