@@ -13,17 +13,24 @@ import (
 // PASS only with every mutant killed by a test that executed it, SKIP only where no test
 // executes the code.
 
-// jestKilledIn fails t unless every mutant of r was killed by a test of file (its
-// KilledByTest begins with prefix), and r is PASS with at least min mutants.
+// jestKilledIn fails t unless r is PASS with at least min mutants, some in each file of
+// prefix, every one killed by a test whose KilledByTest begins with its file's prefix.
 func jestKilledIn(t *testing.T, what string, code int, r jestGate, errs string, min int, prefix map[string]string) {
 	t.Helper()
 	if code != ExitOK || r.Verdict != "PASS" || len(r.Mutants) < min {
 		t.Fatalf("%s: exit %d %s %q, %d mutants: %+v\n%s", what, code, r.Verdict, r.Reason, len(r.Mutants), r.Mutants, errs)
 	}
+	seen := map[string]bool{}
 	for _, m := range r.Mutants {
 		file, _, _ := strings.Cut(m.ID, "#")
+		seen[file] = true
 		if m.Outcome != "killed" || !strings.HasPrefix(m.KilledByTest, prefix[file]) {
 			t.Errorf("%s: %s (%s): %s by %q, want a test of %q: %s", what, m.ID, m.Replacement, m.Outcome, m.KilledByTest, prefix[file], m.Detail)
+		}
+	}
+	for file := range prefix {
+		if !seen[file] {
+			t.Errorf("%s: no mutant of %s (targets %+v)", what, file, r.Targets)
 		}
 	}
 }
