@@ -225,3 +225,13 @@ func displayName(v any) string {
 	}
 	return ""
 }
+
+// jestHint is what to do about a jest that could not read its configuration, when its
+// message says why in a way oracle can name: a jest.config.ts without ts-node (jest 29
+// reads a TypeScript config through it). "" otherwise.
+func jestHint(stderr string) string {
+	if strings.Contains(stderr, "'ts-node' is required") {
+		return "jest cannot read its TypeScript config (jest.config.ts) without ts-node, which is not installed: add ts-node to the repository's devDependencies and install it (npm i -D ts-node), or name a JavaScript config with --config FILE"
+	}
+	return ""
+}

@@ -570,6 +570,9 @@ func runNode(root, config, what string, args ...string) ([]byte, error) {
 		if ce := configError(root, config, errb.String()); ce != nil {
 			return nil, ce
 		}
+		if hint := jestHint(errb.String()); hint != "" {
+			return nil, fmt.Errorf("%s: %v: %s", what, err, hint)
+		}
 		return nil, fmt.Errorf("%s: %v: %s", what, err, text.FirstLine(errb.String(), 300))
 	}
 	return out.Bytes(), nil
