@@ -198,7 +198,8 @@ func TestLoadJestProjects(t *testing.T) {
 // TestLoadJestManualMocks: a jest.mock with no factory of a module with a __mocks__ file
 // of its name beside it loads that file: what the file loads is the test's (a candidate),
 // and a file that takes the real module (jest.requireActual) does not stop the walk,
-// where one that does not does (Explain names the mock). automock is read from jest.
+// where one that does not does (Explain names the mock). Under automock (read from jest)
+// a __mocks__ file serves its module with no jest.mock: what it loads is the test's too.
 func TestLoadJestManualMocks(t *testing.T) {
 	t.Parallel()
 	env := testenv.NeedJest(t)
@@ -210,7 +211,10 @@ func TestLoadJestManualMocks(t *testing.T) {
 		"src/plain.ts":           "export function plain() { return 1; }\n",
 		"src/__mocks__/plain.ts": "import { helper } from '../helper';\nexport const plain = () => helper();\n",
 		"src/helper.ts":          "export function helper() { return 2; }\n",
-		"test/a.test.ts":         "import { vat } from '../src/rates';\nimport { plain } from '../src/plain';\n\njest.mock('../src/rates');\njest.mock('../src/plain');\nit('a', () => { vat(plain()); });\n",
+		"src/auto.ts":            "export function auto() { return 3; }\n",
+		"src/__mocks__/auto.ts":  "import { extra } from '../extra';\nexport const auto = () => extra();\n",
+		"src/extra.ts":           "export function extra() { return 4; }\n",
+		"test/a.test.ts":         "import { vat } from '../src/rates';\nimport { plain } from '../src/plain';\nimport { auto } from '../src/auto';\n\njest.mock('../src/rates');\njest.mock('../src/plain');\nit('a', () => { vat(plain() + auto()); });\n",
 	})
 	s := loadJestTree(t, env, root)
 	if !s.Automock {
@@ -220,12 +224,13 @@ func TestLoadJestManualMocks(t *testing.T) {
 		"src/rates.ts":  {"test/a.test.ts"},
 		"src/helper.ts": {"test/a.test.ts"},
 		"src/plain.ts":  nil,
+		"src/extra.ts":  {"test/a.test.ts"},
 	} {
 		if c := s.Candidates(file); !slices.Equal(c, want) {
 			t.Errorf("%s: candidates %q, want %q", file, c, want)
 		}
 	}
-	if got, want := s.Explain("src/plain.ts"), `reached only through jest.mock("../src/plain") at test/a.test.ts:5`; got != want {
+	if got, want := s.Explain("src/plain.ts"), `reached only through jest.mock("../src/plain") at test/a.test.ts:6`; got != want {
 		t.Errorf("explain plain.ts:\n got  %s\n want %s", got, want)
 	}
 }

@@ -388,20 +388,25 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	}
 	loads, stopped := p.Reach(f, stop)
 	tf.Stopped = stopped
+	// The manual mocks the test loads, and what they load: the ones its
+	// mocks name and, under jest's automock, every one beside a module it
+	// loads, until no new one is met (each walked once).
+	queued := map[string]bool{}
 	for _, mf := range manual {
+		queued[mf] = true
+	}
+	for queue := manual; ; {
+		if s.Automock && len(queue) == 0 {
+			queue = s.besideMocks(loads, queued)
+		}
+		if len(queue) == 0 {
+			break
+		}
+		mf := queue[0]
+		queue = queue[1:]
 		if mff, _ := p.Module(mf); mff != nil {
 			more, st := p.Reach(mff, stop)
 			loads = append(append(loads, mf), more...)
-			for k, v := range st {
-				tf.Stopped[k] = append(tf.Stopped[k], v...)
-			}
-		}
-	}
-	for _, sf := range s.SetupFiles {
-		if sff, _ := p.Module(sf); sff != nil {
-			more, st := p.Reach(sff, stop)
-			loads = append(loads, sf)
-			loads = append(loads, more...)
 			for k, v := range st {
 				tf.Stopped[k] = append(tf.Stopped[k], v...)
 			}
@@ -571,6 +576,24 @@ func wholeModule(m *analyzer.Mock) bool {
 // (wholeModule) whose manual mock, if one serves it, does not load the real module.
 func (tf *TestFile) replaces(m *analyzer.Mock) bool {
 	return wholeModule(m) && !tf.actual[m]
+}
+
+// besideMocks are the __mocks__ files beside the modules of loads that are
+// not queued yet, now queued: under jest's automock each serves its module
+// without a jest.mock, and what it loads is loaded.
+func (s *Suite) besideMocks(loads []string, queued map[string]bool) []string {
+	var out []string
+	for _, mod := range loads {
+		mf := path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+		if queued[mf] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.Program.Root(), filepath.FromSlash(mf))); err == nil {
+			queued[mf] = true
+			out = append(out, mf)
+		}
+	}
+	return out
 }
 
 // manualMocks are the files that serve tf's mocks without a factory: a
