@@ -173,7 +173,8 @@ func TestLoadJestProjects(t *testing.T) {
 	}
 	root := testenv.WriteTree(t, "", map[string]string{
 		"package.json":                  `{"name":"j","private":true,"jest":{"projects":[` + project("server", "setup.js") + `,` + project("web", "") + `]}}`,
-		"packages/server/setup.js":      "jest.mock('../shared/clock');\n",
+		"packages/server/setup.js":      "import '../shared/env';\njest.mock('../shared/clock');\n",
+		"packages/shared/env.ts":        "process.env.TZ = 'UTC';\n",
 		"packages/server/src/round.ts":  "export const round = Math.round;\n",
 		"packages/server/round.test.ts": "import { round } from '@lib/round';\nimport { hour } from '../shared/clock';\nit('r', () => { round(hour(1)); });\n",
 		"packages/web/src/round.ts":     "export const round = Math.round;\n",
@@ -188,6 +189,9 @@ func TestLoadJestProjects(t *testing.T) {
 		"packages/server/src/round.ts": {"packages/server/round.test.ts"},
 		"packages/web/src/round.ts":    {"packages/web/round.test.ts"},
 		"packages/shared/clock.ts":     {"packages/web/round.test.ts"},
+		// What a setup file loads is loaded for every test file (a candidate too many
+		// costs a run).
+		"packages/shared/env.ts": {"packages/server/round.test.ts", "packages/web/round.test.ts"},
 	} {
 		if c := s.Candidates(file); !slices.Equal(c, want) {
 			t.Errorf("%s: candidates %q, want %q", file, c, want)

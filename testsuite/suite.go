@@ -388,30 +388,17 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	}
 	loads, stopped := p.Reach(f, stop)
 	tf.Stopped = stopped
-	// The manual mocks the test loads, and what they load: the ones its
-	// mocks name and, under jest's automock, every one beside a module it
-	// loads, until no new one is met (each walked once).
-	queued := map[string]bool{}
-	for _, mf := range manual {
-		queued[mf] = true
-	}
-	for queue := manual; ; {
-		if s.Automock && len(queue) == 0 {
-			queue = s.besideMocks(loads, queued)
-		}
-		if len(queue) == 0 {
-			break
-		}
-		mf := queue[0]
-		queue = queue[1:]
-		if mff, _ := p.Module(mf); mff != nil {
-			more, st := p.Reach(mff, stop)
-			loads = append(append(loads, mf), more...)
+	for _, sf := range s.SetupFiles {
+		if sff, _ := p.Module(sf); sff != nil {
+			more, st := p.Reach(sff, stop)
+			loads = append(loads, sf)
+			loads = append(loads, more...)
 			for k, v := range st {
 				tf.Stopped[k] = append(tf.Stopped[k], v...)
 			}
 		}
 	}
+	loads = s.walkManualMocks(tf, manual, loads, stop)
 	if len(f.OpaqueLoads) > 0 {
 		// require(), import() of a computed specifier, an import.meta.glob
 		// whose patterns or options are not written down (written ones are
@@ -576,6 +563,35 @@ func wholeModule(m *analyzer.Mock) bool {
 // (wholeModule) whose manual mock, if one serves it, does not load the real module.
 func (tf *TestFile) replaces(m *analyzer.Mock) bool {
 	return wholeModule(m) && !tf.actual[m]
+}
+
+// walkManualMocks adds to loads, the modules test file tf loads, the manual
+// mocks it loads and what they load: manual (the ones its mocks name) and,
+// under jest's automock, every one beside a module it loads, until no new
+// one is met (each walked once). The modules their walks stop at are
+// tf.Stopped's too.
+func (s *Suite) walkManualMocks(tf *TestFile, manual, loads []string, stop func(string) bool) []string {
+	queued := map[string]bool{}
+	for _, mf := range manual {
+		queued[mf] = true
+	}
+	for queue := manual; ; {
+		if s.Automock && len(queue) == 0 {
+			queue = s.besideMocks(loads, queued)
+		}
+		if len(queue) == 0 {
+			return loads
+		}
+		mf := queue[0]
+		queue = queue[1:]
+		if mff, _ := s.Program.Module(mf); mff != nil {
+			more, st := s.Program.Reach(mff, stop)
+			loads = append(append(loads, mf), more...)
+			for k, v := range st {
+				tf.Stopped[k] = append(tf.Stopped[k], v...)
+			}
+		}
+	}
 }
 
 // besideMocks are the __mocks__ files beside the modules of loads that are
