@@ -216,6 +216,12 @@ type Function struct {
 	Column   int
 	Params   []Param
 	Calls    []Call // every call in the body, nested closures included, in source order
+	// HeldBy is, for a function value of module-level code (FuncProperty,
+	// FuncExpression), the top-level variable whose initializer holds it
+	// without calling it (an object literal's method, a callback registered
+	// with `.action(cb)`): it runs only when that variable is used, not when
+	// the module loads. "" when loading the module may run it (see heldBy).
+	HeldBy string
 	// Returns is the declared return type as written ("" when none);
 	// TypeParams are the function's own type parameters.
 	Returns    string

@@ -95,6 +95,7 @@ func (t *tree) extract() {
 	x.dynamicImports()
 	x.mocks()
 	x.importUses()
+	x.heldBy()
 	f.Errors = t.errors()
 }
 

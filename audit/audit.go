@@ -304,9 +304,8 @@ type Options struct {
 	// Jest, when set, says the repository's tests run on jest (what says
 	// so: testsuite.RunsJest): its test files are jest's (testsuite
 	// Options.Jest), mock-drift reads jest.mock as vi.mock, and the
-	// cross-component table, whose mock-swap run writes vi.mock, says its
-	// boundaries are not checked (JestMockNote), never that nothing is
-	// mocked.
+	// cross-component table's mock-swap run swaps its jest.mock calls in
+	// jest's spelling and runs them on jest (JestMockNote).
 	Jest string
 }
 
@@ -320,10 +319,9 @@ func onJest(rep *Report, opts Options) {
 }
 
 // JestMockNote is the note of an audit of a repository whose tests run on
-// jest (Options.Jest, found by what): what reads its tests, and that the
-// cross-component table does not yet.
+// jest (Options.Jest, found by what): what reads its tests.
 func JestMockNote(found string) string {
-	return fmt.Sprintf("this repository's tests run on jest (%s): blind-function, the vacuous-test rules and mock-drift (its jest.mock factories, jest.fn and jest.mocked implementations) read and measure its tests; the cross-component table's mock-swap run writes vi.mock, so its boundaries are not checked", found)
+	return fmt.Sprintf("this repository's tests run on jest (%s): blind-function, the vacuous-test rules, mock-drift (its jest.mock factories, jest.fn and jest.mocked implementations) and the cross-component table's mock swap (its jest.mock calls, run on jest) read and run its tests", found)
 }
 
 // Report is what Audit found, sorted by rule, file, line.

@@ -110,22 +110,7 @@ func TestBlindMethods(t *testing.T) {
 			[]string{"Base.hello", "Derived.close", "Protocol.subscribe", "Session.open", "Unused.run"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"test/a.test.ts": tc.test}
-			for k, v := range lib {
-				files[k] = v
-			}
-			rep, err := Audit(context.Background(), writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, f := range rep.Findings {
-				if f.Rule == "blind-function" {
-					got = append(got, strings.SplitN(f.Message, ":", 2)[0])
-				}
-			}
-			sort.Strings(got)
-			if strings.Join(got, " ") != strings.Join(tc.blind, " ") {
+			if got := blindWith(t, lib, tc.test, nil); strings.Join(got, " ") != strings.Join(tc.blind, " ") {
 				t.Errorf("blind: %v\nwant   %v", got, tc.blind)
 			}
 		})
@@ -198,24 +183,62 @@ func TestBlindModuleLevelFunctions(t *testing.T) {
 			[]string{"default.run", "fee.<arrow>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"test/a.test.ts": tc.test}
-			for k, v := range lib {
-				files[k] = v
-			}
-			rep, err := Audit(context.Background(), writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, f := range rep.Findings {
-				if f.Rule == "blind-function" && (f.File == "src/cmd.ts" || f.File == "src/fee.ts") {
-					got = append(got, strings.SplitN(f.Message, ":", 2)[0])
-				}
-			}
-			sort.Strings(got)
-			if strings.Join(got, " ") != strings.Join(tc.blind, " ") {
+			keep := func(f string) bool { return f == "src/cmd.ts" || f == "src/fee.ts" }
+			if got := blindWith(t, lib, tc.test, keep); strings.Join(got, " ") != strings.Join(tc.blind, " ") {
 				t.Errorf("blind: %v\nwant   %v", got, tc.blind)
 			}
 		})
 	}
+}
+
+// TestBlindHeldByAVariable: a callback a top-level variable registers without
+// calling it (commander's `.action(cb)`) runs only when a test uses that variable:
+// a test that loads its module for another export does not run it, nor what only
+// it calls (static reach, no run measured).
+func TestBlindHeldByAVariable(t *testing.T) {
+	lib := map[string]string{
+		"src/cli.ts": "import { Command } from 'commander';\nexport const run = new Command().name('run').action(async () => { report(); });\nexport function report() { return 1; }\nexport function parseArgs(a: string[]) { return a.length; }\nexport const doubled = [1, 2].map((n) => n * 2);\n",
+	}
+	for _, tc := range []struct {
+		name, test string
+		blind      []string
+	}{
+		{"a test of another export: the action and what only it calls are blind",
+			"import { it, expect } from 'vitest';\nimport { parseArgs } from '../src/cli';\nit('x', () => { expect(parseArgs(['a'])).toBe(1); });\n",
+			[]string{"report", "run.<arrow>"}},
+		{"a test that takes the command: neither is blind",
+			"import { it } from 'vitest';\nimport { run, parseArgs } from '../src/cli';\nit('x', async () => { parseArgs([]); await run.parseAsync([]); });\n",
+			nil},
+		{"a test that reads the command of the namespace: neither is blind",
+			"import { it } from 'vitest';\nimport * as cli from '../src/cli';\nit('x', async () => { await cli.run.parseAsync([]); });\n",
+			[]string{"parseArgs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := blindWith(t, lib, tc.test, nil); strings.Join(got, " ") != strings.Join(tc.blind, " ") {
+				t.Errorf("blind: %v\nwant   %v", got, tc.blind)
+			}
+		})
+	}
+}
+
+// blindWith audits lib with test/a.test.ts (test) statically and returns the
+// blind functions (Qual, sorted) of the files keep accepts (nil: all).
+func blindWith(t *testing.T, lib map[string]string, test string, keep func(file string) bool) []string {
+	t.Helper()
+	files := map[string]string{"test/a.test.ts": test}
+	for k, v := range lib {
+		files[k] = v
+	}
+	rep, err := Audit(context.Background(), writeRepo(t, files), Options{Tests: []string{"test/a.test.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		if f.Rule == "blind-function" && (keep == nil || keep(f.File)) {
+			got = append(got, strings.SplitN(f.Message, ":", 2)[0])
+		}
+	}
+	sort.Strings(got)
+	return got
 }

@@ -69,7 +69,7 @@ func (s *Suite) repoMocks() []*swapMock {
 		syn := in.Syntax
 		for i := range in.File.Mocks {
 			m := in.File.Mocks[i]
-			if m.Call != "vi.mock" || m.Partial || m.File != "" || m.Node < 0 {
+			if m.Call != s.mockCall() || m.Partial || m.File != "" || m.Node < 0 {
 				continue
 			}
 			r := s.Program.Resolver().Resolve(test, m.Specifier)
@@ -101,6 +101,15 @@ func (s *Suite) repoMocks() []*swapMock {
 		}
 	})
 	return out
+}
+
+// mockCall is the call that mocks a whole module in the suite's test files:
+// vi.mock, or jest.mock on jest (Options.Jest).
+func (s *Suite) mockCall() string {
+	if s.Jest != "" {
+		return "jest.mock"
+	}
+	return "vi.mock"
 }
 
 // constantsOnly reports a factory whose value is an object literal of
@@ -190,14 +199,14 @@ func interactionIn(test string, syn *analyzer.Syntax, m *swapMock, names []strin
 	var pats []string
 	for _, name := range names {
 		q := regexp.QuoteMeta(name)
-		pats = append(pats, `vi\.mocked\(\s*`+q+`\b`, `\b`+q+`(\.\w+)?`+setter, `\(\s*`+q+`(\.\w+)?\s+as\s+[\w.]*Mock\w*`,
-			`expect\(\s*`+q+`(\.\w+)?`+called, `vi\.spyOn\(\s*`+q+`\s*,`)
+		pats = append(pats, `\b(vi|jest)\.mocked\(\s*`+q+`\b`, `\b`+q+`(\.\w+)?`+setter, `\(\s*`+q+`(\.\w+)?\s+as\s+[\w.]*Mock\w*`,
+			`expect\(\s*`+q+`(\.\w+)?`+called, `\b(vi|jest)\.spyOn\(\s*`+q+`\s*,`)
 	}
 	// A member of the mock's value reached through an instance or an
 	// object (`service.finalize` of a mocked class).
 	for _, name := range members {
 		q := regexp.QuoteMeta(name)
-		pats = append(pats, `vi\.mocked\(\s*(?:[\w$]+\.)+`+q+`\b`, `\.`+q+setter, `expect\(\s*(?:[\w$]+\.)+`+q+called)
+		pats = append(pats, `\b(vi|jest)\.mocked\(\s*(?:[\w$]+\.)+`+q+`\b`, `\.`+q+setter, `expect\(\s*(?:[\w$]+\.)+`+q+called)
 	}
 	if m.factory {
 		if rec := factoryRecords(test, syn, m); rec != "" {
@@ -388,7 +397,7 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 		if in == nil || in.File == nil || in.Syntax == nil || in.Structure == nil {
 			continue
 		}
-		rs := mockRepls(mocks, byFile[t], "m", false)
+		rs := mockRepls(mocks, byFile[t], "m", false, s.Jest != "")
 		mf := markExpects(fi, in.File, in.Syntax, in.Structure, rs)
 		if len(rs) == 0 && mf == nil {
 			continue
@@ -418,7 +427,7 @@ func (s *Suite) crossRows(ctx context.Context, r runner.Runner, findings []Findi
 	for _, t := range s.Tests {
 		if idx := byFile[t]; len(idx) > 0 {
 			files = append(files, t)
-			sources[t] = applyRepls(mocks[idx[0]].syn.Src(), mockRepls(mocks, idx, "r", true), "")
+			sources[t] = applyRepls(mocks[idx[0]].syn.Src(), mockRepls(mocks, idx, "r", true, s.Jest != ""), "")
 		}
 	}
 	if len(files) > 0 {
@@ -451,7 +460,13 @@ type swapResult struct {
 // calls that ran.
 func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string, sources map[string][]byte, tag string) (*swapResult, error) {
 	for _, f := range files {
-		if err := sb.WriteFile(f, sources[f]); err != nil {
+		src := sources[f]
+		if s.Jest != "" {
+			// ts-jest type-checks a test file it runs: the recorder and the
+			// expect markers are JavaScript (a file's lines move down by one).
+			src = append([]byte("// @ts-nocheck\n"), src...)
+		}
+		if err := sb.WriteFile(f, src); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -468,7 +483,11 @@ func (s *Suite) swapRun(ctx context.Context, sb *sandbox.Sandbox, files []string
 	os.Remove(recFile)
 	os.Remove(assertFile)
 	spec := runner.Spec{Dir: sb.Root, Config: s.TestSuite.Config}
-	run, err := runner.RunTogether(ctx, spec, files, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
+	together := runner.RunTogether
+	if s.Jest != "" {
+		together = runner.RunTogetherJest
+	}
+	run, err := together(ctx, spec, files, SwapEnv+"="+recFile, AssertedEnv+"="+assertFile)
 	if err != nil {
 		return nil, err
 	}
@@ -535,7 +554,10 @@ type repl struct {
 // test file): unmocked, each replaced by a pass-through of the real module;
 // else its factory's value wrapped (an automock with a __mocks__ file: that
 // file's module; a bare automock stays as it is). Line numbers are kept.
-func mockRepls(mocks []*swapMock, idx []int, tag string, unmocked bool) []repl {
+//
+// On jest (jestSpelling) the same in its spelling: a factory is called with
+// no argument and returns the module, the real one is jest.requireActual's.
+func mockRepls(mocks []*swapMock, idx []int, tag string, unmocked, jestSpelling bool) []repl {
 	if len(idx) == 0 {
 		return nil
 	}
@@ -550,6 +572,10 @@ func mockRepls(mocks []*swapMock, idx []int, tag string, unmocked bool) []repl {
 		start, end := syn.Start(m.node), syn.End(m.node)
 		keep := strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
 		switch {
+		case jestSpelling:
+			if r, ok := jestRepl(m, syn, args, spec, rec, unmocked); ok {
+				rs = append(rs, r)
+			}
 		case unmocked:
 			rs = append(rs, repl{start, end, "vi.mock(" + spec + ", async (__oracleIO) => " + rec + "await __oracleIO()))" + keep})
 		case m.factory:
@@ -561,6 +587,24 @@ func mockRepls(mocks []*swapMock, idx []int, tag string, unmocked bool) []repl {
 		}
 	}
 	return rs
+}
+
+// jestRepl is mockRepls' replacement of jest mock m (its arguments args,
+// its module's specifier spec as written, rec the recorder's call opened).
+func jestRepl(m *swapMock, syn *analyzer.Syntax, args []analyzer.Node, spec, rec string, unmocked bool) (repl, bool) {
+	start, end := syn.Start(m.node), syn.End(m.node)
+	keep := strings.Repeat("\n", strings.Count(string(syn.Src()[start:end]), "\n"))
+	switch {
+	case unmocked:
+		return repl{start, end, "jest.mock(" + spec + ", () => " + rec + "jest.requireActual(" + spec + ")))" + keep}, true
+	case m.factory:
+		f := args[1]
+		return repl{syn.Start(f), syn.End(f), "() => " + rec + "(" + syn.Text(f) + ")())"}, true
+	case m.mocksFile != "":
+		imp := fmt.Sprintf("%q", relImport(m.test, m.mocksFile))
+		return repl{start, end, "jest.mock(" + spec + ", () => " + rec + "jest.requireActual(" + imp + ")))" + keep}, true
+	}
+	return repl{}, false
 }
 
 // applyRepls is src with the replacements rs (which do not overlap) made,

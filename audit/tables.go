@@ -73,10 +73,7 @@ type IntegrityRow struct {
 type Tables struct {
 	Requirements   []RequirementRow `json:"requirements,omitempty"`
 	CrossComponent []CrossRow       `json:"crossComponent"`
-	// CrossNote, when set, says why the cross-component table has no row
-	// other than that no test mocks a module (Options.Jest).
-	CrossNote string         `json:"crossComponentNote,omitempty"`
-	Integrity []IntegrityRow `json:"integrity"`
+	Integrity      []IntegrityRow   `json:"integrity"`
 }
 
 // Failed reports whether some cell of t is FAIL.
@@ -175,9 +172,7 @@ func (t *Tables) WriteMarkdown(w io.Writer) error {
 		flush()
 	}
 	b.WriteString("\n## Cross-component integrity\n\n")
-	if len(t.CrossComponent) == 0 && t.CrossNote != "" {
-		b.WriteString("Not checked: " + t.CrossNote + ".\n")
-	} else if len(t.CrossComponent) == 0 {
+	if len(t.CrossComponent) == 0 {
 		b.WriteString("No test mocks a module of the repository as a whole: no boundary to check.\n")
 	} else {
 		row("Test file", "Mocked module", "Mock", "With the real module", "Shape", "Notes")
@@ -234,9 +229,6 @@ func (s *Suite) tables(ctx context.Context, r runner.Runner, findings []Finding,
 	t := &Tables{CrossComponent: cross, Integrity: s.integrityRows(append(slices.Clone(findings), measured...))}
 	if t.CrossComponent == nil {
 		t.CrossComponent = []CrossRow{}
-	}
-	if len(t.CrossComponent) == 0 && s.Jest != "" {
-		t.CrossNote = JestMockNote(s.Jest) // its jest.mock boundaries are not read: not "no test mocks a module"
 	}
 	if t.Integrity == nil {
 		t.Integrity = []IntegrityRow{}

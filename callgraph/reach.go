@@ -94,6 +94,11 @@ type rmod struct {
 	// arrows passed to calls), run as far as the walk can tell when the
 	// module loads; their calls are in top.
 	held []int32
+	// deferred: the functions of module-level code a top-level variable
+	// holds without calling them (analyzer's Function.HeldBy), by its name:
+	// they run when that variable is taken, not when the module loads, and
+	// their calls are not in top (they are followed from the function).
+	deferred map[string][]int32
 
 	starOnce sync.Once
 	star     []int32 // take(path, "*"): the exports (exps ids) it takes, in order
@@ -117,14 +122,15 @@ const (
 )
 
 type rexp struct {
-	mod  int32
-	name string
-	once sync.Once
-	kind uint8
-	ns   int32 // expNamespace: the exps id of (module, "*")
-	decl int32 // expDecl: the declaring module
-	cls  int32 // expDecl: the class taken (-1: a function)
-	fn   int32 // expDecl: the function taken
+	mod   int32
+	name  string
+	once  sync.Once
+	kind  uint8
+	ns    int32  // expNamespace: the exps id of (module, "*")
+	decl  int32  // expDecl: the declaring module
+	local string // expDecl: the name it has there
+	cls   int32  // expDecl: the class taken (-1: a function)
+	fn    int32  // expDecl: the function taken
 }
 
 type rclassKey struct {
@@ -172,15 +178,48 @@ func (p *Program) rmod(id int32) *rmod {
 		if m.file == nil {
 			return
 		}
-		m.top = p.rtargets(p.callTargets(m.file, m.path+"#", m.file.TopCalls))
 		m.imps = p.rimports(p.TakenImports(m.file))
+		var deferred []*analyzer.Function
 		for _, fn := range m.file.Functions {
-			if fn.Parent == nil && (fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression) {
-				m.held = append(m.held, p.reach.fnID(m.path+"#"+fn.Qual))
+			if fn.Parent != nil || fn.Kind != analyzer.FuncProperty && fn.Kind != analyzer.FuncExpression {
+				continue
 			}
+			id := p.reach.fnID(m.path + "#" + fn.Qual)
+			if fn.HeldBy == "" {
+				m.held = append(m.held, id)
+				continue
+			}
+			if m.deferred == nil {
+				m.deferred = map[string][]int32{}
+			}
+			m.deferred[fn.HeldBy] = append(m.deferred[fn.HeldBy], id)
+			deferred = append(deferred, fn)
 		}
+		m.top = p.rtargets(p.callTargets(m.file, m.path+"#<load>", loadCalls(m.file.TopCalls, deferred)))
 	})
 	return m
+}
+
+// loadCalls is top without the calls in the deferred functions' bodies: the
+// calls loading the module makes.
+func loadCalls(top []analyzer.Call, deferred []*analyzer.Function) []analyzer.Call {
+	if len(deferred) == 0 {
+		return top
+	}
+	out := make([]analyzer.Call, 0, len(top))
+	for _, c := range top {
+		in := false
+		for _, fn := range deferred {
+			if c.StartByte >= fn.StartByte && c.StartByte < fn.EndByte {
+				in = true
+				break
+			}
+		}
+		if !in {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (p *Program) rtargets(ts []target) []rtarget {
@@ -267,7 +306,7 @@ func (p *Program) rexp(id int32) *rexp {
 		if df == nil {
 			return
 		}
-		e.kind, e.decl, e.cls, e.fn = expDecl, p.reach.modID(sym.file), -1, -1
+		e.kind, e.decl, e.cls, e.fn, e.local = expDecl, p.reach.modID(sym.file), -1, -1, sym.name
 		if c := classByName(df, sym.name); c != nil {
 			e.cls = p.reach.classID(sym.file, c)
 			return
@@ -468,6 +507,9 @@ func (w *reachWalk) take(id int32) {
 		w.take(e.ns)
 	case expDecl:
 		w.load(e.decl)
+		for _, fn := range w.p.rmod(e.decl).deferred[e.local] {
+			w.addFn(fn)
+		}
 		if e.cls >= 0 {
 			w.addClass(e.cls, 0)
 			return

@@ -412,14 +412,32 @@ func (p *Program) referenceReachFunctions(from *analyzer.File, stub Stub) (fns m
 		} else {
 			imports = p.TakenImports(f)
 		}
-		edges(f, key, calls)
+		// The functions of module-level code: their calls are the module's
+		// TopCalls, followed here, but for those a variable holds (HeldBy):
+		// they run, and their calls are followed, when it is taken.
+		var held []*analyzer.Function
 		for _, fn := range f.Functions {
-			// The functions of module-level code: their calls are the
-			// module's TopCalls, followed above.
 			if fn.Parent == nil && (fn.Kind == analyzer.FuncProperty || fn.Kind == analyzer.FuncExpression) {
+				if fn.HeldBy != "" && f != from {
+					held = append(held, fn)
+					continue
+				}
 				fns[f.Path+"#"+fn.Qual] = true
 			}
 		}
+		if f != from && len(held) > 0 {
+			key, calls = f.Path+"#<load>", nil
+			for _, c := range f.TopCalls {
+				in := false
+				for _, fn := range held {
+					in = in || c.StartByte >= fn.StartByte && c.StartByte < fn.EndByte
+				}
+				if !in {
+					calls = append(calls, c)
+				}
+			}
+		}
+		edges(f, key, calls)
 		for _, im := range imports {
 			if isStubbed(im.Module, "") {
 				continue
@@ -474,6 +492,11 @@ func (p *Program) referenceReachFunctions(from *analyzer.File, stub Stub) (fns m
 			return
 		}
 		load(df)
+		for _, fn := range df.Functions {
+			if fn.Parent == nil && fn.HeldBy == sym.name && df != from {
+				addFn(sym.file + "#" + fn.Qual)
+			}
+		}
 		if c := classByName(df, sym.name); c != nil {
 			addClass(sym.file, c, 0)
 			return

@@ -1,7 +1,8 @@
 // Package generator composes behavioral oracles: for each operation of a
 // ticket it checks the operation against the code, matches a fixture, chooses
 // how each observed callee is observed (hoisted mock or in-place spy) from
-// structure alone, and renders the vitest file from templates/.
+// structure alone, and renders the test file from templates/ for the
+// repository's runner (vitest, or jest: TestRunner).
 //
 // Plan computes everything and touches nothing; Write puts the files on disk,
 // atomically, after a syntax check. `oracle prove` uses Plan to know what gen
@@ -100,6 +101,9 @@ type Input struct {
 	Ticket   *manifest.Ticket
 	Fixtures []*Fixture
 	Manifest string // repo-relative manifest path, for headers and the command line
+	// Runner is the test runner the oracles are written for (Load:
+	// RunnerOf the repository); the zero value is Vitest.
+	Runner TestRunner
 }
 
 // Plan checks every operation against the code and composes its oracle. A

@@ -47,7 +47,7 @@ type view struct {
 	Preserve                                                            []string
 	ParamPos, ParamCount                                                int
 	FixtureLine, FixturePath                                            string
-	FixtureImports, VitestImports                                       []string
+	FixtureImports, APIImports                                          []string
 	CallWidth, TargetWidth                                              int
 	Observed                                                            []observedView
 	Mocks                                                               []mockModule
@@ -65,6 +65,9 @@ type view struct {
 	FlagNote                    string // the flag's property could not be checked against the parameter's type: why
 	Formatter                   string // the repository's formatter that ran on the file, "" when none
 	Invoke, MethodType          string
+	// R is the test runner the oracle is written for: its spellings
+	// (TestRunner); APIImports are the names imported from R.From.
+	R TestRunner
 }
 
 // render fills the oracle template for a planned operation and checks that the
@@ -82,6 +85,10 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *Fixtur
 		WrapCall:     op.Wrap.Call,
 		ParamPos:     param + 1,
 		ParamCount:   len(fn.Params),
+		R:            in.Runner,
+	}
+	if v.R.Name == "" {
+		v.R = Vitest
 	}
 	for _, p := range op.Preserve {
 		v.Preserve = append(v.Preserve, p.String())
@@ -91,7 +98,10 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *Fixtur
 	}
 	ext := v.subject(in, op, fn, fx)
 	v.SubjectPath = importPath(o.File, op.Function.File, ext)
-	vitest := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, "vi": true, "type MockInstance": true}
+	api := map[string]bool{"beforeEach": true, "describe": true, "expect": true, "it": true, v.R.NS: true}
+	if !v.R.Jest {
+		api["type MockInstance"] = true // jest's type is the jest namespace's: jest.SpiedFunction
+	}
 	preserveTitles := v.observed(o, fn, ext)
 	v.SetTitle = op.Wrap.Call + " is not called"
 	if len(preserveTitles) > 0 {
@@ -102,11 +112,11 @@ func render(in Input, o *Operation, fn *analyzer.Function, param int, fx *Fixtur
 
 	v.fixture(o, fn, fx, ext)
 	if len(v.Spies) > 0 || v.HasTeardown {
-		vitest["afterEach"] = true
+		api["afterEach"] = true
 	}
-	for _, name := range []string{"afterEach", "beforeEach", "describe", "expect", "it", "vi", "type MockInstance"} {
-		if vitest[name] {
-			v.VitestImports = append(v.VitestImports, name)
+	for _, name := range []string{"afterEach", "beforeEach", "describe", "expect", "it", v.R.NS, "type MockInstance"} {
+		if api[name] {
+			v.APIImports = append(v.APIImports, name)
 		}
 	}
 
@@ -152,7 +162,7 @@ func (v *view) subject(in Input, op *manifest.Operation, fn *analyzer.Function, 
 // observed fills in the observed calls (spies and module mocks) and returns
 // the titles of the preserved calls.
 func (v *view) observed(o *Operation, fn *analyzer.Function, ext string) []string {
-	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, "vi": true, "expect": true, "self": true, "arranged": true, "Fn": true}
+	used := map[string]bool{v.Subject: true, "args": true, "fn": true, "mod": true, v.R.NS: true, "expect": true, "self": true, "arranged": true, "Fn": true}
 	mocks := map[string]int{}
 	var preserveTitles []string
 	for _, ob := range o.Observed {

@@ -43,7 +43,7 @@ func Load(root, manifestPath string) (Input, error) {
 	if err != nil || !filepath.IsLocal(rel) {
 		rel = filepath.Base(manifestPath)
 	}
-	return Input{Program: p, Config: cfg, Ticket: t, Fixtures: fx, Manifest: filepath.ToSlash(rel)}, nil
+	return Input{Program: p, Config: cfg, Ticket: t, Fixtures: fx, Manifest: filepath.ToSlash(rel), Runner: RunnerOf(root)}, nil
 }
 
 func absPath(p string) string {

@@ -309,6 +309,7 @@ func proveOne(ctx context.Context, pool *sandbox.Pool, op *OpResult, o *Job, opt
 	op.Verdict, op.Attribution, op.Reason = Judge(op.Runs, "")
 	if op.Attribution == Generator {
 		op.Attribution = AttributeLoadError(op.Reason, op.Oracle)
+		op.Reason += LoadErrorHint(op.Reason, op.Oracle)
 	}
 	return nil
 }

@@ -142,6 +142,21 @@ var environmentSigns = []string{
 	"enospc", "no space left on device", "emfile", "too many open files", "enomem",
 	"heap out of memory", "cannot find package 'vitest'", "node_modules/vitest/", "node_modules/vite/",
 	"eacces", "permission denied", "erofs", "read-only file system",
+	dynamicImportSign,
+}
+
+// dynamicImportSign is what jest says when a test file's import() runs and the
+// repository's transform left it as it is (jest runs CommonJS: node's own
+// import() needs --experimental-vm-modules).
+const dynamicImportSign = "dynamic import callback was invoked without --experimental-vm-modules"
+
+// LoadErrorHint is what to do about an oracle that could not run, when its
+// error says it ("" otherwise): the transform a jest repository needs.
+func LoadErrorHint(detail, oracle string) string {
+	if strings.Contains(strings.ToLower(detail), dynamicImportSign) {
+		return " (the oracle " + oracle + " imports the code under test with import() after the fixture's setup: jest's transform must turn import() into require(), as ts-jest does, and babel-jest with @babel/preset-env or @babel/plugin-transform-dynamic-import)"
+	}
+	return ""
 }
 
 // tsPath finds the TypeScript files an error message names.

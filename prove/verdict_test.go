@@ -83,9 +83,16 @@ func TestAttributeLoadError(t *testing.T) {
 		{`Failed to resolve import "../index" from "` + oracle + `". Does the file exist?`, Generator},
 		{oracle + ":41:10: TypeError: arrange.processItem is not a function", Generator},
 		{"no test executed", Generator},
+		{"setup (beforeEach) failed in 2 of 2 executed tests: TypeError: A dynamic import callback was invoked without --experimental-vm-modules", Environment},
 	} {
 		if got := AttributeLoadError(tc.detail, oracle); got != tc.want {
 			t.Errorf("%q: %s, want %s", tc.detail, got, tc.want)
 		}
+	}
+	if h := LoadErrorHint("TypeError: A dynamic import callback was invoked without --experimental-vm-modules", oracle); !strings.Contains(h, oracle) || !strings.Contains(h, "turn import() into require()") {
+		t.Errorf("the hint for jest's untransformed import(): %q", h)
+	}
+	if h := LoadErrorHint("no test executed", oracle); h != "" {
+		t.Errorf("a hint for no test executed: %q", h)
 	}
 }

@@ -65,7 +65,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var reqs []requirement
 	if a.opts.Tables {
-		reqs = readRequirements(a.root, a.manifests) // every manifest read and checked before any test runs
+		reqs = readRequirements(ctx, a.root, a.manifests) // every manifest read and checked before any test runs
 	}
 	rep, err := measureAudit(ctx, a, stderr)
 	if err != nil {
@@ -238,9 +238,6 @@ func countFindings(findings []audit.Finding) (map[string]int, int) {
 // writeTables completes the requirements table read before the runs (the
 // proofs) and writes the tables to --tables; failed when a cell is FAIL.
 func writeTables(ctx context.Context, a *auditRun, reqs []requirement, tables *audit.Tables) (failed bool, err error) {
-	if a.opts.Jest != "" {
-		onJest(reqs, a.opts.Jest)
-	}
 	rows, err := proveRequirements(ctx, a.root, reqs, a.opts.Runner)
 	if err != nil {
 		return false, err // the interrupt: runVerb reports it

@@ -86,13 +86,13 @@ type requirement struct {
 // proveRequirements'. A manifest that cannot be read or does not match the
 // code is a row of its own (manifestRow): one bad ticket never hides the
 // others, nor the report.
-func readRequirements(root string, manifests []string) []requirement {
+func readRequirements(ctx context.Context, root string, manifests []string) []requirement {
 	if len(manifests) == 0 {
 		return nil
 	}
 	reqs := []requirement{}
 	for _, m := range manifests {
-		rs, err := requirementsOf(root, m)
+		rs, err := requirementsOf(ctx, root, m)
 		if err != nil {
 			rs = []requirement{{row: manifestRow(m, err)}}
 		}
@@ -103,7 +103,8 @@ func readRequirements(root string, manifests []string) []requirement {
 
 // proveRequirements completes the rows with proven: the oracle gen writes
 // now passes on the code and fails on red-first, the code with the guard
-// removed (two vitest runs in a sandbox the proofs share; r nil, the audit
+// removed (two runs of the repository's runner, vitest or jest, in a
+// sandbox the proofs share; r nil, the audit
 // is static: UNKNOWN). nil when there is no manifest.
 func proveRequirements(ctx context.Context, root string, reqs []requirement, r runner.Runner) ([]audit.RequirementRow, error) {
 	if reqs == nil {
@@ -125,8 +126,9 @@ func proveRequirements(ctx context.Context, root string, reqs []requirement, r r
 }
 
 // requirementsOf are the requirements of one manifest, read and checked
-// against the code (nothing runs).
-func requirementsOf(root, m string) ([]requirement, error) {
+// against the code (no test runs; on jest, jest says which oracle paths it
+// runs: jestTakes, as for gen).
+func requirementsOf(ctx context.Context, root, m string) ([]requirement, error) {
 	in, err := generator.Load(root, filepath.Join(root, filepath.FromSlash(m)))
 	if err != nil {
 		return nil, err
@@ -134,6 +136,9 @@ func requirementsOf(root, m string) ([]requirement, error) {
 	defer in.Program.Close()
 	plan, err := generator.Plan(in)
 	if err != nil {
+		return nil, err
+	}
+	if err := jestTakes(ctx, root, in, plan); err != nil {
 		return nil, err
 	}
 	edits, _, err := apply.Edits(in.Program, in.Ticket)
@@ -216,22 +221,6 @@ func firstChangedLine(diff string) int {
 		}
 	}
 	return 0
-}
-
-// onJest makes the oracle and proven cells of reqs UNKNOWN on a repository
-// whose tests run on jest (found: what says so): the oracle gen writes,
-// and prove runs, is a vitest file, which its tests cannot run; implemented
-// (the guard in the code) is decided as anywhere.
-func onJest(reqs []requirement, found string) {
-	why := "oracle gen writes, and prove runs, vitest oracles: this repository's tests run on jest (" + found + ")"
-	for i := range reqs {
-		if reqs[i].proof == nil {
-			continue // a manifest's own FAIL row, or no proof asked
-		}
-		reqs[i].proof = nil
-		reqs[i].row.Oracle = audit.Verdict{Cell: audit.CellUnknown, Evidence: why}
-		reqs[i].row.Proven = audit.Verdict{Cell: audit.CellUnknown, Evidence: why}
-	}
 }
 
 // oracleVerdict is the oracle cell: the oracle gen would write is on disk,

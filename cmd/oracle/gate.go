@@ -113,13 +113,13 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return printGate(stdout, stderr, res, f)
 }
 
-// suiteRunner is the runner of the repository's tests: jest's, a fresh jest
-// process per run (every mutant alone: runner.CanBatch), when its tests run
-// on jest (testsuite.RunsJest, as the suite decides it); else vitest's, one
-// long-lived vitest per sandbox.
+// suiteRunner is the runner of the repository's tests: jest's, one
+// long-lived jest per sandbox (every mutant alone: runner.CanBatch), when its
+// tests run on jest (testsuite.RunsJest, as the suite decides it); else
+// vitest's, one long-lived vitest per sandbox.
 func suiteRunner(root string, concurrency int) runner.Runner {
 	if jestInstead(root) != "" {
-		return runner.NewJest()
+		return runner.NewJestLongLived()
 	}
 	ll := runner.NewLongLived()
 	ll.MaxProcesses = max(2, concurrency) // one vitest per sandbox stays up

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oracle-ts/oracle/generator"
 	"github.com/oracle-ts/oracle/manifest"
+	"github.com/oracle-ts/oracle/mutate/runner"
 )
 
 // genDoc is the `oracle gen --json` document (SPEC "JSON documents").
@@ -44,7 +45,7 @@ type errorDoc struct {
 	Errors []*manifest.Error `json:"errors"`
 }
 
-func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	v := newVerb("gen", "gen [--json] [--dry-run] [--root DIR] MANIFEST", "oracle.gen/v1", stderr)
 	dryRun := v.fs.Bool("dry-run", false, "plan and check, write nothing")
 	asJSON := v.json
@@ -52,10 +53,7 @@ func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := vitestOnly("gen", root); err != nil {
-		return err
-	}
-	in, res, err := loadPlan(root, pos[0], stderr)
+	in, res, err := loadPlan(ctx, root, pos[0], stderr)
 	if err != nil {
 		return err
 	}
@@ -117,8 +115,9 @@ func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // loadPlan loads a manifest and plans its oracles (what gen writes, what
-// prove proves). On no error the caller closes in.Program.
-func loadPlan(root, manifestPath string, stderr io.Writer) (in generator.Input, res *generator.Result, err error) {
+// prove proves; on jest, only where jest runs them: jestTakes). On no error
+// the caller closes in.Program.
+func loadPlan(ctx context.Context, root, manifestPath string, stderr io.Writer) (in generator.Input, res *generator.Result, err error) {
 	noteRoot(stderr, root, manifestPath)
 	in, err = generator.Load(root, manifestPath)
 	if err != nil {
@@ -129,7 +128,44 @@ func loadPlan(root, manifestPath string, stderr io.Writer) (in generator.Input, 
 		in.Program.Close()
 		return in, nil, inputError(err)
 	}
+	if err := jestTakes(ctx, root, in, res); err != nil {
+		in.Program.Close()
+		return in, nil, environment(err)
+	}
 	return in, res, nil
+}
+
+// jestTakes makes, on a repository whose oracles are jest files
+// (in.Runner), every generated operation whose oracle jest would not run an
+// error that says so (gen writes it not: exit 1; prove judges it FAIL
+// [oracle], as any operation that cannot have an oracle): jest is asked
+// which of the oracles' paths it takes as test files (runner.JestRunner's
+// Finds: its own roots, testMatch or testRegex, testPathIgnorePatterns;
+// nothing of them derived here). An error is jest's or the environment's.
+func jestTakes(ctx context.Context, root string, in generator.Input, res *generator.Result) error {
+	if !in.Runner.Jest {
+		return nil
+	}
+	var files []string
+	for _, o := range res.Operations {
+		if o.Status == generator.StatusGenerated {
+			files = append(files, o.File)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	found, err := runner.NewJest().Finds(ctx, root, files)
+	if err != nil {
+		return err
+	}
+	for _, o := range res.Operations {
+		if o.Status == generator.StatusGenerated && !found[o.File] {
+			o.Status, o.Content = generator.StatusError, nil
+			o.Reason = fmt.Sprintf("jest would not run the oracle %s: it is not one of jest's test files (`jest --listTests --runTestsByPath %s` leaves it out: jest's roots, testMatch or testRegex, or testPathIgnorePatterns); set `out:` in oracle.yaml to a path jest's tests match (default: {dir}/__oracles__/{function}.{id}.oracle.test.ts)", o.File, o.File)
+		}
+	}
+	return nil
 }
 
 // exited is the error a verb that said all it had to say ends with code

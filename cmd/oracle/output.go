@@ -66,12 +66,3 @@ var oracleVersion = sync.OnceValue(func() string {
 // package.json "jest" key): what was found, "" when nothing says jest
 // (testsuite.RunsJest, the one decision gate's runner and suite share).
 func jestInstead(root string) string { return testsuite.RunsJest(root) }
-
-// vitestOnly is the error of a verb that runs vitest suites only (audit,
-// gen, prove) on a repository whose tests run on jest; nil otherwise.
-func vitestOnly(verb, root string) error {
-	if found := jestInstead(root); found != "" {
-		return fmt.Errorf("environment: this repository's tests run on jest (%s): oracle %s runs vitest suites only (oracle gate runs jest suites too)", found, verb)
-	}
-	return nil
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -41,6 +42,7 @@ type fallback struct {
 type fallbacks struct {
 	mu     sync.Mutex
 	counts map[string]int
+	runner string // whose long-lived runner: "" vitest's, "jest"
 }
 
 func (f *fallbacks) add(_ runner.Spec, reason string) {
@@ -148,7 +150,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	isolate := v.fs.Bool("isolate", false, "run every mutant alone (a vitest run each), never batched")
 	concurrency := v.fs.Int("concurrency", runtime.NumCPU(), "how many mutants run at once, each in a sandbox of its own (default: the number of cores)")
 	timings := v.timingsFlag()
-	runnerKind := v.fs.String("runner", "long-lived", "how vitest runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest per run)")
+	runnerKind := v.fs.String("runner", "long-lived", "how vitest (or jest) runs: `long-lived` (one process per sandbox, modules invalidated between runs; falls back to a fresh process when it cannot serve a run) or process (a fresh vitest, or jest, per run)")
 	asJSON := v.json
 	pos, root, err := v.parse(args, 1)
 	if err != nil {
@@ -157,10 +159,7 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWritable("--report", *report); err != nil { // before any run, not after all of them
 		return &exitStatus{code: exitUsage, msg: err.Error()}
 	}
-	if err := vitestOnly("prove", root); err != nil {
-		return err
-	}
-	in, plan, err := loadPlan(root, pos[0], stderr)
+	in, plan, err := loadPlan(ctx, root, pos[0], stderr)
 	if err != nil {
 		return err
 	}
@@ -171,16 +170,25 @@ func runProve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := prove.Options{Timeout: *timeout, Concurrency: *concurrency, Isolate: *isolate}
 	var fell fallbacks
-	switch *runnerKind {
-	case "long-lived":
+	switch {
+	case *runnerKind != "long-lived" && *runnerKind != "process":
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
+	case in.Runner.Jest && *runnerKind == "long-lived":
+		// The oracle is a jest file: jest's runners, the gate's on jest (one
+		// long-lived jest per sandbox, every mutant alone), or a fresh jest
+		// per run (process).
+		jl := runner.NewJestLongLived()
+		jl.OnFallback = fell.add
+		opts.Runner, fell.runner = jl, "jest"
+	case in.Runner.Jest:
+		opts.Runner = runner.NewJest()
+	case *runnerKind == "long-lived":
 		ll := runner.NewLongLived()
 		ll.MaxProcesses = max(2, *concurrency) // one vitest per sandbox stays up
 		ll.OnFallback = fell.add
 		opts.Runner = ll
-	case "process":
-		opts.Runner = runner.New()
 	default:
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("--runner %q: want long-lived or process", *runnerKind)}
+		opts.Runner = runner.New()
 	}
 	defer opts.Runner.Close()
 	// On an interrupt, stop vitest at once (the runs in progress end), before
@@ -247,7 +255,7 @@ func printProve(stdout, stderr io.Writer, res *prove.Result, ticket string, fell
 	} else {
 		writeProveText(stdout, res, timings)
 		for _, f := range fell.list() {
-			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived vitest to a fresh process (same outcome, slower): %s\n", f.Runs, f.Reason)
+			fmt.Fprintf(stderr, "note: %d run(s) fell back from the long-lived %s to a fresh process (same outcome, slower): %s\n", f.Runs, cmp.Or(fell.runner, "vitest"), f.Reason)
 		}
 		if inGitHubActions() {
 			annotateProve(stdout, res)

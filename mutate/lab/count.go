@@ -3,6 +3,9 @@ package lab
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/oracle-ts/oracle/mutate/edit"
@@ -91,10 +94,16 @@ func (l *Lab) confirmCount(ctx context.Context, sl Slot, m *edit.Mutant, spec ru
 // its tests make in one test (twice the greatest power of two a test
 // reached, from the one that could still leave limit enough: confirmHits's
 // factor below it). The mutant's source is written back by the caller.
+// The original's count is the same for every mutant of the file against the
+// same test file, tests and limit: it is measured once (l.originals).
 func (l *Lab) originalHits(ctx context.Context, sl Slot, m *edit.Mutant, spec runner.Spec, limit int64) (int64, error) {
 	record := int64(1)
 	for record*2*int64(confirmHits.factor) <= limit {
 		record *= 2
+	}
+	key := strings.Join([]string{m.Path, spec.TestFile, spec.TestName, strconv.FormatInt(record, 10)}, "\x00")
+	if most, ok := l.originals.get(key); ok {
+		return most, nil
 	}
 	orig, ok := edit.CountedOriginal(*m, hitCounter(spec.ReachedMarker, 0, record))
 	if !ok {
@@ -107,10 +116,38 @@ func (l *Lab) originalHits(ctx context.Context, sl Slot, m *edit.Mutant, spec ru
 	if err != nil {
 		return 0, l.fail(ctx, err)
 	}
-	if r.HitsOver == 0 {
-		return record, nil
+	most := record
+	if r.HitsOver > 0 {
+		most = 2 * r.HitsOver
 	}
-	return 2 * r.HitsOver, nil
+	l.originals.set(key, most)
+	return most, nil
+}
+
+// originalCounts are originalHits' measures, by file, test file, tests and
+// record, shared by the lab's workers.
+type originalCounts struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func (o *originalCounts) get(key string) (int64, bool) {
+	if o == nil {
+		return 0, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	v, ok := o.m[key]
+	return v, ok
+}
+
+func (o *originalCounts) set(key string, most int64) {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	o.m[key] = most
+	o.mu.Unlock()
 }
 
 // countedDetail is a timeout's detail when the counter stopped a mutant run

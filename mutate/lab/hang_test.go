@@ -235,9 +235,15 @@ it("counts", () => {
 		t.Fatal(err)
 	}
 	// A time limit no clock reaches: only counting decides (green at any load).
-	isolated := runSpin(t, repo, []edit.Mutant{ms[0], long}, Lab{Isolate: true, Timeout: 10 * time.Minute})
+	isolated, stats := labRun(t, repo, "", Lab{Isolate: true, Timeout: 10 * time.Minute}, []string{"src/spin.test.ts"}, []edit.Mutant{ms[0], long})
 	if got, want := outcomesOnly(isolated), "test:loop=timeout test:long=killed"; got != want {
 		t.Fatalf("isolated: %s\nwant      %s", got, want)
+	}
+	// The baseline's runs (2); the loop alone and the original counted; the
+	// long loop alone and again with the derived limit: the original of the
+	// file is counted once for both (7 runs when it was counted per mutant).
+	if runs := stats.Runs + stats.Fallbacks; runs != 6 {
+		t.Errorf("%d runs, want 6 (the original counted once): %+v", runs, stats)
 	}
 	loop, fin := isolated.Mutants[0], isolated.Mutants[1]
 	if !loop.HitLimit || !strings.Contains(loop.Detail, "more than 20480000 loop iterations and calls in one test run alone (the original's tests make fewer than 2048") {

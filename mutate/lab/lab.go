@@ -119,6 +119,10 @@ type Lab struct {
 	// while ExecuteJobs runs: withAside): what it asks of the runner's
 	// capabilities (runner.PrepareMutant) it asks of own.
 	own runner.Runner
+	// originals are the original code's hits counted per test file
+	// (originalHits), measured once in an ExecuteJobs for all the mutants
+	// of a file the counter stopped alone.
+	originals *originalCounts
 }
 
 // Run is one run: a baseline or a mutant.
@@ -242,6 +246,7 @@ func (l *Lab) ExecuteJobs(ctx context.Context, tests []string, jobs []Job) (*Res
 		return nil, fmt.Errorf("lab: no test file")
 	}
 	l.own = l.Runner
+	l.originals = &originalCounts{m: map[string]int64{}}
 	l.alone, l.aloneWhy = l.Isolate, AloneIsolate
 	if !l.Isolate && !runner.CanBatch(l.Runner) {
 		l.alone, l.aloneWhy = true, AloneRunner

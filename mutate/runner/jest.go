@@ -7,10 +7,12 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -287,4 +289,91 @@ func (ev evidence) failure(m string) string {
 		return m
 	}
 	return strings.TrimSpace(lines[0]) + ": " + strings.Join(said, ", ")
+}
+
+// Finds tells which of files (repo-relative, slash-separated; they need not exist) the
+// repository's jest at dir takes as test files, asked of jest where a run of each runs (its
+// package, as prepare decides): `jest --listTests --json --runTestsByPath FILE...`, whose
+// answer keeps a path only when jest's own roots, testMatch or testRegex and
+// testPathIgnorePatterns (each project's) take it. A run of a file it leaves out finds no
+// test. Nothing of jest's configuration is derived again here.
+func (r *JestRunner) Finds(ctx context.Context, dir string, files []string) (map[string]bool, error) {
+	node, err := exec.LookPath(cmp.Or(r.Node, "node"))
+	if err != nil {
+		return nil, fmt.Errorf("node is not installed (or not on PATH): %v", err)
+	}
+	type ask struct {
+		jest string
+		abs  map[string]string // absolute path -> the file as given
+	}
+	asks := map[string]*ask{} // by working directory
+	var cwds []string
+	for _, f := range files {
+		abs, err := repoFile(dir, filepath.FromSlash(f))
+		if err != nil {
+			return nil, err
+		}
+		jest, err := FindJest(dir, filepath.FromSlash(f))
+		if err != nil {
+			return nil, err
+		}
+		cwd := packageDir(filepath.Clean(dir), filepath.Dir(abs))
+		if asks[cwd] == nil {
+			asks[cwd] = &ask{jest: jest, abs: map[string]string{}}
+			cwds = append(cwds, cwd)
+		}
+		asks[cwd].abs[realPath(abs)] = f // jest's roots are real paths
+	}
+	found := map[string]bool{}
+	for _, cwd := range cwds {
+		a := asks[cwd]
+		args := []string{a.jest, "--listTests", "--json", "--ci", "--watchman=false", "--runTestsByPath"}
+		args = append(args, slices.Sorted(maps.Keys(a.abs))...)
+		cmd := nodeproc.Command(ctx, node, cwd, vitestenv.For(cwd, ""), args...)
+		var stderr tailBuffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var listed []string
+		if err == nil {
+			err = json.Unmarshal(lastLine(out), &listed)
+		}
+		if err != nil {
+			clean := newCleaner(dir, cwd)
+			return nil, fmt.Errorf("jest cannot list its tests (jest --listTests in %s): %s", clean.paths(cwd), cmp.Or(clean.cause(stderr.String(), clean.line(stderr.String(), true)), err.Error()))
+		}
+		for _, l := range listed {
+			if f, ok := a.abs[l]; ok {
+				found[f] = true
+			}
+		}
+	}
+	return found, nil
+}
+
+// realPath is p with its symbolic links resolved as far as it exists (the rest, a file
+// not written yet, appended as it is).
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	up := filepath.Dir(p)
+	if up == p {
+		return p
+	}
+	return filepath.Join(realPath(up), filepath.Base(p))
+}
+
+// lastLine is the last line of out that starts a JSON value (jest may print a warning before
+// its answer).
+func lastLine(out []byte) []byte {
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := bytes.TrimSpace(lines[i]); len(l) > 0 && (l[0] == '[' || l[0] == '{') {
+			return l
+		}
+	}
+	return out
 }

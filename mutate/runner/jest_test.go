@@ -232,3 +232,27 @@ func TestJestPrepareMutant(t *testing.T) {
 		t.Errorf("vitest's runner changed the mutant: %q", got)
 	}
 }
+
+// TestJestFinds: jest itself says which paths it takes as test files, whether or not they
+// exist yet: its roots and testPathIgnorePatterns leave a path out, its default testMatch
+// takes an oracle's `.oracle.test.ts`; a package of its own is asked in its directory.
+func TestJestFinds(t *testing.T) {
+	t.Parallel()
+	root := jestRepo(t, map[string]string{
+		"package.json":     `{"name":"j","private":true,"jest":{"preset":"ts-jest","testEnvironment":"node","roots":["<rootDir>/src","<rootDir>/test"],"testPathIgnorePatterns":["/node_modules/","/test/skipped/"]}}`,
+		"src/a.ts":         "export const a = 1;\n",
+		"test/a.test.ts":   "it(\"a\", () => {});\n",
+		"pkg/package.json": `{"name":"p","private":true,"jest":{"testMatch":["**/*.check.ts"]}}`,
+	})
+	files := []string{"src/__oracles__/a.x.oracle.test.ts", "test/a.test.ts", "test/skipped/b.test.ts", "other/c.test.ts", "src/a.ts", "pkg/d.check.ts", "pkg/e.test.ts"}
+	got, err := NewJest().Finds(context.Background(), root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"src/__oracles__/a.x.oracle.test.ts": true, "test/a.test.ts": true, "pkg/d.check.ts": true}
+	for _, f := range files {
+		if got[f] != want[f] {
+			t.Errorf("%s: jest takes it %v, want %v", f, got[f], want[f])
+		}
+	}
+}

@@ -117,13 +117,9 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	if err != nil {
 		return t, err
 	}
-	base := sbox.TempDirFor(s.Dir)
-	if base == "" {
-		return t, fmt.Errorf("sandbox %s: no temporary directory", s.Dir)
-	}
-	tmp, err := os.MkdirTemp(base, "oracle-together-")
+	base, tmp, err := togetherTemp(s.Dir)
 	if err != nil {
-		return t, fmt.Errorf("runner: temp dir: %w", err)
+		return t, err
 	}
 	defer os.RemoveAll(tmp)
 	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
@@ -147,16 +143,37 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	if ctx.Err() != nil {
 		return t, ctx.Err()
 	}
+	readTogether(&t, s.Dir, reportPath, reached, false)
+	return t, nil
+}
+
+// togetherTemp makes the temporary directory of a run of many test files of
+// the sandbox dir (in base, the sandbox's): the caller removes it.
+func togetherTemp(dir string) (base, tmp string, err error) {
+	base = sbox.TempDirFor(dir)
+	if base == "" {
+		return "", "", fmt.Errorf("sandbox %s: no temporary directory", dir)
+	}
+	if tmp, err = os.MkdirTemp(base, "oracle-together-"); err != nil {
+		return "", "", fmt.Errorf("runner: temp dir: %w", err)
+	}
+	return base, tmp, nil
+}
+
+// readTogether reads the JSON report of a run of many test files of the
+// repository root (vitest's, or jest's: the same shape, a file's message
+// there repeating its failed tests') and the markers at reached into t.
+func readTogether(t *Together, root, reportPath, reached string, jest bool) {
 	var rep jsonReport
 	b, err := os.ReadFile(reportPath)
 	if err != nil || json.Unmarshal(b, &rep) != nil {
-		return t, nil
+		return
 	}
 	t.Report, t.Files, t.Entered = true, map[string]TogetherFile{}, map[string][]string{}
-	real, _ := filepath.EvalSymlinks(s.Dir)
+	real, _ := filepath.EvalSymlinks(root)
 	rel := func(abs string) string {
-		for _, root := range []string{real, s.Dir} {
-			if r, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(r) {
+		for _, dir := range []string{real, root} {
+			if r, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(r) {
 				return filepath.ToSlash(r)
 			}
 		}
@@ -164,6 +181,9 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	}
 	for _, fr := range rep.TestResults {
 		f := TogetherFile{Status: fr.Status, Message: fr.Message}
+		if jest && fr.Message != "" {
+			f.Message = jestFileMessage(fr.Message) // "" when it only lists the failed tests
+		}
 		for _, a := range fr.AssertionResults {
 			tt := TogetherTest{Name: a.FullName, Status: a.Status}
 			if len(a.FailureMessages) > 0 {
@@ -187,7 +207,6 @@ func runTogether(ctx context.Context, ll *LongLivedRunner, s Spec, files []strin
 	for _, files := range t.Entered {
 		slices.Sort(files)
 	}
-	return t, nil
 }
 
 // togetherWarm runs `node args...` (args[0] vitest's CLI) in the process
