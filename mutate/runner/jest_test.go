@@ -175,7 +175,8 @@ test("spins", () => { spin(); });
 // TestJestRunDocblock: a test file that names its environment in a docblock
 // (`@jest-environment jsdom`) runs in that one, not in the runner's environment, and
 // still says what the runner's says (jest_runner.cjs extends it): the markers name the
-// tests that executed the marked code, a beforeEach that throws is setup.
+// tests that executed the marked code, a beforeEach that throws is setup. On a fresh jest
+// and on the long-lived one.
 func TestJestRunDocblock(t *testing.T) {
 	t.Parallel()
 	root := jestRepo(t, map[string]string{
@@ -195,7 +196,18 @@ describe("price", () => {
 });
 `,
 	})
-	res, err := NewJest().Run(context.Background(), Spec{Dir: root, TestFile: "test/price.test.ts", ReachedMarker: "m1", Timeout: 2 * time.Minute})
+	ll := NewJestLongLived()
+	ll.OnFallback = func(s Spec, reason string) { t.Errorf("the long-lived jest fell back: %s", reason) }
+	defer ll.Close()
+	for _, r := range []Runner{NewJest(), ll} {
+		docblockRun(t, r, root)
+	}
+}
+
+// docblockRun is TestJestRunDocblock's run on r.
+func docblockRun(t *testing.T, r Runner, root string) {
+	t.Helper()
+	res, err := r.Run(context.Background(), Spec{Dir: root, TestFile: "test/price.test.ts", ReachedMarker: "m1", Timeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
