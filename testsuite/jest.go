@@ -61,7 +61,54 @@ type jestConfig struct {
 		SetupFiles         []string `json:"setupFiles"`
 		SetupFilesAfterEnv []string `json:"setupFilesAfterEnv"`
 		ModuleNameMapper   [][2]any `json:"moduleNameMapper"`
+		Roots              []string `json:"roots"`
+		Automock           bool     `json:"automock"`
 	} `json:"configs"`
+}
+
+// JestProject is one project of a jest configuration as the suite reads it: its roots
+// (where jest looks for its test files) and its setupFiles and setupFilesAfterEnv,
+// repo-relative, sorted.
+type JestProject struct {
+	Roots, Setup []string
+}
+
+// runs says whether the project may run test file t: t is under one of its roots.
+func (jp JestProject) runs(t string) bool {
+	for _, r := range jp.Roots {
+		if r == "." || t == r || strings.HasPrefix(t, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// setupApplies says whether the mocks of setup file sf count for test file t: every jest
+// project that may run t (by its roots; all of them when none does) has sf among its setup
+// files. A mock that only some of t's projects set up leaves the real module to the others:
+// it does not stop the walk (a candidate too many costs a run; one too few, a wrong SKIP).
+func setupApplies(projects []JestProject, t, sf string) bool {
+	if len(projects) == 0 {
+		return true
+	}
+	any := false
+	for _, jp := range projects {
+		if jp.runs(t) {
+			any = true
+			if _, ok := slices.BinarySearch(jp.Setup, sf); !ok {
+				return false
+			}
+		}
+	}
+	if any {
+		return true
+	}
+	for _, jp := range projects {
+		if _, ok := slices.BinarySearch(jp.Setup, sf); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // askJest asks the repository's jest, run in root (with config, its --config, when given),
@@ -145,9 +192,22 @@ func (jc jestConfig) config(root string) *Config {
 			}
 			pr.Alias = append(pr.Alias, modules.Alias{Regex: "^(?:.*?)(?:" + re + ")(?:.*)$", Replacement: inRoot(root, repl)})
 		}
+		// Each root is a scope of the project's aliases (a deeper one than its rootDir,
+		// which projects with different roots share): a module under one project's root
+		// resolves with its moduleNameMapper. The rootDir's scope holds every project's,
+		// for the modules outside the roots that tests load.
+		roots := repoRelative(root, c.Roots)
+		for _, r := range roots {
+			if r != pr.Root && len(pr.Alias) > 0 {
+				cfg.Projects = append(cfg.Projects, Project{Root: r, Name: pr.Name, Alias: pr.Alias})
+			}
+		}
 		cfg.Projects = append(cfg.Projects, pr)
-		setup = append(setup, repoRelative(root, c.SetupFiles)...)
-		setup = append(setup, repoRelative(root, c.SetupFilesAfterEnv)...)
+		own := append(repoRelative(root, c.SetupFiles), repoRelative(root, c.SetupFilesAfterEnv)...)
+		slices.Sort(own)
+		cfg.JestProjects = append(cfg.JestProjects, JestProject{Roots: roots, Setup: slices.Compact(own)})
+		cfg.Automock = cfg.Automock || c.Automock
+		setup = append(setup, own...)
 	}
 	slices.Sort(setup)
 	cfg.SetupFiles = slices.Compact(setup)
@@ -162,6 +222,16 @@ func displayName(v any) string {
 	case map[string]any:
 		n, _ := d["name"].(string)
 		return n
+	}
+	return ""
+}
+
+// jestHint is what to do about a jest that could not read its configuration, when its
+// message says why in a way oracle can name: a jest.config.ts without ts-node (jest 29
+// reads a TypeScript config through it). "" otherwise.
+func jestHint(stderr string) string {
+	if strings.Contains(stderr, "'ts-node' is required") {
+		return "jest cannot read its TypeScript config (jest.config.ts) without ts-node, which is not installed: add ts-node to the repository's devDependencies and install it (npm i -D ts-node), or name a JavaScript config with --config FILE"
 	}
 	return ""
 }

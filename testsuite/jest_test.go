@@ -154,3 +154,98 @@ func TestLoadJestScriptConfig(t *testing.T) {
 		t.Errorf("tests %q, config %q, note %q", s.Tests, s.Config, s.ConfigNote)
 	}
 }
+
+// TestLoadJestProjects: jest projects with their own roots read as their own: the same
+// moduleNameMapper alias maps, under each project's roots, to that project's directory;
+// a setup file's whole-module mock stops the walk for the tests of the project that sets
+// it up only (the other project's test runs the module for real: a candidate); automock
+// is read from the resolved configuration.
+func TestLoadJestProjects(t *testing.T) {
+	t.Parallel()
+	env := testenv.NeedJest(t)
+	testenv.NeedTool(t, "node")
+	project := func(name, setup string) string {
+		s := ""
+		if setup != "" {
+			s = `"setupFiles":["<rootDir>/packages/` + name + `/` + setup + `"],`
+		}
+		return `{"displayName":"` + name + `","testEnvironment":"node",` + s + `"roots":["<rootDir>/packages/` + name + `"],"moduleNameMapper":{"^@lib/(.*)$":"<rootDir>/packages/` + name + `/src/$1"}}`
+	}
+	root := testenv.WriteTree(t, "", map[string]string{
+		"package.json":                  `{"name":"j","private":true,"jest":{"projects":[` + project("server", "setup.js") + `,` + project("web", "") + `]}}`,
+		"packages/server/setup.js":      "import '../shared/env';\njest.mock('../shared/clock');\n",
+		"packages/shared/env.ts":        "process.env.TZ = 'UTC';\n",
+		"packages/server/src/round.ts":  "export const round = Math.round;\n",
+		"packages/server/round.test.ts": "import { round } from '@lib/round';\nimport { hour } from '../shared/clock';\nit('r', () => { round(hour(1)); });\n",
+		"packages/web/src/round.ts":     "export const round = Math.round;\n",
+		"packages/web/round.test.ts":    "import { round } from '@lib/round';\nimport { hour } from '../shared/clock';\nit('r', () => { round(hour(1)); });\n",
+		"packages/shared/clock.ts":      "export function hour(ms: number) { return ms; }\n",
+	})
+	s := loadJestTree(t, env, root)
+	if want := []string{"packages/server/round.test.ts", "packages/web/round.test.ts"}; !slices.Equal(s.Tests, want) || s.Automock {
+		t.Fatalf("tests %q, want %q; automock %v", s.Tests, want, s.Automock)
+	}
+	for file, want := range map[string][]string{
+		"packages/server/src/round.ts": {"packages/server/round.test.ts"},
+		"packages/web/src/round.ts":    {"packages/web/round.test.ts"},
+		"packages/shared/clock.ts":     {"packages/web/round.test.ts"},
+		// What a setup file loads is loaded for every test file (a candidate too many
+		// costs a run).
+		"packages/shared/env.ts": {"packages/server/round.test.ts", "packages/web/round.test.ts"},
+	} {
+		if c := s.Candidates(file); !slices.Equal(c, want) {
+			t.Errorf("%s: candidates %q, want %q", file, c, want)
+		}
+	}
+}
+
+// TestLoadJestManualMocks: a jest.mock with no factory of a module with a __mocks__ file
+// of its name beside it loads that file: what the file loads is the test's (a candidate),
+// and a file that takes the real module (jest.requireActual) does not stop the walk,
+// where one that does not does (Explain names the mock). Under automock (read from jest)
+// a __mocks__ file serves its module with no jest.mock: what it loads is the test's too.
+func TestLoadJestManualMocks(t *testing.T) {
+	t.Parallel()
+	env := testenv.NeedJest(t)
+	testenv.NeedTool(t, "node")
+	root := testenv.WriteTree(t, "", map[string]string{
+		"package.json":           `{"name":"j","private":true,"jest":{"testEnvironment":"node","automock":true}}`,
+		"src/rates.ts":           "export function vat(n: number) { return n; }\n",
+		"src/__mocks__/rates.ts": "const actual = jest.requireActual('../rates');\nexport const vat = actual.vat;\n",
+		"src/plain.ts":           "export function plain() { return 1; }\n",
+		"src/__mocks__/plain.ts": "import { helper } from '../helper';\nexport const plain = () => helper();\n",
+		"src/helper.ts":          "export function helper() { return 2; }\n",
+		"src/auto.ts":            "export function auto() { return 3; }\n",
+		"src/__mocks__/auto.ts":  "import { extra } from '../extra';\nexport const auto = () => extra();\n",
+		"src/extra.ts":           "export function extra() { return 4; }\n",
+		"test/a.test.ts":         "import { vat } from '../src/rates';\nimport { plain } from '../src/plain';\nimport { auto } from '../src/auto';\n\njest.mock('../src/rates');\njest.mock('../src/plain');\nit('a', () => { vat(plain() + auto()); });\n",
+	})
+	s := loadJestTree(t, env, root)
+	if !s.Automock {
+		t.Errorf("automock not read")
+	}
+	for file, want := range map[string][]string{
+		"src/rates.ts":  {"test/a.test.ts"},
+		"src/helper.ts": {"test/a.test.ts"},
+		"src/plain.ts":  nil,
+		"src/extra.ts":  {"test/a.test.ts"},
+	} {
+		if c := s.Candidates(file); !slices.Equal(c, want) {
+			t.Errorf("%s: candidates %q, want %q", file, c, want)
+		}
+	}
+	if got, want := s.Explain("src/plain.ts"), `reached only through jest.mock("../src/plain") at test/a.test.ts:6`; got != want {
+		t.Errorf("explain plain.ts:\n got  %s\n want %s", got, want)
+	}
+}
+
+// TestJestHint: a jest.config.ts jest cannot read without ts-node says what to do.
+func TestJestHint(t *testing.T) {
+	stderr := "Error: Jest: Failed to parse the TypeScript config file /r/jest.config.ts\n  Error: Jest: 'ts-node' is required for the TypeScript configuration files. Make sure it is installed\nError: Cannot find package 'ts-node'\n"
+	if h := jestHint(stderr); !strings.Contains(h, "npm i -D ts-node") || !strings.Contains(h, "--config FILE") {
+		t.Errorf("hint %q", h)
+	}
+	if h := jestHint("SyntaxError: Unexpected token"); h != "" {
+		t.Errorf("hint for another error: %q", h)
+	}
+}

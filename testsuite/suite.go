@@ -21,6 +21,7 @@
 package testsuite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -116,6 +117,11 @@ type Suite struct {
 	typeTests  bool            // Options.TypeTests
 	// Jest: the suite is jest's (Options.Jest).
 	Jest bool
+	// jestProjects are jest's projects (Config.JestProjects), whose setup
+	// files' mocks count for the test files each runs.
+	jestProjects []JestProject
+	// Automock: jest's automock is on (Config.Automock).
+	Automock bool
 }
 
 // Problem is a test file oracle cannot count as running anything.
@@ -143,6 +149,9 @@ type TestFile struct {
 	// (require, a computed import() or import.meta.glob pattern): it is a
 	// candidate for every module.
 	Opaque bool
+	// actual are its whole-module mocks whose manual mock (a __mocks__
+	// file: manualMocks) loads the real module all the same.
+	actual map[*analyzer.Mock]bool
 	// Syntax is the file's syntax tree (Options.Syntax; nil without it),
 	// parsed from the source File was extracted from: File's nodes (a
 	// mock's Node) are its nodes.
@@ -255,6 +264,7 @@ func New(p *callgraph.Program, opts Options) (*Suite, error) {
 	s.SetupFiles = slices.Sorted(slices.Values(opts.SetupFiles))
 	listed := slices.Sorted(slices.Values(opts.Tests))
 	if opts.Vitest != nil {
+		s.jestProjects, s.Automock = opts.Vitest.JestProjects, opts.Vitest.Automock
 		where := opts.Config
 		if where == "" {
 			where = "the vitest config"
@@ -353,6 +363,9 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 		}
 	}
 	for _, m := range global {
+		if !setupApplies(s.jestProjects, t, m.File) {
+			continue
+		}
 		if mod := s.resolve(m.File, m.Specifier); mod != "" {
 			tf.Mocks[mod] = append(tf.Mocks[mod], m)
 		}
@@ -364,9 +377,10 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 	// imports, so the static ones still load the real module: neither stops
 	// the walk (sound: a candidate too many costs a run, one too few a
 	// wrong verdict).
+	manual := s.manualMocks(tf)
 	stop := func(module string) bool {
 		for _, m := range tf.Mocks[module] {
-			if wholeModule(m) {
+			if tf.replaces(m) {
 				return true
 			}
 		}
@@ -384,6 +398,7 @@ func (s *Suite) read(t string, global []*analyzer.Mock) (*TestFile, *Problem) {
 			}
 		}
 	}
+	loads = s.walkManualMocks(tf, manual, loads, stop)
 	if len(f.OpaqueLoads) > 0 {
 		// require(), import() of a computed specifier, an import.meta.glob
 		// whose patterns or options are not written down (written ones are
@@ -544,6 +559,96 @@ func wholeModule(m *analyzer.Mock) bool {
 	return m.Call != "vi.doMock" && m.Call != "jest.doMock" && !m.Partial
 }
 
+// replaces says whether m replaces its module whole for tf: a whole-module mock
+// (wholeModule) whose manual mock, if one serves it, does not load the real module.
+func (tf *TestFile) replaces(m *analyzer.Mock) bool {
+	return wholeModule(m) && !tf.actual[m]
+}
+
+// walkManualMocks adds to loads, the modules test file tf loads, the manual
+// mocks it loads and what they load: manual (the ones its mocks name) and,
+// under jest's automock, every one beside a module it loads, until no new
+// one is met (each walked once). The modules their walks stop at are
+// tf.Stopped's too.
+func (s *Suite) walkManualMocks(tf *TestFile, manual, loads []string, stop func(string) bool) []string {
+	queued := map[string]bool{}
+	for _, mf := range manual {
+		queued[mf] = true
+	}
+	for queue := manual; ; {
+		if s.Automock && len(queue) == 0 {
+			queue = s.besideMocks(loads, queued)
+		}
+		if len(queue) == 0 {
+			return loads
+		}
+		mf := queue[0]
+		queue = queue[1:]
+		if mff, _ := s.Program.Module(mf); mff != nil {
+			more, st := s.Program.Reach(mff, stop)
+			loads = append(append(loads, mf), more...)
+			for k, v := range st {
+				tf.Stopped[k] = append(tf.Stopped[k], v...)
+			}
+		}
+	}
+}
+
+// besideMocks are the __mocks__ files beside the modules of loads that are
+// not queued yet, now queued: under jest's automock each serves its module
+// without a jest.mock, and what it loads is loaded.
+func (s *Suite) besideMocks(loads []string, queued map[string]bool) []string {
+	var out []string
+	for _, mod := range loads {
+		mf := path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+		if queued[mf] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.Program.Root(), filepath.FromSlash(mf))); err == nil {
+			queued[mf] = true
+			out = append(out, mf)
+		}
+	}
+	return out
+}
+
+// manualMocks are the files that serve tf's mocks without a factory: a
+// `jest.mock("./x")` or `vi.mock("./x")` of a module that has a file of its
+// own name in a __mocks__ directory beside it (src/__mocks__/x.ts for
+// src/x.ts: jest's requireMock and vitest's mocker load that file in the
+// module's place). The test runs that file, and what it loads: the walk
+// enters it. One that asks for the real module (jest.requireActual,
+// vi.importActual: a spread of the original, its functions kept) loads the
+// real module too, so its mock does not stop the walk (tf.actual). Sorted.
+func (s *Suite) manualMocks(tf *TestFile) []string {
+	var files []string
+	for mod, ms := range tf.Mocks {
+		mf := path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(mf)))
+		if err != nil {
+			continue
+		}
+		served := false
+		for _, m := range ms {
+			if m.Factory || (m.Call != "jest.mock" && m.Call != "vi.mock") {
+				continue
+			}
+			served = true
+			if bytes.Contains(src, []byte("requireActual")) || bytes.Contains(src, []byte("importActual")) {
+				if tf.actual == nil {
+					tf.actual = map[*analyzer.Mock]bool{}
+				}
+				tf.actual[m] = true
+			}
+		}
+		if served {
+			files = append(files, mf)
+		}
+	}
+	slices.Sort(files)
+	return files
+}
+
 // MockPath is one mock that keeps a test from loading a module for real.
 type MockPath struct {
 	Test   string         // the test file
@@ -581,7 +686,7 @@ func (s *Suite) MockedAway(file string) []MockPath {
 				}
 			}
 			for _, m := range tf.Mocks[mod] {
-				if wholeModule(m) {
+				if tf.replaces(m) {
 					out = append(out, MockPath{Test: t, Mock: m, Module: mod, Via: tf.Stopped[mod]})
 				}
 			}
@@ -616,6 +721,11 @@ func (s *Suite) Explain(file string) string {
 		return "reached only through " + strings.Join(parts, "; ")
 	case len(parts) > 0:
 		return loadedBy(cands) + "; the others reach it only through " + strings.Join(parts, "; ")
+	case len(cands) > 0 && s.Automock:
+		// jest's automock: a module a test does not unmock (jest.unmock,
+		// jest.requireActual, unmockedModulePathPatterns) is a mock whose
+		// functions run none of its code.
+		return loadedBy(cands) + " (jest's automock is on: a module the test does not jest.unmock is a mock of it)"
 	case len(cands) > 0:
 		return loadedBy(cands)
 	}

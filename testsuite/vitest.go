@@ -150,6 +150,12 @@ type Config struct {
 	// SetupFiles of every project, sorted.
 	SetupFiles []string
 	Projects   []Project
+	// JestProjects are a jest configuration's projects, each with its roots
+	// and setup files (nil for vitest's): a setup file's mocks count for a
+	// test file only when every project that runs it has that setup file.
+	JestProjects []JestProject
+	// Automock: jest's automock option is on (in some project).
+	Automock bool
 	// Tests are the test files vitest runs for the repository (what
 	// "vitest list --filesOnly" lists): repo-relative, sorted, those under
 	// the repository only. Listed says vitest's node API gave them (vitest
@@ -563,6 +569,9 @@ func runNode(root, config, what string, args ...string) ([]byte, error) {
 	if err := cmd.Run(); err != nil {
 		if ce := configError(root, config, errb.String()); ce != nil {
 			return nil, ce
+		}
+		if hint := jestHint(errb.String()); hint != "" {
+			return nil, fmt.Errorf("%s: %v: %s", what, err, hint)
 		}
 		return nil, fmt.Errorf("%s: %v: %s", what, err, text.FirstLine(errb.String(), 300))
 	}

@@ -14,18 +14,33 @@ import (
 	"github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
-// TestCountedOnJestReal: on jest (ts-jest; every mutant runs alone there),
-// a loop made endless is stopped by the hit counter (the test running is
-// the one the runner's jest environment names), confirmed against the
-// original's hits: a timeout of the counter, under a time limit of ten
-// minutes that no clock reaches first.
+// TestCountedOnJestReal: on jest (every mutant runs alone there), a loop made endless is
+// stopped by the hit counter (the test running is the one the runner's jest environment
+// names), confirmed against the original's hits: a timeout of the counter, under a time
+// limit of ten minutes that no clock reaches first. The same under ts-jest, under
+// @swc/jest (the counter survives swc's transform) and in a jsdom environment (the counter
+// and the markers read the jsdom global, where jest puts a process of its own).
 func TestCountedOnJestReal(t *testing.T) {
 	t.Parallel() // with the other real tests (sample_test.go)
 	env := testenv.NeedJest(t)
+	for _, c := range [][2]string{
+		{"ts-jest", `{"name":"jestcount","private":true,"jest":{"preset":"ts-jest","testEnvironment":"node"}}`},
+		{"swc", `{"name":"jestcount","private":true,"jest":{"testEnvironment":"node","transform":{"^.+\\.(t|j)sx?$":"@swc/jest"}}}`},
+		{"jsdom", `{"name":"jestcount","private":true,"jest":{"preset":"ts-jest","testEnvironment":"jsdom"}}`},
+	} {
+		t.Run(c[0], func(t *testing.T) {
+			t.Parallel()
+			countedOnJest(t, env, c[1])
+		})
+	}
+}
+
+// countedOnJest is TestCountedOnJestReal on a repository whose package.json is pkg.
+func countedOnJest(t *testing.T, env, pkg string) {
 	repo := t.TempDir()
 	const src = "export function steps(n: number): number {\n  let s = 0;\n  while (n > 0) {\n    n--;\n    s += 1;\n  }\n  return s;\n}\n"
 	for rel, body := range map[string]string{
-		"package.json":       `{"name":"jestcount","private":true,"jest":{"preset":"ts-jest","testEnvironment":"node"}}`,
+		"package.json":       pkg,
 		"tsconfig.json":      `{"compilerOptions":{"strict":true,"target":"es2020","module":"commonjs","esModuleInterop":true,"types":["jest"]}}`,
 		"src/steps.ts":       src,
 		"test/steps.test.ts": "import { steps } from \"../src/steps\";\n\nit(\"counts down\", () => {\n  expect(steps(3)).toBe(3);\n});\n",

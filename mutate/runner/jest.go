@@ -25,6 +25,9 @@ import (
 //go:embed jest_env.cjs
 var jestEnvironment []byte
 
+//go:embed jest_runner.cjs
+var jestTestRunner []byte
+
 // JestRunner runs every Spec in a fresh jest process (the repository's own jest, found as
 // vitest is: FindJest), one test file in band (--runInBand): the jest counterpart of
 // ProcessRunner, with the same Result. Its runs cannot hold batches (Batcher): the lab runs
@@ -35,8 +38,9 @@ var jestEnvironment []byte
 // jest-circus's handleTestEvent, which writes each failed test's phase (a beforeEach or
 // beforeAll hook that threw: setup, never a kill) and keeps the running test where the
 // markers of the mutated code read it (marker.go). A test file that sets its environment
-// in a docblock (@jest-environment) runs in that one instead: its failures are read by the
-// fallback rule (report.go's read) and its markers name no test.
+// in a docblock (@jest-environment) runs in that one instead: a test runner of the
+// runner's (jest_runner.cjs: the project's own runner, called with the file's environment
+// extended in the same way) gives it the same.
 type JestRunner struct {
 	// Node is the node binary; "" = "node" from PATH.
 	Node string
@@ -44,7 +48,7 @@ type JestRunner struct {
 	ExtraArgs []string
 
 	mu   sync.Mutex
-	envs map[string]string // by working directory and config: $ORACLE_JEST_ENVS
+	envs map[string][2]string // by working directory and config: $ORACLE_JEST_ENVS, $ORACLE_JEST_RUNNERS
 }
 
 // NewJest returns the one-jest-process-per-run Runner.
@@ -107,8 +111,9 @@ func (r *JestRunner) Run(ctx context.Context, s Spec) (Result, error) {
 // jestInvocation is what prepare worked out once for a Spec.
 type jestInvocation struct {
 	invocation
-	jest string // .../node_modules/jest/bin/jest.js
-	envs string // $ORACLE_JEST_ENVS: each project's own test environment, by project id
+	jest    string // .../node_modules/jest/bin/jest.js
+	envs    string // $ORACLE_JEST_ENVS: each project's own test environment, by project id
+	runners string // $ORACLE_JEST_RUNNERS: each project's own test runner, by project id
 }
 
 // prepare finds the test file, jest and node, and where jest runs: the test file's package
@@ -134,18 +139,19 @@ func (r *JestRunner) prepare(ctx context.Context, s Spec) (jestInvocation, error
 		return inv, fmt.Errorf("node is not installed (or not on PATH): %v", err)
 	}
 	inv.clean = newCleaner(s.Dir, inv.cwd)
-	inv.envs, err = r.environments(ctx, inv)
+	inv.envs, inv.runners, err = r.environments(ctx, inv)
 	return inv, err
 }
 
 // environments asks jest, once per working directory and config, for each project's test
-// environment (--showConfig: the path jest resolved), which jest_env.cjs extends.
-func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (string, error) {
+// environment and test runner (--showConfig: the paths jest resolved), which jest_env.cjs
+// extends and jest_runner.cjs calls, as JSON objects by project id.
+func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (envs, runners string, err error) {
 	key := inv.cwd + "\x00" + inv.config
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if e, ok := r.envs[key]; ok {
-		return e, nil
+		return e[0], e[1], nil
 	}
 	args := []string{inv.jest, "--showConfig", "--ci", "--watchman=false"}
 	if inv.config != "" {
@@ -156,38 +162,41 @@ func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (stri
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
-		return "", ctx.Err()
+		return "", "", ctx.Err()
 	}
 	var shown struct {
 		Configs []struct {
 			ID              string `json:"id"`
 			TestEnvironment string `json:"testEnvironment"`
+			TestRunner      string `json:"testRunner"`
 		} `json:"configs"`
 	}
 	if err != nil || json.Unmarshal(out, &shown) != nil {
-		return "", fmt.Errorf("jest cannot read its configuration (jest --showConfig in %s): %s", inv.clean.paths(inv.cwd), cmp.Or(inv.clean.cause(stderr.String(), inv.clean.line(stderr.String(), true)), fmt.Sprint(err)))
+		return "", "", fmt.Errorf("jest cannot read its configuration (jest --showConfig in %s): %s", inv.clean.paths(inv.cwd), cmp.Or(inv.clean.cause(stderr.String(), inv.clean.line(stderr.String(), true)), fmt.Sprint(err)))
 	}
-	envs := map[string]string{}
+	envBy, runnerBy := map[string]string{}, map[string]string{}
 	for _, c := range shown.Configs {
-		envs[c.ID] = c.TestEnvironment
+		envBy[c.ID], runnerBy[c.ID] = c.TestEnvironment, c.TestRunner
 	}
-	b, _ := json.Marshal(envs)
+	e, _ := json.Marshal(envBy)
+	rn, _ := json.Marshal(runnerBy)
 	if r.envs == nil {
-		r.envs = map[string]string{}
+		r.envs = map[string][2]string{}
 	}
-	r.envs[key] = string(b)
-	return string(b), nil
+	r.envs[key] = [2]string{string(e), string(rn)}
+	return string(e), string(rn), nil
 }
 
 // jestArgs is the command line of a run of s: the test file alone, in band, its JSON report
-// in report, the environment of env, jest's cache in cache (the sandbox's own: jest keeps its
+// in report, the environment of env and the test runner beside it (jest_runner.cjs), jest's cache in cache (the sandbox's own: jest keeps its
 // transforms there, safe for the processes that share it), no watchman, as in CI (a missing
 // snapshot fails instead of being written), coverage off, and the process ended once the
 // tests are done (a handle a test leaves open would keep it waiting).
 func jestArgs(s Spec, inv jestInvocation, report, env, cache string, extra []string) []string {
 	args := []string{inv.jest, "--json", "--outputFile=" + report, "--testLocationInResults",
 		"--ci", "--watchman=false", "--runInBand", "--coverage=false", "--forceExit",
-		"--cacheDirectory=" + cache, "--testEnvironment=" + env}
+		"--cacheDirectory=" + cache, "--testEnvironment=" + env,
+		"--testRunner=" + filepath.Join(filepath.Dir(env), "oracle-jest-runner.cjs")}
 	if inv.config != "" {
 		args = append(args, "--config="+inv.config)
 	}
@@ -218,6 +227,9 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 	if err := os.WriteFile(envPath, jestEnvironment, 0o644); err != nil {
 		return res, false, fmt.Errorf("runner: %w", err)
 	}
+	if err := os.WriteFile(filepath.Join(tmp, "oracle-jest-runner.cjs"), jestTestRunner, 0o644); err != nil {
+		return res, false, fmt.Errorf("runner: %w", err)
+	}
 	cache := filepath.Join(cmp.Or(tmpRoot, os.TempDir()), "oracle-jest-cache")
 	args := jestArgs(s, inv, reportPath, envPath, cache, r.ExtraArgs)
 	env := vitestenv.For(inv.cwd, tmp,
@@ -225,6 +237,7 @@ func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res 
 		"ORACLE_PHASES="+phasesPath,
 		ProgressEnv+"="+progressPath,
 		"ORACLE_JEST_ENVS="+inv.envs,
+		"ORACLE_JEST_RUNNERS="+inv.runners,
 	)
 	var out tailBuffer
 	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {

@@ -149,3 +149,30 @@ module.exports = function OracleJestEnvironment(config, context) {
   const Env = wrap(baseOf(config));
   return new Env(config, context);
 };
+
+// instrument gives an environment that is not oracle's (a test file's docblock,
+// `@jest-environment jsdom`, names one, and jest takes it in place of --testEnvironment)
+// what oracle's has: the same methods, called around its own. jest_runner.cjs calls it
+// before the file's tests start, so jest-circus registers the extended handleTestEvent.
+module.exports.instrument = function instrument(env, testPath) {
+  if (!env || env.oracle) return;
+  const Oracle = wrap(class {});
+  const own = { handleTestEvent: env.handleTestEvent, teardown: env.teardown };
+  env.oracle = { file: { filepath: testPath ?? "?" }, tests: [], tasks: new Map() };
+  env.oracle.worker = { filepath: env.oracle.file.filepath, current: env.oracle.file };
+  if (env.global) env.global.__oracleJestWorker__ = env.oracle.worker;
+  for (const m of ["suiteTask", "oracleEvent", "testDone"]) env[m] = Oracle.prototype[m];
+  env.handleTestEvent = async function (event, state) {
+    if (own.handleTestEvent) await own.handleTestEvent.call(this, event, state);
+    try {
+      this.oracleEvent(event);
+    } catch {}
+  };
+  env.teardown = async function () {
+    try {
+      const out = process.env.ORACLE_PHASES;
+      if (out) writeFileSync(out, JSON.stringify({ tests: this.oracle.tests, unhandled: [] }));
+    } catch {}
+    if (own.teardown) await own.teardown.call(this);
+  };
+};

@@ -172,6 +172,60 @@ test("spins", () => { spin(); });
 	}
 }
 
+// TestJestRunDocblock: a test file that names its environment in a docblock
+// (`@jest-environment jsdom`) runs in that one, not in the runner's environment, and
+// still says what the runner's says (jest_runner.cjs extends it): the markers name the
+// tests that executed the marked code, a beforeEach that throws is setup. On a fresh jest
+// and on the long-lived one.
+func TestJestRunDocblock(t *testing.T) {
+	t.Parallel()
+	root := jestRepo(t, map[string]string{
+		"src/price.ts": "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  return n * 2;\n}\n",
+		"test/price.test.ts": `/**
+ * @jest-environment jsdom
+ */
+import { price } from "../src/price";
+describe("price", () => {
+  it("runs in jsdom", () => { expect(typeof document).toBe("object"); });
+  it("doubles", () => { expect(price(2)).toBe(4); });
+  it("is wrong", () => { expect(price(2)).toBe(5); });
+  describe("guarded", () => {
+    beforeEach(() => { if (price(1) === 2) throw new Error("setup boom"); });
+    it("never runs", () => { expect(1).toBe(1); });
+  });
+});
+`,
+	})
+	ll := NewJestLongLived()
+	ll.OnFallback = func(s Spec, reason string) { t.Errorf("the long-lived jest fell back: %s", reason) }
+	defer ll.Close()
+	for _, r := range []Runner{NewJest(), ll} {
+		docblockRun(t, r, root)
+	}
+}
+
+// docblockRun is TestJestRunDocblock's run on r.
+func docblockRun(t *testing.T, r Runner, root string) {
+	t.Helper()
+	res, err := r.Run(context.Background(), Spec{Dir: root, TestFile: "test/price.test.ts", ReachedMarker: "m1", Timeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Test{}
+	for _, tc := range res.Tests {
+		got[tc.Name] = tc
+	}
+	if tc := got["price runs in jsdom"]; tc.Status != TestPassed {
+		t.Errorf("not in jsdom: %+v", tc)
+	}
+	if tc := got["price guarded never runs"]; tc.Status != TestFailed || tc.Phase != PhaseSetup {
+		t.Errorf("a beforeEach that throws: %+v", tc)
+	}
+	if want := []string{"price doubles", "price guarded never runs", "price is wrong"}; !slices.Equal(res.ReachedIn, want) || len(res.ReachedOutside) != 0 {
+		t.Errorf("ReachedIn = %q, want %q (outside: %q)", res.ReachedIn, want, res.ReachedOutside)
+	}
+}
+
 // TestJestPrepareMutant: a mutated file gets TypeScript's @ts-nocheck first (after a
 // shebang): ts-jest loads a mutant that does not type-check, as vitest does.
 func TestJestPrepareMutant(t *testing.T) {

@@ -237,11 +237,17 @@ func (r *JestLongLived) start(ctx context.Context, p *jestDriverProc, inv jestIn
 		p.stop()
 		return fmt.Errorf("runner: %w", err)
 	}
+	// The test runner jestArgs names, beside the environment (jest_runner.cjs).
+	if err := os.WriteFile(filepath.Join(tmp, "oracle-jest-runner.cjs"), jestTestRunner, 0o644); err != nil {
+		p.stop()
+		return fmt.Errorf("runner: %w", err)
+	}
 	env := vitestenv.For(inv.cwd, tmp,
 		ReachedEnv+"="+p.files.reached,
 		"ORACLE_PHASES="+p.files.phases,
 		ProgressEnv+"="+p.files.progress,
 		"ORACLE_JEST_ENVS="+inv.envs,
+		"ORACLE_JEST_RUNNERS="+inv.runners,
 	)
 	cmd := nodeproc.Command(nil, inv.node, inv.cwd, env, script, inv.jest)
 	cmd.WaitDelay = 2 * time.Second
