@@ -32,13 +32,24 @@ import (
 // RanMarkerStatement, and the load's marker: withLoadMarker; unmarked when
 // no marker can be placed) and, when marked, its hits counted against
 // limit. marked and counted say what it carries.
+//
+// Counted, the marker is a call of a function declared with the counter
+// (runner.RanMarkerFunc: a marker in a loop runs as often as the counter);
+// otherwise the statement itself.
 func aloneSource(m *edit.Mutant, id string, limit int64) (src []byte, marked, counted bool) {
-	src, counted, err := edit.MarkCounted(*m, runner.RanMarkerStatement(id), hitCounter(id, limit, 0)) // MarkReached's source when it counts nothing
+	call, decl := runner.RanMarkerFunc(ranFunc, id)
+	src, counted, err := edit.MarkCounted(*m, call, hitCounter(id, limit, 0)+"\n"+decl)
+	if err == nil && !counted {
+		src, err = edit.MarkReached(*m, runner.RanMarkerStatement(id)) // it counts nothing
+	}
 	if err != nil {
 		return m.Source(), false, false // no marker can be placed (MarkReached's error)
 	}
 	return withLoadMarker(src, id), true, counted
 }
+
+// ranFunc is the marker function a counted mutant declares.
+const ranFunc = "__oracle_ran__"
 
 // hitCounter is the counter's declaration for the marker id.
 func hitCounter(id string, limit, record int64) string {

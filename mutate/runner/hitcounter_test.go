@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,43 @@ for (let i = 0; i < 100; i++) rec();
 	}
 	if !strings.Contains(HitCounter("f", "m", "x", 5, 0), "function f() {") {
 		t.Error("not a function declaration")
+	}
+}
+
+// TestCountersReadTheGlobalOnce: the counter (HitCounter) and the marker function
+// (RanMarkerFunc) read the global object's properties a bounded number of times however
+// often they run: where the global is a vm context's (jest's environments), each such read
+// goes through the context's interceptors, and a loop of 10,000,000 hits took tens of
+// seconds, past the run's clock, where it must end by counting. Each runs 10,000 times in a
+// vm context whose worker state and count are getters that count their reads; the lines
+// they write are those of the plain versions.
+func TestCountersReadTheGlobalOnce(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	reached := filepath.Join(tmp, "reached")
+	call, decl := RanMarkerFunc("ran", "m1")
+	code := HitCounter("hit", "oracle: stop", "m2", 0, 4096) + "\n" + decl + "\nfor (let i = 0; i < 10000; i++) { " + call + " hit(); }\n"
+	js := `import vm from "node:vm";
+const code = ` + strconv.Quote(code) + `;
+let reads = 0, count;
+const ctx = { process, Reflect, Object, Map, WeakMap, Set, JSON, String, Error };
+const worker = { current: { type: "test", name: "t", suite: { name: "", filepath: "f" } } };
+Object.defineProperty(ctx, "__oracleJestWorker__", { get() { reads++; return worker; } });
+Object.defineProperty(ctx, "__oracleHitCount", { get() { reads++; return count; }, set(v) { count = v; } });
+vm.createContext(ctx);
+vm.runInContext(code, ctx);
+if (reads > 6) throw new Error("the global's worker state and count read " + reads + " times for 10,000 calls each");
+`
+	if err := os.WriteFile(filepath.Join(tmp, "g.mjs"), []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", filepath.Join(tmp, "g.mjs"))
+	cmd.Env = append(os.Environ(), ReachedEnv+"="+reached)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, _ := os.ReadFile(reached)
+	if got, want := string(b), "m1\t@t\t\"t\"\nm2\t@n\t4096\nm2\t@n\t8192\n"; got != want {
+		t.Errorf("reached file %q, want %q", got, want)
 	}
 }

@@ -79,8 +79,25 @@ func FileMarkersStatement(ids ...string) string {
 // the tests and suites.
 func RanMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
-	lit := string(b)
-	return `try { const g = Object(globalThis), w = g.__vitest_worker__ ?? g.` + JestWorker + `, c = w?.current; if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } } } catch {}`
+	return `try { const g = Object(globalThis), w = g.__vitest_worker__ ?? g.` + JestWorker + `, c = w?.current; ` + ranCore(string(b)) + ` } catch {}`
+}
+
+// RanMarkerFunc is the declaration of fn, a function whose call does what
+// RanMarkerStatement(id) does, the global object and the worker state read once and
+// kept on the function (a property of it, not a global): where the global is a vm
+// context's (jest's environments, vitest's vm pools) each read of it goes through the
+// context's interceptors, and a loop that runs the statement 10,000,000 times took seconds
+// more for it. A mutant run alone declares it with its counter (the lab's aloneSource).
+// call is the statement that calls it.
+func RanMarkerFunc(fn, id string) (call, decl string) {
+	b, _ := json.Marshal(id)
+	return fn + `();`, `function ` + fn + `() { try { const f = Object(` + fn + `); let r = f.r; if (r === undefined || r.w === undefined) { const g = Object(globalThis); r = f.r = { g, w: g.__vitest_worker__ ?? g.` + JestWorker + ` }; } const g = r.g, w = r.w, c = w?.current; ` + ranCore(string(b)) + ` } catch {} }`
+}
+
+// ranCore is RanMarkerStatement's work, given g (the global object), w (the worker
+// state) and c (the task running).
+func ranCore(lit string) string {
+	return `if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } }`
 }
 
 // ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a
@@ -112,14 +129,18 @@ func ranLine(l string) (id string, test bool, name string, ok bool) {
 //     counted so, says at most how many hits its tests make (below twice the greatest).
 //
 // Like the markers it needs no import, type-checks in strict TypeScript and never throws
-// but the limit's error; one hit costs a few property reads.
+// but the limit's error; one hit costs a few property reads: the global object, the
+// worker state and the count are read once and kept on the function (RanMarkerFunc says
+// why).
 func HitCounter(fn, msg, id string, limit, record int64) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
 	lim, rec := strconv.FormatInt(limit, 10), strconv.FormatInt(record, 10)
 	write := `try { const p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, `
-	return `function ` + fn + `() { const g = Object(globalThis), w = g.__vitest_worker__ ?? g.` + JestWorker + `, c = w?.current; let h = g.__oracleHitCount; ` +
-		`if (h === undefined) { h = g.__oracleHitCount = { c, n: 0, by: new Map(), hit: false }; } else if (h.c !== c) { h.by.set(h.c, h.n); h.c = c; h.n = h.by.get(c) ?? 0; } ` +
+	return `function ` + fn + `() { const f = Object(` + fn + `); let s = f.s; ` +
+		`if (s === undefined || s.w === undefined) { const g = Object(globalThis); s = f.s = { g, w: g.__vitest_worker__ ?? g.` + JestWorker + ` }; } ` +
+		`const g = s.g, c = s.w?.current; let h = s.h ?? (s.h = g.__oracleHitCount); ` +
+		`if (h === undefined) { h = s.h = g.__oracleHitCount = { c, n: 0, by: new Map(), hit: false }; } else if (h.c !== c) { h.by.set(h.c, h.n); h.c = c; h.n = h.by.get(c) ?? 0; } ` +
 		`const n = ++h.n; ` +
 		`if (` + lim + ` > 0 && n > ` + lim + `) { if (!h.hit) { h.hit = true; ` + write + lit + ` + "\t@h\t` + lim + `\n"); } catch {} } ` +
 		`throw new Error(` + strconv.Quote(msg+": more than "+lim+" loop iterations and calls in one test (a mutant that loops)") + `); } ` +
