@@ -23,7 +23,7 @@ const AssertedEnv = "ORACLE_ASSERTED"
 
 // expectMarker is appended to a marked test file: a function declaration
 // (hoisted, so it serves every line of the file).
-const expectMarker = "\nfunction __oracleExpect(id, ...a) { try { const g = globalThis, p = Reflect.get(g, \"process\"); if (p?.env?." + AssertedEnv + ") { const s = (g.__oracleAsserted ??= new Set()); if (!s.has(id)) { s.add(id); p.getBuiltinModule?.(\"node:fs\")?.appendFileSync(p.env." + AssertedEnv + ", id + \"\\n\"); } } } catch {} return expect(...a); }\n"
+const expectMarker = "\nfunction __oracleExpect(id, ...a) { try { const g = globalThis, p = Reflect.get(g, \"process\"); if (p?.env?." + AssertedEnv + ") { const s = (g.__oracleAsserted || (g.__oracleAsserted = new Set())); if (!s.has(id)) { s.add(id); p.getBuiltinModule?.(\"node:fs\")?.appendFileSync(p.env." + AssertedEnv + ", id + \"\\n\"); } } } catch {} return expect(...a); }\n"
 
 // markedFile is a test file whose expect calls are marked.
 type markedFile struct {

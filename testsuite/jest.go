@@ -56,13 +56,13 @@ func RunsJest(root string) string {
 // configuration (jest's <rootDir> replaced, its paths absolute).
 type jestConfig struct {
 	Configs []struct {
-		RootDir            string   `json:"rootDir"`
-		DisplayName        any      `json:"displayName"`
-		SetupFiles         []string `json:"setupFiles"`
-		SetupFilesAfterEnv []string `json:"setupFilesAfterEnv"`
-		ModuleNameMapper   [][2]any `json:"moduleNameMapper"`
-		Roots              []string `json:"roots"`
-		Automock           bool     `json:"automock"`
+		RootDir            string      `json:"rootDir"`
+		DisplayName        any         `json:"displayName"`
+		SetupFiles         []string    `json:"setupFiles"`
+		SetupFilesAfterEnv []string    `json:"setupFilesAfterEnv"`
+		ModuleNameMapper   mapperPairs `json:"moduleNameMapper"`
+		Roots              []string    `json:"roots"`
+		Automock           bool        `json:"automock"`
 	} `json:"configs"`
 }
 
@@ -109,6 +109,38 @@ func setupApplies(projects []JestProject, t, sf string) bool {
 		}
 	}
 	return true
+}
+
+// mapperPairs is a project's moduleNameMapper as `jest --showConfig` prints it: a list of
+// [regex, replacement] pairs (jest 25 and later), or one object of them, in order (jest
+// 24). Any other shape (null) is no alias.
+type mapperPairs [][2]any
+
+func (m *mapperPairs) UnmarshalJSON(b []byte) error {
+	var pairs [][2]any
+	if json.Unmarshal(b, &pairs) == nil {
+		*m = pairs
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out [][2]any
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v any
+		if dec.Decode(&v) != nil {
+			return nil
+		}
+		re, _ := k.(string)
+		out = append(out, [2]any{re, v})
+	}
+	*m = out
+	return nil
 }
 
 // askJest asks the repository's jest, run in root (with config, its --config, when given),

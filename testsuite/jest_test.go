@@ -249,3 +249,22 @@ func TestJestHint(t *testing.T) {
 		t.Errorf("hint for another error: %q", h)
 	}
 }
+
+// TestJestConfigMapperObject: jest 24 prints a project's moduleNameMapper as an object of
+// regex → replacement (jest 25 and later as pairs): read in its order, it gives the same
+// aliases; a null one gives none. It was an unmarshal error, every gate exit 3.
+func TestJestConfigMapperObject(t *testing.T) {
+	root := t.TempDir()
+	shown := `{"configs":[{"rootDir":"` + root + `","moduleNameMapper":{"^@app/(.*)$":"` + root + `/src/$1","legacy":"` + root + `/src/legacy/index.ts"}},{"rootDir":"` + root + `","moduleNameMapper":null}]}`
+	var jc jestConfig
+	if err := jsonUnmarshal(shown, &jc); err != nil {
+		t.Fatal(err)
+	}
+	cfg := jc.config(root)
+	if len(cfg.Projects) != 2 || len(cfg.Projects[0].Alias) != 2 || len(cfg.Projects[1].Alias) != 0 {
+		t.Fatalf("projects %+v", cfg.Projects)
+	}
+	if a := cfg.Projects[0].Alias; !strings.Contains(a[0].Regex, "@app") || !strings.Contains(a[1].Regex, "legacy") {
+		t.Errorf("aliases out of order: %+v", a)
+	}
+}

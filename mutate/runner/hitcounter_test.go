@@ -98,3 +98,22 @@ if (reads > 6) throw new Error("the global's worker state and count read " + rea
 		t.Errorf("reached file %q, want %q", got, want)
 	}
 }
+
+// TestMarkersOfOldTypeScript: the code oracle writes into a user's file (the markers, the
+// counter) uses no syntax newer than TypeScript 3.7 (optional chaining and ??): ts-jest
+// with TypeScript 3.9 fails to parse a logical assignment (`??=`, TS 4.0) even under
+// @ts-nocheck, and the gate then read a green suite as red (a real jest 26 repository).
+func TestMarkersOfOldTypeScript(t *testing.T) {
+	call, decl := RanMarkerFunc("ran", "m")
+	for name, js := range map[string]string{
+		"MarkersStatement": MarkersStatement("a", "b"), "RanMarkerStatement": RanMarkerStatement("m"), "RanMarkerFunc": call + decl,
+		"FileMarkerStatement": FileMarkerStatement("m"), "FileMarkersStatement": FileMarkersStatement("a", "b"),
+		"HitCounter": HitCounter("hit", "stop", "m", 10, 4),
+	} {
+		for _, op := range []string{"??=", "||=", "&&="} {
+			if strings.Contains(js, op) {
+				t.Errorf("%s writes %s (TypeScript 4.0)", name, op)
+			}
+		}
+	}
+}

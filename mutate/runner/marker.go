@@ -40,7 +40,7 @@ func MarkersStatement(ids ...string) string {
 func FileMarkerStatement(id string) string {
 	b, _ := json.Marshal(id)
 	lit := string(b)
-	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = ((Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const k = ((Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?") + "\t" + ` + lit + `; const s = (g.__oracleEntered || (g.__oracleEntered = new Set())); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, k + "\n"); } } } catch {}`
 }
 
 // FileMarkersStatement is MarkersStatement for coverage runs that may hold several test
@@ -53,7 +53,7 @@ func FileMarkerStatement(id string) string {
 func FileMarkersStatement(ids ...string) string {
 	b, _ := json.Marshal(strings.Join(ids, "\n") + "\n")
 	lit := string(b)
-	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = (Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered ??= new Set()); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
+	return `try { const g = Object(globalThis), p = Reflect.get(g, "process"); if (p?.env?.` + ReachedEnv + `) { const f = (Reflect.get(g, "__vitest_worker__") ?? Reflect.get(g, "` + JestWorker + `"))?.filepath ?? "?", l = ` + lit + `, k = f + "\t" + l, s = (g.__oracleEntered || (g.__oracleEntered = new Set())); if (!s.has(k)) { s.add(k); p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, l.split("\n").filter(Boolean).map((i) => f + "\t" + i + "\n").join("")); } } } catch {}`
 }
 
 // RanMarkerStatement is MarkerStatement for a mutant run alone: it appends, once per test
@@ -97,7 +97,7 @@ func RanMarkerFunc(fn, id string) (call, decl string) {
 // ranCore is RanMarkerStatement's work, given g (the global object), w (the worker
 // state) and c (the task running).
 func ranCore(lit string) string {
-	return `if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn ??= new WeakMap()); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } }`
+	return `if (c === undefined || w.__oracleRanTask !== c || w.__oracleRanId !== ` + lit + `) { const p = Reflect.get(g, "process"); if (c !== undefined) { w.__oracleRanTask = c; w.__oracleRanId = ` + lit + `; } if (p?.env?.` + ReachedEnv + `) { let s; if (c && typeof c === "object") { const m = (g.__oracleRanIn || (g.__oracleRanIn = new WeakMap())); s = m.get(c); if (!s) { s = new Set(); m.set(c, s); } } if (!s || !s.has(` + lit + `)) { s?.add(` + lit + `); const n = []; for (let x = c; x && typeof x === "object" && x !== x.file && !("filepath" in x); x = x.suite) n.unshift(String(x.name)); const t = (c?.type === "test" || c?.type === "custom") && !c.concurrent; p.getBuiltinModule?.("node:fs")?.appendFileSync(p.env.` + ReachedEnv + `, ` + lit + ` + (t ? "\t@t\t" : "\t@s\t") + JSON.stringify(t ? (n[n.length - 1] === "" ? n.slice(0, -1) : n).join(" ") : "") + "\n"); } } }`
 }
 
 // ranLine reads a line RanMarkerStatement wrote: its id, whether it names a test (else a
