@@ -618,6 +618,12 @@ func (t Tokens) Lines(file string, src []byte) [][2]int {
 type Site struct {
 	Replaced Span
 	Own      []Span // nil: not a construct
+	// Inner, when set, is the part of Replaced that is the construct's own
+	// code (a statement's condition without the statement's parentheses):
+	// every token of it changed makes the construct the change's too (`if
+	// (a)` → `if (b === 1)`: the condition is new, the `if` and its
+	// parentheses kept).
+	Inner Span
 	// Deletion: a construct the change touched by deleting code only
 	// (`if (!x)` → `if (x)`): a deletion point strictly inside it, and no
 	// token written in it, makes it the change's (a condition: the
@@ -629,7 +635,7 @@ type Site struct {
 // (changed, a file's spans of Tokens): the code it replaces holds a changed
 // token (or a deletion point strictly inside it); a construct's mutant only
 // when the change wrote the construct: one of its own tokens is changed, or
-// every token it replaces is.
+// every token it replaces is (or every token of its Inner code).
 func Counts(site Site, changed []Span) bool {
 	if site.Own == nil {
 		return overlaps(site.Replaced, changed)
@@ -641,6 +647,9 @@ func Counts(site Site, changed []Span) bool {
 	}
 	for _, c := range changed {
 		if c.Start < c.End && c.Start <= site.Replaced.Start && site.Replaced.End <= c.End {
+			return true
+		}
+		if in := site.Inner; in.Start < in.End && c.Start < c.End && c.Start <= in.Start && in.End <= c.End {
 			return true
 		}
 	}

@@ -71,6 +71,8 @@ func TestCounts(t *testing.T) {
 		{"a block whose brace is new", Site{Replaced: Span{11, 20}, Own: []Span{{11, 12}, {19, 20}}}, true},
 		{"a construct the change wrote whole", Site{Replaced: Span{10, 12}, Own: []Span{{5, 6}}}, true},
 		{"a construct partly written", Site{Replaced: Span{10, 14}, Own: []Span{{5, 6}}}, false},
+		{"a condition written whole in kept parentheses", Site{Replaced: Span{9, 13}, Own: []Span{{5, 6}}, Inner: Span{10, 12}}, true},
+		{"a condition partly written in kept parentheses", Site{Replaced: Span{9, 15}, Own: []Span{{5, 6}}, Inner: Span{10, 14}}, false},
 	} {
 		if got := Counts(tc.site, changed); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)

@@ -46,6 +46,10 @@ func Site(syn *analyzer.Syntax, m edit.Mutant) change.Site {
 	if o := Named(m.Operator); o != nil && o.Owns != nil {
 		if own, deletion, ok := o.Owns(syn, n, m); ok {
 			s.Own, s.Deletion = own, deletion
+			if in := syn.NamedChildren(n); syn.Kind(n) == "parenthesized_expression" && len(in) == 1 {
+				// a statement's condition: the parentheses are the statement's
+				s.Inner = nodeSpan(syn, in[0])
+			}
 			return s
 		}
 	}

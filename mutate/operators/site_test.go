@@ -36,12 +36,15 @@ func TestSite(t *testing.T) {
 		if s.Deletion {
 			line += " (deletion)"
 		}
+		if s.Inner.End > s.Inner.Start {
+			line += fmt.Sprintf(" inner %q", src[s.Inner.Start:s.Inner.End])
+		}
 		got = append(got, line)
 	}
 	want := []string{
 		`BlockStatement "{\n  if (b) {\n    await save(xs);\n  }\n  const o = { k: [a] };\n  g(a > 1 || b);\n  return a * 2;\n}": "{}" owns ["{" "}"]`,
-		`ConditionalExpression "(b)": "(true)" owns ["if"] (deletion)`,
-		`ConditionalExpression "(b)": "(false)" owns ["if"] (deletion)`,
+		`ConditionalExpression "(b)": "(true)" owns ["if"] (deletion) inner "b"`,
+		`ConditionalExpression "(b)": "(false)" owns ["if"] (deletion) inner "b"`,
 		`BlockStatement "{\n    await save(xs);\n  }": "{}" owns ["{" "}" "if"]`,
 		`CallStatementRemoval "await save(xs);": "" owns ["save" "(" ")"]`,
 		`ObjectLiteral "{ k: [a] }": "{}" owns ["{" "}"]`,
