@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/oracle-ts/oracle/analyzer"
 	"github.com/oracle-ts/oracle/callgraph"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // MockDrift reports a mock that stands in for a function of the repository
@@ -250,7 +250,7 @@ func (d *drift) mocksDir(m analyzer.Mock) {
 	if r.Kind != "file" {
 		return
 	}
-	mf := path.Join(path.Dir(r.Path), "__mocks__", path.Base(r.Path))
+	mf := testsuite.ManualMock(r.Path)
 	f, msyn := parseFile(d.p, mf)
 	if f == nil || msyn == nil {
 		return

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/oracle-ts/oracle/mutate/lab"
 	"github.com/oracle-ts/oracle/mutate/runner"
 	"github.com/oracle-ts/oracle/mutate/sandbox"
+	"github.com/oracle-ts/oracle/testsuite"
 )
 
 // The mock-swap run (the cross-component table): every whole-module vi.mock
@@ -91,7 +91,7 @@ func (s *Suite) repoMocks() []*swapMock {
 			}
 			sm := &swapMock{test: test, module: r.Path, spec: m.Specifier, line: m.Line, endLine: syn.Line(syn.End(m.Node)), node: m.Node, syn: syn, factory: factory}
 			if !sm.factory {
-				mf := path.Join(path.Dir(r.Path), "__mocks__", path.Base(r.Path))
+				mf := testsuite.ManualMock(r.Path)
 				if _, err := os.Stat(filepath.Join(s.Program.Root(), filepath.FromSlash(mf))); err == nil {
 					sm.mocksFile = mf
 				}

@@ -88,22 +88,16 @@ func (jp JestProject) runs(t string) bool {
 // files. A mock that only some of t's projects set up leaves the real module to the others:
 // it does not stop the walk (a candidate too many costs a run; one too few, a wrong SKIP).
 func setupApplies(projects []JestProject, t, sf string) bool {
-	if len(projects) == 0 {
-		return true
-	}
-	any := false
+	var runs []JestProject
 	for _, jp := range projects {
 		if jp.runs(t) {
-			any = true
-			if _, ok := slices.BinarySearch(jp.Setup, sf); !ok {
-				return false
-			}
+			runs = append(runs, jp)
 		}
 	}
-	if any {
-		return true
+	if len(runs) == 0 {
+		runs = projects
 	}
-	for _, jp := range projects {
+	for _, jp := range runs {
 		if _, ok := slices.BinarySearch(jp.Setup, sf); !ok {
 			return false
 		}

@@ -594,13 +594,21 @@ func (s *Suite) walkManualMocks(tf *TestFile, manual, loads []string, stop func(
 	}
 }
 
+// ManualMock is where the manual mock of module mod (repo-relative) is: the
+// file of its name in the __mocks__ directory beside it (src/__mocks__/x.ts
+// for src/x.ts), which jest's requireMock and vitest's mocker load in its
+// place for a mock without a factory.
+func ManualMock(mod string) string {
+	return path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+}
+
 // besideMocks are the __mocks__ files beside the modules of loads that are
 // not queued yet, now queued: under jest's automock each serves its module
 // without a jest.mock, and what it loads is loaded.
 func (s *Suite) besideMocks(loads []string, queued map[string]bool) []string {
 	var out []string
 	for _, mod := range loads {
-		mf := path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+		mf := ManualMock(mod)
 		if queued[mf] {
 			continue
 		}
@@ -623,7 +631,7 @@ func (s *Suite) besideMocks(loads []string, queued map[string]bool) []string {
 func (s *Suite) manualMocks(tf *TestFile) []string {
 	var files []string
 	for mod, ms := range tf.Mocks {
-		mf := path.Join(path.Dir(mod), "__mocks__", path.Base(mod))
+		mf := ManualMock(mod)
 		src, err := os.ReadFile(filepath.Join(s.Program.Root(), filepath.FromSlash(mf)))
 		if err != nil {
 			continue

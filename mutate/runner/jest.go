@@ -187,6 +187,42 @@ func (r *JestRunner) environments(ctx context.Context, inv jestInvocation) (envs
 	return string(e), string(rn), nil
 }
 
+// writeJestFiles writes in dir the test environment and the test runner a jest run is
+// given (jestArgs names the runner beside the environment), and returns the environment's
+// path.
+func writeJestFiles(dir string) (string, error) {
+	env := filepath.Join(dir, "oracle-jest-environment.cjs")
+	if err := os.WriteFile(env, jestEnvironment, 0o644); err != nil {
+		return "", fmt.Errorf("runner: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, jestRunnerFile), jestTestRunner, 0o644); err != nil {
+		return "", fmt.Errorf("runner: %w", err)
+	}
+	return env, nil
+}
+
+// jestRunnerFile is the name of the test runner's file, beside the environment's.
+const jestRunnerFile = "oracle-jest-runner.cjs"
+
+// jestRunEnv is the environment of a jest run of inv with its temporary directory tmp and
+// its run files f.
+func jestRunEnv(inv jestInvocation, tmp string, f runFiles) []string {
+	return vitestenv.For(inv.cwd, tmp,
+		ReachedEnv+"="+f.reached,
+		"ORACLE_PHASES="+f.phases,
+		ProgressEnv+"="+f.progress,
+		"ORACLE_JEST_ENVS="+inv.envs,
+		"ORACLE_JEST_RUNNERS="+inv.runners,
+	)
+}
+
+// jestCache is jest's cache directory for runs in dir: the sandbox's own (jest keeps its
+// transforms there, safe for the processes that share it), the system's temporary
+// directory's outside a sandbox.
+func jestCache(dir string) string {
+	return filepath.Join(cmp.Or(sbox.TempDirFor(dir), os.TempDir()), "oracle-jest-cache")
+}
+
 // jestArgs is the command line of a run of s: the test file alone, in band, its JSON report
 // in report, the environment of env and the test runner beside it (jest_runner.cjs), jest's cache in cache (the sandbox's own: jest keeps its
 // transforms there, safe for the processes that share it), no watchman, as in CI (a missing
@@ -196,7 +232,7 @@ func jestArgs(s Spec, inv jestInvocation, report, env, cache string, extra []str
 	args := []string{inv.jest, "--json", "--outputFile=" + report, "--testLocationInResults",
 		"--ci", "--watchman=false", "--runInBand", "--coverage=false", "--forceExit",
 		"--cacheDirectory=" + cache, "--testEnvironment=" + env,
-		"--testRunner=" + filepath.Join(filepath.Dir(env), "oracle-jest-runner.cjs")}
+		"--testRunner=" + filepath.Join(filepath.Dir(env), jestRunnerFile)}
 	if inv.config != "" {
 		args = append(args, "--config="+inv.config)
 	}
@@ -215,32 +251,20 @@ func jestArgs(s Spec, inv jestInvocation, report, env, cache string, extra []str
 
 // once runs jest one time. timedOut reports that s.Timeout killed it.
 func (r *JestRunner) once(ctx context.Context, s Spec, inv jestInvocation) (res Result, timedOut bool, err error) {
-	tmpRoot := sbox.TempDirFor(inv.cwd)
-	tmp, err := os.MkdirTemp(tmpRoot, "oracle-run-")
+	tmp, err := os.MkdirTemp(sbox.TempDirFor(inv.cwd), "oracle-run-")
 	if err != nil {
 		return res, false, fmt.Errorf("runner: temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	files := filesIn(tmp)
-	reportPath, phasesPath, reachedPath, progressPath := files.report, files.phases, files.reached, files.progress
-	envPath := filepath.Join(tmp, "oracle-jest-environment.cjs")
-	if err := os.WriteFile(envPath, jestEnvironment, 0o644); err != nil {
-		return res, false, fmt.Errorf("runner: %w", err)
+	envPath, err := writeJestFiles(tmp)
+	if err != nil {
+		return res, false, err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, "oracle-jest-runner.cjs"), jestTestRunner, 0o644); err != nil {
-		return res, false, fmt.Errorf("runner: %w", err)
-	}
-	cache := filepath.Join(cmp.Or(tmpRoot, os.TempDir()), "oracle-jest-cache")
-	args := jestArgs(s, inv, reportPath, envPath, cache, r.ExtraArgs)
-	env := vitestenv.For(inv.cwd, tmp,
-		ReachedEnv+"="+reachedPath,
-		"ORACLE_PHASES="+phasesPath,
-		ProgressEnv+"="+progressPath,
-		"ORACLE_JEST_ENVS="+inv.envs,
-		"ORACLE_JEST_RUNNERS="+inv.runners,
-	)
+	args := jestArgs(s, inv, files.report, envPath, jestCache(inv.cwd), r.ExtraArgs)
+	env := jestRunEnv(inv, tmp, files)
 	var out tailBuffer
-	wd, runErr := execWatched(ctx, s, progressPath, func(runCtx context.Context) *exec.Cmd {
+	wd, runErr := execWatched(ctx, s, files.progress, func(runCtx context.Context) *exec.Cmd {
 		cmd := nodeproc.Command(runCtx, inv.node, inv.cwd, env, args...)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		return cmd

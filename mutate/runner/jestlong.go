@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/oracle-ts/oracle/internal/nodeproc"
-	"github.com/oracle-ts/oracle/internal/vitestenv"
 	sbox "github.com/oracle-ts/oracle/mutate/sandbox"
 )
 
@@ -161,8 +160,7 @@ func (r *JestLongLived) once(ctx context.Context, p *jestDriverProc, s Spec, inv
 			return res, false, fmt.Errorf("runner: %w", err)
 		}
 	}
-	cache := filepath.Join(filepath.Dir(p.tmp), "oracle-jest-cache")
-	args := jestArgs(s, inv, p.files.report, p.env, cache, r.Fresh.ExtraArgs)[1:]
+	args := jestArgs(s, inv, p.files.report, p.env, jestCache(p.key.cwd), r.Fresh.ExtraArgs)[1:]
 	sentinel := "@@oracle-jest-" + randomHex() + "@@"
 	p.out.Reset()
 	req, _ := json.Marshal(map[string]any{"id": p.runs, "args": args, "sentinel": sentinel})
@@ -227,28 +225,17 @@ func (r *JestLongLived) start(ctx context.Context, p *jestDriverProc, inv jestIn
 	if err != nil {
 		return fmt.Errorf("runner: temp dir: %w", err)
 	}
-	p.tmp, p.files, p.env, p.out, p.runs = tmp, filesIn(tmp), filepath.Join(tmp, "oracle-jest-environment.cjs"), &llOutput{}, 0
+	p.tmp, p.files, p.out, p.runs = tmp, filesIn(tmp), &llOutput{}, 0
 	script := filepath.Join(tmp, "oracle-jest-driver.cjs")
 	if err := os.WriteFile(script, jestDriver, 0o644); err != nil {
 		p.stop()
 		return fmt.Errorf("runner: %w", err)
 	}
-	if err := os.WriteFile(p.env, jestEnvironment, 0o644); err != nil {
+	if p.env, err = writeJestFiles(tmp); err != nil {
 		p.stop()
-		return fmt.Errorf("runner: %w", err)
+		return err
 	}
-	// The test runner jestArgs names, beside the environment (jest_runner.cjs).
-	if err := os.WriteFile(filepath.Join(tmp, "oracle-jest-runner.cjs"), jestTestRunner, 0o644); err != nil {
-		p.stop()
-		return fmt.Errorf("runner: %w", err)
-	}
-	env := vitestenv.For(inv.cwd, tmp,
-		ReachedEnv+"="+p.files.reached,
-		"ORACLE_PHASES="+p.files.phases,
-		ProgressEnv+"="+p.files.progress,
-		"ORACLE_JEST_ENVS="+inv.envs,
-		"ORACLE_JEST_RUNNERS="+inv.runners,
-	)
+	env := jestRunEnv(inv, tmp, p.files)
 	cmd := nodeproc.Command(nil, inv.node, inv.cwd, env, script, inv.jest)
 	cmd.WaitDelay = 2 * time.Second
 	cmd.Stdout, cmd.Stderr = p.out, p.out
@@ -304,8 +291,9 @@ func (p *jestDriverProc) awaitReady(ctx context.Context, limit time.Duration, in
 	}
 }
 
-// readDriver passes the driver's responses (a JSON line each) to resp and closes it at the
-// pipe's end; a line that is no response is "garbage".
+// readDriver passes a long-lived driver's responses (a JSON line each on fd 3: vitest's and
+// jest's drivers) to resp and closes it at the pipe's end; a line that is no response is
+// "garbage".
 func readDriver(rd io.ReadCloser, resp chan<- llResponse) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)

@@ -48,7 +48,7 @@ func RunTogetherJest(ctx context.Context, s Spec, files []string, env ...string)
 	reached, reportPath := filepath.Join(tmp, "entered"), filepath.Join(tmp, "report.json")
 	cwd := packageDir(filepath.Clean(s.Dir), filepath.Dir(abs[0]))
 	args := []string{jest, "--json", "--outputFile=" + reportPath, "--ci", "--watchman=false",
-		"--coverage=false", "--forceExit", "--cacheDirectory=" + filepath.Join(base, "oracle-jest-cache")}
+		"--coverage=false", "--forceExit", "--cacheDirectory=" + jestCache(s.Dir)}
 	if s.Config != "" {
 		config, err := configFile(s.Dir, s.Config)
 		if err != nil {

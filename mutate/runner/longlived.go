@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	_ "embed"
@@ -495,7 +494,7 @@ func (d *llDriver) start(ctx context.Context, r *LongLivedRunner) (*llProc, erro
 // on rd, and waits for it to be ready.
 func (d *llDriver) started(ctx context.Context, r *LongLivedRunner, p *llProc, rd io.ReadCloser) (*llProc, error) {
 	_ = sbox.RecordProcessGroup(d.key.cwd, p.cmd.Process.Pid) // a SIGKILLed oracle's next run stops the group
-	go p.readResponses(rd)
+	go readDriver(rd, p.resp)
 	d.pmu.Lock()
 	d.proc = p
 	d.pmu.Unlock()
@@ -503,24 +502,6 @@ func (d *llDriver) started(ctx context.Context, r *LongLivedRunner, p *llProc, r
 	r.stats.Starts++
 	r.mu.Unlock()
 	return d.awaitReady(ctx, r, p)
-}
-
-// readResponses passes the driver's responses (one JSON line each on fd 3)
-// to p.resp, a line that is no response as "garbage", and closes it at the
-// end of the pipe.
-func (p *llProc) readResponses(rd io.ReadCloser) {
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		var m llResponse
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
-			m = llResponse{Type: "garbage"}
-		}
-		m.raw = string(sc.Bytes())
-		p.resp <- m
-	}
-	rd.Close()
-	close(p.resp)
 }
 
 // awaitReady waits for the started driver p to say it is ready, stopping it
