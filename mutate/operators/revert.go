@@ -110,6 +110,9 @@ func reverts(c *Context) (ms []edit.Mutant, notes []string) {
 		if !restores && declaresUsed(syn, u.head) {
 			continue // removing it is a ReferenceError where the name is used: those uses are hunks of their own
 		}
+		if !restores && insertsParameter(syn, u.head) {
+			continue // a parameter the change added: read by its new code, removing it is a ReferenceError (those reads are hunks of their own); read by none, the same program
+		}
 		if deadDeclarations(file, syn, base, u, c.Read) != nil {
 			continue // a declaration nothing reads, deleted: putting it back changes nothing
 		}
@@ -401,7 +404,7 @@ func effects(syn *analyzer.Syntax, n analyzer.Node) bool {
 	syn.Walk(n, func(c analyzer.Node) bool {
 		switch syn.Kind(c) {
 		case "call_expression", "new_expression", "assignment_expression", "augmented_assignment_expression", "update_expression", "await_expression", "yield_expression", "delete":
-			found = true
+			found = !parameterProperty(syn, n)
 		}
 		return !found
 	})
@@ -1025,4 +1028,40 @@ func revertSites(syn *analyzer.Syntax, counted []edit.Mutant) []change.Site {
 		}
 	}
 	return sites
+}
+
+// insertsParameter reports whether the inserted stretch h holds a whole
+// parameter of a function (`f(a)` → `f(a, opts?)`), not a constructor's
+// parameter property (`private readonly db: Db`, which assigns a field).
+// Removed, such a parameter is a ReferenceError where the new code reads it
+// and the same program where nothing does: neither is a test's verdict.
+func insertsParameter(syn *analyzer.Syntax, h change.Span) bool {
+	found := false
+	syn.Walk(syn.Root(), func(n analyzer.Node) bool {
+		s, e := int(syn.Start(n)), int(syn.End(n))
+		if found || e <= h.Start || s >= h.End {
+			return false
+		}
+		if s < h.Start || e > h.End {
+			return true
+		}
+		switch syn.Kind(n) {
+		case "required_parameter", "optional_parameter":
+			found = !parameterProperty(syn, n)
+		}
+		return !found
+	})
+	return found
+}
+
+// parameterProperty reports whether parameter n declares a class field
+// too (an accessibility modifier, `readonly` or `override` before it).
+func parameterProperty(syn *analyzer.Syntax, n analyzer.Node) bool {
+	for c := syn.FirstChild(n); c >= 0; c = syn.Next(c) {
+		switch syn.Kind(c) {
+		case "accessibility_modifier", "readonly", "override_modifier", "override":
+			return true
+		}
+	}
+	return false
 }
