@@ -1419,9 +1419,12 @@ func score(res *Result) {
 	res.Score = percent(res.Detected, res.Total)
 }
 
+// percent is a score: 0 when nothing is scored (every SKIP, a file whose
+// mutants were all errors), whatever skipped it, so that one SKIP reads as
+// another.
 func percent(a, b int) float64 {
 	if b == 0 {
-		return 100
+		return 0
 	}
 	return 100 * float64(a) / float64(b)
 }

@@ -32,6 +32,8 @@ func TestScore(t *testing.T) {
 		{"errors apart", 100, []Mutant{m("a.ts", "killed"), m("a.ts", "error")}, "PASS 100 1/1 [a.ts 100 1/1 e1]"},
 		{"one weak file fails the gate", 70, []Mutant{m("a.ts", "killed"), m("b.ts", "survived"), m("b.ts", "killed"), m("b.ts", "survived")},
 			"FAIL 50 2/4 [a.ts 100 1/1 e0] [b.ts 33 1/3 e0]"},
+		{"nothing scored: 0, as every SKIP reads (class-transformer e34e1ae said 100)", 70, nil, "PASS 0 0/0"},
+		{"a file of errors only scores 0 and fails nothing", 70, []Mutant{m("a.ts", "killed"), m("b.ts", "error")}, "PASS 100 1/1 [a.ts 100 1/1 e0] [b.ts 0 0/0 e1]"},
 	} {
 		res := &Result{Threshold: tc.threshold, Mutants: tc.mutants}
 		score(res)
