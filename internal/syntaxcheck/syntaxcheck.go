@@ -20,10 +20,26 @@ func Check(path string, src []byte) error {
 
 // CheckLine is Check, with the 1-based line of the first problem (0 when
 // esbuild gives none, or none is found).
+//
+// A source that parses only with TypeScript's experimental decorators
+// (a parameter's decorator: `constructor(@Inject(T) t: T)`, what NestJS and
+// tsyringe code is made of) parses: a repository that writes them enables
+// them in its tsconfig, which esbuild reads there and this check does not.
 func CheckLine(path string, src []byte) (int, error) {
-	r := api.Transform(string(src), api.TransformOptions{Loader: loaderOf(path), Sourcefile: path, LogLevel: api.LogLevelSilent})
+	opts := api.TransformOptions{Loader: loaderOf(path), Sourcefile: path, LogLevel: api.LogLevelSilent}
+	r := api.Transform(string(src), opts)
 	if len(r.Errors) == 0 {
 		return 0, nil
+	}
+	if l := loaderOf(path); l == api.LoaderTS || l == api.LoaderTSX {
+		opts.TsconfigRaw = experimentalDecorators
+		x := api.Transform(string(src), opts)
+		if len(x.Errors) == 0 {
+			return 0, nil
+		}
+		if strings.Contains(r.Errors[0].Text, "experimental decorators") {
+			r = x // the file's own error, past its decorators
+		}
 	}
 	e := r.Errors[0]
 	var b bytes.Buffer
@@ -56,3 +72,7 @@ func loaderOf(path string) api.Loader {
 	}
 	return api.LoaderTS
 }
+
+// experimentalDecorators is the tsconfig of a repository that writes
+// TypeScript's legacy decorators.
+const experimentalDecorators = `{"compilerOptions":{"experimentalDecorators":true}}`

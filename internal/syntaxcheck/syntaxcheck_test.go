@@ -18,6 +18,9 @@ func TestCheck(t *testing.T) {
 		{"a.js", "export const f = (x: number) => x;\n", "esbuild: line 1: "},
 		{"a.mjs", "export const f = 1;\n", ""},
 		{"a.ts", "const a = 1;\nfunction (\n", "esbuild: line 2: "},
+		{"a.ts", "class C {\n  constructor(@Inject(T) t: T) {}\n}\n", ""},                 // a parameter decorator: experimental decorators (tsyringe's tests)
+		{"a.ts", "class C {\n  @dec accessor x = 1;\n}\n", ""},                            // a standard decorator on an auto-accessor, which experimental ones refuse
+		{"a.ts", "class C {\n  constructor(@Inject(T) t: T) {\n}\n", "esbuild: line 4: "}, // a syntax error still is one
 	} {
 		err := Check(tc.path, []byte(tc.src))
 		switch {
