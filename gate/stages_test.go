@@ -97,6 +97,29 @@ func TestMutantsStage(t *testing.T) {
 	}
 }
 
+// TestMutantsOfADecoratedClass: a method of a class whose constructor has a
+// parameter decorator (NestJS, tsyringe: TypeScript's experimental
+// decorators) has its mutants; every one was refused as a syntax error, and
+// a tested change was SKIP "no mutant could be built".
+func TestMutantsOfADecoratedClass(t *testing.T) {
+	src := []byte("export class S {\n  constructor(@Inject(\"RATE\") private readonly rate: number) {}\n\n  price(a: number): number {\n    return a * this.rate;\n  }\n}\n")
+	file := analyzer.Parse("src/s.ts", src)
+	var fn *analyzer.Function
+	for i := range file.Functions {
+		if file.Functions[i].Name == "price" && file.Functions[i].Class == "S" {
+			fn = file.Functions[i]
+		}
+	}
+	if fn == nil {
+		t.Fatalf("no method price among %d functions", len(file.Functions))
+	}
+	j := &job{target: &Target{ID: "src/s.ts#S.price", File: "src/s.ts"}, fn: fn}
+	ms, _, _ := mutants([]*job{j}, map[string][]byte{"src/s.ts": src}, change.Change{"src/s.ts": {{5, 5}}}, nil, nil, Options{Scope: ScopeLines})
+	if len(ms) == 0 {
+		t.Errorf("no mutant of `return a * this.rate;`")
+	}
+}
+
 // TestWithoutInSourceTests: what a change wrote inside an in-source test
 // block (`if (import.meta.vitest) { ... }`) is the file's tests, not its
 // code: taken out of the change's tokens (a span across the block keeps
