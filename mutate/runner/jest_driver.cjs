@@ -27,10 +27,12 @@
 //     makes (createScriptTransformer, wrapped); the transforms on disk, keyed by content and
 //     by the transformer's own key (ts-jest's names the imports' mtimes), serve as for a
 //     fresh process. A jest whose module is not the one known here cannot be served: fatal.
-//   - ts-jest's language service keeps the files it read in memory: before each run every
-//     file it holds is compared with the disk and updated where it changed (the type check
-//     then sees what a fresh process reads). A ts-jest whose internals are not those known
-//     here has its compilers dropped instead (a fresh one per run: slower, the same outcome).
+//   - ts-jest's language service keeps the files it read in memory, and its compiler a
+//     memoized readFile and a file cache: before each run every file it holds is compared
+//     with the disk and updated where it changed, and the readFile starts empty (the type
+//     check and the emit then see what a fresh process reads: refreshReads). A ts-jest whose
+//     internals are not those known here has its compilers dropped instead (a fresh one per
+//     run: slower, the same outcome).
 "use strict";
 const path = require("node:path");
 const { readFileSync, writeSync } = require("node:fs");
@@ -109,7 +111,41 @@ function refreshTsJest() {
         }
         if (now !== held) c._updateMemoryCache(now, f);
       }
+      refreshReads(c);
     }
+  }
+}
+
+// refreshReads brings back to the disk two more copies of files a ts-jest compiler keeps
+// for its life: its memoized readFile (the type checker reads through it every file it does
+// not hold: the first run of a test file that imports a module an earlier run's program had
+// read compiled that module's earlier text, and a mutant written since never ran,
+// TestJestLongLivedRunsTheFileAsItIsNow) and the jest file cache it was made with
+// (_runtimeCacheFS: the first run's map, which ts-jest fills with the files it reads to
+// resolve imports, and reads a file's text from before the disk).
+function refreshReads(c) {
+  const fsCache = c._runtimeCacheFS;
+  if (fsCache instanceof Map) {
+    for (const [f, held] of [...fsCache]) {
+      let now;
+      try {
+        now = readFileSync(f, "utf8");
+      } catch {
+        fsCache.delete(f);
+        continue;
+      }
+      if (now !== held) fsCache.set(f, now);
+    }
+  }
+  const sys = c._ts && c._ts.sys;
+  if (typeof c._cachedReadFile === "function" && sys && typeof sys.readFile === "function") {
+    const memo = new Map();
+    const read = (f, enc) => {
+      if (!memo.has(f)) memo.set(f, sys.readFile(f, enc));
+      return memo.get(f);
+    };
+    c._cachedReadFile = read;
+    if (c._moduleResolutionHost && typeof c._moduleResolutionHost === "object") c._moduleResolutionHost.readFile = read;
   }
 }
 

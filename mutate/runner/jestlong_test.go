@@ -109,3 +109,45 @@ describe("price", () => {
 		t.Errorf("the fresh runs do not show what the sequence is for:\n%s", strings.Join(want, "\n"))
 	}
 }
+
+// TestJestLongLivedRunsTheFileAsItIsNow: a test file's first run in a long-lived jest whose
+// earlier runs were another file's runs the module it imports as it is on disk now. ts-jest's
+// type checker read that module in an earlier run (its program holds every file of the
+// tsconfig) through a readFile it memoizes for its life: the mutant written since was not
+// run at all, and the mutant survived where a fresh jest kills it (a long-lived gate's
+// mutants of a second module: SKIP-free but wrong outcomes).
+func TestJestLongLivedRunsTheFileAsItIsNow(t *testing.T) {
+	t.Parallel()
+	price := "export function price(n: number): number {\n  return n * 2;\n}\n"
+	label := "export function label(n: number): string {\n  return n > 1 ? \"items\" : \"item\";\n}\n"
+	root := jestRepo(t, map[string]string{
+		"src/price.ts":       price,
+		"src/label.ts":       label,
+		"test/price.test.ts": "import { price } from \"../src/price\";\nit(\"doubles\", () => { expect(price(2)).toBe(4); });\n",
+		"test/label.test.ts": "import { label } from \"../src/label\";\nit(\"names one\", () => { expect(label(1)).toBe(\"item\"); });\n",
+	})
+	ll := NewJestLongLived()
+	defer ll.Close()
+	write := func(rel, src string) {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(f string) string {
+		r, err := ll.Run(context.Background(), Spec{Dir: root, Timeout: 5 * time.Minute, TestFile: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return summary(r)
+	}
+	run("test/label.test.ts")
+	write("src/label.ts", string(ll.PrepareMutant("src/label.ts", []byte(strings.Replace(label, "n > 1", "true", 1)))))
+	if got := run("test/label.test.ts"); !strings.Contains(got, "names one failed") {
+		t.Fatalf("label's mutant:\n%s", got)
+	}
+	write("src/label.ts", label)
+	write("src/price.ts", string(ll.PrepareMutant("src/price.ts", []byte(strings.Replace(price, "n * 2", "n * 3", 1)))))
+	if got := run("test/price.test.ts"); !strings.Contains(got, "doubles failed body 2 Error: expect(received).toBe(expected) // Object.is equality: Expected: 4, Received: 6") {
+		t.Errorf("price's mutant, price's test's first run in the process:\n%s", got)
+	}
+}
