@@ -18,7 +18,23 @@
 //
 // Plain CommonJS, node:fs only; jest requires it untransformed (.cjs matches no transform).
 "use strict";
-const { appendFileSync, writeFileSync } = require("node:fs");
+const { appendFileSync, readFileSync, writeFileSync } = require("node:fs");
+
+// writePhases adds a file's tests, and its own time (from its environment's construction
+// to its teardown), to $ORACLE_PHASES: a run of several files in band (a joint run,
+// JestLongLived.RunJoint) leaves every file's there, one after the other; the file is new
+// at every run.
+function writePhases(oracle) {
+  const out = process.env.ORACLE_PHASES;
+  if (!out) return;
+  let all = { tests: [], unhandled: [], files: [] };
+  try {
+    all = JSON.parse(readFileSync(out, "utf8"));
+  } catch {}
+  all.tests.push(...oracle.tests);
+  (all.files || (all.files = [])).push({ file: oracle.file.filepath, ms: performance.now() - oracle.t0 });
+  writeFileSync(out, JSON.stringify(all));
+}
 
 // progress appends to $ORACLE_PROGRESS, as phases.mjs does under vitest: the file's tests
 // collected ("c"), each test that passed ("t"; a failed test is no progress), so that a run
@@ -68,7 +84,7 @@ function wrap(Base) {
   return class OracleJestEnvironment extends Base {
     constructor(config, context) {
       super(config, context);
-      this.oracle = { file: { filepath: context?.testPath ?? "?" }, tests: [], tasks: new Map() };
+      this.oracle = { file: { filepath: context?.testPath ?? "?" }, tests: [], tasks: new Map(), t0: performance.now() };
       this.oracle.worker = { filepath: this.oracle.file.filepath, current: this.oracle.file };
       if (this.global) this.global.__oracleJestWorker__ = this.oracle.worker;
     }
@@ -136,8 +152,7 @@ function wrap(Base) {
     }
     async teardown() {
       try {
-        const out = process.env.ORACLE_PHASES;
-        if (out) writeFileSync(out, JSON.stringify({ tests: this.oracle.tests, unhandled: [] }));
+        writePhases(this.oracle);
       } catch {}
       if (super.teardown) await super.teardown();
     }
@@ -158,7 +173,7 @@ module.exports.instrument = function instrument(env, testPath) {
   if (!env || env.oracle) return;
   const Oracle = wrap(class {});
   const own = { handleTestEvent: env.handleTestEvent, teardown: env.teardown };
-  env.oracle = { file: { filepath: testPath ?? "?" }, tests: [], tasks: new Map() };
+  env.oracle = { file: { filepath: testPath ?? "?" }, tests: [], tasks: new Map(), t0: performance.now() };
   env.oracle.worker = { filepath: env.oracle.file.filepath, current: env.oracle.file };
   if (env.global) env.global.__oracleJestWorker__ = env.oracle.worker;
   for (const m of ["suiteTask", "oracleEvent", "testDone"]) env[m] = Oracle.prototype[m];
@@ -170,8 +185,7 @@ module.exports.instrument = function instrument(env, testPath) {
   };
   env.teardown = async function () {
     try {
-      const out = process.env.ORACLE_PHASES;
-      if (out) writeFileSync(out, JSON.stringify({ tests: this.oracle.tests, unhandled: [] }));
+      writePhases(this.oracle);
     } catch {}
     if (own.teardown) await own.teardown.call(this);
   };

@@ -146,65 +146,60 @@ func (r *JestLongLived) acquire(key jestKey) (*jestDriverProc, string) {
 
 // once is one run on p (p.mu held), started when it is not running.
 func (r *JestLongLived) once(ctx context.Context, p *jestDriverProc, s Spec, inv jestInvocation) (res Result, timedOut bool, err error) {
-	if p.cmd != nil && p.runs >= cmp.Or(r.MaxRuns, 200) {
-		p.stop()
-	}
-	if p.cmd == nil {
-		if err := r.start(ctx, p, inv); err != nil {
-			return res, false, err
-		}
+	if err := r.ready(ctx, p, inv); err != nil {
+		return res, false, err
 	}
 	p.runs++
-	for _, f := range []string{p.files.report, p.files.phases, p.files.reached, p.files.progress} {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return res, false, fmt.Errorf("runner: %w", err)
-		}
-	}
 	args := jestArgs(s, inv, p.files.report, p.env, jestCache(p.key.cwd), r.Fresh.ExtraArgs)[1:]
-	sentinel := "@@oracle-jest-" + randomHex() + "@@"
-	p.out.Reset()
-	req, _ := json.Marshal(map[string]any{"id": p.runs, "args": args, "sentinel": sentinel})
-	start := time.Now()
-	if _, err := p.stdin.Write(append(req, '\n')); err != nil {
-		p.stop()
-		return res, false, protoErr("cannot write to the jest driver: %v", err)
+	sentinel, start, err := p.send(args)
+	if err != nil {
+		return res, false, err
 	}
 	return p.await(ctx, s, inv, start, sentinel)
 }
 
-// await waits for p's answer to run id p.runs, or for s's watchdog (the process is then
-// killed: a loop in a test must not outlive the run).
-func (p *jestDriverProc) await(ctx context.Context, s Spec, inv jestInvocation, start time.Time, sentinel string) (res Result, timedOut bool, err error) {
-	wd := watch(s, p.files.progress)
-	defer wd.stop()
-	var m llResponse
-	select {
-	case msg, ok := <-p.resp:
-		if !ok {
-			<-waitOr(p.exited, 3*time.Second)
-			out := p.out.String()
-			p.stop()
-			return res, false, protoErr("the jest driver exited during a run%s", lastLineNote(inv.clean.line(out, true)))
-		}
-		m = msg
-	case <-ctx.Done():
+// ready starts p's process (p.mu held) when it is not running, or has served MaxRuns.
+func (r *JestLongLived) ready(ctx context.Context, p *jestDriverProc, inv jestInvocation) error {
+	if p.cmd != nil && p.runs >= cmp.Or(r.MaxRuns, 200) {
 		p.stop()
-		return res, false, ctx.Err()
-	case <-wd.Done:
-		res.Duration = time.Since(start)
-		p.stop()
-		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
-		res.readMarkers(p.files.reached, s.ReachedMarker)
-		return res, true, nil
 	}
-	took := time.Since(start)
-	switch {
-	case m.Type == "done" && m.ID == p.runs:
-	case m.Type == "error" && m.ID == p.runs:
-		return res, false, &llProtocolError{msg: "the jest run threw: " + inv.clean.line(m.Error, false), unsupported: m.Unsupported}
-	default:
+	if p.cmd == nil {
+		return r.start(ctx, p, inv)
+	}
+	return nil
+}
+
+// send asks p for run p.runs of jest's command line args (after jest.js), its files of the
+// last run removed.
+func (p *jestDriverProc) send(args []string) (sentinel string, start time.Time, err error) {
+	for _, f := range []string{p.files.report, p.files.phases, p.files.reached, p.files.progress} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", start, fmt.Errorf("runner: %w", err)
+		}
+	}
+	sentinel = "@@oracle-jest-" + randomHex() + "@@"
+	p.out.Reset()
+	req, _ := json.Marshal(map[string]any{"id": p.runs, "args": args, "sentinel": sentinel})
+	start = time.Now()
+	if _, err := p.stdin.Write(append(req, '\n')); err != nil {
 		p.stop()
-		return res, false, protoErr("unexpected message from the jest driver %.200q", m.raw)
+		return "", start, protoErr("cannot write to the jest driver: %v", err)
+	}
+	return sentinel, start, nil
+}
+
+// await waits for p's answer to run id p.runs, or for s's watchdog (the process is then
+// killed: a loop in a test must not outlive the run), and reads the run of one file.
+func (p *jestDriverProc) await(ctx context.Context, s Spec, inv jestInvocation, start time.Time, sentinel string) (res Result, timedOut bool, err error) {
+	m, took, err := p.wait(ctx, s, inv, start)
+	if err != nil || m == nil {
+		if m == nil && err == nil {
+			res.Duration = took
+			res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
+			res.readMarkers(p.files.reached, s.ReachedMarker)
+			return res, true, nil
+		}
+		return res, false, err
 	}
 	ev := evidence{output: p.out.waitFor(sentinel, 2*time.Second), rel: filepath.ToSlash(s.TestFile), clean: inv.clean, jest: true, exitCode: m.Exit}
 	ev.testAbs = []string{inv.testAbs}
@@ -217,6 +212,42 @@ func (p *jestDriverProc) await(ctx context.Context, s Spec, inv jestInvocation, 
 	res.Duration = took
 	res.readMarkers(p.files.reached, s.ReachedMarker)
 	return res, false, nil
+}
+
+// wait waits for p's answer to run id p.runs: its "done", or nil (and no error) when s's
+// watchdog ended the run first (the process is killed: a loop in a test must not outlive
+// the run). took is the run's time.
+func (p *jestDriverProc) wait(ctx context.Context, s Spec, inv jestInvocation, start time.Time) (done *llResponse, took time.Duration, err error) {
+	wd := watch(s, p.files.progress)
+	defer wd.stop()
+	var m llResponse
+	select {
+	case msg, ok := <-p.resp:
+		if !ok {
+			<-waitOr(p.exited, 3*time.Second)
+			out := p.out.String()
+			p.stop()
+			return nil, 0, protoErr("the jest driver exited during a run%s", lastLineNote(inv.clean.line(out, true)))
+		}
+		m = msg
+	case <-ctx.Done():
+		p.stop()
+		return nil, 0, ctx.Err()
+	case <-wd.Done:
+		took = time.Since(start)
+		p.stop()
+		return nil, took, nil
+	}
+	took = time.Since(start)
+	switch {
+	case m.Type == "done" && m.ID == p.runs:
+		return &m, took, nil
+	case m.Type == "error" && m.ID == p.runs:
+		return nil, took, &llProtocolError{msg: "the jest run threw: " + inv.clean.line(m.Error, false), unsupported: m.Unsupported}
+	default:
+		p.stop()
+		return nil, took, protoErr("unexpected message from the jest driver %.200q", m.raw)
+	}
 }
 
 // start launches p's driver (p.mu held) and waits for it to be ready.

@@ -156,6 +156,7 @@ type jointEvidence struct {
 	output          string
 	clean           *cleaner
 	wall            time.Duration
+	jest            bool // jest's report: its messages read as jest words them
 }
 
 // attribute splits a joint run into the results of its files (see JointRunner): each file
@@ -221,7 +222,7 @@ func attribute(ev jointEvidence) map[string]Result {
 			continue // not in the report: run it alone
 		}
 		one, _ := json.Marshal(jsonReport{NumTotalTests: rep.NumTotalTests, Success: rep.Success, TestResults: mine})
-		res := read(evidence{report: one, phases: ev.phases, exitCode: 0, output: ev.output, testAbs: names[i], rel: filepath.ToSlash(rel), clean: ev.clean})
+		res := read(evidence{report: one, phases: ev.phases, exitCode: 0, output: ev.output, testAbs: names[i], rel: filepath.ToSlash(rel), clean: ev.clean, jest: ev.jest})
 		res.Duration = ev.wall
 		for _, n := range names[i] {
 			if ms, ok := own[n]; ok {
