@@ -192,14 +192,14 @@ func (p *jestDriverProc) send(args []string) (sentinel string, start time.Time, 
 // killed: a loop in a test must not outlive the run), and reads the run of one file.
 func (p *jestDriverProc) await(ctx context.Context, s Spec, inv jestInvocation, start time.Time, sentinel string) (res Result, timedOut bool, err error) {
 	m, took, err := p.wait(ctx, s, inv, start)
-	if err != nil || m == nil {
-		if m == nil && err == nil {
-			res.Duration = took
-			res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
-			res.readMarkers(p.files.reached, s.ReachedMarker)
-			return res, true, nil
-		}
+	if err != nil {
 		return res, false, err
+	}
+	if m == nil { // the watchdog's
+		res.Duration = took
+		res.TimedOut, res.ExitCode, res.Note = true, -1, timeoutDetail(s, res.Duration)
+		res.readMarkers(p.files.reached, s.ReachedMarker)
+		return res, true, nil
 	}
 	ev := evidence{output: p.out.waitFor(sentinel, 2*time.Second), rel: filepath.ToSlash(s.TestFile), clean: inv.clean, jest: true, exitCode: m.Exit}
 	ev.testAbs = []string{inv.testAbs}
