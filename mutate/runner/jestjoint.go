@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"time"
@@ -51,13 +50,7 @@ func (r *JestLongLived) RunJoint(ctx context.Context, s Spec, files []string) (m
 	}
 	defer p.mu.Unlock()
 	out, err := r.joint(ctx, p, s, inv, files, abs)
-	var pe *llProtocolError
-	if errors.As(err, &pe) {
-		if pe.unsupported {
-			r.mu.Lock()
-			r.failed[key] = pe.msg
-			r.mu.Unlock()
-		}
+	if r.unserved(key, err) != nil {
 		return nil, nil // the runs of one file start the process again, or fall back
 	}
 	return out, err

@@ -100,16 +100,26 @@ func (r *JestLongLived) Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	defer p.mu.Unlock()
 	res, err := retryOnce(s, func() (Result, bool, error) { return r.once(ctx, p, s, inv) })
-	var pe *llProtocolError
-	if errors.As(err, &pe) {
-		if pe.unsupported {
-			r.mu.Lock()
-			r.failed[key] = pe.msg
-			r.mu.Unlock()
-		}
+	if pe := r.unserved(key, err); pe != nil {
 		return r.fallback(ctx, s, pe.msg)
 	}
 	return res, err
+}
+
+// unserved is err when the driver could not serve the run (an *llProtocolError), nil
+// otherwise; when the driver says it cannot serve this jest at all, key's runs are fresh
+// ones from then on.
+func (r *JestLongLived) unserved(key jestKey, err error) *llProtocolError {
+	var pe *llProtocolError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	if pe.unsupported {
+		r.mu.Lock()
+		r.failed[key] = pe.msg
+		r.mu.Unlock()
+	}
+	return pe
 }
 
 func (r *JestLongLived) fallback(ctx context.Context, s Spec, reason string) (Result, error) {
