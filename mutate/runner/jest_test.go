@@ -87,7 +87,7 @@ func TestJestRun(t *testing.T) {
 	root := jestRepo(t, map[string]string{
 		// ts-jest type-checks what it runs (strict here): every marker must.
 		"src/price.ts": "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  " + FileMarkersStatement("c1", "c2") + "\n  " + FileMarkerStatement("e1") + "\n  return n * 2;\n}\n" +
-			"export function spin(): void {\n  for (;;) {}\n}\n",
+			"export function spin(): void {\n" + endless + "}\n",
 		"test/price.test.ts": `import { price } from "../src/price";
 describe("price", () => {
   it("doubles", () => { expect(price(2)).toBe(4); });

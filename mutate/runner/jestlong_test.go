@@ -35,7 +35,7 @@ func summary(r Result) string {
 // run itself (no fallback), from one process but for the restart after the loop.
 func TestJestLongLivedAgreesWithFresh(t *testing.T) {
 	t.Parallel()
-	orig := "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  return n * 2;\n}\nexport function label() {\n  return 1;\n}\nexport function spin(): void {\n  for (;;) {}\n}\n"
+	orig := "export function price(n: number): number {\n  " + RanMarkerStatement("m1") + "\n  return n * 2;\n}\nexport function label() {\n  return 1;\n}\nexport function spin(): void {\n" + endless + "}\n"
 	root := jestRepo(t, map[string]string{
 		"src/price.ts": orig,
 		"test/price.test.ts": `import { price, label } from "../src/price";

@@ -68,7 +68,7 @@ func TestGateJestPins(t *testing.T) {
 }
 
 // TestGateJestWeakTest: a change no test tells apart (the test only checks an order the
-// change does not touch) is FAIL, with the survivors named.
+// change does not touch) is FAIL, with the survivors named by file and line.
 func TestGateJestWeakTest(t *testing.T) {
 	t.Parallel()
 	g := NewJestRepo(t, map[string]string{
@@ -91,12 +91,15 @@ func TestGateJestWeakTest(t *testing.T) {
 			}
 		}
 	}
-	if survived == 0 {
-		t.Errorf("no survivor: %+v", r.Mutants)
+	// The survivors by line in the text output are the document's (the text
+	// is written from the same result whatever the runner: TestGateEndToEnd
+	// reads it on vitest); a second gate here ran jest's baselines again for it.
+	onLine2 := false
+	for _, m := range r.Mutants {
+		onLine2 = onLine2 || m.Outcome == "survived" && m.Line == 2 && strings.HasPrefix(m.ID, "src/price.ts#")
 	}
-	_, text, _ := Oracle(t, "gate", "--root", g.Dir)
-	if !strings.HasPrefix(text, "GATE FAIL") || !strings.Contains(text, "survived src/price.ts:2:") {
-		t.Errorf("the text names no survivor:\n%s", text)
+	if survived == 0 || !onLine2 {
+		t.Errorf("%d survivors, none on line 2 of src/price.ts (the changed condition): %+v", survived, r.Mutants)
 	}
 }
 
