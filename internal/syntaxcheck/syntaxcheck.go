@@ -31,7 +31,7 @@ func CheckLine(path string, src []byte) (int, error) {
 	if len(r.Errors) == 0 {
 		return 0, nil
 	}
-	if l := loaderOf(path); l == api.LoaderTS || l == api.LoaderTSX {
+	if opts.Loader == api.LoaderTS || opts.Loader == api.LoaderTSX {
 		opts.TsconfigRaw = experimentalDecorators
 		x := api.Transform(string(src), opts)
 		if len(x.Errors) == 0 {

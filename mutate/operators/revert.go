@@ -404,7 +404,7 @@ func effects(syn *analyzer.Syntax, n analyzer.Node) bool {
 	syn.Walk(n, func(c analyzer.Node) bool {
 		switch syn.Kind(c) {
 		case "call_expression", "new_expression", "assignment_expression", "augmented_assignment_expression", "update_expression", "await_expression", "yield_expression", "delete":
-			found = !parameterProperty(syn, n)
+			found = true
 		}
 		return !found
 	})
